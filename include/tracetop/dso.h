@@ -1,0 +1,66 @@
+/* dso: one mapped object (executable, library, the kernel, a module, a JIT
+ * area) with its symbols loaded lazily on first lookup and cached for the
+ * whole run. DSOs live until dso_cache_free. */
+#ifndef TRACETOP_DSO_H
+#define TRACETOP_DSO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracetop/symtab.h"
+
+enum dso_kind {
+	DSO_ELF,	/* a file we can open: executable or shared library */
+	DSO_KERNEL,	/* [kernel.kallsyms] */
+	DSO_MODULE,	/* [modname] */
+	DSO_ANON,	/* anonymous / special mapping: [anon], [vdso] ([vdso] is ELF in memory, kept unresolved), ... */
+};
+
+/* A PT_LOAD segment: file offsets [off, off + filesz) are at vaddr. */
+struct dso_seg {
+	uint64_t off, vaddr, filesz;
+};
+
+struct dso {
+	const char *name;	/* path or [bracketed] name, interned */
+	const char *short_name;	/* basename, for narrow columns */
+	enum dso_kind kind;
+	dev_t dev;
+	ino_t ino;
+	bool loaded;		/* symbols tried (even if that failed) */
+	bool has_syms;
+	char *load_error;	/* why there are no symbols, or NULL */
+	char *debug_file;	/* separate debug file used, or NULL */
+	struct symtab syms;
+	struct dso_seg *segs;
+	size_t nsegs;
+	struct dso *next;	/* cache chain */
+};
+
+/* The DSO for a mapped file (same path, dev and ino give the same DSO). */
+struct dso *dso_get(const char *path, dev_t dev, ino_t ino);
+
+/* The kernel, or a module by name (without brackets). */
+struct dso *dso_kernel(const char *module);
+
+/* Directories searched for separate debug files (default /usr/lib/debug);
+ * tests point it elsewhere. */
+void dso_set_debug_root(const char *dir);
+
+/* Translate a file offset (from a mapping's pgoff) to the ELF address the
+ * symbol table uses; for DSO_KERNEL/MODULE the address is returned as is.
+ * Loads the DSO on first use. */
+uint64_t dso_offset_to_addr(struct dso *d, uint64_t off);
+
+/* Symbol at an address in the DSO's own space (after dso_offset_to_addr),
+ * loading symbols on first use; NULL when unresolved. */
+const struct sym *dso_find_sym(struct dso *d, uint64_t addr);
+
+/* Kernel address to (DSO, symbol): loads /proc/kallsyms once. sym may come
+ * back NULL with the kernel DSO. */
+struct dso *dso_kernel_resolve(uint64_t addr, const struct sym **sym);
+
+void dso_cache_free(void);
+
+#endif

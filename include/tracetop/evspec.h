@@ -1,0 +1,37 @@
+/* evspec: perf-style event names ("cycles:u", "sched:sched_switch",
+ * "r003c") to perf_event_attr, and the catalog of what this machine offers. */
+#ifndef TRACETOP_EVSPEC_H
+#define TRACETOP_EVSPEC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <linux/perf_event.h>
+
+#include "tracetop/util.h"
+
+struct evspec {
+	char name[128];	       /* canonical name as the user wrote it, e.g. "cycles:u" */
+	struct perf_event_attr attr; /* type, config, exclude_*, precise_ip; size set */
+	bool is_hw;		       /* a PMU event that may fall back to cpu-clock */
+};
+
+/* Parse one event spec. Accepts hardware and software names and their perf
+ * aliases (cs, faults, ...), hw cache events (L1-dcache-load-misses, ...),
+ * tracepoints SUBSYS:EVENT (id read from tracefs), raw rHEX, and modifiers
+ * :u :k :h :p :pp :ppp (combinable, e.g. ":uk", ":upp").
+ * 0 on success; -1 with err naming the bad part and what to do. */
+int evspec_parse(const char *spec, struct evspec *out, struct tt_err *err);
+
+/* The cpu-clock spec that replaces a hardware event with no PMU, keeping
+ * its :u/:k modifiers. */
+void evspec_fallback(const struct evspec *hw, struct evspec *out);
+
+/* Print the catalog like `perf list`: hardware (marked "not supported" when
+ * the kernel refuses them), software, hw cache, tracepoints (from tracefs,
+ * or a line saying why they are missing), raw syntax. */
+void evspec_list(FILE *out);
+
+/* The tracefs mount point (/sys/kernel/tracing or the debugfs one), or NULL. */
+const char *evspec_tracefs_dir(void);
+
+#endif

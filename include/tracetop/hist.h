@@ -1,0 +1,88 @@
+/* hist: samples aggregated per (pid, comm, DSO, symbol) in an
+ * open-addressing hash table with a pooled entry store, so adding a sample
+ * allocates nothing in steady state. Once per refresh hist_tick decays (or
+ * zeroes) the scores and hist_snapshot sorts them into rows. */
+#ifndef TRACETOP_HIST_H
+#define TRACETOP_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/symtab.h"
+
+struct hist_key {
+	int pid;
+	const char *comm;	/* interned: pointer equality */
+	struct dso *dso;	/* may be NULL: no mapping found */
+	const struct sym *sym;	/* NULL when unresolved */
+	uint64_t addr;		/* unresolved only: offset in the DSO (or the ip); 0 when sym is set */
+	bool kernel;
+};
+
+struct hist_entry {
+	struct hist_key key;
+	uint64_t interval;	/* samples since the last tick */
+	uint64_t total;		/* samples since start */
+	double score;		/* decayed sample count (or last interval with zeroing) */
+};
+
+struct hist_row {
+	double overhead;	/* percent of all scores */
+	uint64_t samples;	/* score, rounded */
+	uint64_t total;
+	const struct hist_entry *entry;
+};
+
+enum hist_sort {
+	HIST_SORT_OVERHEAD,
+	HIST_SORT_SAMPLES,
+	HIST_SORT_COMM,
+	HIST_SORT_PID,
+	HIST_SORT_DSO,
+	HIST_SORT_SYM,
+	HIST_SORT_END = -1,
+};
+
+#define HIST_SORT_MAX 6
+
+struct hist_snapshot {
+	struct hist_row *rows;	/* sorted */
+	size_t n, cap;
+	double total_score;
+	uint64_t interval_samples; /* samples in the last interval */
+};
+
+struct hist;
+
+/* decay: factor per tick (e.g. 0.875); entries whose score drops below
+ * 0.5 with no new samples are removed. */
+struct hist *hist_new(double decay);
+void hist_free(struct hist *h);
+
+/* Count one sample (weight 1) for key. */
+void hist_add(struct hist *h, const struct hist_key *key);
+
+/* End an interval: score = score * decay + interval (or = interval when
+ * zero is set), interval = 0; drops faded entries. */
+void hist_tick(struct hist *h, bool zero);
+
+/* Rows sorted by keys (HIST_SORT_END-terminated, ties broken by overhead
+ * then symbol name); entries kept by filter (NULL: all). The snapshot's
+ * row pointers stay valid until the next hist_tick. */
+void hist_snapshot(struct hist *h, const enum hist_sort *keys,
+		   bool (*filter)(const struct hist_entry *, void *), void *arg,
+		   struct hist_snapshot *snap);
+void hist_snapshot_free(struct hist_snapshot *snap);
+
+/* "overhead,comm" -> keys; -1 with err naming the bad key. */
+struct tt_err;
+int hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt_err *err);
+
+/* Name of an entry's symbol for display: the symbol, or "[unknown]". */
+const char *hist_sym_name(const struct hist_entry *e);
+
+size_t hist_count(const struct hist *h);
+
+#endif

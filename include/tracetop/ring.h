@@ -1,0 +1,48 @@
+/* ring: consuming one perf mmap ring buffer (a metadata page followed by a
+ * power-of-two data area). Records that wrap around the end are copied into
+ * a scratch buffer so callers always see one contiguous record. */
+#ifndef TRACETOP_RING_H
+#define TRACETOP_RING_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/perf_event.h>
+
+struct ring {
+	struct perf_event_mmap_page *meta; /* first page of the mapping */
+	unsigned char *data;		   /* data area */
+	uint64_t size;			   /* data area bytes, a power of two */
+	uint64_t head;			   /* head snapshot taken by ring_begin */
+	uint64_t tail;			   /* next byte to read */
+	void *map;			   /* whole mapping (for munmap), NULL if not ours */
+	size_t map_len;
+	unsigned char *scratch;		   /* holds one wrapped record */
+	size_t scratch_len;
+	uint64_t bad;			   /* corrupt records skipped */
+};
+
+/* mmap a ring of 2^order data pages on a perf fd. 0 or -errno. */
+int ring_mmap(struct ring *r, int fd, unsigned order);
+
+/* Use caller memory laid out like a perf mapping (tests, replays). */
+void ring_init(struct ring *r, void *mem, uint64_t data_size);
+
+void ring_unmap(struct ring *r);
+
+/* Snapshot the kernel's head (with the needed read barrier); returns the
+ * number of unread bytes. */
+uint64_t ring_begin(struct ring *r);
+
+/* The next record between tail and the snapshot head, or NULL when none is
+ * left. Does not advance the kernel-visible tail; a record whose header size
+ * is impossible ends the pass (counted in bad). */
+const struct perf_event_header *ring_next(struct ring *r);
+
+/* Rewind the read position to the kernel-visible tail (for a second pass
+ * over the same records). */
+void ring_rewind(struct ring *r);
+
+/* Publish tail to the kernel (with the needed barrier), freeing the space. */
+void ring_end(struct ring *r);
+
+#endif

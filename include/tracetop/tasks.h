@@ -1,0 +1,71 @@
+/* tasks: the process model. Threads (tid) point at their process (pid),
+ * which owns the executable mappings. Synthesized from /proc on first sight,
+ * kept current from COMM/MMAP2/FORK/EXIT records. */
+#ifndef TRACETOP_TASKS_H
+#define TRACETOP_TASKS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/record.h"
+#include "tracetop/symtab.h"
+
+struct map {
+	uint64_t start, end;	/* [start, end) */
+	uint64_t pgoff;		/* file offset of start */
+	struct dso *dso;
+};
+
+struct task {			/* a process */
+	int pid;
+	uid_t uid;
+	const char *comm;	/* interned, raw (escape when printing) */
+	struct map *maps;	/* sorted, non-overlapping */
+	size_t nmaps, cap;
+	struct symtab *jit;	/* perf-PID.map symbols, NULL if none */
+	bool jit_tried;
+	bool dead;
+	uint64_t dead_at;	/* now_ns() at EXIT */
+	unsigned refs;		/* threads pointing here */
+};
+
+struct thread {
+	int tid;
+	const char *comm;	/* interned */
+	struct task *proc;
+	bool dead;
+	uint64_t dead_at;
+};
+
+struct tasks;
+
+/* proc_root is "/proc" except in tests. */
+struct tasks *tasks_new(const char *proc_root);
+void tasks_free(struct tasks *ts);
+
+/* The thread for tid, synthesized from /proc when unknown (pid is the
+ * process if the caller knows it, else -1). NULL if it is gone. */
+struct thread *tasks_thread(struct tasks *ts, int pid, int tid);
+
+/* Records that change the model. */
+void tasks_comm(struct tasks *ts, const struct record_comm *c);
+void tasks_mmap(struct tasks *ts, const struct record_mmap *m);
+void tasks_fork(struct tasks *ts, const struct record_task *t);
+void tasks_exit(struct tasks *ts, const struct record_task *t);
+
+/* Add or replace a mapping (overlaps are cut), as MMAP2 does. */
+void task_add_map(struct task *t, uint64_t start, uint64_t end, uint64_t pgoff, struct dso *dso);
+
+/* The mapping holding addr, or NULL. */
+const struct map *task_find_map(const struct task *t, uint64_t addr);
+
+/* The JIT symbol at addr from /tmp/perf-PID.map (loaded once, lazily). */
+const struct sym *task_jit_sym(struct task *t, uint64_t addr);
+
+/* Free tasks and threads dead for longer than grace_ns (late samples from
+ * other CPUs' rings may still name them until then). */
+void tasks_reap(struct tasks *ts, uint64_t now, uint64_t grace_ns);
+
+#endif

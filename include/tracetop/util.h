@@ -1,0 +1,62 @@
+/* util: allocation that never fails, error messages, number and list
+ * parsing, escaping of untrusted text, clocks. */
+#ifndef TRACETOP_UTIL_H
+#define TRACETOP_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* An expected failure with a message for the user (not a bug). */
+struct tt_err {
+	char msg[512];
+};
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Abort on a broken invariant; never for an expected failure. */
+void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Fill err with a message and return -1, so callers can `return err_set(...)`. */
+int err_set(struct tt_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whole-string numbers: 0 on success, -1 on anything else (empty, junk, range). */
+int parse_u64(const char *s, uint64_t *out);
+int parse_int(const char *s, int *out);
+int parse_double(const char *s, double *out);
+
+/* "1,2,3" (pids, tids): a malloc'd array of positive ints, -1 on a bad list. */
+int parse_int_list(const char *s, int **out, size_t *n);
+
+/* "0-3,5,7-8": a sorted, de-duplicated malloc'd array of CPU numbers. */
+int parse_cpu_list(const char *s, int **out, size_t *n);
+
+/* The online CPUs from /sys/devices/system/cpu/online. */
+int online_cpus(int **out, size_t *n, struct tt_err *err);
+
+/* Copy untrusted text (at most srclen bytes, stops at NUL) into dst, escaping
+ * control characters, DEL and backslash as \xNN / \\ so nothing reaches a
+ * terminal or file unescaped. Invalid UTF-8 bytes are escaped too.
+ * Always NUL-terminates; returns the length written. */
+size_t str_escape(char *dst, size_t dstlen, const char *src, size_t srclen);
+
+/* Intern a string: equal strings give the same pointer, never freed. */
+const char *str_intern(const char *s);
+
+/* Monotonic clock in nanoseconds. */
+uint64_t now_ns(void);
+
+/* Read a small file (sysfs, procfs) into buf, NUL-terminated; bytes or -1. */
+ssize_t read_file(const char *path, char *buf, size_t len);
+
+#endif

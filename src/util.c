@@ -1,0 +1,420 @@
+/* util: allocation, errors, parsing, escaping, clocks. */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracetop/util.h"
+
+/* Report an allocation failure and stop: nothing sensible can follow. */
+static void
+oom(size_t size)
+{
+	fatal("out of memory allocating %zu bytes", size);
+}
+
+/* malloc that never returns NULL. */
+void *
+xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (p == NULL)
+		oom(size);
+	return p;
+}
+
+/* calloc that never returns NULL. */
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		oom(n * size);
+	return p;
+}
+
+/* realloc that never returns NULL. */
+void *
+xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size ? size : 1);
+	if (p == NULL)
+		oom(size);
+	return p;
+}
+
+/* strdup that never returns NULL. */
+char *
+xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+/* strndup that never returns NULL. */
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		oom(n);
+	return p;
+}
+
+/* asprintf that never fails. */
+char *
+xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(strlen(fmt));
+	va_end(ap);
+	return s;
+}
+
+/* Print a bug report and abort. */
+void
+fatal(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("tracetop: fatal: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	abort();
+}
+
+/* Record an expected failure's message. */
+int
+err_set(struct tt_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == NULL)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Parse an unsigned decimal (or 0x hex) number that fills the whole string. */
+int
+parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (s == NULL || *s == '\0' || *s == '-' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno != 0 || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Parse a decimal int that fills the whole string. */
+int
+parse_int(const char *s, int *out)
+{
+	long v;
+	char *end;
+
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < INT_MIN || v > INT_MAX)
+		return -1;
+	*out = (int)v;
+	return 0;
+}
+
+/* Parse a finite decimal number that fills the whole string. */
+int
+parse_double(const char *s, double *out)
+{
+	double v;
+	char *end;
+
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || *end != '\0' || v != v || v > 1e300 || v < -1e300)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Parse "1,2,3" into positive ints. */
+int
+parse_int_list(const char *s, int **out, size_t *n)
+{
+	char *copy, *tok, *save = NULL;
+	int *v = NULL;
+	size_t cnt = 0;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	copy = xstrdup(s);
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		int x;
+
+		if (parse_int(tok, &x) != 0 || x <= 0) {
+			free(copy);
+			free(v);
+			return -1;
+		}
+		v = xrealloc(v, (cnt + 1) * sizeof *v);
+		v[cnt++] = x;
+	}
+	free(copy);
+	if (cnt == 0 || s[strlen(s) - 1] == ',' || s[0] == ',' || strstr(s, ",,") != NULL) {
+		free(v);
+		return -1;
+	}
+	*out = v;
+	*n = cnt;
+	return 0;
+}
+
+/* Order ints for qsort. */
+static int
+int_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Parse "0-3,5" into a sorted, unique CPU list. */
+int
+parse_cpu_list(const char *s, int **out, size_t *n)
+{
+	const char *p = s;
+	int *v = NULL;
+	size_t cnt = 0, i, j;
+
+	if (s == NULL || *s == '\0')
+		return -1;
+	while (*p != '\0') {
+		char *end;
+		long lo, hi;
+
+		if (!isdigit((unsigned char)*p))
+			goto bad;
+		lo = strtol(p, &end, 10);
+		hi = lo;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (!isdigit((unsigned char)*p))
+				goto bad;
+			hi = strtol(p, &end, 10);
+			p = end;
+		}
+		if (lo < 0 || hi < lo || hi > 65535)
+			goto bad;
+		for (long c = lo; c <= hi; c++) {
+			v = xrealloc(v, (cnt + 1) * sizeof *v);
+			v[cnt++] = (int)c;
+		}
+		if (*p == ',') {
+			p++;
+			if (*p == '\0')
+				goto bad;
+		} else if (*p != '\0' && *p != '\n')
+			goto bad;
+		else if (*p == '\n')
+			break;
+	}
+	qsort(v, cnt, sizeof *v, int_cmp);
+	for (i = j = 0; i < cnt; i++)
+		if (j == 0 || v[j - 1] != v[i])
+			v[j++] = v[i];
+	*out = v;
+	*n = j;
+	return 0;
+bad:
+	free(v);
+	return -1;
+}
+
+/* The CPUs the kernel has online. */
+int
+online_cpus(int **out, size_t *n, struct tt_err *err)
+{
+	char buf[4096];
+
+	if (read_file("/sys/devices/system/cpu/online", buf, sizeof buf) < 0)
+		return err_set(err, "cannot read /sys/devices/system/cpu/online: %s", strerror(errno));
+	if (parse_cpu_list(buf, out, n) != 0)
+		return err_set(err, "cannot parse the online CPU list \"%s\"", buf);
+	return 0;
+}
+
+/* Length of a valid UTF-8 sequence at s (at most len bytes), or 0. */
+static size_t
+utf8_len(const unsigned char *s, size_t len)
+{
+	size_t need, i;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	need = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (need > len)
+		return 0;
+	cp = s[0] & (0x7f >> need);
+	for (i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((need == 3 && cp < 0x800) || (need == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
+		return 0;
+	return need;
+}
+
+/* Escape untrusted text for a terminal or a file. */
+size_t
+str_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	const unsigned char *s = (const unsigned char *)src;
+	size_t o = 0, i = 0;
+
+	if (dstlen == 0)
+		return 0;
+	while (i < srclen && s[i] != '\0') {
+		char tmp[5];
+		size_t k, len;
+
+		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\') {
+			tmp[0] = (char)s[i];
+			len = 1;
+		} else if (s[i] == '\\') {
+			memcpy(tmp, "\\\\", 2);
+			len = 2;
+		} else if (s[i] >= 0x80 && (k = utf8_len(s + i, srclen - i)) > 0) {
+			if (o + k >= dstlen)
+				break;
+			memcpy(dst + o, s + i, k);
+			o += k;
+			i += k;
+			continue;
+		} else {
+			snprintf(tmp, sizeof tmp, "\\x%02x", s[i]);
+			len = 4;
+		}
+		if (o + len >= dstlen)
+			break;
+		memcpy(dst + o, tmp, len);
+		o += len;
+		i++;
+	}
+	dst[o] = '\0';
+	return o;
+}
+
+struct intern_slot {
+	const char *s;
+	uint64_t hash;
+};
+
+static struct intern_slot *intern_tab;
+static size_t intern_cap, intern_used;
+
+/* FNV-1a, for the intern table. */
+static uint64_t
+str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+/* Grow the intern table to twice its size. */
+static void
+intern_grow(void)
+{
+	size_t ncap = intern_cap ? intern_cap * 2 : 256, i;
+	struct intern_slot *nt = xcalloc(ncap, sizeof *nt);
+
+	for (i = 0; i < intern_cap; i++) {
+		size_t j;
+
+		if (intern_tab[i].s == NULL)
+			continue;
+		for (j = intern_tab[i].hash & (ncap - 1); nt[j].s != NULL; j = (j + 1) & (ncap - 1))
+			;
+		nt[j] = intern_tab[i];
+	}
+	free(intern_tab);
+	intern_tab = nt;
+	intern_cap = ncap;
+}
+
+/* One shared copy of each distinct string. */
+const char *
+str_intern(const char *s)
+{
+	uint64_t h = str_hash(s);
+	size_t j;
+
+	if ((intern_used + 1) * 2 > intern_cap)
+		intern_grow();
+	for (j = h & (intern_cap - 1); intern_tab[j].s != NULL; j = (j + 1) & (intern_cap - 1))
+		if (intern_tab[j].hash == h && strcmp(intern_tab[j].s, s) == 0)
+			return intern_tab[j].s;
+	intern_tab[j].s = xstrdup(s);
+	intern_tab[j].hash = h;
+	intern_used++;
+	return intern_tab[j].s;
+}
+
+/* CLOCK_MONOTONIC in ns. */
+uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Read a small file whole. */
+ssize_t
+read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n = 0, got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || len == 0)
+		return -1;
+	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
+		got += n;
+	close(fd);
+	if (n < 0 && got == 0)
+		return -1;
+	buf[got] = '\0';
+	return got;
+}
