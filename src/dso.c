@@ -1,1 +1,311 @@
+/* dso: the cache of mapped objects and their lazily loaded symbols. */
 #include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/sym-elf.h"
+#include "tracetop/sym-kernel.h"
+#include "tracetop/util.h"
+
+/* Zero-sized ELF symbols (hand-written assembly) reach at most this far. */
+#define ELF_MAX_GAP 4096
+
+#define KERNEL_NAME "[kernel.kallsyms]"
+#define DEFAULT_KALLSYMS "/proc/kallsyms"
+#define PAGE_MASK_4K (~(uint64_t)4095)
+
+/* The cache: a chained hash table keyed by (interned name, dev, ino, kernel?). */
+static struct dso **buckets;
+static size_t nbuckets, ndsos;
+
+static struct dso *kernel_dso;
+static const char *last_module;     /* sym.module pointer last resolved... */
+static struct dso *last_module_dso; /* ...and its DSO */
+
+static char *debug_root;    /* NULL: sym-elf's default */
+static char *kallsyms_path; /* NULL: /proc/kallsyms */
+
+/* Whether a kind lives in the kernel's address space. */
+static bool
+kernel_kind(enum dso_kind kind)
+{
+	return kind == DSO_KERNEL || kind == DSO_MODULE;
+}
+
+/* Bucket hash of a key; names are interned, so their address identifies them. */
+static uint64_t
+key_hash(const char *name, dev_t dev, ino_t ino, bool kernel)
+{
+	uint64_t h = (uint64_t)(uintptr_t)name;
+
+	h ^= (uint64_t)dev * 0x9e3779b97f4a7c15ULL;
+	h ^= (uint64_t)ino * 0xc2b2ae3d27d4eb4fULL;
+	h ^= kernel;
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	return h;
+}
+
+/* Double the bucket array and re-chain every DSO. */
+static void
+cache_grow(void)
+{
+	size_t n = nbuckets ? nbuckets * 2 : 256, i;
+	struct dso **nb = xcalloc(n, sizeof *nb), *d, *next;
+	uint64_t h;
+
+	for (i = 0; i < nbuckets; i++) {
+		for (d = buckets[i]; d != NULL; d = next) {
+			next = d->next;
+			h = key_hash(d->name, d->dev, d->ino, kernel_kind(d->kind));
+			d->next = nb[h & (n - 1)];
+			nb[h & (n - 1)] = d;
+		}
+	}
+	free(buckets);
+	buckets = nb;
+	nbuckets = n;
+}
+
+/* The cached DSO for a key, or a new one of the given kind. */
+static struct dso *
+cache_get(const char *iname, dev_t dev, ino_t ino, enum dso_kind kind)
+{
+	bool kernel = kernel_kind(kind);
+	uint64_t h;
+	struct dso *d;
+	const char *slash;
+
+	if (ndsos >= nbuckets)
+		cache_grow();
+	h = key_hash(iname, dev, ino, kernel) & (nbuckets - 1);
+	for (d = buckets[h]; d != NULL; d = d->next)
+		if (d->name == iname && d->dev == dev && d->ino == ino &&
+		    kernel_kind(d->kind) == kernel)
+			return d;
+	d = xcalloc(1, sizeof *d);
+	d->name = iname;
+	slash = strrchr(iname, '/');
+	d->short_name = iname[0] != '[' && slash != NULL && slash[1] != '\0' ? slash + 1 : iname;
+	d->kind = kind;
+	d->dev = dev;
+	d->ino = ino;
+	symtab_init(&d->syms);
+	d->next = buckets[h];
+	buckets[h] = d;
+	ndsos++;
+	return d;
+}
+
+/* The kind a mapping's name implies. */
+static enum dso_kind
+kind_of(const char *name)
+{
+	if (name[0] == '\0' || name[0] == '[' || strncmp(name, "//anon", 6) == 0)
+		return DSO_ANON;
+	return DSO_ELF;
+}
+
+/* The DSO for a mapped file. */
+struct dso *
+dso_get(const char *path, dev_t dev, ino_t ino)
+{
+	if (path == NULL)
+		path = "";
+	return cache_get(str_intern(path), dev, ino, kind_of(path));
+}
+
+/* The kernel DSO or a module's. */
+struct dso *
+dso_kernel(const char *module)
+{
+	char buf[128], *name;
+	struct dso *d;
+
+	if (module == NULL) {
+		if (kernel_dso == NULL)
+			kernel_dso = cache_get(str_intern(KERNEL_NAME), 0, 0, DSO_KERNEL);
+		return kernel_dso;
+	}
+	/* Module names are short (MODULE_NAME_LEN is 64): no allocation on the
+	 * sample path unless one is not. */
+	if ((size_t)snprintf(buf, sizeof buf, "[%s]", module) < sizeof buf)
+		return cache_get(str_intern(buf), 0, 0, DSO_MODULE);
+	name = xasprintf("[%s]", module);
+	d = cache_get(str_intern(name), 0, 0, DSO_MODULE);
+	free(name);
+	return d;
+}
+
+/* Replace a setting string with a copy of value (NULL: the default). */
+static void
+set_string(char **slot, const char *value)
+{
+	free(*slot);
+	*slot = value != NULL ? xstrdup(value) : NULL;
+}
+
+/* Where separate debug files are searched. */
+void
+dso_set_debug_root(const char *dir)
+{
+	set_string(&debug_root, dir);
+}
+
+/* Which kallsyms file the kernel DSO loads. */
+void
+dso_set_kallsyms_path(const char *path)
+{
+	set_string(&kallsyms_path, path);
+}
+
+/* Load the symbols of an ELF DSO. */
+static void
+load_elf(struct dso *d)
+{
+	struct tt_err err;
+
+	if (symelf_load(d->name, debug_root, &d->syms, &d->segs, &d->nsegs, &d->debug_file, &err) !=
+	    0) {
+		d->load_error = xstrdup(err.msg);
+		symtab_free(&d->syms);
+		return;
+	}
+	symtab_finish(&d->syms, ELF_MAX_GAP);
+	d->has_syms = d->syms.n > 0;
+}
+
+/* Try to load a DSO's symbols, once; failures are kept in load_error. */
+static void
+dso_load(struct dso *d)
+{
+	struct tt_err err;
+	struct dso *k;
+
+	d->loaded = true;
+	switch (d->kind) {
+	case DSO_ELF:
+		load_elf(d);
+		break;
+	case DSO_KERNEL:
+		if (symkernel_load(kallsyms_path ? kallsyms_path : DEFAULT_KALLSYMS, &d->syms,
+		                   &err) != 0)
+			d->load_error = xstrdup(err.msg);
+		else
+			d->has_syms = d->syms.n > 0;
+		break;
+	case DSO_MODULE:
+		/* Module symbols live in the kernel's table. */
+		k = dso_kernel(NULL);
+		if (!k->loaded)
+			dso_load(k);
+		d->has_syms = k->has_syms;
+		if (k->load_error != NULL)
+			d->load_error = xstrdup(k->load_error);
+		break;
+	case DSO_ANON:
+		d->load_error = xasprintf("%s: anonymous or special mapping, no symbols",
+		                          d->name[0] ? d->name : "(unnamed)");
+		break;
+	}
+}
+
+/* Map a file offset to the DSO's symbol address space via PT_LOAD. */
+uint64_t
+dso_offset_to_addr(struct dso *d, uint64_t off)
+{
+	const struct dso_seg *s;
+	size_t i;
+
+	if (d->kind != DSO_ELF)
+		return off;
+	if (!d->loaded)
+		dso_load(d);
+	for (i = 0; i < d->nsegs; i++) {
+		s = &d->segs[i];
+		if (off >= s->off && off - s->off < s->filesz)
+			return off - s->off + s->vaddr;
+	}
+	/* The mapping starts at the page holding the segment's first byte. */
+	for (i = 0; i < d->nsegs; i++) {
+		s = &d->segs[i];
+		if (off >= (s->off & PAGE_MASK_4K) && off < s->off && s->off - off <= s->vaddr)
+			return s->vaddr - (s->off - off);
+	}
+	return off;
+}
+
+/* Whether a kernel symbol belongs to a module DSO "[name]". */
+static bool
+module_owns(const struct dso *d, const struct sym *s)
+{
+	size_t len = strlen(d->name) - 2;
+
+	return s->module != NULL && strncmp(s->module, d->name + 1, len) == 0 &&
+	       s->module[len] == '\0';
+}
+
+/* Symbol lookup in a DSO: after the first call, one binary search. */
+const struct sym *
+dso_find_sym(struct dso *d, uint64_t addr)
+{
+	const struct sym *s;
+
+	if (!d->loaded)
+		dso_load(d);
+	if (!d->has_syms)
+		return NULL;
+	if (d->kind == DSO_MODULE) {
+		s = symtab_lookup(&kernel_dso->syms, addr);
+		return s != NULL && module_owns(d, s) ? s : NULL;
+	}
+	return symtab_lookup(&d->syms, addr);
+}
+
+/* Kernel address to its DSO (kernel or module) and symbol. */
+struct dso *
+dso_kernel_resolve(uint64_t addr, const struct sym **sym)
+{
+	struct dso *k = dso_kernel(NULL);
+	const struct sym *s = dso_find_sym(k, addr);
+
+	*sym = s;
+	if (s == NULL || s->module == NULL)
+		return k;
+	if (s->module != last_module) {
+		last_module_dso = dso_kernel(s->module);
+		last_module = s->module;
+	}
+	return last_module_dso;
+}
+
+/* Free every DSO and the settings. */
+void
+dso_cache_free(void)
+{
+	struct dso *d, *next;
+	size_t i;
+
+	for (i = 0; i < nbuckets; i++) {
+		for (d = buckets[i]; d != NULL; d = next) {
+			next = d->next;
+			symtab_free(&d->syms);
+			free(d->segs);
+			free(d->load_error);
+			free(d->debug_file);
+			free(d);
+		}
+	}
+	free(buckets);
+	buckets = NULL;
+	nbuckets = ndsos = 0;
+	kernel_dso = NULL;
+	last_module = NULL;
+	last_module_dso = NULL;
+	set_string(&debug_root, NULL);
+	set_string(&kallsyms_path, NULL);
+}

@@ -1,1 +1,511 @@
+/* engine: from ring bytes to counted (task, DSO, symbol) samples. */
 #include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/engine.h"
+#include "tracetop/evlist.h"
+#include "tracetop/record.h"
+#include "tracetop/tasks.h"
+
+#define ENGINE_SAMPLE_TYPE                                                                         \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
+	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* Dead tasks are kept this long for samples still queued on other CPUs. */
+#define ENGINE_REAP_GRACE_NS (5ULL * 1000000000ULL)
+
+struct engine {
+	struct evlist el;
+	struct tasks *tasks;
+	struct engine_stats stats;
+	int *tids;		/* threads opened (for -p / -t / command) */
+	size_t ntids;
+	int *pids;		/* processes whose end ends the run (-p) */
+	size_t npids;
+	int *cpus;
+	size_t ncpus;
+	pid_t child;		/* the command, or 0 */
+	int child_status;
+	bool child_done;
+	int go_fd, err_fd;	/* command start handshake */
+	int self;
+	bool include_self;
+	uint64_t last_tick_ns;
+	uint64_t tick_samples, tick_lost;
+	char target[128];
+	const char *unknown_comm;
+};
+
+/* List the threads of process pid from /proc; -1 if it does not exist. */
+static int
+engine_pid_threads(int pid, int **tids, size_t *n)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof path, "/proc/%d/task", pid);
+	if ((d = opendir(path)) == NULL)
+		return -1;
+	while ((de = readdir(d)) != NULL) {
+		int tid;
+
+		if (parse_int(de->d_name, &tid) != 0)
+			continue;
+		*tids = xrealloc(*tids, (*n + 1) * sizeof **tids);
+		(*tids)[(*n)++] = tid;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* Fork the command, stopped until engine_start releases it. */
+static int
+engine_fork_command(struct engine *e, char *const *argv, struct tt_err *err)
+{
+	int go[2], ex[2];
+	sigset_t all;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0)
+		return err_set(err, "cannot create a pipe: %s", strerror(errno));
+	e->child = fork();
+	if (e->child < 0)
+		return err_set(err, "cannot fork for '%s': %s", argv[0], strerror(errno));
+	if (e->child == 0) {
+		char c;
+		int saved;
+
+		sigemptyset(&all);
+		sigprocmask(SIG_SETMASK, &all, NULL);
+		close(go[1]);
+		close(ex[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127); /* tracetop went away before starting us */
+		execvp(argv[0], argv);
+		saved = errno;
+		if (write(ex[1], &saved, sizeof saved) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ex[1]);
+	e->go_fd = go[1];
+	e->err_fd = ex[0];
+	return 0;
+}
+
+/* Check the CPU list against the online CPUs (or take them all). */
+static int
+engine_cpus(struct engine *e, const struct engine_opts *o, struct tt_err *err)
+{
+	int *online;
+	size_t nonline, i, j;
+
+	if (online_cpus(&online, &nonline, err) != 0)
+		return -1;
+	if (o->ncpus == 0) {
+		e->cpus = online;
+		e->ncpus = nonline;
+		return 0;
+	}
+	for (i = 0; i < o->ncpus; i++) {
+		for (j = 0; j < nonline && online[j] != o->cpus[i]; j++)
+			;
+		if (j == nonline) {
+			free(online);
+			return err_set(err, "CPU %d is not online (see /sys/devices/system/cpu/online)",
+				       o->cpus[i]);
+		}
+	}
+	free(online);
+	e->cpus = xmalloc(o->ncpus * sizeof *e->cpus);
+	memcpy(e->cpus, o->cpus, o->ncpus * sizeof *e->cpus);
+	e->ncpus = o->ncpus;
+	return 0;
+}
+
+/* Work out which threads to open and describe the target. */
+static int
+engine_target_setup(struct engine *e, const struct engine_opts *o, struct evlist_target *t,
+		    struct tt_err *err)
+{
+	size_t i;
+
+	memset(t, 0, sizeof *t);
+	if (engine_cpus(e, o, err) != 0)
+		return -1;
+	if (o->argv != NULL) {
+		if (engine_fork_command(e, o->argv, err) != 0)
+			return -1;
+		e->tids = xmalloc(sizeof *e->tids);
+		e->tids[e->ntids++] = e->child;
+		t->inherit = t->enable_on_exec = true;
+		snprintf(e->target, sizeof e->target, "command %s", o->argv[0]);
+	} else if (o->npids > 0) {
+		for (i = 0; i < o->npids; i++)
+			if (engine_pid_threads(o->pids[i], &e->tids, &e->ntids) != 0)
+				return err_set(err, "no such process %d: check the pid with ps",
+					       o->pids[i]);
+		e->pids = xmalloc(o->npids * sizeof *e->pids);
+		memcpy(e->pids, o->pids, o->npids * sizeof *e->pids);
+		e->npids = o->npids;
+		t->inherit = true;
+		snprintf(e->target, sizeof e->target, "pid %d%s", o->pids[0],
+			 o->npids > 1 ? ",..." : "");
+	} else if (o->ntids > 0) {
+		char path[64];
+
+		for (i = 0; i < o->ntids; i++) {
+			snprintf(path, sizeof path, "/proc/%d/task/%d", o->tids[i], o->tids[i]);
+			if (access(path, F_OK) != 0) {
+				snprintf(path, sizeof path, "/proc/%d", o->tids[i]);
+				if (access(path, F_OK) != 0)
+					return err_set(err, "no such thread %d: check the tid with "
+							    "ps -eL", o->tids[i]);
+			}
+		}
+		e->tids = xmalloc(o->ntids * sizeof *e->tids);
+		memcpy(e->tids, o->tids, o->ntids * sizeof *e->tids);
+		e->ntids = o->ntids;
+		e->pids = xmalloc(o->ntids * sizeof *e->pids);
+		memcpy(e->pids, o->tids, o->ntids * sizeof *e->pids);
+		e->npids = o->ntids;
+		snprintf(e->target, sizeof e->target, "tid %d%s", o->tids[0],
+			 o->ntids > 1 ? ",..." : "");
+	} else {
+		snprintf(e->target, sizeof e->target, "system-wide");
+	}
+	if (o->ncpus > 0 || o->argv == NULL)
+		snprintf(e->target + strlen(e->target), sizeof e->target - strlen(e->target),
+			 "%s(%zu CPU%s)", e->target[0] ? " " : "", e->ncpus, e->ncpus == 1 ? "" : "s");
+	t->cpus = e->cpus;
+	t->ncpus = e->ncpus;
+	t->tids = e->tids;
+	t->ntids = e->ntids;
+	return 0;
+}
+
+/* Open the session. */
+struct engine *
+engine_new(const struct engine_opts *o, struct tt_err *err)
+{
+	struct engine *e = xcalloc(1, sizeof *e);
+	struct evlist_target t;
+	struct evlist_params p = {
+		.freq = o->freq,
+		.period = o->period,
+		.mmap_pages = o->mmap_pages,
+		.sample_type = ENGINE_SAMPLE_TYPE,
+	};
+	size_t i;
+
+	e->go_fd = e->err_fd = -1;
+	e->self = getpid();
+	e->include_self = o->include_self;
+	e->unknown_comm = str_intern("[unknown]");
+	if (engine_target_setup(e, o, &t, err) != 0 ||
+	    evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
+		engine_free(e);
+		return NULL;
+	}
+	for (i = 0; i < e->el.nevsels; i++)
+		e->el.evsels[i].priv = hist_new(o->decay);
+	e->tasks = tasks_new("/proc");
+	e->last_tick_ns = now_ns();
+	return e;
+}
+
+/* Enable sampling and release the command. */
+int
+engine_start(struct engine *e, struct tt_err *err)
+{
+	int rc;
+
+	if (e->child == 0) {
+		rc = evlist_enable(&e->el);
+		if (rc < 0)
+			return err_set(err, "cannot enable the events: %s", strerror(-rc));
+		e->last_tick_ns = now_ns();
+		return 0;
+	}
+	/* enable_on_exec starts the counters at the exec itself */
+	if (write(e->go_fd, "g", 1) != 1)
+		return err_set(err, "cannot start the command: %s", strerror(errno));
+	close(e->go_fd);
+	e->go_fd = -1;
+	if (read(e->err_fd, &rc, sizeof rc) == (ssize_t)sizeof rc) {
+		waitpid(e->child, &e->child_status, 0);
+		e->child_done = true;
+		return err_set(err, "cannot run the command: %s", strerror(rc));
+	}
+	close(e->err_fd);
+	e->err_fd = -1;
+	e->last_tick_ns = now_ns();
+	return 0;
+}
+
+/* The ring fds for poll. */
+size_t
+engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < e->el.nrings && i < max; i++)
+		fds[i] = (struct pollfd){ .fd = e->el.ring_fds[i], .events = POLLIN };
+	return i;
+}
+
+/* Apply a side-band record to the process model and counters. */
+static void
+engine_sideband(struct engine *e, const struct perf_event_header *h)
+{
+	uint64_t st = e->el.sample_type;
+	union {
+		struct record_mmap m;
+		struct record_comm c;
+		struct record_task t;
+		struct record_lost l;
+	} r;
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (record_parse_mmap(h, st, &r.m) == 0)
+			tasks_mmap(e->tasks, &r.m);
+		break;
+	case PERF_RECORD_COMM:
+		if (record_parse_comm(h, st, &r.c) == 0)
+			tasks_comm(e->tasks, &r.c);
+		break;
+	case PERF_RECORD_FORK:
+		if (record_parse_task(h, st, &r.t) == 0)
+			tasks_fork(e->tasks, &r.t);
+		break;
+	case PERF_RECORD_EXIT:
+		if (record_parse_task(h, st, &r.t) == 0)
+			tasks_exit(e->tasks, &r.t);
+		break;
+	case PERF_RECORD_LOST:
+		if (record_parse_lost(h, st, &r.l) == 0)
+			e->stats.lost += r.l.lost;
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		/* same leading u64 as LOST after the header */
+		if (h->size >= sizeof *h + sizeof(uint64_t))
+			e->stats.lost += *(const uint64_t *)(const void *)(h + 1);
+		break;
+	case PERF_RECORD_THROTTLE:
+		e->stats.throttled++;
+		break;
+	}
+}
+
+/* Resolve a user-space ip of thread th to (dso, sym, addr) in key. */
+static void
+engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key)
+{
+	const struct map *m = th ? task_find_map(th->proc, ip) : NULL;
+
+	key->addr = ip;
+	if (m == NULL) {
+		key->sym = th ? task_jit_sym(th->proc, ip) : NULL;
+		return;
+	}
+	key->dso = m->dso;
+	if (m->dso->kind == DSO_ELF) {
+		uint64_t off = ip - m->start + m->pgoff;
+		uint64_t addr = dso_offset_to_addr(m->dso, off);
+
+		key->sym = dso_find_sym(m->dso, addr);
+		key->addr = off;
+	} else if (m->dso->kind == DSO_ANON) {
+		key->sym = task_jit_sym(th->proc, ip);
+		key->addr = ip - m->start;
+	}
+	if (key->sym != NULL)
+		key->addr = 0;
+}
+
+/* Count one sample: the hot path (no allocation once tasks are known). */
+static void
+engine_sample(struct engine *e, const struct perf_event_header *h)
+{
+	struct record_sample s;
+	struct hist_key key;
+	struct thread *th;
+	struct evsel *ev;
+
+	if (record_parse_sample(h, e->el.sample_type, 0, &s) != 0) {
+		e->stats.bad_records++;
+		return;
+	}
+	if (!e->include_self && (int)s.pid == e->self) {
+		e->stats.excluded++;
+		return;
+	}
+	ev = e->el.nevsels == 1 ? &e->el.evsels[0] : evlist_find_id(&e->el, s.id);
+	if (ev == NULL)
+		return;
+	th = tasks_thread(e->tasks, (int)s.pid, (int)s.tid);
+	memset(&key, 0, sizeof key);
+	key.pid = (int)s.pid;
+	key.comm = th ? th->comm : e->unknown_comm;
+	key.kernel = s.kernel;
+	if (s.kernel) {
+		key.dso = dso_kernel_resolve(s.ip, &key.sym);
+		key.addr = key.sym ? 0 : s.ip;
+	} else {
+		engine_resolve_user(th, s.ip, &key);
+	}
+	hist_add(ev->priv, &key);
+	e->stats.samples++;
+}
+
+/* Drain every ring: side-band records first so samples see fresh maps. */
+void
+engine_read(struct engine *e)
+{
+	const struct perf_event_header *h;
+	size_t i;
+
+	for (i = 0; i < e->el.nrings; i++) {
+		struct ring *r = &e->el.rings[i];
+
+		if (e->el.ring_fds[i] < 0 || ring_begin(r) == 0)
+			continue;
+		while ((h = ring_next(r)) != NULL)
+			if (h->type != PERF_RECORD_SAMPLE)
+				engine_sideband(e, h);
+		ring_rewind(r);
+		while ((h = ring_next(r)) != NULL)
+			if (h->type == PERF_RECORD_SAMPLE)
+				engine_sample(e, h);
+		ring_end(r);
+		e->stats.bad_records += r->bad;
+		r->bad = 0;
+	}
+}
+
+/* Has the command, or every target process, gone? */
+bool
+engine_finished(struct engine *e)
+{
+	size_t i;
+
+	if (e->child > 0) {
+		if (!e->child_done && waitpid(e->child, &e->child_status, WNOHANG) == e->child)
+			e->child_done = true;
+		return e->child_done;
+	}
+	if (e->npids == 0)
+		return false;
+	for (i = 0; i < e->npids; i++)
+		if (kill(e->pids[i], 0) == 0 || errno == EPERM)
+			return false;
+	return true;
+}
+
+/* The command's wait status. */
+int
+engine_child_status(const struct engine *e)
+{
+	return e->child > 0 && e->child_done ? e->child_status : -1;
+}
+
+/* Close a refresh interval. */
+void
+engine_tick(struct engine *e, bool zero)
+{
+	uint64_t now = now_ns();
+	size_t i;
+
+	for (i = 0; i < e->el.nevsels; i++)
+		hist_tick(e->el.evsels[i].priv, zero);
+	e->stats.interval_samples = e->stats.samples - e->tick_samples;
+	e->stats.interval_lost = e->stats.lost - e->tick_lost;
+	e->stats.interval_secs = (double)(now - e->last_tick_ns) / 1e9;
+	e->tick_samples = e->stats.samples;
+	e->tick_lost = e->stats.lost;
+	e->last_tick_ns = now;
+	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
+}
+
+/* Sorted rows of one event. */
+void
+engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
+		struct hist_snapshot *snap)
+{
+	hist_snapshot(e->el.evsels[idx].priv, sort, NULL, NULL, snap);
+}
+
+/* Number of events sampled. */
+size_t
+engine_nevents(const struct engine *e)
+{
+	return e->el.nevsels;
+}
+
+/* Name of an event as opened. */
+const char *
+engine_event_name(const struct engine *e, size_t idx)
+{
+	return e->el.evsels[idx].spec.name;
+}
+
+/* The fallback notice, if any. */
+const char *
+engine_notice(const struct engine *e)
+{
+	return e->el.notice[0] ? e->el.notice : NULL;
+}
+
+/* What is being profiled. */
+const char *
+engine_target(const struct engine *e)
+{
+	return e->target;
+}
+
+/* Counters of the session. */
+const struct engine_stats *
+engine_stats(const struct engine *e)
+{
+	return &e->stats;
+}
+
+/* Tear the session down; a command still running is killed. */
+void
+engine_free(struct engine *e)
+{
+	size_t i;
+
+	if (e == NULL)
+		return;
+	if (e->child > 0 && !e->child_done) {
+		if (e->go_fd >= 0)
+			close(e->go_fd); /* never released: it exits on EOF */
+		else
+			kill(e->child, SIGTERM);
+		waitpid(e->child, &e->child_status, 0);
+	}
+	if (e->err_fd >= 0)
+		close(e->err_fd);
+	for (i = 0; i < e->el.nevsels; i++)
+		hist_free(e->el.evsels[i].priv);
+	evlist_close(&e->el);
+	if (e->tasks)
+		tasks_free(e->tasks);
+	free(e->tids);
+	free(e->pids);
+	free(e->cpus);
+	free(e);
+}

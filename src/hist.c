@@ -1,1 +1,447 @@
+/* hist: per-key sample counts in an open-addressing (linear probing) table
+ * of pointers into a pooled entry store. Entries never move, so the
+ * snapshot's row pointers and the table's stay valid; removed entries go to
+ * a free list and are reused, so hist_add allocates only when the table or
+ * the pool grows. Removal uses backward-shift deletion (no tombstones). */
 #include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/hist.h"
+#include "tracetop/util.h"
+
+#define TABLE_MIN 256        /* initial slots, a power of two */
+#define POOL_FIRST 256       /* entries in the first pool chunk; later ones double */
+#define POOL_CHUNK_MAX 65536 /* ... up to this many */
+#define FADE_SCORE 0.5       /* entries below this with no new samples are dropped */
+
+struct hist_node {
+	struct hist_entry e;
+	struct hist_node *next_free;
+};
+
+struct hist_slot {
+	uint64_t hash;
+	struct hist_node *node; /* NULL: empty */
+};
+
+struct hist {
+	double decay;
+	struct hist_slot *tab;
+	size_t mask;  /* slots - 1 */
+	size_t count; /* live entries */
+	struct hist_node **chunks;
+	size_t nchunks;
+	size_t chunk_size; /* entries in the last chunk */
+	size_t chunk_used; /* of which handed out at least once */
+	size_t pool_cap;   /* entries in all chunks */
+	struct hist_node *free_list;
+	double total_score;
+	uint64_t interval_samples;
+};
+
+/* One multiply-xorshift round folding v into h. */
+static inline uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+/* Hash of all key fields (pointers by identity). */
+static inline uint64_t
+key_hash(const struct hist_key *k)
+{
+	uint64_t h =
+	    mix(0x243f6a8885a308d3ULL, (uint64_t)(uint32_t)k->pid | (uint64_t)k->kernel << 32);
+
+	h = mix(h, (uintptr_t)k->comm);
+	h = mix(h, (uintptr_t)k->dso);
+	h = mix(h, (uintptr_t)k->sym);
+	h = mix(h, k->addr);
+	h *= 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+/* Whether two keys are the same (comm, DSO and symbol by pointer). */
+static inline bool
+key_eq(const struct hist_key *a, const struct hist_key *b)
+{
+	return a->pid == b->pid && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
+	       a->addr == b->addr && a->kernel == b->kernel;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static inline size_t
+find_slot(const struct hist *h, const struct hist_key *key, uint64_t hash)
+{
+	size_t i;
+
+	for (i = hash & h->mask;; i = (i + 1) & h->mask) {
+		const struct hist_slot *s = &h->tab[i];
+
+		if (s->node == NULL || (s->hash == hash && key_eq(&s->node->e.key, key)))
+			return i;
+	}
+}
+
+/* Double the table and re-insert every entry by its stored hash. */
+static void
+table_grow(struct hist *h)
+{
+	struct hist_slot *old = h->tab;
+	size_t oldn = h->mask + 1, i, j;
+
+	h->mask = oldn * 2 - 1;
+	h->tab = xcalloc(oldn * 2, sizeof *h->tab);
+	for (i = 0; i < oldn; i++) {
+		if (old[i].node == NULL)
+			continue;
+		for (j = old[i].hash & h->mask; h->tab[j].node != NULL; j = (j + 1) & h->mask)
+			;
+		h->tab[j] = old[i];
+	}
+	free(old);
+}
+
+/* Empty the slot i, shifting later entries of its cluster back so lookups
+ * never cross a hole. */
+static void
+slot_delete(struct hist *h, size_t i)
+{
+	size_t j = i, home;
+
+	for (;;) {
+		j = (j + 1) & h->mask;
+		if (h->tab[j].node == NULL)
+			break;
+		home = h->tab[j].hash & h->mask;
+		/* The entry at j may fill the hole unless its home lies in (i, j]. */
+		if (((j - home) & h->mask) >= ((j - i) & h->mask)) {
+			h->tab[i] = h->tab[j];
+			i = j;
+		}
+	}
+	h->tab[i].node = NULL;
+}
+
+/* An unused entry: from the free list, else the pool, growing it by a chunk. */
+static struct hist_node *
+node_alloc(struct hist *h)
+{
+	struct hist_node *n = h->free_list;
+
+	if (n != NULL) {
+		h->free_list = n->next_free;
+		return n;
+	}
+	if (h->chunk_used == h->chunk_size) {
+		h->chunk_size = h->nchunks == 0 ? POOL_FIRST : h->chunk_size * 2;
+		if (h->chunk_size > POOL_CHUNK_MAX)
+			h->chunk_size = POOL_CHUNK_MAX;
+		h->chunks = xrealloc(h->chunks, (h->nchunks + 1) * sizeof *h->chunks);
+		h->chunks[h->nchunks++] = xmalloc(h->chunk_size * sizeof(struct hist_node));
+		h->chunk_used = 0;
+		h->pool_cap += h->chunk_size;
+	}
+	return &h->chunks[h->nchunks - 1][h->chunk_used++];
+}
+
+/* Create an empty histogram whose scores decay by the given factor per tick. */
+struct hist *
+hist_new(double decay)
+{
+	struct hist *h;
+
+	if (!(decay >= 0.0 && decay <= 1.0))
+		fatal("hist_new: decay %g outside [0, 1]", decay);
+	h = xcalloc(1, sizeof *h);
+	h->decay = decay;
+	h->mask = TABLE_MIN - 1;
+	h->tab = xcalloc(TABLE_MIN, sizeof *h->tab);
+	return h;
+}
+
+/* Free a histogram and all its entries. */
+void
+hist_free(struct hist *h)
+{
+	size_t i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->nchunks; i++)
+		free(h->chunks[i]);
+	free(h->chunks);
+	free(h->tab);
+	free(h);
+}
+
+/* Count one sample for key: the hot path, no allocation once warmed up. */
+void
+hist_add(struct hist *h, const struct hist_key *key)
+{
+	uint64_t hash = key_hash(key);
+	size_t i = find_slot(h, key, hash);
+	struct hist_node *n = h->tab[i].node;
+
+	if (n == NULL) {
+		/* Keep the load under 60 %. */
+		if ((h->count + 1) * 5 > (h->mask + 1) * 3) {
+			table_grow(h);
+			i = find_slot(h, key, hash);
+		}
+		n = node_alloc(h);
+		memset(&n->e, 0, sizeof n->e);
+		n->e.key = *key;
+		h->tab[i].hash = hash;
+		h->tab[i].node = n;
+		h->count++;
+	}
+	n->e.interval++;
+	n->e.total++;
+}
+
+/* The entry for key, or NULL. */
+const struct hist_entry *
+hist_find(const struct hist *h, const struct hist_key *key)
+{
+	struct hist_node *n = h->tab[find_slot(h, key, key_hash(key))].node;
+
+	return n != NULL ? &n->e : NULL;
+}
+
+/* End an interval: fold it into the scores and drop faded entries. */
+void
+hist_tick(struct hist *h, bool zero)
+{
+	size_t start = 0, i, left;
+	struct hist_node *n;
+	struct hist_entry *e;
+	double total = 0;
+	uint64_t samples = 0;
+
+	/* Walk from just after an empty slot (the load is < 1, so one exists):
+	 * no cluster then wraps past the walk's end, and backward shifts only
+	 * move entries not yet visited into the slot being visited. */
+	while (h->tab[start].node != NULL)
+		start++;
+	i = (start + 1) & h->mask;
+	for (left = h->mask; left > 0;) {
+		n = h->tab[i].node;
+		if (n == NULL) {
+			i = (i + 1) & h->mask;
+			left--;
+			continue;
+		}
+		e = &n->e;
+		samples += e->interval;
+		e->score = zero ? (double)e->interval : e->score * h->decay + (double)e->interval;
+		if (e->score < FADE_SCORE && e->interval == 0) {
+			slot_delete(h, i);
+			n->next_free = h->free_list;
+			h->free_list = n;
+			h->count--;
+			continue; /* slot i now holds the next entry, if any */
+		}
+		e->interval = 0;
+		total += e->score;
+		i = (i + 1) & h->mask;
+		left--;
+	}
+	h->total_score = total;
+	h->interval_samples = samples;
+}
+
+/* Name of an entry's symbol for display. */
+const char *
+hist_sym_name(const struct hist_entry *e)
+{
+	return e->key.sym != NULL ? e->key.sym->name : "[unknown]";
+}
+
+/* Ascending string order with NULL after everything. */
+static int
+cmp_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
+}
+
+/* Three-way comparison of unsigned numbers, ascending. */
+static int
+cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Compare two rows on one sort key. */
+static int
+cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
+{
+	const struct hist_entry *a = ra->entry, *b = rb->entry;
+	int c;
+
+	switch (k) {
+	case HIST_SORT_OVERHEAD:
+		return (ra->overhead < rb->overhead) - (ra->overhead > rb->overhead);
+	case HIST_SORT_SAMPLES:
+		return cmp_u64(rb->samples, ra->samples);
+	case HIST_SORT_COMM:
+		return cmp_str(a->key.comm, b->key.comm);
+	case HIST_SORT_PID:
+		return (a->key.pid > b->key.pid) - (a->key.pid < b->key.pid);
+	case HIST_SORT_DSO:
+		return cmp_str(a->key.dso ? a->key.dso->name : NULL,
+		               b->key.dso ? b->key.dso->name : NULL);
+	case HIST_SORT_SYM:
+		c = strcmp(hist_sym_name(a), hist_sym_name(b));
+		return c != 0 ? c : cmp_u64(a->key.addr, b->key.addr);
+	case HIST_SORT_END:
+		break;
+	}
+	return 0;
+}
+
+/* Tie-breakers after the user's keys, so the order never depends on the table. */
+static const enum hist_sort tie_keys[] = {
+    HIST_SORT_OVERHEAD, HIST_SORT_SYM, HIST_SORT_PID, HIST_SORT_COMM, HIST_SORT_DSO, HIST_SORT_END,
+};
+
+/* qsort_r comparator: the user's keys, then the tie-breakers, then the kernel flag. */
+static int
+cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct hist_row *a = pa, *b = pb;
+	const enum hist_sort *keys = arg;
+	int c;
+
+	for (; *keys != HIST_SORT_END; keys++)
+		if ((c = cmp_key(a, b, *keys)) != 0)
+			return c;
+	for (keys = tie_keys; *keys != HIST_SORT_END; keys++)
+		if ((c = cmp_key(a, b, *keys)) != 0)
+			return c;
+	return (int)a->entry->key.kernel - (int)b->entry->key.kernel;
+}
+
+/* Fill snap with the (filtered) entries sorted by keys, reusing its rows. */
+void
+hist_snapshot(struct hist *h, const enum hist_sort *keys,
+              bool (*filter)(const struct hist_entry *, void *), void *arg,
+              struct hist_snapshot *snap)
+{
+	static const enum hist_sort no_keys[] = {HIST_SORT_END};
+	struct hist_row *r;
+	const struct hist_entry *e;
+	size_t i;
+
+	if (snap->cap < h->count) {
+		snap->cap = h->count > snap->cap * 2 ? h->count : snap->cap * 2;
+		snap->rows = xrealloc(snap->rows, snap->cap * sizeof *snap->rows);
+	}
+	snap->n = 0;
+	for (i = 0; i <= h->mask; i++) {
+		if (h->tab[i].node == NULL)
+			continue;
+		e = &h->tab[i].node->e;
+		if (filter != NULL && !filter(e, arg))
+			continue;
+		r = &snap->rows[snap->n++];
+		r->entry = e;
+		r->total = e->total;
+		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
+		/* llround for a score >= 0, without needing libm. */
+		r->samples = (uint64_t)(e->score + 0.5);
+	}
+	snap->total_score = h->total_score;
+	snap->interval_samples = h->interval_samples;
+	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
+	        (void *)(keys != NULL ? keys : no_keys));
+}
+
+/* Free a snapshot's rows and reset it. */
+void
+hist_snapshot_free(struct hist_snapshot *snap)
+{
+	free(snap->rows);
+	memset(snap, 0, sizeof *snap);
+}
+
+/* Sort key names, with aliases. */
+static const struct {
+	const char *name;
+	enum hist_sort key;
+} sort_names[] = {
+    {"overhead", HIST_SORT_OVERHEAD}, {"samples", HIST_SORT_SAMPLES}, {"comm", HIST_SORT_COMM},
+    {"command", HIST_SORT_COMM},      {"pid", HIST_SORT_PID},         {"dso", HIST_SORT_DSO},
+    {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},
+};
+
+/* The sort key named by the len bytes at s, or HIST_SORT_END. */
+static enum hist_sort
+sort_lookup(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sort_names); i++)
+		if (strlen(sort_names[i].name) == len && strncmp(sort_names[i].name, s, len) == 0)
+			return sort_names[i].key;
+	return HIST_SORT_END;
+}
+
+/* Parse a comma-separated list of sort keys; keys is untouched on error. */
+int
+hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt_err *err)
+{
+	enum hist_sort out[HIST_SORT_MAX + 1], k;
+	bool seen[HIST_SORT_MAX] = {false};
+	const char *p = s, *end;
+	char word[64];
+	size_t n = 0, len;
+
+	if (s == NULL || s[strspn(s, " \t")] == '\0')
+		return err_set(err,
+		               "empty sort key list (use overhead, samples, comm, pid, dso, sym)");
+	for (;;) {
+		p += strspn(p, " \t");
+		end = strchrnul(p, ',');
+		for (len = (size_t)(end - p); len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t');)
+			len--;
+		str_escape(word, sizeof word, p, len);
+		if (len == 0)
+			return err_set(err, "empty sort key in list");
+		k = sort_lookup(p, len);
+		if (k == HIST_SORT_END)
+			return err_set(
+			    err,
+			    "unknown sort key '%s' (use overhead, samples, comm, pid, dso, sym)",
+			    word);
+		if (seen[k])
+			return err_set(err, "duplicate sort key '%s'", word);
+		seen[k] = true;
+		out[n++] = k;
+		if (*end == '\0')
+			break;
+		p = end + 1;
+	}
+	out[n] = HIST_SORT_END;
+	memcpy(keys, out, (n + 1) * sizeof *out);
+	return 0;
+}
+
+/* Live entries. */
+size_t
+hist_count(const struct hist *h)
+{
+	return h->count;
+}
+
+/* Entries the pool holds, live or free: grows only when the pool does. */
+size_t
+hist_capacity(const struct hist *h)
+{
+	return h->pool_cap;
+}

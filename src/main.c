@@ -1,1 +1,130 @@
-int main(void){return 0;}
+/* tracetop: command line entry point. */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "tracetop/batch.h"
+#include "tracetop/engine.h"
+#include "tracetop/evspec.h"
+#include "tracetop/options.h"
+
+/* Exit statuses: usage errors and runtime failures differ for scripts. */
+#define EXIT_USAGE 2
+#define EXIT_RUNTIME 1
+
+/* Refresh decay: a sample counts 7/8 as much one refresh later (as perf top). */
+#define TOP_DECAY 0.875
+
+/* Let many-thread targets open one fd per thread per CPU. */
+static void
+raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Parse every -e spec; prints the error and returns -1 on a bad one. */
+static int
+parse_events(const struct options *o, struct evspec *specs)
+{
+	struct tt_err err;
+
+	for (size_t i = 0; i < o->nevents; i++)
+		if (evspec_parse(o->events[i], &specs[i], &err) != 0) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			return -1;
+		}
+	return 0;
+}
+
+/* Open the engine and run the front end; returns the exit status. */
+static int
+run(const struct options *o, struct evspec *specs)
+{
+	struct engine_opts eo = {
+		.events = specs,
+		.nevents = o->nevents,
+		.pids = o->pids,
+		.npids = o->npids,
+		.tids = o->tids,
+		.ntids = o->ntids,
+		.cpus = o->cpus,
+		.ncpus = o->ncpus,
+		.argv = o->argv,
+		.freq = o->freq,
+		.period = o->period,
+		.mmap_pages = o->mmap_pages,
+		.include_self = o->include_self,
+		.decay = TOP_DECAY,
+	};
+	struct tt_err err;
+	struct engine *e;
+	FILE *out = stdout;
+	int status;
+
+	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
+		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	raise_fd_limit();
+	if ((e = engine_new(&eo, &err)) == NULL) {
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	if (engine_notice(e) != NULL)
+		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
+	if (engine_start(e, &err) != 0) {
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+		engine_free(e);
+		return EXIT_RUNTIME;
+	}
+	if (!o->batch)
+		fprintf(stderr, "tracetop: the interactive screen is not available in this build; "
+				"printing batch reports (-b)\n");
+	status = batch_run(e, o, out);
+	engine_free(e);
+	if (out != stdout && fclose(out) != 0) {
+		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
+		status = EXIT_RUNTIME;
+	}
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct evspec *specs;
+	struct tt_err err;
+	int status;
+
+	setlocale(LC_ALL, "");
+	if (options_parse(&o, argc, argv, &err) != 0) {
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+		return EXIT_USAGE;
+	}
+	if (o.help || o.version || o.list_events) {
+		if (o.help)
+			options_usage(stdout);
+		else if (o.version)
+			printf("tracetop %s\n", PACKAGE_VERSION);
+		else
+			evspec_list(stdout);
+		options_free(&o);
+		return 0;
+	}
+	specs = xcalloc(o.nevents, sizeof *specs);
+	status = parse_events(&o, specs) != 0 ? EXIT_USAGE : run(&o, specs);
+	free(specs);
+	options_free(&o);
+	return status;
+}

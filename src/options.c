@@ -1,1 +1,291 @@
+/* options: command-line parsing driven by one table. */
 #include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/options.h"
+
+enum {
+	OPT_FORMAT = 256,
+	OPT_LIST_EVENTS,
+	OPT_INCLUDE_SELF,
+	OPT_ROWS,
+	OPT_VERSION,
+	OPT_HELP,
+};
+
+struct opt_def {
+	const char *name;	/* long name */
+	int val;		/* short letter or OPT_* */
+	const char *arg;	/* argument name, NULL for a flag */
+	const char *help;
+};
+
+/* The one option table: getopt, --help and the man page test read it. */
+static const struct opt_def opt_defs[] = {
+	{ "event", 'e', "EVENT", "sample EVENT (repeatable; default cycles, cpu-clock without a PMU)" },
+	{ "pid", 'p', "PID[,PID]", "profile these processes (all their threads)" },
+	{ "tid", 't', "TID[,TID]", "profile these threads only" },
+	{ "cpu", 'C', "CPU-LIST", "profile these CPUs only, e.g. 0-3,6" },
+	{ "freq", 'F', "HZ", "sample at HZ per CPU (default 4000)" },
+	{ "count", 'c', "PERIOD", "sample every PERIOD events instead of -F" },
+	{ "mmap-pages", 'm', "PAGES", "ring buffer pages per CPU, a power of two (default 128)" },
+	{ "batch", 'b', NULL, "print reports instead of the interactive screen" },
+	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 2, fractions allowed)" },
+	{ "iterations", 'n', "N", "stop after N refreshes" },
+	{ "output", 'o', "FILE", "write batch reports to FILE" },
+	{ "format", OPT_FORMAT, "FMT", "batch report format: text or json" },
+	{ "sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym" },
+	{ "zero", 'z', NULL, "zero the counts every refresh instead of decaying them" },
+	{ "rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)" },
+	{ "include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile" },
+	{ "list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit" },
+	{ "version", OPT_VERSION, NULL, "print the version and exit" },
+	{ "help", 'h', NULL, "print this help and exit" },
+};
+
+/* Print --help from the table. */
+void
+options_usage(FILE *out)
+{
+	size_t i;
+
+	fputs("usage: tracetop [OPTIONS] [-- COMMAND [ARGS...]]\n"
+	      "Live view of where CPU time goes, by function (like perf top).\n\n",
+	      out);
+	for (i = 0; i < ARRAY_SIZE(opt_defs); i++) {
+		const struct opt_def *d = &opt_defs[i];
+		char lhs[64];
+
+		if (d->val < 256)
+			snprintf(lhs, sizeof lhs, "-%c, --%s%s%s", d->val, d->name,
+				 d->arg ? " " : "", d->arg ? d->arg : "");
+		else
+			snprintf(lhs, sizeof lhs, "    --%s%s%s", d->name, d->arg ? " " : "",
+				 d->arg ? d->arg : "");
+		fprintf(out, "  %-28s %s\n", lhs, d->help);
+	}
+	fputs("\nWith -- COMMAND, tracetop starts COMMAND and profiles it and its children\n"
+	      "until it exits. Without -p, -t or a command it profiles the whole system.\n",
+	      out);
+}
+
+/* The long names, for the man page consistency test. */
+const char *const *
+options_long_names(void)
+{
+	static const char *names[ARRAY_SIZE(opt_defs) + 1];
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(opt_defs); i++)
+		names[i] = opt_defs[i].name;
+	return names;
+}
+
+/* Build getopt_long's tables from opt_defs. */
+static void
+options_getopt_tables(struct option *longs, char *shorts)
+{
+	size_t i, k = 0;
+
+	shorts[k++] = '+'; /* stop at the first non-option: the command */
+	for (i = 0; i < ARRAY_SIZE(opt_defs); i++) {
+		const struct opt_def *d = &opt_defs[i];
+
+		longs[i] = (struct option){ d->name, d->arg ? required_argument : no_argument,
+					    NULL, d->val };
+		if (d->val < 256) {
+			shorts[k++] = (char)d->val;
+			if (d->arg)
+				shorts[k++] = ':';
+		}
+	}
+	longs[i] = (struct option){ 0 };
+	shorts[k] = '\0';
+}
+
+/* Parse a positive count for option name. */
+static int
+parse_positive(const char *name, const char *arg, uint64_t *out, struct tt_err *err)
+{
+	if (parse_u64(arg, out) != 0 || *out == 0)
+		return err_set(err, "%s expects a positive whole number, got '%s'", name, arg);
+	return 0;
+}
+
+/* Add the events of a comma-separated -e list, as perf allows. */
+static int
+options_add_events(struct options *o, const char *arg, struct tt_err *err)
+{
+	const char *p = arg;
+
+	for (;;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0)
+			return err_set(err, "-e expects EVENT[,EVENT...], got '%s'; see --list-events",
+				       arg);
+		o->events = xrealloc(o->events, (o->nevents + 1) * sizeof *o->events);
+		o->events[o->nevents++] = xstrndup(p, len);
+		if (p[len] == '\0')
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* Apply one parsed option. */
+static int
+options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
+{
+	uint64_t u;
+
+	switch (c) {
+	case 'e':
+		return options_add_events(o, arg, err);
+	case 'p':
+		free(o->pids);
+		if (parse_int_list(arg, &o->pids, &o->npids) != 0)
+			return err_set(err, "-p expects PID[,PID...], got '%s'", arg);
+		return 0;
+	case 't':
+		free(o->tids);
+		if (parse_int_list(arg, &o->tids, &o->ntids) != 0)
+			return err_set(err, "-t expects TID[,TID...], got '%s'", arg);
+		return 0;
+	case 'C':
+		free(o->cpus);
+		if (parse_cpu_list(arg, &o->cpus, &o->ncpus) != 0)
+			return err_set(err, "-C expects a CPU list like 0-3,6, got '%s'", arg);
+		return 0;
+	case 'F':
+		if (parse_positive("-F", arg, &o->freq, err) != 0)
+			return -1;
+		o->period = 0;
+		return 0;
+	case 'c':
+		if (parse_positive("-c", arg, &o->period, err) != 0)
+			return -1;
+		o->freq = 0;
+		return 0;
+	case 'm':
+		if (parse_positive("-m", arg, &u, err) != 0)
+			return -1;
+		if ((u & (u - 1)) != 0 || u > 65536)
+			return err_set(err, "-m expects a power of two up to 65536, got '%s'", arg);
+		o->mmap_pages = (unsigned)u;
+		return 0;
+	case 'b':
+		o->batch = true;
+		return 0;
+	case 'd':
+		if (parse_double(arg, &o->delay) != 0 || o->delay < 0.05 || o->delay > 86400)
+			return err_set(err, "-d expects seconds between 0.05 and 86400, got '%s'", arg);
+		return 0;
+	case 'n':
+		if (parse_positive("-n", arg, &u, err) != 0)
+			return -1;
+		o->count = (long)u;
+		return 0;
+	case 'o':
+		o->output = arg;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(arg, "text") == 0)
+			o->format = FORMAT_TEXT;
+		else if (strcmp(arg, "json") == 0)
+			o->format = FORMAT_JSON;
+		else
+			return err_set(err, "--format expects text or json, got '%s'", arg);
+		return 0;
+	case 's':
+		return hist_parse_sort(arg, o->sort, err);
+	case 'z':
+		o->zero = true;
+		return 0;
+	case OPT_ROWS:
+		if (parse_positive("--rows", arg, &u, err) != 0)
+			return -1;
+		o->rows = (unsigned)u;
+		return 0;
+	case OPT_INCLUDE_SELF:
+		o->include_self = true;
+		return 0;
+	case OPT_LIST_EVENTS:
+		o->list_events = true;
+		return 0;
+	case OPT_VERSION:
+		o->version = true;
+		return 0;
+	case 'h':
+		o->help = true;
+		return 0;
+	}
+	return err_set(err, "internal: unhandled option %d", c);
+}
+
+/* Parse the command line into o. */
+int
+options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
+{
+	struct option longs[ARRAY_SIZE(opt_defs) + 1];
+	char shorts[2 * ARRAY_SIZE(opt_defs) + 2];
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->freq = 4000;
+	o->mmap_pages = 128;
+	o->delay = 2.0;
+	o->sort[0] = HIST_SORT_OVERHEAD;
+	o->sort[1] = HIST_SORT_END;
+	options_getopt_tables(longs, shorts);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			const char *bad = argv[optind - 1];
+
+			if (optopt != 0 && optopt < 256 && strchr(shorts, optopt) && c == '?')
+				return err_set(err, "option -%c needs an argument; see --help", optopt);
+			if (optopt == 0 && bad != NULL && strncmp(bad, "--", 2) == 0) {
+				for (size_t i = 0; i < ARRAY_SIZE(opt_defs); i++)
+					if (opt_defs[i].arg && strncmp(bad + 2, opt_defs[i].name,
+								       strlen(opt_defs[i].name)) == 0)
+						return err_set(err, "option %s needs an argument; see --help", bad);
+				return err_set(err, "unknown option '%s'; see --help", bad);
+			}
+			return err_set(err, "unknown option '-%c'; see --help", optopt);
+		}
+		if (options_apply(o, c, optarg, err) != 0)
+			return -1;
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--") != 0)
+			return err_set(err, "unexpected argument '%s' (a command goes after --)", argv[optind]);
+		o->argv = &argv[optind];
+	}
+	if (o->argv && (o->npids || o->ntids))
+		return err_set(err, "a command cannot be combined with -p or -t");
+	if (o->npids && o->ntids)
+		return err_set(err, "-p and -t cannot be combined");
+	if (o->output && !o->batch)
+		return err_set(err, "-o only applies to batch mode (-b)");
+	if (o->nevents == 0) {
+		o->events = xmalloc(sizeof *o->events);
+		o->events[o->nevents++] = xstrdup("cycles");
+	}
+	return 0;
+}
+
+/* Release what options_parse allocated. */
+void
+options_free(struct options *o)
+{
+	for (size_t i = 0; i < o->nevents; i++)
+		free(o->events[i]);
+	free(o->events);
+	free(o->pids);
+	free(o->tids);
+	free(o->cpus);
+}

@@ -1,1 +1,485 @@
+/* sym-elf: function symbols, load segments, build-ids and separate debug
+ * files of ELF objects through libelf. The files may belong to anyone and be
+ * corrupt on purpose: sizes and indices go through libelf's checked
+ * accessors (elf_getdata, gelf_getsym, elf_strptr, gelf_getnote). */
 #include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracetop/sym-elf.h"
+
+#define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+#define BUILD_ID_MAX 20
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static uint32_t crc_table[256];
+
+/* One-time set-up: the libelf version handshake and the CRC-32 table. */
+static void
+init_globals(void)
+{
+	uint32_t c;
+	unsigned i, k;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		fatal("libelf is out of date: %s", elf_errmsg(-1));
+	for (i = 0; i < 256; i++) {
+		c = i;
+		for (k = 0; k < 8; k++)
+			c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+		crc_table[i] = c;
+	}
+}
+
+/* Open path as an ELF file; NULL with err on failure. *fdp gets the fd. */
+static Elf *
+elf_open(const char *path, int *fdp, struct tt_err *err)
+{
+	struct stat sb;
+	Elf *elf;
+	int fd;
+
+	pthread_once(&init_once, init_globals);
+	/* O_NONBLOCK: a FIFO planted under a library's name must not hang us. */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		err_set(err, "cannot open %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		err_set(err, "%s: not a regular file", path);
+		goto fail;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf == NULL) {
+		err_set(err, "%s: cannot read as ELF: %s", path, elf_errmsg(-1));
+		goto fail;
+	}
+	if (elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		err_set(err, "%s: not an ELF file", path);
+		goto fail;
+	}
+	*fdp = fd;
+	return elf;
+fail:
+	close(fd);
+	return NULL;
+}
+
+/* Release what elf_open returned. */
+static void
+elf_close(Elf *elf, int fd)
+{
+	elf_end(elf);
+	close(fd);
+}
+
+/* The first section of a type, or NULL. */
+static Elf_Scn *
+find_section_type(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, sh) != NULL && sh->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* The first section called name, or NULL. */
+static Elf_Scn *
+find_section_name(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	const char *s;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, sh) == NULL)
+			continue;
+		s = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (s != NULL && strcmp(s, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/* Add the defined function symbols of one symbol table section; how many. */
+static size_t
+add_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *st)
+{
+	Elf_Data *data;
+	GElf_Sym sym;
+	size_t i, n, entsize, added = 0;
+	const char *name;
+	int type;
+
+	if (sh->sh_type == SHT_NOBITS)
+		return 0;
+	data = elf_getdata(scn, NULL);
+	entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (data == NULL || data->d_buf == NULL || entsize == 0)
+		return 0;
+	n = data->d_size / entsize;
+	for (i = 1; i < n; i++) {
+		if (gelf_getsym(data, (int)i, &sym) == NULL)
+			break;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (name == NULL || name[0] == '\0')
+			continue;
+		symtab_add(st, sym.st_value, sym.st_size, name, NULL);
+		added++;
+	}
+	return added;
+}
+
+/* Add the function symbols of the first section of a type; how many. */
+static size_t
+load_symbols(Elf *elf, Elf64_Word type, struct symtab *st)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section_type(elf, type, &sh);
+
+	return scn != NULL ? add_symbols(elf, scn, &sh, st) : 0;
+}
+
+/* The PT_LOAD segments, malloc'd into *segs. 0, or -1 on corrupt headers. */
+static int
+load_segments(Elf *elf, struct dso_seg **segs, size_t *nsegs)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	*segs = NULL;
+	*nsegs = 0;
+	if (elf_getphdrnum(elf, &n) != 0)
+		return -1;
+	for (i = 0; i < n && i < 65536; i++) {
+		if (gelf_getphdr(elf, (int)i, &ph) == NULL)
+			return -1;
+		if (ph.p_type != PT_LOAD)
+			continue;
+		*segs = xrealloc(*segs, (*nsegs + 1) * sizeof **segs);
+		(*segs)[*nsegs].off = ph.p_offset;
+		(*segs)[*nsegs].vaddr = ph.p_vaddr;
+		(*segs)[*nsegs].filesz = ph.p_filesz;
+		(*nsegs)++;
+	}
+	return 0;
+}
+
+/* Look for an NT_GNU_BUILD_ID note in note data; its length or -1. */
+static int
+note_build_id(Elf_Data *data, uint8_t *id, size_t idlen)
+{
+	size_t off = 0, next, name_off, desc_off;
+	const char *base;
+	GElf_Nhdr nh;
+
+	if (data == NULL || data->d_buf == NULL)
+		return -1;
+	base = data->d_buf;
+	while (off < data->d_size &&
+	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+		    memcmp(base + name_off, "GNU", 4) == 0 && nh.n_descsz > 0 &&
+		    nh.n_descsz <= idlen && nh.n_descsz <= BUILD_ID_MAX) {
+			memcpy(id, base + desc_off, nh.n_descsz);
+			return (int)nh.n_descsz;
+		}
+		off = next;
+	}
+	return -1;
+}
+
+/* The build-id from SHT_NOTE sections, else from PT_NOTE segments. */
+static int
+elf_build_id(Elf *elf, uint8_t *id, size_t idlen)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Phdr ph;
+	size_t i, n;
+	int len;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE)
+			continue;
+		if ((len = note_build_id(elf_getdata(scn, NULL), id, idlen)) > 0)
+			return len;
+	}
+	if (elf_getphdrnum(elf, &n) != 0)
+		return -1;
+	for (i = 0; i < n && i < 65536; i++) {
+		if (gelf_getphdr(elf, (int)i, &ph) == NULL || ph.p_type != PT_NOTE)
+			continue;
+		len = note_build_id(
+		    elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR), id,
+		    idlen);
+		if (len > 0)
+			return len;
+	}
+	return -1;
+}
+
+/* Read the build-id of a file. */
+int
+symelf_build_id(const char *path, uint8_t *id, size_t idlen)
+{
+	struct tt_err err;
+	int fd, len;
+	Elf *elf = elf_open(path, &fd, &err);
+
+	if (elf == NULL)
+		return -1;
+	len = elf_build_id(elf, id, idlen);
+	elf_close(elf, fd);
+	return len;
+}
+
+/* The standard CRC-32 (as .gnu_debuglink uses) of a whole file; -1 on error. */
+static int
+file_crc32(const char *path, uint32_t *out)
+{
+	unsigned char buf[65536];
+	uint32_t crc = 0xffffffffu;
+	struct stat sb;
+	ssize_t n, i;
+	int fd;
+
+	pthread_once(&init_once, init_globals);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof buf)) > 0)
+		for (i = 0; i < n; i++)
+			crc = crc_table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
+	close(fd);
+	if (n < 0)
+		return -1;
+	*out = crc ^ 0xffffffffu;
+	return 0;
+}
+
+/* Whether candidate is an ELF file whose build-id is id. */
+static bool
+build_id_matches(const char *candidate, const uint8_t *id, int idlen)
+{
+	uint8_t got[BUILD_ID_MAX];
+
+	return symelf_build_id(candidate, got, sizeof got) == idlen &&
+	       memcmp(got, id, (size_t)idlen) == 0;
+}
+
+/* ROOT/.build-id/xx/yyyy.debug for a build-id, if it exists and matches. */
+static char *
+debug_by_build_id(Elf *elf, const char *root)
+{
+	uint8_t id[BUILD_ID_MAX];
+	char hex[2 * BUILD_ID_MAX + 1], *cand;
+	int len, i;
+
+	len = elf_build_id(elf, id, sizeof id);
+	if (len < 2)
+		return NULL;
+	for (i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	cand = xasprintf("%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
+	if (build_id_matches(cand, id, len))
+		return cand;
+	free(cand);
+	return NULL;
+}
+
+/* The file name and CRC in .gnu_debuglink; false when absent or malformed
+ * (a name with a '/' could point anywhere: refused). */
+static bool
+read_debuglink(Elf *elf, char *name, size_t namecap, uint32_t *crc)
+{
+	GElf_Shdr sh;
+	GElf_Ehdr eh;
+	Elf_Scn *scn = find_section_name(elf, ".gnu_debuglink", &sh);
+	Elf_Data *data;
+	const unsigned char *p, *c;
+	size_t len, crc_off;
+
+	if (scn == NULL || sh.sh_type == SHT_NOBITS || gelf_getehdr(elf, &eh) == NULL)
+		return false;
+	data = elf_getdata(scn, NULL);
+	if (data == NULL || data->d_buf == NULL)
+		return false;
+	p = data->d_buf;
+	if (memchr(p, '\0', data->d_size) == NULL)
+		return false;
+	len = strlen((const char *)p);
+	crc_off = (len + 4) & ~(size_t)3;
+	if (len == 0 || len >= namecap || crc_off + 4 > data->d_size ||
+	    strchr((const char *)p, '/') || strcmp((const char *)p, ".") == 0 ||
+	    strcmp((const char *)p, "..") == 0)
+		return false;
+	memcpy(name, p, len + 1);
+	c = p + crc_off;
+	if (eh.e_ident[EI_DATA] == ELFDATA2MSB)
+		*crc = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
+	else
+		*crc = (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[1] << 8 | c[0];
+	return true;
+}
+
+/* Whether candidate is not path itself and its CRC-32 is crc. */
+static bool
+debuglink_matches(const char *candidate, const struct stat *self, uint32_t crc)
+{
+	struct stat sb;
+	uint32_t got;
+
+	if (stat(candidate, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return false;
+	if (self != NULL && sb.st_dev == self->st_dev && sb.st_ino == self->st_ino)
+		return false;
+	return file_crc32(candidate, &got) == 0 && got == crc;
+}
+
+/* The .gnu_debuglink target: next to path, in its .debug/, under ROOT/DIR/. */
+static char *
+debug_by_link(Elf *elf, const char *path, const char *root)
+{
+	char name[256], *dir, *cand = NULL, *slash;
+	struct stat self, *selfp = NULL;
+	uint32_t crc;
+	int i;
+
+	if (!read_debuglink(elf, name, sizeof name, &crc))
+		return NULL;
+	if (stat(path, &self) == 0)
+		selfp = &self;
+	slash = strrchr(path, '/');
+	dir = slash != NULL ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
+	for (i = 0; i < 3; i++) {
+		if (i == 0)
+			cand = xasprintf("%s/%s", dir, name);
+		else if (i == 1)
+			cand = xasprintf("%s/.debug/%s", dir, name);
+		else if (dir[0] == '/')
+			cand = xasprintf("%s%s/%s", root, dir, name);
+		else
+			break;
+		if (debuglink_matches(cand, selfp, crc))
+			break;
+		free(cand);
+		cand = NULL;
+	}
+	free(dir);
+	return cand;
+}
+
+/* The debug file for an open ELF: build-id first, then .gnu_debuglink. */
+static char *
+find_debug(Elf *elf, const char *path, const char *root)
+{
+	char *found;
+
+	if (root == NULL)
+		root = DEFAULT_DEBUG_ROOT;
+	found = debug_by_build_id(elf, root);
+	if (found == NULL)
+		found = debug_by_link(elf, path, root);
+	return found;
+}
+
+/* Find the separate debug file for path. */
+char *
+symelf_find_debug(const char *path, const char *debug_root)
+{
+	struct tt_err err;
+	char *found;
+	int fd;
+	Elf *elf = elf_open(path, &fd, &err);
+
+	if (elf == NULL)
+		return NULL;
+	found = find_debug(elf, path, debug_root);
+	elf_close(elf, fd);
+	return found;
+}
+
+/* The .symtab functions of the separate debug file, if one is found; how many. */
+static size_t
+load_debug_symbols(Elf *elf, const char *path, const char *root, struct symtab *st,
+                   char **debug_used)
+{
+	struct tt_err err;
+	char *dpath = find_debug(elf, path, root);
+	size_t n = 0;
+	Elf *delf;
+	int dfd;
+
+	if (dpath == NULL)
+		return 0;
+	delf = elf_open(dpath, &dfd, &err);
+	if (delf != NULL) {
+		n = load_symbols(delf, SHT_SYMTAB, st);
+		elf_close(delf, dfd);
+	}
+	if (n > 0)
+		*debug_used = dpath;
+	else
+		free(dpath);
+	return n;
+}
+
+/* Load the symbols and segments of an ELF file. */
+int
+symelf_load(const char *path, const char *debug_root, struct symtab *st, struct dso_seg **segs,
+            size_t *nsegs, char **debug_used, struct tt_err *err)
+{
+	GElf_Ehdr eh;
+	size_t n;
+	int fd;
+	Elf *elf;
+
+	*segs = NULL;
+	*nsegs = 0;
+	*debug_used = NULL;
+	elf = elf_open(path, &fd, err);
+	if (elf == NULL)
+		return -1;
+	if (gelf_getehdr(elf, &eh) == NULL || load_segments(elf, segs, nsegs) != 0) {
+		err_set(err, "%s: corrupt or truncated ELF: %s", path, elf_errmsg(-1));
+		free(*segs);
+		*segs = NULL;
+		*nsegs = 0;
+		elf_close(elf, fd);
+		return -1;
+	}
+	n = load_symbols(elf, SHT_SYMTAB, st);
+	if (n == 0)
+		n = load_debug_symbols(elf, path, debug_root, st, debug_used);
+	if (n == 0)
+		n = load_symbols(elf, SHT_DYNSYM, st);
+	elf_close(elf, fd);
+	if (n == 0)
+		return err_set(err,
+		               "%s: no function symbols (stripped, and no debug file under %s)",
+		               path, debug_root ? debug_root : DEFAULT_DEBUG_ROOT);
+	return 0;
+}

@@ -1,1 +1,229 @@
+/* symtab: a sorted table of function symbols with block-allocated names. */
 #include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracetop/symtab.h"
+#include "tracetop/util.h"
+
+/* Names are packed into blocks of this size; longer names get their own. */
+#define STR_BLOCK (64 * 1024)
+
+/* How many predecessors lookup inspects when the nearest symbol is too short. */
+#define LOOKUP_BACKTRACK 4
+
+/* An empty table. */
+void
+symtab_init(struct symtab *st)
+{
+	memset(st, 0, sizeof *st);
+}
+
+/* Free the symbols and every string block. */
+void
+symtab_free(struct symtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nblocks; i++)
+		free(st->blocks[i]);
+	free(st->blocks);
+	free(st->syms);
+	symtab_init(st);
+}
+
+/* Append a block to the block list; the last block is the one being filled. */
+static void
+push_block(struct symtab *st, char *block)
+{
+	st->blocks = xrealloc(st->blocks, (st->nblocks + 1) * sizeof *st->blocks);
+	st->blocks[st->nblocks++] = block;
+}
+
+/* Copy len bytes of s plus a NUL into the string blocks. */
+static const char *
+store_str(struct symtab *st, const char *s, size_t len)
+{
+	char *dst;
+
+	if (len + 1 > STR_BLOCK / 4) {
+		/* A big name gets a block of its own, slotted in before the
+		 * block being filled so that one stays last. */
+		dst = xmalloc(len + 1);
+		push_block(st, dst);
+		if (st->nblocks > 1 && st->block_cap != 0) {
+			st->blocks[st->nblocks - 1] = st->blocks[st->nblocks - 2];
+			st->blocks[st->nblocks - 2] = dst;
+		}
+	} else {
+		if (st->block_cap - st->block_used < len + 1) {
+			push_block(st, xmalloc(STR_BLOCK));
+			st->block_used = 0;
+			st->block_cap = STR_BLOCK;
+		}
+		dst = st->blocks[st->nblocks - 1] + st->block_used;
+		st->block_used += len + 1;
+	}
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	return dst;
+}
+
+/* Add a symbol whose name is namelen bytes long. */
+void
+symtab_add_n(struct symtab *st, uint64_t start, uint64_t size, const char *name, size_t namelen,
+             const char *module)
+{
+	struct sym *s;
+	const struct sym *prev;
+
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 256;
+		st->syms = xrealloc(st->syms, st->cap * sizeof *st->syms);
+	}
+	prev = st->n ? &st->syms[st->n - 1] : NULL;
+	s = &st->syms[st->n++];
+	s->start = start;
+	s->size = size;
+	s->name = store_str(st, name, namelen);
+	if (module == NULL)
+		s->module = NULL;
+	else if (prev != NULL && prev->module != NULL && strcmp(prev->module, module) == 0)
+		s->module = prev->module;
+	else
+		s->module = store_str(st, module, strlen(module));
+}
+
+/* Add a symbol with a NUL-terminated name. */
+void
+symtab_add(struct symtab *st, uint64_t start, uint64_t size, const char *name, const char *module)
+{
+	if (name == NULL)
+		name = "";
+	symtab_add_n(st, start, size, name, strlen(name), module);
+}
+
+/* Leading underscores of a name: fewer means a more public alias. */
+static size_t
+underscores(const char *s)
+{
+	return strspn(s, "_");
+}
+
+/* qsort order: by start, then the best alias of a start first. */
+static int
+sym_cmp(const void *pa, const void *pb)
+{
+	const struct sym *a = pa, *b = pb;
+	size_t ua, ub;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if ((a->size == 0) != (b->size == 0))
+		return a->size == 0 ? 1 : -1;
+	ua = underscores(a->name);
+	ub = underscores(b->name);
+	if (ua != ub)
+		return ua < ub ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* Sort, de-duplicate starts and size the zero-sized symbols. */
+void
+symtab_finish(struct symtab *st, uint64_t max_gap)
+{
+	size_t i, out = 0;
+	uint64_t gap;
+
+	if (max_gap == 0)
+		max_gap = 1;
+	if (st->n > 1)
+		qsort(st->syms, st->n, sizeof *st->syms, sym_cmp);
+	for (i = 0; i < st->n; i++) {
+		if (out > 0 && st->syms[out - 1].start == st->syms[i].start)
+			continue;
+		st->syms[out++] = st->syms[i];
+	}
+	st->n = out;
+	for (i = 0; i < st->n; i++) {
+		struct sym *s = &st->syms[i];
+
+		if (s->size != 0)
+			continue;
+		gap = i + 1 < st->n ? st->syms[i + 1].start - s->start : max_gap;
+		if (gap > max_gap)
+			gap = max_gap;
+		if (gap > UINT64_MAX - s->start)
+			gap = UINT64_MAX - s->start;
+		s->size = gap ? gap : 1;
+	}
+}
+
+/* Binary search for the symbol holding addr. */
+const struct sym *
+symtab_lookup(const struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->n, mid, k;
+
+	/* Find the first symbol starting after addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = 0; k < LOOKUP_BACKTRACK && lo > 0; k++, lo--) {
+		const struct sym *s = &st->syms[lo - 1];
+
+		if (addr - s->start < s->size)
+			return s;
+	}
+	return NULL;
+}
+
+/* Read fd to its end into a growing buffer. */
+int
+symtab_read_fd(int fd, size_t limit, char **bufp, size_t *lenp)
+{
+	size_t len = 0, cap = 256 * 1024;
+	char *buf = xmalloc(cap);
+	ssize_t n;
+
+	for (;;) {
+		if (cap - len < 2) {
+			if (cap > limit) {
+				free(buf);
+				errno = EFBIG;
+				return -1;
+			}
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+
+			free(buf);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > limit) {
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}

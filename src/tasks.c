@@ -1,1 +1,700 @@
+/* tasks: pid/tid → process and thread, from /proc and from records. */
 #include "config.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+
+#include "tracetop/sym-jit.h"
+#include "tracetop/tasks.h"
+#include "tracetop/util.h"
+
+/* How long to wait before looking again for a perf-PID.map that was missing. */
+#define JIT_RETRY_NS (5ULL * 1000000000ULL)
+
+/* An int-keyed open-addressing table (linear probing, backward-shift
+ * deletion); val == NULL marks an empty slot. */
+struct slot {
+	int key;
+	void *val;
+};
+
+struct itab {
+	struct slot *slots;
+	size_t cap, used; /* cap is a power of two (or 0) */
+};
+
+struct tasks {
+	char *proc_root;
+	struct itab threads;   /* tid → struct thread */
+	struct itab procs;     /* pid → struct task */
+	struct task **orphans; /* replaced in procs but still referenced */
+	size_t norphans, orphans_cap;
+};
+
+/* The home slot of key in a table of cap slots. */
+static size_t
+itab_home(int key, size_t cap)
+{
+	return (size_t)(((uint64_t)(uint32_t)key * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static size_t
+itab_slot(const struct itab *tab, int key)
+{
+	size_t i = itab_home(key, tab->cap);
+
+	while (tab->slots[i].val != NULL && tab->slots[i].key != key)
+		i = (i + 1) & (tab->cap - 1);
+	return i;
+}
+
+/* The value for key, or NULL. */
+static void *
+itab_get(const struct itab *tab, int key)
+{
+	return tab->cap ? tab->slots[itab_slot(tab, key)].val : NULL;
+}
+
+/* Double the table (or create it). */
+static void
+itab_grow(struct itab *tab)
+{
+	struct itab n = {xcalloc(tab->cap ? tab->cap * 2 : 64, sizeof(struct slot)),
+	                 tab->cap ? tab->cap * 2 : 64, tab->used};
+	size_t i;
+
+	for (i = 0; i < tab->cap; i++)
+		if (tab->slots[i].val != NULL)
+			n.slots[itab_slot(&n, tab->slots[i].key)] = tab->slots[i];
+	free(tab->slots);
+	*tab = n;
+}
+
+/* Set key to val; the value it replaces, or NULL. */
+static void *
+itab_put(struct itab *tab, int key, void *val)
+{
+	size_t i;
+	void *old;
+
+	if ((tab->used + 1) * 4 > tab->cap * 3)
+		itab_grow(tab);
+	i = itab_slot(tab, key);
+	old = tab->slots[i].val;
+	if (old == NULL)
+		tab->used++;
+	tab->slots[i].key = key;
+	tab->slots[i].val = val;
+	return old;
+}
+
+/* Empty slot i, shifting later entries of its cluster back so lookups still
+ * find them; an entry may land in slot i itself. */
+static void
+itab_del_at(struct itab *tab, size_t i)
+{
+	size_t mask = tab->cap - 1, j = i, k;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if (tab->slots[j].val == NULL)
+			break;
+		k = itab_home(tab->slots[j].key, tab->cap);
+		/* Leave j alone when its home lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		tab->slots[i] = tab->slots[j];
+		i = j;
+	}
+	tab->slots[i].val = NULL;
+	tab->used--;
+}
+
+/* Remove (and release) every value the predicate picks. Revisiting a slot
+ * after a deletion covers entries shifted into it. */
+static void
+itab_sweep(struct itab *tab, bool (*pick)(const void *val, const void *arg), const void *arg,
+           void (*release)(void *val))
+{
+	size_t i = 0;
+
+	while (i < tab->cap) {
+		void *val = tab->slots[i].val;
+
+		if (val != NULL && pick(val, arg)) {
+			itab_del_at(tab, i);
+			release(val);
+			continue;
+		}
+		i++;
+	}
+}
+
+/* Free a process: its maps and JIT symbols. */
+static void
+task_free(struct task *t)
+{
+	if (t->jit != NULL) {
+		symtab_free(t->jit);
+		free(t->jit);
+	}
+	free(t->maps);
+	free(t);
+}
+
+/* task_free for itab_sweep. */
+static void
+task_release(void *val)
+{
+	task_free(val);
+}
+
+/* Take a process out of the pid table: freed now if no thread uses it,
+ * else kept aside until tasks_reap finds it unused. */
+static void
+task_retire(struct tasks *ts, struct task *t)
+{
+	if (t->refs == 0) {
+		task_free(t);
+		return;
+	}
+	if (ts->norphans == ts->orphans_cap) {
+		ts->orphans_cap = ts->orphans_cap ? ts->orphans_cap * 2 : 8;
+		ts->orphans = xrealloc(ts->orphans, ts->orphans_cap * sizeof *ts->orphans);
+	}
+	ts->orphans[ts->norphans++] = t;
+}
+
+/* A new process, installed for pid in place of any earlier one. */
+static struct task *
+task_new(struct tasks *ts, int pid, uid_t uid, const char *comm)
+{
+	struct task *t = xcalloc(1, sizeof *t), *old;
+
+	t->pid = pid;
+	t->uid = uid;
+	t->comm = comm;
+	old = itab_put(&ts->procs, pid, t);
+	if (old != NULL)
+		task_retire(ts, old);
+	return t;
+}
+
+/* Free a thread, dropping its reference on the process. */
+static void
+thread_free(struct thread *th)
+{
+	th->proc->refs--;
+	free(th);
+}
+
+/* thread_free for itab_sweep. */
+static void
+thread_release(void *val)
+{
+	thread_free(val);
+}
+
+/* A new thread of proc, installed for tid in place of any earlier one. */
+static struct thread *
+thread_new(struct tasks *ts, int tid, const char *comm, struct task *proc)
+{
+	struct thread *th = xcalloc(1, sizeof *th), *old;
+
+	th->tid = tid;
+	th->comm = comm;
+	th->proc = proc;
+	proc->refs++;
+	old = itab_put(&ts->threads, tid, th);
+	if (old != NULL)
+		thread_free(old);
+	return th;
+}
+
+/* Ensure room for n maps, growing geometrically. */
+static void
+task_reserve(struct task *t, size_t n)
+{
+	if (n <= t->cap)
+		return;
+	t->cap = t->cap ? t->cap * 2 : 8;
+	if (t->cap < n)
+		t->cap = n;
+	t->maps = xrealloc(t->maps, t->cap * sizeof *t->maps);
+}
+
+/* Index of the first map ending after addr (nmaps if none). */
+static size_t
+map_first_after(const struct task *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nmaps;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->maps[mid].end > addr)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Insert [start, end), replacing what it covers; a partly covered map keeps
+ * its left and right remainders (the right one with its file offset moved). */
+void
+task_add_map(struct task *t, uint64_t start, uint64_t end, uint64_t pgoff, struct dso *dso)
+{
+	struct map repl[3];
+	size_t lo, hi, nr = 0;
+
+	if (start >= end)
+		return;
+	lo = map_first_after(t, start);
+	for (hi = lo; hi < t->nmaps && t->maps[hi].start < end; hi++)
+		;
+	if (lo < hi && t->maps[lo].start < start) {
+		repl[nr] = t->maps[lo];
+		repl[nr++].end = start;
+	}
+	repl[nr++] = (struct map){start, end, pgoff, dso};
+	if (lo < hi && t->maps[hi - 1].end > end) {
+		const struct map *r = &t->maps[hi - 1];
+
+		repl[nr++] = (struct map){end, r->end, r->pgoff + (end - r->start), r->dso};
+	}
+	task_reserve(t, t->nmaps - (hi - lo) + nr);
+	memmove(t->maps + lo + nr, t->maps + hi, (t->nmaps - hi) * sizeof *t->maps);
+	memcpy(t->maps + lo, repl, nr * sizeof *repl);
+	t->nmaps = t->nmaps - (hi - lo) + nr;
+}
+
+/* Binary search for the map holding addr. */
+const struct map *
+task_find_map(const struct task *t, uint64_t addr)
+{
+	size_t i = map_first_after(t, addr);
+
+	if (i < t->nmaps && t->maps[i].start <= addr)
+		return &t->maps[i];
+	return NULL;
+}
+
+/* Forget perf-PID.map symbols so the next lookup loads them again. */
+static void
+task_jit_reset(struct task *t)
+{
+	if (t->jit != NULL) {
+		symtab_free(t->jit);
+		free(t->jit);
+		t->jit = NULL;
+	}
+	t->jit_tried = false;
+	t->jit_retry_at = 0;
+}
+
+/* A process replaced its image: its maps and JIT symbols are stale. */
+static void
+task_exec(struct task *t)
+{
+	t->nmaps = 0;
+	task_jit_reset(t);
+}
+
+/* Try to load /tmp/perf-PID.map for t (trusted per sym-jit's rules). */
+static void
+task_jit_load(struct task *t)
+{
+	char path[64];
+	struct symtab st;
+	struct tt_err err;
+
+	t->jit_tried = true;
+	t->jit_retry_at = now_ns() + JIT_RETRY_NS;
+	snprintf(path, sizeof path, "/tmp/perf-%d.map", t->pid);
+	symtab_init(&st);
+	if (symjit_load(path, t->uid, &st, &err) < 0) {
+		symtab_free(&st);
+		return;
+	}
+	t->jit = xmalloc(sizeof *t->jit);
+	*t->jit = st;
+}
+
+/* JIT symbol lookup; a missing map is looked for again every few seconds. */
+const struct sym *
+task_jit_sym(struct task *t, uint64_t addr)
+{
+	if (t->jit == NULL && (!t->jit_tried || now_ns() >= t->jit_retry_at))
+		task_jit_load(t);
+	return t->jit != NULL ? symtab_lookup(t->jit, addr) : NULL;
+}
+
+/* The DSO for a mapping's file name: anonymous mappings share "//anon" and
+ * a " (deleted)" suffix is dropped (dev and ino still tell the file). */
+static struct dso *
+map_dso(const char *name, dev_t dev, ino_t ino)
+{
+	static const char deleted[] = " (deleted)";
+	size_t len = strlen(name), dlen = sizeof deleted - 1;
+	char buf[PATH_MAX];
+
+	if (*name == '\0' || strcmp(name, "//anon") == 0 || strncmp(name, "[anon", 5) == 0)
+		return dso_get("//anon", 0, 0);
+	if (len > dlen && len - dlen < sizeof buf && strcmp(name + len - dlen, deleted) == 0) {
+		memcpy(buf, name, len - dlen);
+		buf[len - dlen] = '\0';
+		name = buf;
+	}
+	return dso_get(name, dev, ino);
+}
+
+/* Add the executable mapping described by one line of /proc/PID/maps. */
+static void
+maps_line(struct task *t, const char *line)
+{
+	uint64_t start, end, pgoff, ino;
+	unsigned maj, min;
+	char perms[5];
+	int off = -1;
+
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
+	           &end, perms, &pgoff, &maj, &min, &ino, &off) < 7 ||
+	    off < 0)
+		return;
+	if (strchr(perms, 'x') == NULL)
+		return;
+	task_add_map(t, start, end, pgoff, map_dso(line + off, makedev(maj, min), (ino_t)ino));
+}
+
+/* Read a process's executable mappings from PROC/PID/maps. */
+static void
+task_read_maps(const struct tasks *ts, struct task *t)
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%d/maps", ts->proc_root, t->pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return;
+	while ((n = getline(&line, &cap, f)) > 0) {
+		if (line[n - 1] == '\n')
+			line[n - 1] = '\0';
+		maps_line(t, line);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* The number after "key" at the start of a line of a status file. */
+static int
+status_field(const char *buf, const char *key, unsigned long *out)
+{
+	size_t klen = strlen(key);
+	const char *p = buf;
+	char *end;
+
+	while (strncmp(p, key, klen) != 0) {
+		p = strchr(p, '\n');
+		if (p == NULL)
+			return -1;
+		p++;
+	}
+	*out = strtoul(p + klen, &end, 10);
+	return end == p + klen || (*end != '\n' && *end != '\t' && *end != '\0') ? -1 : 0;
+}
+
+/* Tgid and real uid of tid from PROC/TID/status; -1 if it is gone. */
+static int
+proc_status(const struct tasks *ts, int tid, int *tgid, uid_t *uid)
+{
+	char path[PATH_MAX], buf[2048];
+	unsigned long v;
+
+	snprintf(path, sizeof path, "%s/%d/status", ts->proc_root, tid);
+	if (read_file(path, buf, sizeof buf) < 0 || status_field(buf, "Tgid:", &v) < 0 || v == 0 ||
+	    v > INT_MAX)
+		return -1;
+	*tgid = (int)v;
+	*uid = status_field(buf, "Uid:", &v) == 0 ? (uid_t)v : (uid_t)-1;
+	return 0;
+}
+
+/* The comm of thread tid of pid (PROC/PID/task/TID/comm, else
+ * PROC/TID/comm), interned; NULL if unreadable. */
+static const char *
+proc_comm(const struct tasks *ts, int pid, int tid)
+{
+	char path[PATH_MAX], buf[64];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "%s/%d/task/%d/comm", ts->proc_root, pid, tid);
+	n = read_file(path, buf, sizeof buf);
+	if (n < 0) {
+		snprintf(path, sizeof path, "%s/%d/comm", ts->proc_root, tid);
+		n = read_file(path, buf, sizeof buf);
+	}
+	if (n < 0)
+		return NULL;
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[n - 1] = '\0';
+	return str_intern(buf);
+}
+
+static struct thread *thread_lookup(struct tasks *ts, int pid, int tid, bool *fresh_proc);
+
+/* A thread no longer in /proc: attached to its process (known, or read from
+ * /proc through its main thread, else a dead one without maps), and dead
+ * itself, so it lasts until reaped. */
+static struct thread *
+thread_gone(struct tasks *ts, int pid, int tid, bool *fresh_proc)
+{
+	struct task *proc = itab_get(&ts->procs, pid);
+	uint64_t now;
+	struct thread *th;
+
+	if (proc == NULL && pid != tid)
+		proc = thread_lookup(ts, pid, pid, fresh_proc)->proc;
+	now = now_ns();
+	if (proc == NULL) {
+		proc = task_new(ts, pid, (uid_t)-1, str_intern("[unknown]"));
+		proc->dead = true;
+		proc->dead_at = now;
+	}
+	th = thread_new(ts, tid, proc->comm, proc);
+	th->dead = true;
+	th->dead_at = now;
+	return th;
+}
+
+/* Build thread tid (of pid, or of its Tgid when pid < 0) from /proc; the
+ * process too if it is new, which sets *fresh_proc. */
+static struct thread *
+thread_synth(struct tasks *ts, int pid, int tid, bool *fresh_proc)
+{
+	struct task *proc;
+	const char *comm;
+	int tgid;
+	uid_t uid;
+
+	if (tid == 0) {
+		proc = itab_get(&ts->procs, 0);
+		if (proc == NULL)
+			proc = task_new(ts, 0, 0, str_intern("swapper"));
+		return thread_new(ts, 0, proc->comm, proc);
+	}
+	if (proc_status(ts, tid, &tgid, &uid) < 0)
+		return thread_gone(ts, pid < 0 ? tid : pid, tid, fresh_proc);
+	if (pid < 0)
+		pid = tgid;
+	comm = proc_comm(ts, pid, tid);
+	if (comm == NULL)
+		comm = str_intern("[unknown]");
+	proc = itab_get(&ts->procs, pid);
+	if (proc == NULL) {
+		const char *pcomm = pid == tid ? comm : proc_comm(ts, pid, pid);
+
+		proc = task_new(ts, pid, uid, pcomm != NULL ? pcomm : comm);
+		task_read_maps(ts, proc);
+		if (fresh_proc != NULL)
+			*fresh_proc = true;
+	}
+	return thread_new(ts, tid, comm, proc);
+}
+
+/* tasks_thread, also telling whether the process was just read from /proc. */
+static struct thread *
+thread_lookup(struct tasks *ts, int pid, int tid, bool *fresh_proc)
+{
+	struct thread *th;
+
+	if (tid < 0)
+		return NULL;
+	if (tid == 0)
+		pid = 0;
+	th = itab_get(&ts->threads, tid);
+	if (th != NULL && (pid < 0 || th->proc->pid == pid))
+		return th;
+	return thread_synth(ts, pid, tid, fresh_proc);
+}
+
+/* The thread for a sample or record (hot path when known). */
+struct thread *
+tasks_thread(struct tasks *ts, int pid, int tid)
+{
+	return thread_lookup(ts, pid, tid, NULL);
+}
+
+/* An empty model reading /proc from proc_root. */
+struct tasks *
+tasks_new(const char *proc_root)
+{
+	struct tasks *ts = xcalloc(1, sizeof *ts);
+
+	ts->proc_root = xstrdup(proc_root);
+	return ts;
+}
+
+/* itab_sweep predicate: everything. */
+static bool
+pick_all(const void *val, const void *arg)
+{
+	return true;
+}
+
+/* Free the model: threads first, so processes are unreferenced. */
+void
+tasks_free(struct tasks *ts)
+{
+	size_t i;
+
+	if (ts == NULL)
+		return;
+	itab_sweep(&ts->threads, pick_all, NULL, thread_release);
+	itab_sweep(&ts->procs, pick_all, NULL, task_release);
+	for (i = 0; i < ts->norphans; i++)
+		task_free(ts->orphans[i]);
+	free(ts->orphans);
+	free(ts->threads.slots);
+	free(ts->procs.slots);
+	free(ts->proc_root);
+	free(ts);
+}
+
+/* COMM: rename the thread; on exec (or a rename of the main thread) the
+ * process too, and exec drops the old image's maps (MMAP2 records follow)
+ * unless the process was just read from /proc, which is already current. */
+void
+tasks_comm(struct tasks *ts, const struct record_comm *c)
+{
+	bool fresh = false;
+	struct thread *th = thread_lookup(ts, (int)c->pid, (int)c->tid, &fresh);
+	const char *comm;
+
+	if (th == NULL || c->comm == NULL)
+		return;
+	comm = str_intern(c->comm);
+	th->comm = comm;
+	if (c->exec && !fresh)
+		task_exec(th->proc);
+	if (c->exec || c->tid == c->pid)
+		th->proc->comm = comm;
+}
+
+/* MMAP/MMAP2: add an executable mapping to the process. */
+void
+tasks_mmap(struct tasks *ts, const struct record_mmap *m)
+{
+	struct thread *th;
+
+	if (!m->exec || m->pid == UINT32_MAX || m->len == 0 || m->start + m->len < m->start)
+		return;
+	th = tasks_thread(ts, (int)m->pid, (int)m->tid);
+	if (th == NULL)
+		return;
+	task_add_map(th->proc, m->start, m->start + m->len, m->pgoff,
+	             map_dso(m->filename != NULL ? m->filename : "", makedev(m->maj, m->min),
+	                     (ino_t)m->ino));
+}
+
+/* A new process for pid forked by parent: its comm, uid and maps. */
+static struct task *
+task_fork(struct tasks *ts, const struct thread *parent, int pid)
+{
+	const struct task *pp = parent->proc;
+	struct task *t = task_new(ts, pid, pp->uid, parent->comm);
+
+	if (pp->nmaps > 0) {
+		task_reserve(t, pp->nmaps);
+		memcpy(t->maps, pp->maps, pp->nmaps * sizeof *t->maps);
+		t->nmaps = pp->nmaps;
+	}
+	return t;
+}
+
+/* FORK: a new thread, in a new process when pid != ppid; an existing tid
+ * (or pid) was reused and is replaced. */
+void
+tasks_fork(struct tasks *ts, const struct record_task *t)
+{
+	struct thread *parent;
+	struct task *proc;
+
+	if ((int)t->tid <= 0 || (int)t->pid <= 0)
+		return;
+	parent = tasks_thread(ts, (int)t->ppid, (int)t->ptid);
+	if (parent == NULL)
+		return;
+	proc = t->pid == t->ppid ? parent->proc : task_fork(ts, parent, (int)t->pid);
+	thread_new(ts, (int)t->tid, parent->comm, proc);
+}
+
+/* EXIT: mark the thread (and, for the main thread, the process) dead; they
+ * are freed by tasks_reap once late samples can no longer name them. */
+void
+tasks_exit(struct tasks *ts, const struct record_task *t)
+{
+	struct thread *th;
+	struct task *proc;
+	uint64_t now;
+
+	if (t->tid == 0)
+		return;
+	th = itab_get(&ts->threads, (int)t->tid);
+	now = now_ns();
+	if (th != NULL && th->proc->pid == (int)t->pid) {
+		th->dead = true;
+		th->dead_at = now;
+	}
+	if (t->tid == t->pid && (proc = itab_get(&ts->procs, (int)t->pid)) != NULL) {
+		proc->dead = true;
+		proc->dead_at = now;
+	}
+}
+
+struct reap_arg {
+	uint64_t now, grace;
+};
+
+/* itab_sweep predicate: a thread dead for at least the grace period. */
+static bool
+pick_expired(const void *val, const void *arg)
+{
+	const struct thread *th = val;
+	const struct reap_arg *ra = arg;
+
+	return th->dead && ra->now >= th->dead_at && ra->now - th->dead_at >= ra->grace;
+}
+
+/* itab_sweep predicate: a process no thread refers to. */
+static bool
+pick_unused(const void *val, const void *arg)
+{
+	return ((const struct task *)val)->refs == 0;
+}
+
+/* Free expired dead threads, then the processes left without threads
+ * (a dead process's threads are dead for as long, so it had its grace). */
+void
+tasks_reap(struct tasks *ts, uint64_t now, uint64_t grace_ns)
+{
+	struct reap_arg ra = {now, grace_ns};
+	size_t i, kept = 0;
+
+	itab_sweep(&ts->threads, pick_expired, &ra, thread_release);
+	itab_sweep(&ts->procs, pick_unused, NULL, task_release);
+	for (i = 0; i < ts->norphans; i++) {
+		if (ts->orphans[i]->refs == 0)
+			task_free(ts->orphans[i]);
+		else
+			ts->orphans[kept++] = ts->orphans[i];
+	}
+	ts->norphans = kept;
+}

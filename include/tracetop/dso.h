@@ -41,12 +41,16 @@ struct dso {
 /* The DSO for a mapped file (same path, dev and ino give the same DSO). */
 struct dso *dso_get(const char *path, dev_t dev, ino_t ino);
 
-/* The kernel, or a module by name (without brackets). */
+/* The kernel, or a module by name (without brackets, as in sym.module). */
 struct dso *dso_kernel(const char *module);
 
 /* Directories searched for separate debug files (default /usr/lib/debug);
  * tests point it elsewhere. */
 void dso_set_debug_root(const char *dir);
+
+/* The kallsyms file dso_kernel_resolve reads (default /proc/kallsyms);
+ * tests point it at a fixture. Takes effect before the first kernel load. */
+void dso_set_kallsyms_path(const char *path);
 
 /* Translate a file offset (from a mapping's pgoff) to the ELF address the
  * symbol table uses; for DSO_KERNEL/MODULE the address is returned as is.
@@ -61,6 +65,8 @@ const struct sym *dso_find_sym(struct dso *d, uint64_t addr);
  * back NULL with the kernel DSO. */
 struct dso *dso_kernel_resolve(uint64_t addr, const struct sym **sym);
 
+/* Free every DSO and reset the debug root and kallsyms path to defaults.
+ * Not thread-safe: the cache belongs to one thread. */
 void dso_cache_free(void);
 
 #endif

@@ -1,1 +1,82 @@
-/* engine */
+/* engine: the sampling session. Opens the events for a target, drains the
+ * rings (side-band records first, then samples), keeps the process model
+ * current, resolves each sample to (task, DSO, symbol) and counts it in the
+ * event's hist. The front ends (batch report, TUI) poll its fds and ask for
+ * a snapshot once per refresh. Never prints, never exits. */
+#ifndef TRACETOP_ENGINE_H
+#define TRACETOP_ENGINE_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/evspec.h"
+#include "tracetop/hist.h"
+#include "tracetop/util.h"
+
+struct engine_opts {
+	const struct evspec *events;
+	size_t nevents;
+	const int *pids, *tids, *cpus;	/* all optional */
+	size_t npids, ntids, ncpus;
+	char *const *argv;		/* command to start, or NULL */
+	uint64_t freq, period;
+	unsigned mmap_pages;
+	bool include_self;
+	double decay;			/* per refresh, e.g. 0.875 */
+};
+
+struct engine_stats {
+	uint64_t samples;		/* all samples counted */
+	uint64_t lost;			/* samples the kernel dropped (LOST records) */
+	uint64_t throttled;		/* THROTTLE records */
+	uint64_t excluded;		/* our own samples, left out */
+	uint64_t bad_records;		/* corrupt records skipped */
+	uint64_t interval_samples;	/* samples in the last refresh */
+	uint64_t interval_lost;
+	double interval_secs;		/* length of the last refresh */
+};
+
+struct engine;
+
+/* Open the events on the target (starting the command stopped before its
+ * exec). NULL with err on failure. */
+struct engine *engine_new(const struct engine_opts *o, struct tt_err *err);
+
+/* Enable the events and let the command exec. -1 with err (e.g. the
+ * command could not be started). */
+int engine_start(struct engine *e, struct tt_err *err);
+
+/* The fds to poll for ring data; returns how many were written. */
+size_t engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max);
+
+/* Read everything the rings hold now. */
+void engine_read(struct engine *e);
+
+/* The command or every target process has exited. */
+bool engine_finished(struct engine *e);
+
+/* The command's exit status (as from waitpid), or -1. */
+int engine_child_status(const struct engine *e);
+
+/* End a refresh interval for every event (decay or zero), update stats. */
+void engine_tick(struct engine *e, bool zero);
+
+/* Sorted rows of event idx (after engine_tick). */
+void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
+		     struct hist_snapshot *snap);
+
+size_t engine_nevents(const struct engine *e);
+/* The name of event idx as sampled (after any fallback). */
+const char *engine_event_name(const struct engine *e, size_t idx);
+/* "cycles is not supported here ...: sampling cpu-clock instead", or NULL. */
+const char *engine_notice(const struct engine *e);
+/* What is profiled: "system-wide (2 CPUs)", "pid 123", "command: ./a". */
+const char *engine_target(const struct engine *e);
+const struct engine_stats *engine_stats(const struct engine *e);
+
+/* Stop sampling, kill a still-running command, release everything. */
+void engine_free(struct engine *e);
+
+#endif

@@ -1,1 +1,71 @@
-/* evlist */
+/* evlist: the events being sampled, opened for a target (CPUs x threads),
+ * with one ring buffer per CPU that every event on that CPU writes into.
+ * Handles the no-PMU fallback (cycles -> cpu-clock) and turns the kernel's
+ * refusals into messages that say what to change. */
+#ifndef TRACETOP_EVLIST_H
+#define TRACETOP_EVLIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/evspec.h"
+#include "tracetop/ring.h"
+#include "tracetop/util.h"
+
+struct evsel {
+	struct evspec spec;	/* what was opened (after any fallback) */
+	char requested[128];	/* what the user asked for */
+	bool fell_back;
+	uint64_t *ids;		/* kernel sample ids of its fds */
+	size_t nids;
+	void *priv;		/* the owner's per-event state */
+};
+
+struct evlist_target {
+	const int *cpus;	/* CPUs to open on */
+	size_t ncpus;
+	const int *tids;	/* threads (or a command's pid); none = system-wide */
+	size_t ntids;
+	bool inherit;		/* follow children created later */
+	bool enable_on_exec;	/* start counting at the command's exec */
+};
+
+struct evlist_params {
+	uint64_t freq;		/* samples/s per CPU, or 0 */
+	uint64_t period;	/* events per sample when freq is 0 */
+	unsigned mmap_pages;	/* data pages per ring, power of two */
+	uint64_t sample_type;	/* PERF_SAMPLE_* */
+};
+
+struct evlist {
+	struct evsel *evsels;
+	size_t nevsels;
+	struct ring *rings;	/* one per CPU */
+	int *ring_fds;
+	size_t nrings;
+	int *fds;		/* every fd, for enable/close */
+	size_t nfds;
+	uint64_t sample_type;
+	char notice[320];	/* fallback notice, "" if none */
+};
+
+/* Open every spec on the target and map the rings. 0, or -1 with err
+ * naming the event and what to change. */
+int evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
+		const struct evlist_target *t, const struct evlist_params *p, struct tt_err *err);
+
+/* Start or stop counting on every fd. */
+int evlist_enable(struct evlist *el);
+int evlist_disable(struct evlist *el);
+
+/* The event a sample id belongs to, or NULL. */
+struct evsel *evlist_find_id(struct evlist *el, uint64_t id);
+
+void evlist_close(struct evlist *el);
+
+/* The message for a perf_event_open errno on spec (also used by tests). */
+void evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
+		       const struct evlist_params *p, struct tt_err *err);
+
+#endif

@@ -85,4 +85,10 @@ const char *hist_sym_name(const struct hist_entry *e);
 
 size_t hist_count(const struct hist *h);
 
+/* The entry for key, or NULL (valid until the next hist_tick). */
+const struct hist_entry *hist_find(const struct hist *h, const struct hist_key *key);
+
+/* Entries the pool holds, live or free (grows only when the pool does). */
+size_t hist_capacity(const struct hist *h);
+
 #endif

@@ -1,1 +1,50 @@
-/* options */
+/* options: the command line. One const table of options feeds getopt_long,
+ * --help and (by a test) the man page. */
+#ifndef TRACETOP_OPTIONS_H
+#define TRACETOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracetop/hist.h"
+#include "tracetop/util.h"
+
+enum report_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+};
+
+struct options {
+	char **events;		/* -e, in order; default "cycles" */
+	size_t nevents;
+	int *pids, *tids, *cpus;
+	size_t npids, ntids, ncpus;
+	char **argv;		/* the command after --, NULL-terminated, or NULL */
+	uint64_t freq;		/* -F, 0 when -c is used */
+	uint64_t period;	/* -c */
+	unsigned mmap_pages;	/* -m, per CPU ring, a power of two */
+	bool batch;		/* -b */
+	double delay;		/* -d seconds */
+	long count;		/* -n, 0 = forever */
+	const char *output;	/* -o */
+	enum report_format format;
+	enum hist_sort sort[HIST_SORT_MAX + 1];
+	bool zero;		/* -z */
+	bool include_self;	/* --include-self */
+	unsigned rows;		/* --rows: rows per batch report, 0 = all */
+	bool list_events;
+	bool help, version;
+};
+
+/* Parse argv. 0 on success; -1 with err for a usage error (exit 2). */
+int options_parse(struct options *o, int argc, char **argv, struct tt_err *err);
+void options_free(struct options *o);
+
+/* The --help text. */
+void options_usage(FILE *out);
+
+/* Every long option name, NULL-terminated (for the man page test). */
+const char *const *options_long_names(void);
+
+#endif

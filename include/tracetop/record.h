@@ -78,7 +78,9 @@ struct record_throttle {	   /* THROTTLE and UNTHROTTLE */
 int record_parse_sample(const struct perf_event_header *h, uint64_t sample_type,
 			uint64_t sample_regs_user, struct record_sample *out);
 
-/* Side-band records; sample_type tells the sample_id_all trailer layout. */
+/* Side-band records; sample_type tells the sample_id_all trailer layout.
+ * Their size must be a multiple of 8 (the kernel pads them); strings must be
+ * NUL-terminated before the trailer. 0 or -1; a wrong h->type is -1. */
 int record_parse_mmap(const struct perf_event_header *h, uint64_t sample_type,
 		      struct record_mmap *out); /* MMAP and MMAP2 */
 int record_parse_comm(const struct perf_event_header *h, uint64_t sample_type,

@@ -1,1 +1,39 @@
-/* report */
+/* report: a top snapshot as text (the TUI's table, for scripts) or as one
+ * JSON object per line. All text from the traced system is escaped. */
+#ifndef TRACETOP_REPORT_H
+#define TRACETOP_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracetop/hist.h"
+#include "tracetop/util.h"
+
+struct report_info {
+	const char *event;		/* event sampled */
+	const char *requested;		/* event asked for, when it differs */
+	const char *notice;		/* fallback notice, or NULL */
+	const char *target;
+	uint64_t samples, lost;		/* this refresh */
+	uint64_t total_samples, total_lost;
+	double seconds;			/* length of this refresh */
+	double wall;			/* Unix time of the report */
+	unsigned max_rows;		/* 0 = all */
+};
+
+/* Display strings of a row, escaped: the symbol ("name" or
+ * "[unknown] 0xOFF") and the shared object ("[unknown]" without one). */
+void report_symbol(const struct hist_entry *e, char *buf, size_t len);
+void report_dso(const struct hist_entry *e, char *buf, size_t len);
+/* The command, escaped. */
+void report_comm(const struct hist_entry *e, char *buf, size_t len);
+
+void report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
+void report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
+
+/* Write s as a JSON string literal (quotes included), escaped. */
+void report_json_string(FILE *out, const char *s);
+
+#endif

@@ -4,6 +4,7 @@
 #ifndef TRACETOP_RING_H
 #define TRACETOP_RING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
@@ -19,6 +20,9 @@ struct ring {
 	unsigned char *scratch;		   /* holds one wrapped record */
 	size_t scratch_len;
 	uint64_t bad;			   /* corrupt records skipped */
+	bool in_pass;			   /* tail loaded by ring_begin, not yet ended */
+	bool corrupt;			   /* pass ended on a bad header */
+	uint64_t resync;		   /* where ring_end moves tail after corruption */
 };
 
 /* mmap a ring of 2^order data pages on a perf fd. 0 or -errno. */
@@ -30,7 +34,9 @@ void ring_init(struct ring *r, void *mem, uint64_t data_size);
 void ring_unmap(struct ring *r);
 
 /* Snapshot the kernel's head (with the needed read barrier); returns the
- * number of unread bytes. */
+ * number of unread bytes. The first call after ring_end (or init) reloads
+ * tail from the kernel-visible data_tail. After a bad header the pass stays
+ * ended (head is not re-read) until ring_end. */
 uint64_t ring_begin(struct ring *r);
 
 /* The next record between tail and the snapshot head, or NULL when none is

@@ -10,7 +10,7 @@ struct sym {
 	uint64_t start;		/* address in the table's space (ELF vaddr, kernel va, ...) */
 	uint64_t size;		/* bytes; 0 only before symtab_finish */
 	const char *name;	/* owned by the table */
-	const char *module;	/* kernel module name, NULL for the core kernel / user code */
+	const char *module;	/* kernel module name without brackets ("ext4"), NULL for the core kernel / user code */
 };
 
 struct symtab {
@@ -24,16 +24,30 @@ struct symtab {
 void symtab_init(struct symtab *st);
 void symtab_free(struct symtab *st);
 
-/* Add a symbol; name (and module, if any) are copied. */
+/* Add a symbol; name (and module, if any) are copied into the table's
+ * string blocks (a module equal to the previous symbol's is shared). */
 void symtab_add(struct symtab *st, uint64_t start, uint64_t size, const char *name,
 		const char *module);
 
-/* Sort, drop exact duplicates (keeping the sized / first-added one) and give
- * zero-sized symbols the gap to the next symbol, capped at max_gap bytes
- * (so an address far past the last symbol stays unresolved). */
+/* symtab_add with a name of namelen bytes that need not be NUL-terminated. */
+void symtab_add_n(struct symtab *st, uint64_t start, uint64_t size, const char *name,
+		  size_t namelen, const char *module);
+
+/* Sort, keep one symbol per start address (a sized one first, then the name
+ * with the fewest leading underscores, then the smallest name, so "malloc"
+ * wins over "__libc_malloc") and give zero-sized symbols the gap to the
+ * next symbol, capped at max_gap bytes (so an address far past the last
+ * symbol stays unresolved); max_gap 0 counts as 1. */
 void symtab_finish(struct symtab *st, uint64_t max_gap);
 
-/* The symbol whose [start, start + size) holds addr, or NULL. */
+/* The symbol whose [start, start + size) holds addr, or NULL. O(log n), no
+ * allocation; of overlapping (nested) symbols, the covering one with the
+ * greatest start wins (searched among a few predecessors only). */
 const struct sym *symtab_lookup(const struct symtab *st, uint64_t addr);
+
+/* Read an open file to its end (procfs files have no size) into a malloc'd,
+ * NUL-terminated buffer, for the text loaders. 0, or -1 with errno set
+ * (EFBIG past limit bytes). */
+int symtab_read_fd(int fd, size_t limit, char **buf, size_t *len);
 
 #endif

@@ -26,6 +26,7 @@ struct task {			/* a process */
 	size_t nmaps, cap;
 	struct symtab *jit;	/* perf-PID.map symbols, NULL if none */
 	bool jit_tried;
+	uint64_t jit_retry_at;	/* now_ns() after which a missing map is looked for again */
 	bool dead;
 	uint64_t dead_at;	/* now_ns() at EXIT */
 	unsigned refs;		/* threads pointing here */
@@ -46,7 +47,12 @@ struct tasks *tasks_new(const char *proc_root);
 void tasks_free(struct tasks *ts);
 
 /* The thread for tid, synthesized from /proc when unknown (pid is the
- * process if the caller knows it, else -1). NULL if it is gone. */
+ * process if the caller knows it, else -1; a known tid seen with another pid
+ * was reused and is replaced). tid 0 is the idle task "swapper". A tid gone
+ * from /proc gets a dead thread (comm "[unknown]", or its process's comm when
+ * pid is known) kept until tasks_reap, so repeated samples do not re-read
+ * /proc. NULL only for a negative tid. Valid until the next call that changes
+ * the model (records, tasks_reap). */
 struct thread *tasks_thread(struct tasks *ts, int pid, int tid);
 
 /* Records that change the model. */
@@ -64,8 +70,9 @@ const struct map *task_find_map(const struct task *t, uint64_t addr);
 /* The JIT symbol at addr from /tmp/perf-PID.map (loaded once, lazily). */
 const struct sym *task_jit_sym(struct task *t, uint64_t addr);
 
-/* Free tasks and threads dead for longer than grace_ns (late samples from
- * other CPUs' rings may still name them until then). */
+/* Free threads dead for longer than grace_ns (late samples from other
+ * CPUs' rings may still name them until then), then the processes no thread
+ * refers to any more. */
 void tasks_reap(struct tasks *ts, uint64_t now, uint64_t grace_ns);
 
 #endif

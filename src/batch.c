@@ -1,0 +1,135 @@
+/* batch: the -b loop. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tracetop/batch.h"
+#include "tracetop/report.h"
+
+/* How often to look for the targets' exit when nothing else wakes us. */
+#define BATCH_EXIT_POLL_MS 200
+
+/* Wall-clock time as a double. */
+static double
+batch_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Print one refresh of every event. */
+static void
+batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_snapshot *snap)
+{
+	const struct engine_stats *st = engine_stats(e);
+	size_t i;
+
+	engine_tick(e, o->zero);
+	for (i = 0; i < engine_nevents(e); i++) {
+		struct report_info ri = {
+			.event = engine_event_name(e, i),
+			.requested = strcmp(o->events[i], engine_event_name(e, i)) ? o->events[i] : NULL,
+			.notice = engine_notice(e),
+			.target = engine_target(e),
+			.samples = st->interval_samples,
+			.lost = st->interval_lost,
+			.total_samples = st->samples,
+			.total_lost = st->lost,
+			.seconds = st->interval_secs,
+			.wall = batch_wall(),
+			.max_rows = o->rows,
+		};
+
+		engine_snapshot(e, i, o->sort, snap);
+		if (o->format == FORMAT_JSON)
+			report_json(out, &ri, snap);
+		else
+			report_text(out, &ri, snap);
+	}
+}
+
+/* A signalfd for the signals that end or wake the loop. */
+static int
+batch_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+/* Read pending signals; true when one asks us to stop. */
+static bool
+batch_signal_stop(int sfd)
+{
+	struct signalfd_siginfo si;
+	bool stop = false;
+
+	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
+		if (si.ssi_signo != SIGCHLD)
+			stop = true;
+	return stop;
+}
+
+/* The loop: drain rings as they fill, report every delay seconds. */
+int
+batch_run(struct engine *e, const struct options *o, FILE *out)
+{
+	struct pollfd fds[1025];
+	struct hist_snapshot snap = { 0 };
+	uint64_t delay_ns = (uint64_t)(o->delay * 1e9), next;
+	size_t nfds;
+	long reports = 0;
+	int sfd = batch_signals();
+
+	if (sfd < 0) {
+		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
+		return 1;
+	}
+	nfds = engine_pollfds(e, fds + 1, ARRAY_SIZE(fds) - 1);
+	fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+	next = now_ns() + delay_ns;
+	for (;;) {
+		uint64_t now = now_ns();
+		int timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
+
+		if (timeout > BATCH_EXIT_POLL_MS)
+			timeout = BATCH_EXIT_POLL_MS;
+		if (poll(fds, nfds + 1, timeout) < 0 && errno != EINTR)
+			break;
+		if ((fds[0].revents & POLLIN) && batch_signal_stop(sfd))
+			break;
+		engine_read(e);
+		if (engine_finished(e)) {
+			engine_read(e);
+			batch_report(e, o, out, &snap);
+			break;
+		}
+		if (now_ns() >= next) {
+			batch_report(e, o, out, &snap);
+			next += delay_ns;
+			if (next < now_ns())
+				next = now_ns() + delay_ns;
+			if (o->count > 0 && ++reports >= o->count)
+				break;
+		}
+	}
+	hist_snapshot_free(&snap);
+	close(sfd);
+	return ferror(out) ? 1 : 0;
+}

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Bad input gets one clear line on stderr naming the problem, exit 2 for
+# usage errors and 1 for runtime ones.
+. "$(dirname "$0")/lib.sh"
+need_built
+
+# expect STATUS PATTERN DESC ARGS...: tracetop ARGS exits STATUS and prints
+# exactly one stderr line matching PATTERN (an ERE) and nothing on stdout.
+expect() {
+	local want=$1 pat=$2 desc=$3 status=0 lines
+	shift 3
+	timeout 20 "$TRACETOP" "$@" >"$TT_TMP/out" 2>"$TT_TMP/err" </dev/null || status=$?
+	lines=$(wc -l <"$TT_TMP/err")
+	if [ "$status" -eq "$want" ] && [ "$lines" -eq 1 ] && grep -Eq -e "$pat" "$TT_TMP/err" &&
+		[ ! -s "$TT_TMP/out" ]; then
+		ok 0 "$desc"
+	else
+		ok 1 "$desc"
+		diag "args: $* | status $status (want $want), $lines stderr line(s):"
+		diag "$(head -5 "$TT_TMP/err")"
+	fi
+}
+
+# a pid that cannot exist: above pid_max
+nopid=$(( $(cat /proc/sys/kernel/pid_max) + 1 ))
+
+expect 2 "unknown event 'cyclez'" "unknown event" -b -e cyclez
+expect 2 "modifier.*'q'|'q'.*modifier" "bad event modifier" -b -e cycles:q
+expect 2 "rXYZ|raw" "malformed raw event" -b -e rXYZ
+expect 2 "sched:no_such_event|tracefs" "unknown tracepoint" -b -e sched:no_such_event
+expect 2 "-p expects PID.*'abc'" "malformed pid list" -b -p abc
+expect 2 "-t expects TID.*'1,,2'" "malformed tid list" -b -t 1,,2
+expect 1 "no such process $nopid" "missing pid" -b -p "$nopid"
+expect 1 "no such thread $nopid" "missing tid" -b -t "$nopid"
+expect 2 "-C expects a CPU list.*'0-'" "malformed cpu list" -b -C 0-
+expect 1 "CPU 4095 is not online" "offline cpu" -b -C 4095
+expect 2 "-F expects a positive.*'abc'" "bad frequency" -b -F abc
+expect 2 "-F expects a positive.*'0'" "zero frequency" -b -F 0
+expect 1 "perf_event_max_sample_rate" "frequency above the kernel limit" -b -F 10000000 -e cpu-clock
+expect 2 "-d expects seconds.*'x'" "bad delay" -b -d x
+expect 2 "-n expects a positive.*'-1'" "bad iteration count" -b -n -1
+expect 2 "-m expects a power of two" "bad ring size" -b -m 3
+expect 2 "--format expects text or json.*'xml'" "bad format" -b --format xml
+expect 2 "unknown sort key 'nope'" "bad sort key" -b -s overhead,nope
+expect 2 "unknown option '--bogus'" "unknown long option" --bogus
+expect 2 "unknown option '-Q'" "unknown short option" -Q
+expect 2 "needs an argument" "missing option argument" -b -e
+expect 2 "unexpected argument 'stray'" "stray argument" -b stray
+expect 2 "cannot be combined" "command with -p" -b -p 1 -- true
+expect 1 "cannot run the command: No such file" "command that cannot start" -b -e cpu-clock -- /nonexistent/tracetop-cmd
+expect 1 "cannot write /nonexistent/dir/out" "unwritable output" -b -o /nonexistent/dir/out -- true
+
+tap_ok "--help exits 0" "$TRACETOP" --help
+like "$("$TRACETOP" --version)" "^tracetop [0-9]+\.[0-9]+" "--version"
+done_testing

@@ -1,0 +1,319 @@
+# shellcheck shell=bash
+# A tiny TAP library for the end-to-end tests. Source it from a bash test:
+#
+#   . "$(dirname "$0")/lib.sh"
+#   need_root_perf
+#   plan 2                      # or call done_testing at the end
+#   tap_ok "lists events" "$TRACETOP" --list-events
+#   "$TRACETOP" -b -n 1 >"$TT_TMP/out"; ok $? "batch mode exits 0"
+#   done_testing
+#
+# Do not use `set -e` in tests: the helpers return non-zero when a test
+# fails (so `if tap_ok ...` works) and the script must go on to the next one.
+# `set -u` is fine. Output is TAP on stdout; automake's tap-driver reads it.
+#
+# Variables: TRACETOP (the binary), WORKLOADS (tests/workloads in the build
+# tree), TT_SRCDIR (source tree), TT_TMP (a private directory removed at exit).
+
+TT_BUILDDIR="${TT_BUILDDIR:-.}"
+TT_SRCDIR="${TT_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+TRACETOP="$TT_BUILDDIR/tracetop"
+WORKLOADS="$TT_BUILDDIR/tests/workloads"
+TT_TMP="$(mktemp -d "${TMPDIR:-/tmp}/tt-test.XXXXXX")"
+TT_TMUX_SOCKET="tt-test-$$"
+
+_tap_n=0          # tests run so far
+_tap_failed=0     # of which failed
+_tap_planned=""   # the plan, when given up front
+_tap_pids=()      # background processes to kill at exit
+_tap_at_exit=()   # commands to run at exit
+_tap_tmux=""      # set once a tmux server was started
+
+# ---------------------------------------------------------------- TAP
+
+# Announce the number of tests up front: plan N.
+plan() {
+	_tap_planned="$1"
+	echo "1..$1"
+}
+
+# Print text as TAP diagnostics ("# " lines), ESC made visible.
+diag() {
+	local text
+	text="$(printf '%s\n' "$@")"
+	[ -z "$text" ] || printf '%s\n' "$text" | sed 's/\x1b/^[/g; s/^/# /'
+}
+
+# Print one result line: _tap_result STATUS DESC [DIRECTIVE].
+_tap_result() {
+	local status="$1" desc="$2" directive="${3:-}" line
+	_tap_n=$((_tap_n + 1))
+	desc="${desc//#/\\#}"
+	if [ "$status" -eq 0 ]; then
+		line="ok $_tap_n - $desc"
+	else
+		line="not ok $_tap_n - $desc"
+		_tap_failed=$((_tap_failed + 1))
+	fi
+	if [ -n "$directive" ]; then
+		line="$line # $directive"
+	fi
+	echo "$line"
+}
+
+# ok EXIT-STATUS "desc": a test that passed when EXIT-STATUS is 0.
+ok() {
+	_tap_result "$1" "$2"
+	return "$(($1 != 0))"
+}
+
+# tap_ok "desc" CMD [ARGS...]: run CMD; on failure show its output.
+tap_ok() {
+	local desc="$1" status=0
+	shift
+	"$@" >"$TT_TMP/tap_ok.out" 2>&1 || status=$?
+	_tap_result "$status" "$desc"
+	if [ "$status" -ne 0 ]; then
+		diag "command: $*" "exit status: $status"
+		diag "$(head -n 100 "$TT_TMP/tap_ok.out")"
+		return 1
+	fi
+}
+
+# tap_fails "desc" CMD [ARGS...]: passes when CMD exits non-zero.
+tap_fails() {
+	local desc="$1" status=0
+	shift
+	"$@" >"$TT_TMP/tap_ok.out" 2>&1 || status=$?
+	if [ "$status" -eq 0 ]; then
+		_tap_result 1 "$desc"
+		diag "command: $*" "succeeded but should have failed"
+		diag "$(head -n 100 "$TT_TMP/tap_ok.out")"
+		return 1
+	fi
+	_tap_result 0 "$desc"
+}
+
+# is GOT EXPECTED "desc": string equality.
+is() {
+	if [ "$1" = "$2" ]; then
+		_tap_result 0 "$3"
+		return 0
+	fi
+	_tap_result 1 "$3"
+	diag "got:      '$1'" "expected: '$2'"
+	return 1
+}
+
+# like TEXT ERE "desc": TEXT has a line matching the extended regex ERE.
+like() {
+	if printf '%s\n' "$1" | grep -Eq -- "$2"; then
+		_tap_result 0 "$3"
+		return 0
+	fi
+	_tap_result 1 "$3"
+	diag "no line matches: $2" "in:"
+	diag "$(printf '%s\n' "$1" | head -n 60)"
+	return 1
+}
+
+# skip "reason" "desc": one test that could not run here.
+skip() {
+	_tap_result 0 "$2" "SKIP $1"
+}
+
+# tap_skip_all "reason": the whole script can't run here (call before tests).
+tap_skip_all() {
+	echo "1..0 # SKIP $1"
+	exit 0
+}
+
+# bail_out "reason": stop everything; the harness reports an error.
+bail_out() {
+	echo "Bail out! $1"
+	exit 1
+}
+
+# done_testing: print the plan if none was given; fail if the count is off.
+# Returns 1 when any test failed (use it as the last command).
+done_testing() {
+	if [ -z "$_tap_planned" ]; then
+		echo "1..$_tap_n"
+	elif [ "$_tap_planned" -ne "$_tap_n" ]; then
+		diag "planned $_tap_planned tests but ran $_tap_n"
+		return 1
+	fi
+	[ "$_tap_failed" -eq 0 ]
+}
+
+# ---------------------------------------------------------------- waiting
+
+# Microseconds since the epoch.
+_tap_now_us() {
+	local t="${EPOCHREALTIME/[.,]/}"
+	echo "$((10#$t))"
+}
+
+# Seconds ("3" or "2.5") to microseconds.
+_tap_secs_us() {
+	local s="$1" int frac=""
+	int="${s%%.*}"
+	[[ "$s" == *.* ]] && frac="${s#*.}"
+	frac="${frac}000000"
+	echo "$((10#${int:-0} * 1000000 + 10#${frac:0:6}))"
+}
+
+# wait_for SECS CMD [ARGS...]: poll CMD (quietly) every 0.1 s until it
+# succeeds (return 0) or SECS have passed (return 1).
+wait_for() {
+	local end
+	end=$(($(_tap_now_us) + $(_tap_secs_us "$1")))
+	shift
+	while :; do
+		"$@" >/dev/null 2>&1 && return 0
+		[ "$(_tap_now_us)" -ge "$end" ] && return 1
+		sleep 0.1
+	done
+}
+
+# wait_pidfile FILE SECS: wait until FILE holds a pid, then print it.
+wait_pidfile() {
+	wait_for "$2" test -s "$1" || return 1
+	cat "$1"
+}
+
+# ---------------------------------------------------------------- skips
+
+# Skip everything unless a system-wide cpu-clock perf event can be opened.
+need_root_perf() {
+	local paranoid
+	if [ ! -r /proc/sys/kernel/perf_event_paranoid ]; then
+		tap_skip_all "no perf events (no /proc/sys/kernel/perf_event_paranoid)"
+	fi
+	[ "$(id -u)" -eq 0 ] && return 0
+	paranoid="$(cat /proc/sys/kernel/perf_event_paranoid)"
+	if [ "$paranoid" -gt 0 ]; then
+		tap_skip_all "system-wide profiling needs root or perf_event_paranoid <= 0 (it is $paranoid)"
+	fi
+}
+
+# Skip everything when tmux is missing.
+need_tmux() {
+	command -v tmux >/dev/null 2>&1 || tap_skip_all "tmux is not installed"
+}
+
+# Skip everything when the tracetop binary or a workload was not built.
+need_built() {
+	local f
+	for f in "$@"; do
+		[ -x "$f" ] || tap_skip_all "$f was not built"
+	done
+}
+
+# ---------------------------------------------------------------- cleanup
+
+# bg_pid PID: kill PID (TERM, then KILL after 2 s) when the test exits.
+bg_pid() {
+	_tap_pids+=("$1")
+}
+
+# at_exit "CMD": run the shell command CMD when the test exits.
+at_exit() {
+	_tap_at_exit+=("$1")
+}
+
+# Succeed while process $1 exists and is not a zombie.
+_tap_alive() {
+	local stat
+	stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+	stat="${stat##*) }"
+	[ "${stat%% *}" != "Z" ]
+}
+
+# Stop one registered background process and reap it if it is our child.
+_tap_stop() {
+	local pid="$1"
+	_tap_alive "$pid" || { wait "$pid" 2>/dev/null; return 0; }
+	kill -TERM "$pid" 2>/dev/null
+	wait_for 2 eval '! _tap_alive '"$pid" || kill -KILL "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# The EXIT trap: at_exit commands, background processes, tmux, temp files.
+_tap_cleanup() {
+	local i
+	for ((i = ${#_tap_at_exit[@]} - 1; i >= 0; i--)); do
+		eval "${_tap_at_exit[i]}" || true
+	done
+	for i in "${_tap_pids[@]}"; do
+		_tap_stop "$i"
+	done
+	[ -n "$_tap_tmux" ] && tmux_kill
+	rm -rf "$TT_TMP"
+}
+
+trap _tap_cleanup EXIT
+trap 'exit 129' HUP
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# ---------------------------------------------------------------- tmux
+
+# Run tmux on this test's private server, never a user's.
+_tt_tmux() {
+	env -u TMUX tmux -L "$TT_TMUX_SOCKET" -f /dev/null "$@"
+}
+
+# tmux_start NAME COLS ROWS CMD [ARGS...]: run CMD in a detached session
+# exactly COLS x ROWS (no status line); the pane stays after CMD exits.
+tmux_start() {
+	local name="$1" cols="$2" rows="$3"
+	shift 3
+	need_tmux
+	_tap_tmux=1
+	_tt_tmux set-option -g status off \; set-option -g remain-on-exit on \; \
+		new-session -d -s "$name" -x "$cols" -y "$rows" -- "$@"
+}
+
+# tmux_capture NAME [capture-pane flags]: print the visible screen.
+tmux_capture() {
+	local name="$1"
+	shift
+	_tt_tmux capture-pane -p -t "$name" "$@"
+}
+
+# tmux_keys NAME KEYS...: send keys (tmux send-keys syntax: q, Enter, C-c).
+tmux_keys() {
+	local name="$1"
+	shift
+	_tt_tmux send-keys -t "$name" "$@"
+}
+
+# tmux_wait_text NAME SECS ERE: wait until the screen has a line matching ERE.
+tmux_wait_text() {
+	wait_for "$2" _tmux_has_text "$1" "$3"
+}
+
+# Succeed when the screen of session $1 has a line matching ERE $2.
+_tmux_has_text() {
+	tmux_capture "$1" | grep -Eq -- "$2"
+}
+
+# tmux_exited NAME: succeed when the program in the session has exited;
+# prints its exit status.
+tmux_exited() {
+	local dead
+	dead="$(_tt_tmux display-message -p -t "$1" '#{pane_dead} #{pane_dead_status}')" || return 1
+	[ "${dead%% *}" = 1 ] || return 1
+	echo "${dead#* }"
+}
+
+# tmux_kill: stop the private tmux server and everything in it.
+tmux_kill() {
+	local sock
+	sock="$(_tt_tmux display-message -p '#{socket_path}' 2>/dev/null)" || sock=""
+	_tt_tmux kill-server >/dev/null 2>&1 || true
+	[ -n "$sock" ] && [ -S "$sock" ] && rm -f "$sock"
+	_tap_tmux=""
+}

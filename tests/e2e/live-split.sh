@@ -1,0 +1,93 @@
+#!/bin/bash
+# Live profiles of a workload whose CPU split is known (split_alpha 50 %,
+# split_beta 30 %, split_gamma 20 %) must show that split within 5 points:
+# with -p, with -t, system-wide, with -C, and with -- COMMAND.
+. "$(dirname "$0")/lib.sh"
+need_built
+need_root_perf
+
+SPLIT="$WORKLOADS/split"
+SHARES="python3 $TT_SRCDIR/tests/e2e/shares.py"
+EXPECT="split_alpha=50 split_beta=30 split_gamma=20"
+
+# start_split SECS: run the workload in the background, print its pid.
+start_split() {
+	SPLIT_PIDFILE="$TT_TMP/split.pid" "$SPLIT" "$1" >/dev/null 2>&1 &
+	bg_pid $!
+	wait_pidfile "$TT_TMP/split.pid" 5
+	rm -f "$TT_TMP/split.pid"
+}
+
+# check NAME OUTFILE SHARES-ARGS...: the JSON report matches the split.
+check() {
+	local name=$1 file=$2 res
+	shift 2
+	res=$($SHARES "$file" "$@" $EXPECT 2>&1)
+	ok $? "$name"
+	diag "$res"
+}
+
+pid=$(start_split 30)
+[ -n "$pid" ]
+ok $? "workload started"
+
+"$TRACETOP" -b -p "$pid" -d 1 -n 3 --format json >"$TT_TMP/p.json" 2>"$TT_TMP/p.err"
+ok $? "-b -p exits 0"
+check "-p: split within 5 points, 90 % of the process's samples" "$TT_TMP/p.json" \
+	--pid "$pid" --min-coverage 90
+
+"$TRACETOP" -b -t "$pid" -d 1 -n 2 --format json >"$TT_TMP/t.json" 2>/dev/null
+ok $? "-b -t exits 0"
+check "-t: split within 5 points" "$TT_TMP/t.json" --pid "$pid"
+
+"$TRACETOP" -b -d 1 -n 3 --format json >"$TT_TMP/sys.json" 2>"$TT_TMP/sys.err"
+ok $? "-b system-wide exits 0"
+check "system-wide: split within 5 points" "$TT_TMP/sys.json" --pid "$pid"
+self=$(python3 -c '
+import json,sys
+r=json.loads(open(sys.argv[1]).readlines()[-1])
+print(sum(1 for x in r["rows"] if x["comm"]=="tracetop"))' "$TT_TMP/sys.json")
+is "$self" 0 "system-wide: tracetop leaves itself out"
+# the kernel shows up with symbols from kallsyms
+like "$(cat "$TT_TMP/sys.json")" '"kernel":true' "system-wide: kernel samples present"
+like "$(cat "$TT_TMP/sys.json")" '"dso":"\[kernel.kallsyms\]","symbol":"[a-z_]' \
+	"system-wide: kernel symbols resolved"
+
+"$TRACETOP" -b -C 0 -d 1 -n 2 --format json >"$TT_TMP/c.json" 2>/dev/null
+ok $? "-b -C 0 exits 0"
+like "$(head -c 300 "$TT_TMP/c.json")" '"target":"system-wide \(1 CPU\)"' "-C 0: one CPU"
+
+# text mirrors the table
+"$TRACETOP" -b -p "$pid" -d 0.5 -n 2 >"$TT_TMP/p.txt" 2>/dev/null
+like "$(cat "$TT_TMP/p.txt")" "^event: .*samples/s: [0-9]+.*lost: [0-9]+.*target: pid $pid" "text header"
+like "$(cat "$TT_TMP/p.txt")" "^ *Overhead +Samples +Command +PID +Shared Object +Symbol" "text titles"
+like "$(cat "$TT_TMP/p.txt")" "^ *[0-9.]+% +[0-9]+ +split +$pid +split +\[\.\] split_alpha" "text row"
+
+# -- COMMAND: profile a command from its start to its exit
+start=$(date +%s)
+"$TRACETOP" -b -d 1 --format json -- "$SPLIT" 3 >"$TT_TMP/cmd.json" 2>"$TT_TMP/cmd.err"
+ok $? "-- COMMAND exits 0 when the command ends"
+end=$(date +%s)
+[ $((end - start)) -le 8 ]
+ok $? "-- COMMAND stops with the command ($((end - start)) s for a 3 s run)"
+check "-- COMMAND: split within 5 points" "$TT_TMP/cmd.json" --comm split --min-coverage 90
+
+# -z zeroes each refresh: the last report holds about one interval of samples
+"$TRACETOP" -b -z -p "$pid" -d 0.5 -n 3 --format json >"$TT_TMP/z.json" 2>/dev/null
+check "-z: split within 5 points" "$TT_TMP/z.json" --pid "$pid"
+
+# -o writes the file
+"$TRACETOP" -b -p "$pid" -d 0.5 -n 1 -o "$TT_TMP/o.txt" >/dev/null 2>&1
+like "$(cat "$TT_TMP/o.txt")" "split_alpha" "-o writes the report to a file"
+
+# --sort comm then pid: rows come out in that order
+"$TRACETOP" -b -d 0.5 -n 1 -s comm,pid --format json >"$TT_TMP/s.json" 2>/dev/null
+python3 - "$TT_TMP/s.json" <<'PY'
+import json, sys
+rows = json.loads(open(sys.argv[1]).readlines()[-1])["rows"]
+keys = [(r["comm"], r["pid"]) for r in rows]
+sys.exit(0 if keys == sorted(keys) and len(keys) > 1 else 1)
+PY
+ok $? "--sort comm,pid orders the rows"
+
+done_testing

@@ -1,0 +1,664 @@
+/* Unit tests for hist: counting per key, decay and zeroing, removal and
+ * reuse, growth, sorting, filtering and sort-key parsing. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tracetop/hist.h"
+#include "tracetop/util.h"
+
+static struct dso dso_libc = {.name = "/lib/libc.so.6"};
+static struct dso dso_ls = {.name = "/bin/ls"};
+static struct dso dso_kern = {.name = "[kernel.kallsyms]"};
+static struct sym sym_malloc = {.name = "malloc"};
+static struct sym sym_main = {.name = "main"};
+static struct sym sym_sched = {.name = "schedule"};
+static struct sym sym_free = {.name = "free"};
+
+/* A key from its parts. */
+static struct hist_key
+mk(int pid, const char *comm, struct dso *dso, const struct sym *sym, uint64_t addr, bool kernel)
+{
+	struct hist_key k = {
+	    .pid = pid,
+	    .comm = comm != NULL ? str_intern(comm) : NULL,
+	    .dso = dso,
+	    .sym = sym,
+	    .addr = addr,
+	    .kernel = kernel,
+	};
+
+	return k;
+}
+
+/* Count n samples for key. */
+static void
+add_n(struct hist *h, struct hist_key k, unsigned n)
+{
+	while (n-- > 0)
+		hist_add(h, &k);
+}
+
+/* A key numbered i, distinct for every i (unresolved address i). */
+static struct hist_key
+nth_key(uint64_t i)
+{
+	return mk((int)(i % 97), "worker", &dso_libc, NULL, i, false);
+}
+
+/* The found entry for key, failing the test when there is none. */
+static const struct hist_entry *
+must_find(const struct hist *h, struct hist_key k)
+{
+	const struct hist_entry *e = hist_find(h, &k);
+
+	assert_non_null(e);
+	return e;
+}
+
+/* Same key merges; a change in any one field makes a new entry. */
+static void
+test_merge_and_separate(void **state)
+{
+	struct hist *h = hist_new(0.5);
+	struct hist_key base = mk(1, "bash", &dso_libc, &sym_malloc, 0, false);
+	struct hist_key other[] = {
+	    mk(2, "bash", &dso_libc, &sym_malloc, 0, false),
+	    mk(1, "zsh", &dso_libc, &sym_malloc, 0, false),
+	    mk(1, "bash", &dso_ls, &sym_malloc, 0, false),
+	    mk(1, "bash", &dso_libc, &sym_main, 0, false),
+	    mk(1, "bash", &dso_libc, &sym_malloc, 4, false),
+	    mk(1, "bash", &dso_libc, &sym_malloc, 0, true),
+	    mk(1, "bash", NULL, NULL, 0, false),
+	    mk(1, NULL, &dso_libc, &sym_malloc, 0, false),
+	};
+	size_t i;
+
+	(void)state;
+	add_n(h, base, 3);
+	assert_int_equal(hist_count(h), 1);
+	assert_int_equal(must_find(h, base)->interval, 3);
+	assert_int_equal(must_find(h, base)->total, 3);
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		add_n(h, other[i], (unsigned)i + 1);
+	assert_int_equal(hist_count(h), 1 + ARRAY_SIZE(other));
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		assert_int_equal(must_find(h, other[i])->interval, i + 1);
+	assert_int_equal(must_find(h, base)->interval, 3);
+	/* An equal string at another address is another comm: identity counts. */
+	base.comm = "bash";
+	if (base.comm != str_intern("bash"))
+		assert_null(hist_find(h, &base));
+	hist_free(h);
+}
+
+/* 500/300/200 samples give 50/30/20 % and the snapshot's totals. */
+static void
+test_overhead(void **state)
+{
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot snap = {0};
+	double sum = 0;
+	size_t i;
+
+	(void)state;
+	add_n(h, mk(1, "a", &dso_ls, &sym_main, 0, false), 200);
+	add_n(h, mk(1, "a", &dso_ls, &sym_malloc, 0, false), 500);
+	add_n(h, mk(1, "a", &dso_ls, &sym_free, 0, false), 300);
+	hist_tick(h, false);
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 3);
+	assert_true(snap.total_score == 1000.0);
+	assert_int_equal(snap.interval_samples, 1000);
+	assert_string_equal(hist_sym_name(snap.rows[0].entry), "malloc");
+	assert_string_equal(hist_sym_name(snap.rows[1].entry), "free");
+	assert_string_equal(hist_sym_name(snap.rows[2].entry), "main");
+	assert_float_equal(snap.rows[0].overhead, 50.0, 1e-9);
+	assert_float_equal(snap.rows[1].overhead, 30.0, 1e-9);
+	assert_float_equal(snap.rows[2].overhead, 20.0, 1e-9);
+	assert_int_equal(snap.rows[0].samples, 500);
+	assert_int_equal(snap.rows[1].samples, 300);
+	assert_int_equal(snap.rows[2].samples, 200);
+	assert_int_equal(snap.rows[2].total, 200);
+	for (i = 0; i < snap.n; i++)
+		sum += snap.rows[i].overhead;
+	assert_float_equal(sum, 100.0, 1e-9);
+	hist_snapshot_free(&snap);
+	assert_null(snap.rows);
+	hist_free(h);
+}
+
+/* score = score * decay + interval, exactly, until the entry fades. */
+static void
+test_decay(void **state)
+{
+	static const double want[] = {8, 8, 4, 2, 1, 0.5};
+	struct hist *h = hist_new(0.5);
+	struct hist_key k = mk(7, "decay", &dso_ls, &sym_main, 0, false);
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		add_n(h, k, i == 0 ? 8 : i == 1 ? 4 : 0);
+		hist_tick(h, false);
+		assert_true(must_find(h, k)->score == want[i]);
+		assert_int_equal(must_find(h, k)->interval, 0);
+		assert_int_equal(must_find(h, k)->total, i == 0 ? 8 : 12);
+	}
+	hist_tick(h, false); /* 0.25 with nothing new: gone */
+	assert_null(hist_find(h, &k));
+	assert_int_equal(hist_count(h), 0);
+	hist_free(h);
+}
+
+/* Decay 0: an entry lasts one tick past its last sample. */
+static void
+test_decay_zero_factor(void **state)
+{
+	struct hist *h = hist_new(0.0);
+	struct hist_key k = mk(1, "x", NULL, NULL, 9, false);
+	struct hist_snapshot snap = {0};
+
+	(void)state;
+	add_n(h, k, 1);
+	hist_tick(h, false);
+	assert_true(must_find(h, k)->score == 1.0);
+	hist_tick(h, false);
+	assert_null(hist_find(h, &k));
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 0);
+	assert_true(snap.total_score == 0.0);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* Zero mode: the score is the last interval; an idle entry goes away. */
+static void
+test_zero(void **state)
+{
+	struct hist *h = hist_new(0.875);
+	struct hist_key a = mk(1, "z", &dso_ls, &sym_main, 0, false);
+	struct hist_key b = mk(1, "z", &dso_ls, &sym_free, 0, false);
+	struct hist_snapshot snap = {0};
+
+	(void)state;
+	add_n(h, a, 10);
+	add_n(h, b, 30);
+	hist_tick(h, true);
+	assert_true(must_find(h, a)->score == 10.0);
+	add_n(h, a, 3);
+	hist_tick(h, true);
+	assert_true(must_find(h, a)->score == 3.0);
+	assert_int_equal(must_find(h, a)->total, 13);
+	assert_null(hist_find(h, &b));
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 1);
+	assert_int_equal(snap.interval_samples, 3);
+	assert_float_equal(snap.rows[0].overhead, 100.0, 1e-9);
+	hist_tick(h, true);
+	assert_int_equal(hist_count(h), 0);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* Faded entries leave, and their slots are reused without growing the pool. */
+static void
+test_fade_reuse(void **state)
+{
+	struct hist *h = hist_new(0.5);
+	struct hist_key k;
+	size_t cap, n, i;
+
+	(void)state;
+	for (n = 0; n < 1000 || hist_count(h) < hist_capacity(h); n++) {
+		k = nth_key(n);
+		hist_add(h, &k);
+	}
+	cap = hist_capacity(h);
+	assert_int_equal(hist_count(h), cap);
+	hist_tick(h, false);         /* 1 */
+	for (i = 0; i < n; i += 2) { /* keep the even ones alive */
+		k = nth_key(i);
+		hist_add(h, &k);
+	}
+	hist_tick(h, false); /* odd: 0.5, even: 1.5 */
+	assert_int_equal(hist_count(h), n);
+	hist_tick(h, false); /* odd: 0.25, gone */
+	assert_int_equal(hist_count(h), (n + 1) / 2);
+	for (i = 0; i < n; i++) {
+		k = nth_key(i);
+		assert_true((hist_find(h, &k) != NULL) == (i % 2 == 0));
+	}
+	/* As many new keys as were dropped: all from the free list. */
+	for (i = n; i < n + n / 2; i++) {
+		k = nth_key(i);
+		hist_add(h, &k);
+	}
+	assert_int_equal(hist_count(h), cap);
+	assert_int_equal(hist_capacity(h), cap);
+	/* One more needs a new chunk. */
+	k = nth_key(10 * n);
+	hist_add(h, &k);
+	assert_true(hist_capacity(h) > cap);
+	hist_free(h);
+}
+
+/* 0 to 100k distinct keys; lookups stay right through growth and removals. */
+static void
+test_growth(void **state)
+{
+	const size_t n = 100000;
+	struct hist *h = hist_new(0.5);
+	struct hist_key k;
+	size_t i, kept = 0;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		add_n(h, nth_key(i), (unsigned)(i % 3) + 1);
+	assert_int_equal(hist_count(h), n);
+	for (i = 0; i < n; i++) {
+		add_n(h, nth_key(i), 1);
+		assert_int_equal(must_find(h, nth_key(i))->interval, i % 3 + 2);
+	}
+	assert_int_equal(hist_count(h), n);
+	k = nth_key(n);
+	assert_null(hist_find(h, &k));
+	/* Drop every key not divisible by 3 or 5 (zero mode, no new samples):
+	 * many backward shifts across the clusters. */
+	hist_tick(h, true);
+	for (i = 0; i < n; i++)
+		if (i % 3 == 0 || i % 5 == 0) {
+			add_n(h, nth_key(i), 1);
+			kept++;
+		}
+	hist_tick(h, true);
+	for (i = 0; i < n; i++) {
+		k = nth_key(i);
+		if (i % 3 == 0 || i % 5 == 0)
+			assert_int_equal(must_find(h, k)->total, i % 3 + 3);
+		else
+			assert_null(hist_find(h, &k));
+	}
+	assert_int_equal(hist_count(h), kept);
+	hist_free(h);
+}
+
+/* Random bursts, ticks and removals against a plain array model. */
+static void
+test_model(void **state)
+{
+	enum { NKEYS = 3000, ROUNDS = 60 };
+	static double score[NKEYS];
+	static uint64_t total[NKEYS], interval[NKEYS];
+	static bool live[NKEYS];
+	struct hist *h = hist_new(0.5);
+	struct hist_key k;
+	uint64_t rnd = 88172645463325252ULL;
+	size_t r, i, j, nlive;
+	bool zero;
+
+	(void)state;
+	for (r = 0; r < ROUNDS; r++) {
+		for (j = 0; j < 4000; j++) {
+			rnd ^= rnd << 13, rnd ^= rnd >> 7, rnd ^= rnd << 17;
+			/* Each round favours a different slice of the keys. */
+			i = (rnd % 2 == 0 ? rnd / 2 % 500 + r * 40 : rnd / 2) % NKEYS;
+			k = nth_key(i);
+			hist_add(h, &k);
+			interval[i]++;
+			total[i]++;
+			live[i] = true;
+		}
+		zero = r % 7 == 3;
+		for (i = 0, nlive = 0; i < NKEYS; i++) {
+			if (!live[i])
+				continue;
+			score[i] =
+			    zero ? (double)interval[i] : score[i] * 0.5 + (double)interval[i];
+			live[i] = score[i] >= 0.5 || interval[i] > 0;
+			if (!live[i])
+				score[i] = 0, total[i] = 0;
+			interval[i] = 0;
+			nlive += live[i];
+		}
+		hist_tick(h, zero);
+		assert_int_equal(hist_count(h), nlive);
+		for (i = 0; i < NKEYS; i++) {
+			k = nth_key(i);
+			if (!live[i]) {
+				assert_null(hist_find(h, &k));
+				continue;
+			}
+			assert_true(must_find(h, k)->score == score[i]);
+			assert_int_equal(must_find(h, k)->total, total[i]);
+		}
+	}
+	hist_free(h);
+}
+
+/* Four entries that order differently on every key. */
+static struct hist *
+sort_fixture(void)
+{
+	struct hist *h = hist_new(0.5);
+
+	add_n(h, mk(30, "bash", &dso_libc, &sym_malloc, 0, false), 10);
+	add_n(h, mk(10, "zsh", NULL, NULL, 0x20, false), 40);
+	add_n(h, mk(20, "awk", &dso_kern, &sym_sched, 0, true), 20);
+	add_n(h, mk(40, NULL, &dso_ls, &sym_main, 0, false), 30);
+	hist_tick(h, false);
+	return h;
+}
+
+/* Check the snapshot's order for spec, as letters from pids (10 -> A, 20 -> B...). */
+static void
+check_order(struct hist *h, const char *spec, const char *want)
+{
+	enum hist_sort keys[HIST_SORT_MAX + 1];
+	struct hist_snapshot snap = {0};
+	struct tt_err err;
+	char got[16];
+	size_t i;
+
+	assert_int_equal(hist_parse_sort(spec, keys, &err), 0);
+	hist_snapshot(h, keys, NULL, NULL, &snap);
+	assert_true(snap.n < sizeof got);
+	for (i = 0; i < snap.n; i++)
+		got[i] = (char)('A' + snap.rows[i].entry->key.pid / 10 - 1);
+	got[snap.n] = '\0';
+	if (strcmp(got, want) != 0)
+		print_error("sort '%s': got %s, want %s\n", spec, got, want);
+	assert_string_equal(got, want);
+	hist_snapshot_free(&snap);
+}
+
+/* Each key alone (A..D are pids 10..40: zsh, awk, bash, NULL comm). */
+static void
+test_sort_each_key(void **state)
+{
+	struct hist *h = sort_fixture();
+
+	(void)state;
+	check_order(h, "overhead", "ADBC");
+	check_order(h, "samples", "ADBC");
+	check_order(h, "comm", "BCAD"); /* awk bash zsh NULL */
+	check_order(h, "pid", "ABCD");
+	check_order(h, "dso", "DCBA"); /* /bin/ls /lib/libc [kernel] NULL */
+	check_order(h, "sym", "ADCB"); /* [unknown] main malloc schedule */
+	check_order(h, "symbol", "ADCB");
+	hist_free(h);
+}
+
+/* Several keys: later keys order what earlier ones leave tied. */
+static void
+test_sort_multi(void **state)
+{
+	struct hist *h = hist_new(0.5);
+
+	(void)state;
+	add_n(h, mk(10, "bash", &dso_ls, &sym_main, 0, false), 5);
+	add_n(h, mk(20, "bash", &dso_ls, &sym_free, 0, false), 50);
+	add_n(h, mk(30, "awk", &dso_ls, &sym_free, 0, false), 5);
+	add_n(h, mk(40, "bash", &dso_libc, &sym_main, 0, false), 20);
+	hist_tick(h, false);
+	check_order(h, "comm,overhead", "CBDA");
+	check_order(h, "comm,pid", "CABD");
+	check_order(h, "sym,samples", "BCDA");
+	check_order(h, "sym,pid", "BCAD");
+	check_order(h, "dso,sym,pid", "BCAD");
+	check_order(h, "overhead,comm", "BDCA");
+	hist_free(h);
+}
+
+/* Ties: overhead, then symbol name (then address), then pid, whatever the
+ * insertion order. */
+static void
+test_sort_ties(void **state)
+{
+	struct hist *fwd = hist_new(0.5), *rev = hist_new(0.5);
+	struct hist_key keys[] = {
+	    mk(20, "t", &dso_ls, &sym_main, 0, false), mk(30, "t", &dso_ls, &sym_free, 0, false),
+	    mk(10, "t", &dso_ls, &sym_main, 0, false), mk(50, "t", &dso_ls, NULL, 0x30, false),
+	    mk(40, "t", &dso_ls, NULL, 0x10, false),
+	};
+	size_t i, n = ARRAY_SIZE(keys);
+
+	(void)state;
+	for (i = 0; i < n; i++) {
+		add_n(fwd, keys[i], 4);
+		add_n(rev, keys[n - 1 - i], 4);
+	}
+	hist_tick(fwd, false);
+	hist_tick(rev, false);
+	/* [unknown]@0x10 (40), [unknown]@0x30 (50), free (30), main 10, main 20 */
+	check_order(fwd, "overhead", "DECAB");
+	check_order(rev, "overhead", "DECAB");
+	check_order(fwd, "comm", "DECAB");
+	check_order(rev, "pid", "ABCDE");
+	hist_free(fwd);
+	hist_free(rev);
+}
+
+/* Samples are the rounded scores, and sort on that rounding. */
+static void
+test_samples_rounding(void **state)
+{
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot snap = {0};
+	enum hist_sort keys[] = {HIST_SORT_SAMPLES, HIST_SORT_PID, HIST_SORT_END};
+
+	(void)state;
+	add_n(h, mk(10, "r", NULL, NULL, 1, false), 5); /* 5 -> 2.5 */
+	add_n(h, mk(20, "r", NULL, NULL, 2, false), 3); /* 3 -> 1.5 + 1 = 2.5 */
+	add_n(h, mk(30, "r", NULL, NULL, 3, false), 1); /* 1 -> 0.5 + 1 = 1.5 */
+	hist_tick(h, false);
+	add_n(h, mk(20, "r", NULL, NULL, 2, false), 1);
+	add_n(h, mk(30, "r", NULL, NULL, 3, false), 1);
+	hist_tick(h, false);
+	hist_snapshot(h, keys, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 3);
+	assert_int_equal(snap.rows[0].samples, 3);
+	assert_int_equal(snap.rows[0].entry->key.pid, 10);
+	assert_int_equal(snap.rows[1].samples, 3);
+	assert_int_equal(snap.rows[1].entry->key.pid, 20);
+	assert_int_equal(snap.rows[2].samples, 2);
+	assert_int_equal(snap.interval_samples, 2);
+	assert_true(snap.total_score == 6.5);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* Filter callback: keep one pid. */
+static bool
+keep_pid(const struct hist_entry *e, void *arg)
+{
+	return e->key.pid == *(int *)arg;
+}
+
+/* Filtered rows keep their share of the whole. */
+static void
+test_filter(void **state)
+{
+	struct hist *h = sort_fixture();
+	struct hist_snapshot snap = {0};
+	int pid = 20;
+
+	(void)state;
+	hist_snapshot(h, NULL, keep_pid, &pid, &snap);
+	assert_int_equal(snap.n, 1);
+	assert_int_equal(snap.rows[0].entry->key.pid, 20);
+	assert_float_equal(snap.rows[0].overhead, 20.0, 1e-9);
+	assert_true(snap.total_score == 100.0);
+	pid = 99;
+	hist_snapshot(h, NULL, keep_pid, &pid, &snap);
+	assert_int_equal(snap.n, 0);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* A snapshot's rows are reused across ticks and grow when needed. */
+static void
+test_snapshot_reuse(void **state)
+{
+	struct hist *h = sort_fixture();
+	struct hist_snapshot snap = {0};
+	size_t cap, i;
+
+	(void)state;
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 4);
+	cap = snap.cap;
+	assert_true(cap >= 4);
+	hist_tick(h, false);
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 4);
+	assert_int_equal(snap.cap, cap);
+	assert_int_equal(snap.interval_samples, 0);
+	assert_float_equal(snap.rows[0].overhead, 40.0, 1e-9);
+	assert_int_equal(snap.rows[0].samples, 20);
+	for (i = 0; i < 100; i++)
+		add_n(h, nth_key(i), 1);
+	hist_tick(h, false);
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 104);
+	assert_true(snap.cap >= 104);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* Valid sort lists, aliases and spaces. */
+static void
+test_parse_sort_valid(void **state)
+{
+	enum hist_sort keys[HIST_SORT_MAX + 1];
+	struct tt_err err;
+
+	(void)state;
+	assert_int_equal(hist_parse_sort("overhead,comm", keys, &err), 0);
+	assert_int_equal(keys[0], HIST_SORT_OVERHEAD);
+	assert_int_equal(keys[1], HIST_SORT_COMM);
+	assert_int_equal(keys[2], HIST_SORT_END);
+	assert_int_equal(hist_parse_sort("symbol,command,pid,dso,samples,overhead", keys, &err), 0);
+	assert_int_equal(keys[0], HIST_SORT_SYM);
+	assert_int_equal(keys[1], HIST_SORT_COMM);
+	assert_int_equal(keys[2], HIST_SORT_PID);
+	assert_int_equal(keys[3], HIST_SORT_DSO);
+	assert_int_equal(keys[4], HIST_SORT_SAMPLES);
+	assert_int_equal(keys[5], HIST_SORT_OVERHEAD);
+	assert_int_equal(keys[6], HIST_SORT_END);
+	assert_int_equal(hist_parse_sort(" pid , sym ", keys, &err), 0);
+	assert_int_equal(keys[0], HIST_SORT_PID);
+	assert_int_equal(keys[1], HIST_SORT_SYM);
+	assert_int_equal(keys[2], HIST_SORT_END);
+}
+
+/* Bad sort lists fail with a message and leave keys alone. */
+static void
+test_parse_sort_invalid(void **state)
+{
+	static const struct {
+		const char *in, *msg;
+	} bad[] = {
+	    {"", "empty sort key list"},
+	    {"  ", "empty sort key list"},
+	    {"foo", "unknown sort key 'foo' (use overhead, samples, comm, pid, dso, sym)"},
+	    {"comm,cpu", "unknown sort key 'cpu'"},
+	    {"Comm", "unknown sort key 'Comm'"},
+	    {"sym\x1b[2J", "unknown sort key 'sym\\x1b[2J'"},
+	    {"comm,comm", "duplicate sort key 'comm'"},
+	    {"sym,symbol", "duplicate sort key 'symbol'"},
+	    {"overhead,", "empty sort key in list"},
+	    {",pid", "empty sort key in list"},
+	    {"pid,,sym", "empty sort key in list"},
+	};
+	enum hist_sort keys[HIST_SORT_MAX + 1];
+	struct tt_err err;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		keys[0] = HIST_SORT_PID;
+		keys[1] = HIST_SORT_END;
+		err.msg[0] = '\0';
+		assert_int_equal(hist_parse_sort(bad[i].in, keys, &err), -1);
+		if (strncmp(err.msg, bad[i].msg, strlen(bad[i].msg)) != 0)
+			print_error("'%s': got '%s'\n", bad[i].in, err.msg);
+		assert_true(strncmp(err.msg, bad[i].msg, strlen(bad[i].msg)) == 0);
+		assert_int_equal(keys[0], HIST_SORT_PID);
+		assert_int_equal(keys[1], HIST_SORT_END);
+	}
+	assert_int_equal(hist_parse_sort("nope", keys, NULL), -1);
+}
+
+/* Display name of resolved and unresolved symbols. */
+static void
+test_sym_name(void **state)
+{
+	struct hist_entry e = {.key = mk(1, "n", NULL, &sym_sched, 0, true)};
+
+	(void)state;
+	assert_string_equal(hist_sym_name(&e), "schedule");
+	e.key.sym = NULL;
+	assert_string_equal(hist_sym_name(&e), "[unknown]");
+}
+
+/* Steady state: 10M adds over 1k warm keys leave the pool as it was.
+ * Not a timing test. */
+static void
+test_steady_state(void **state)
+{
+	struct hist *h = hist_new(0.875);
+	struct hist_key keys[1000];
+	size_t cap, i, j;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(keys); i++) {
+		keys[i] = nth_key(i);
+		hist_add(h, &keys[i]);
+	}
+	hist_tick(h, false);
+	cap = hist_capacity(h);
+	for (j = 0; j < 10; j++) {
+		for (i = 0; i < 1000000; i++)
+			hist_add(h, &keys[(i * 7919) % ARRAY_SIZE(keys)]);
+		hist_tick(h, false);
+		assert_int_equal(hist_count(h), ARRAY_SIZE(keys));
+		assert_int_equal(hist_capacity(h), cap);
+	}
+	assert_int_equal(must_find(h, keys[0])->total, 10001);
+	hist_free(h);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_merge_and_separate),
+	    cmocka_unit_test(test_overhead),
+	    cmocka_unit_test(test_decay),
+	    cmocka_unit_test(test_decay_zero_factor),
+	    cmocka_unit_test(test_zero),
+	    cmocka_unit_test(test_fade_reuse),
+	    cmocka_unit_test(test_growth),
+	    cmocka_unit_test(test_model),
+	    cmocka_unit_test(test_sort_each_key),
+	    cmocka_unit_test(test_sort_multi),
+	    cmocka_unit_test(test_sort_ties),
+	    cmocka_unit_test(test_samples_rounding),
+	    cmocka_unit_test(test_filter),
+	    cmocka_unit_test(test_snapshot_reuse),
+	    cmocka_unit_test(test_parse_sort_valid),
+	    cmocka_unit_test(test_parse_sort_invalid),
+	    cmocka_unit_test(test_sym_name),
+	    cmocka_unit_test(test_steady_state),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

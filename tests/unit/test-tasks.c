@@ -1,0 +1,751 @@
+/* Unit tests for tasks: /proc synthesis from a fake proc root, records,
+ * map overlays, reaping, and one live lookup of this process. */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/tasks.h"
+#include "tracetop/util.h"
+
+/* A pid above PID_MAX_LIMIT (so no real process's /tmp/perf-PID.map can
+ * collide) and unique to this run (so parallel runs do not either). */
+#define JIT_PID (4194304 + getpid())
+
+static char proc_root[64];
+
+/* The fake process 123's maps: 5 executable lines out of 6. */
+static const char fake_maps[] =
+    "00400000-00452000 r-xp 00000000 08:02 173521                             /bin/true\n"
+    "00651000-00652000 rw-p 00051000 08:02 173521                             /bin/true\n"
+    "7f0000000000-7f0000010000 r-xp 00002000 fd:01 42                         "
+    "/opt/my app/lib x.so (deleted)\n"
+    "7f1000000000-7f1000001000 r-xp 00000000 00:00 0 \n"
+    "7ffd00000000-7ffd00002000 r-xp 00000000 00:00 0                          [vdso]\n"
+    "ffffffffff600000-ffffffffff601000 --xp 00000000 00:00 0                  [vsyscall]\n";
+
+/* Write PROC/rel, creating its directories. */
+static void
+put(const char *rel, const char *text)
+{
+	char path[PATH_MAX], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", proc_root, rel);
+	for (slash = strchr(path + strlen(proc_root) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Write PROC/TID/status with a Tgid and a real uid. */
+static void
+put_status(int tid, int tgid, unsigned uid)
+{
+	char rel[64], text[256];
+
+	snprintf(rel, sizeof rel, "%d/status", tid);
+	snprintf(text, sizeof text,
+	         "Name:\tx\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
+	         "PPid:\t1\nTracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n",
+	         tgid, tid, uid, uid + 1, uid + 1, uid + 1);
+	put(rel, text);
+}
+
+/* nftw callback removing one entry. */
+static int
+rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+/* Build the fake proc root. */
+static int
+group_setup(void **state)
+{
+	unsigned uid = getuid();
+
+	strcpy(proc_root, "/tmp/tt-tasks-XXXXXX");
+	if (mkdtemp(proc_root) == NULL)
+		return -1;
+	/* Process 123 "fakeproc" with threads 124 "worker" and 125 (only
+	 * PROC/125/comm: the fallback). */
+	put_status(123, 123, uid);
+	put("123/comm", "fakeproc\n");
+	put("123/task/123/comm", "fakeproc\n");
+	put("123/maps", fake_maps);
+	put_status(124, 123, uid);
+	put("123/task/124/comm", "worker\n");
+	put("124/comm", "wrong\n");
+	put_status(125, 123, uid);
+	put("125/comm", "fallback\n");
+	/* Process 130: one mapping. */
+	put_status(130, 130, 1000);
+	put("130/comm", "fresh\n");
+	put("130/task/130/comm", "fresh\n");
+	put("130/maps", "00400000-00401000 r-xp 00000000 08:02 7 /usr/bin/fresh\n");
+	/* tid 0 must never be read. */
+	put_status(0, 0, 0);
+	put("0/comm", "bogus\n");
+	return 0;
+}
+
+/* Remove the fake proc root and the DSO cache. */
+static int
+group_teardown(void **state)
+{
+	nftw(proc_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	dso_cache_free();
+	return 0;
+}
+
+/* A model on the fake proc root. */
+static int
+setup(void **state)
+{
+	*state = tasks_new(proc_root);
+	return 0;
+}
+
+/* Free the model. */
+static int
+teardown(void **state)
+{
+	tasks_free(*state);
+	return 0;
+}
+
+/* Send a FORK record. */
+static void
+fork_rec(struct tasks *ts, int pid, int ppid, int tid, int ptid)
+{
+	struct record_task t = {.pid = pid, .ppid = ppid, .tid = tid, .ptid = ptid};
+
+	tasks_fork(ts, &t);
+}
+
+/* Send an EXIT record. */
+static void
+exit_rec(struct tasks *ts, int pid, int tid)
+{
+	struct record_task t = {.pid = pid, .ppid = pid, .tid = tid, .ptid = tid};
+
+	tasks_exit(ts, &t);
+}
+
+/* Send a COMM record. */
+static void
+comm_rec(struct tasks *ts, int pid, int tid, const char *comm, bool exec)
+{
+	struct record_comm c = {.pid = pid, .tid = tid, .comm = comm, .exec = exec};
+
+	tasks_comm(ts, &c);
+}
+
+/* Send an executable MMAP2 record of a file on 08:02. */
+static void
+mmap_rec(struct tasks *ts, int pid, uint64_t start, uint64_t len, uint64_t pgoff, const char *file)
+{
+	struct record_mmap m = {.pid = pid,
+	                        .tid = pid,
+	                        .start = start,
+	                        .len = len,
+	                        .pgoff = pgoff,
+	                        .maj = 8,
+	                        .min = 2,
+	                        .ino = 99,
+	                        .filename = file,
+	                        .exec = true};
+
+	tasks_mmap(ts, &m);
+}
+
+/* Check map i of t. */
+static void
+check_map(const struct task *t, size_t i, uint64_t start, uint64_t end, uint64_t pgoff,
+          const char *dso_name)
+{
+	assert_true(i < t->nmaps);
+	assert_int_equal(t->maps[i].start, start);
+	assert_int_equal(t->maps[i].end, end);
+	assert_int_equal(t->maps[i].pgoff, pgoff);
+	if (dso_name != NULL)
+		assert_string_equal(t->maps[i].dso->name, dso_name);
+}
+
+/* Process synthesis: comms, uid, executable maps with their DSOs. */
+static void
+test_synth(void **state)
+{
+	struct thread *th = tasks_thread(*state, 123, 123);
+	const struct task *p;
+
+	assert_non_null(th);
+	p = th->proc;
+	assert_string_equal(th->comm, "fakeproc");
+	assert_string_equal(p->comm, "fakeproc");
+	assert_int_equal(p->pid, 123);
+	assert_int_equal(p->uid, getuid());
+	assert_false(th->dead);
+	assert_false(p->dead);
+	assert_int_equal(p->refs, 1);
+	assert_int_equal(p->nmaps, 5);
+	check_map(p, 0, 0x400000, 0x452000, 0, "/bin/true");
+	assert_true(p->maps[0].dso == dso_get("/bin/true", makedev(8, 2), 173521));
+	check_map(p, 1, 0x7f0000000000, 0x7f0000010000, 0x2000, "/opt/my app/lib x.so");
+	assert_int_equal(p->maps[1].dso->dev, makedev(0xfd, 1));
+	assert_int_equal(p->maps[1].dso->ino, 42);
+	check_map(p, 2, 0x7f1000000000, 0x7f1000001000, 0, "//anon");
+	assert_int_equal(p->maps[2].dso->kind, DSO_ANON);
+	check_map(p, 3, 0x7ffd00000000, 0x7ffd00002000, 0, "[vdso]");
+	assert_int_equal(p->maps[3].dso->kind, DSO_ANON);
+	check_map(p, 4, 0xffffffffff600000, 0xffffffffff601000, 0, "[vsyscall]");
+	/* A known tid is the same thread. */
+	assert_ptr_equal(tasks_thread(*state, 123, 123), th);
+	assert_ptr_equal(tasks_thread(*state, -1, 123), th);
+}
+
+/* tid → pid through Tgid; thread comm from task/TID, else PROC/TID/comm. */
+static void
+test_tgid(void **state)
+{
+	struct thread *w = tasks_thread(*state, -1, 124);
+	struct thread *f = tasks_thread(*state, -1, 125);
+	struct thread *m = tasks_thread(*state, -1, 123);
+
+	assert_non_null(w);
+	assert_int_equal(w->proc->pid, 123);
+	assert_string_equal(w->comm, "worker");
+	assert_string_equal(w->proc->comm, "fakeproc");
+	assert_string_equal(f->comm, "fallback");
+	assert_ptr_equal(w->proc, f->proc);
+	assert_ptr_equal(w->proc, m->proc);
+	assert_int_equal(w->proc->refs, 3);
+	assert_int_equal(w->proc->nmaps, 5);
+}
+
+/* A tid not in /proc: a dead "[unknown]" thread, cached until reaped;
+ * with a pid it joins that process, read from /proc if need be. */
+static void
+test_unknown(void **state)
+{
+	struct thread *u = tasks_thread(*state, -1, 999), *k;
+
+	assert_non_null(u);
+	assert_string_equal(u->comm, "[unknown]");
+	assert_true(u->dead);
+	assert_true(u->proc->dead);
+	assert_int_equal(u->proc->nmaps, 0);
+	assert_ptr_equal(tasks_thread(*state, -1, 999), u);
+	k = tasks_thread(*state, 123, 126);
+	assert_true(k->dead);
+	assert_int_equal(k->proc->pid, 123);
+	assert_false(k->proc->dead);
+	assert_string_equal(k->comm, "fakeproc");
+	assert_int_equal(k->proc->nmaps, 5);
+	assert_ptr_equal(tasks_thread(*state, -1, 123)->proc, k->proc);
+	assert_null(tasks_thread(*state, -1, -1));
+	tasks_reap(*state, now_ns(), 0);
+	u = tasks_thread(*state, -1, 999);
+	assert_string_equal(u->comm, "[unknown]");
+}
+
+/* tid 0 is the idle task, never read from /proc. */
+static void
+test_idle(void **state)
+{
+	struct thread *th = tasks_thread(*state, -1, 0);
+
+	assert_non_null(th);
+	assert_string_equal(th->comm, "swapper");
+	assert_int_equal(th->proc->pid, 0);
+	assert_int_equal(th->proc->nmaps, 0);
+	assert_ptr_equal(tasks_thread(*state, 0, 0), th);
+	assert_ptr_equal(tasks_thread(*state, 5, 0), th);
+}
+
+/* COMM renames a thread, the main thread renames the process, exec drops
+ * the maps. */
+static void
+test_comm(void **state)
+{
+	struct thread *w = tasks_thread(*state, 123, 124);
+	struct task *p = w->proc;
+
+	comm_rec(*state, 123, 124, "renamed", false);
+	assert_string_equal(w->comm, "renamed");
+	assert_string_equal(p->comm, "fakeproc");
+	comm_rec(*state, 123, 123, "leader", false);
+	assert_string_equal(p->comm, "leader");
+	assert_int_equal(p->nmaps, 5);
+	comm_rec(*state, 123, 123, "newimage", true);
+	assert_string_equal(p->comm, "newimage");
+	assert_string_equal(tasks_thread(*state, 123, 123)->comm, "newimage");
+	assert_int_equal(p->nmaps, 0);
+	assert_false(p->jit_tried);
+	mmap_rec(*state, 123, 0x1000, 0x1000, 0, "/usr/bin/new");
+	assert_int_equal(p->nmaps, 1);
+}
+
+/* An exec seen for a process first read from /proc now keeps its maps (they
+ * are the new image's); a second exec drops them. */
+static void
+test_comm_exec_fresh(void **state)
+{
+	struct task *p;
+
+	comm_rec(*state, 130, 130, "fresh2", true);
+	p = tasks_thread(*state, 130, 130)->proc;
+	assert_string_equal(p->comm, "fresh2");
+	assert_int_equal(p->nmaps, 1);
+	comm_rec(*state, 130, 130, "fresh3", true);
+	assert_int_equal(p->nmaps, 0);
+}
+
+/* MMAP2 adds a map; one in the middle of another splits it and the right
+ * remainder's file offset moves; non-exec and kernel records are ignored. */
+static void
+test_mmap(void **state)
+{
+	struct task *p = tasks_thread(*state, 123, 123)->proc;
+	struct record_mmap data = {.pid = 123,
+	                           .tid = 123,
+	                           .start = 0x10000,
+	                           .len = 0x1000,
+	                           .filename = "/data",
+	                           .exec = false};
+	struct record_mmap kern = {.pid = UINT32_MAX,
+	                           .tid = UINT32_MAX,
+	                           .start = 0x10000,
+	                           .len = 0x1000,
+	                           .filename = "/k",
+	                           .exec = true};
+
+	comm_rec(*state, 123, 123, "x", true);
+	mmap_rec(*state, 123, 0x1000, 0x8000, 0x100000, "/lib/big.so");
+	check_map(p, 0, 0x1000, 0x9000, 0x100000, "/lib/big.so");
+	assert_int_equal(p->maps[0].dso->dev, makedev(8, 2));
+	mmap_rec(*state, 123, 0x3000, 0x2000, 0, "//anon");
+	assert_int_equal(p->nmaps, 3);
+	check_map(p, 0, 0x1000, 0x3000, 0x100000, "/lib/big.so");
+	check_map(p, 1, 0x3000, 0x5000, 0, "//anon");
+	assert_int_equal(p->maps[1].dso->kind, DSO_ANON);
+	check_map(p, 2, 0x5000, 0x9000, 0x104000, "/lib/big.so");
+	tasks_mmap(*state, &data);
+	tasks_mmap(*state, &kern);
+	assert_int_equal(p->nmaps, 3);
+	/* Across all three: cut the first, drop the middle, cut the last. */
+	mmap_rec(*state, 123, 0x2000, 0x6000, 0x7000, "[anon:jit]");
+	assert_int_equal(p->nmaps, 3);
+	check_map(p, 0, 0x1000, 0x2000, 0x100000, "/lib/big.so");
+	check_map(p, 1, 0x2000, 0x8000, 0x7000, "//anon");
+	check_map(p, 2, 0x8000, 0x9000, 0x107000, "/lib/big.so");
+	/* The same mapping again (as after synthesis) changes nothing. */
+	mmap_rec(*state, 123, 0x2000, 0x6000, 0x7000, "");
+	assert_int_equal(p->nmaps, 3);
+	check_map(p, 1, 0x2000, 0x8000, 0x7000, "//anon");
+}
+
+/* A mapping of a process read from /proc at its MMAP2 record is harmless. */
+static void
+test_mmap_synth(void **state)
+{
+	struct task *p;
+
+	mmap_rec(*state, 123, 0x400000, 0x52000, 0, "/bin/true");
+	p = tasks_thread(*state, 123, 123)->proc;
+	assert_int_equal(p->nmaps, 5);
+	check_map(p, 0, 0x400000, 0x452000, 0, "/bin/true");
+}
+
+/* FORK of a new process copies the parent's maps, comm and uid. */
+static void
+test_fork_process(void **state)
+{
+	struct thread *parent = tasks_thread(*state, 123, 124), *child;
+	struct task *pp = parent->proc;
+	size_t i;
+
+	fork_rec(*state, 200, 123, 200, 124);
+	child = tasks_thread(*state, 200, 200);
+	assert_non_null(child);
+	assert_ptr_not_equal(child->proc, pp);
+	assert_int_equal(child->proc->pid, 200);
+	assert_string_equal(child->comm, "worker");
+	assert_string_equal(child->proc->comm, "worker");
+	assert_int_equal(child->proc->uid, pp->uid);
+	assert_false(child->dead);
+	assert_int_equal(child->proc->nmaps, pp->nmaps);
+	for (i = 0; i < pp->nmaps; i++)
+		assert_memory_equal(&child->proc->maps[i], &pp->maps[i], sizeof pp->maps[i]);
+	/* The copy is the child's own. */
+	mmap_rec(*state, 200, 0x1000, 0x1000, 0, "/c");
+	assert_int_equal(child->proc->nmaps, pp->nmaps + 1);
+}
+
+/* FORK of a thread shares the process. */
+static void
+test_fork_thread(void **state)
+{
+	struct thread *main_th = tasks_thread(*state, 123, 123), *th;
+
+	fork_rec(*state, 123, 123, 127, 123);
+	th = tasks_thread(*state, -1, 127);
+	assert_ptr_equal(th->proc, main_th->proc);
+	assert_string_equal(th->comm, "fakeproc");
+	assert_int_equal(main_th->proc->refs, 2);
+}
+
+/* A FORK naming a known tid replaces it; so does a sample with another pid. */
+static void
+test_pid_reuse(void **state)
+{
+	struct thread *th;
+
+	tasks_thread(*state, 123, 124);
+	fork_rec(*state, 300, 123, 124, 123);
+	th = tasks_thread(*state, -1, 124);
+	assert_int_equal(th->proc->pid, 300);
+	assert_string_equal(th->comm, "fakeproc");
+	assert_int_equal(th->proc->nmaps, 5);
+	assert_int_equal(th->proc->refs, 1);
+	assert_int_equal(tasks_thread(*state, 123, 123)->proc->refs, 1);
+	th = tasks_thread(*state, 123, 124);
+	assert_int_equal(th->proc->pid, 123);
+	assert_string_equal(th->comm, "worker");
+	assert_int_equal(th->proc->refs, 2);
+}
+
+/* EXIT marks dead; late samples still find them; reaping frees them after the
+ * grace period, and a lookup then reads /proc again (or finds nothing). */
+static void
+test_exit_reap(void **state)
+{
+	struct thread *w = tasks_thread(*state, 123, 124), *th;
+	struct task *p = w->proc;
+
+	fork_rec(*state, 200, 123, 200, 124);
+	exit_rec(*state, 123, 124);
+	exit_rec(*state, 200, 200);
+	assert_true(w->dead);
+	assert_false(p->dead);
+	th = tasks_thread(*state, 200, 200);
+	assert_true(th->dead);
+	assert_true(th->proc->dead);
+	assert_ptr_equal(tasks_thread(*state, 123, 124), w);
+	tasks_reap(*state, now_ns(), 3600ULL * 1000000000ULL);
+	assert_ptr_equal(tasks_thread(*state, 200, 200), th);
+	tasks_reap(*state, now_ns(), 0);
+	th = tasks_thread(*state, -1, 124);
+	assert_false(th->dead);
+	assert_string_equal(th->comm, "worker");
+	assert_int_equal(th->proc->pid, 123);
+	th = tasks_thread(*state, -1, 200);
+	assert_true(th->dead);
+	assert_string_equal(th->comm, "[unknown]");
+	assert_int_equal(th->proc->nmaps, 0);
+}
+
+/* A dead process stays while a live thread uses it; a pid reused meanwhile
+ * leaves the old process to its threads. */
+static void
+test_reap_live_thread(void **state)
+{
+	struct thread *t201, *t200;
+	struct task *old;
+
+	fork_rec(*state, 200, 123, 200, 123);
+	fork_rec(*state, 200, 200, 201, 200);
+	t201 = tasks_thread(*state, 200, 201);
+	old = t201->proc;
+	exit_rec(*state, 200, 200);
+	tasks_reap(*state, now_ns(), 0);
+	assert_ptr_equal(tasks_thread(*state, 200, 201), t201);
+	assert_true(old->dead);
+	assert_int_equal(old->refs, 1);
+	assert_int_equal(old->nmaps, 5);
+	fork_rec(*state, 200, 123, 200, 123);
+	t200 = tasks_thread(*state, 200, 200);
+	assert_ptr_not_equal(t200->proc, old);
+	assert_false(t200->proc->dead);
+	assert_ptr_equal(tasks_thread(*state, 200, 201)->proc, old);
+	exit_rec(*state, 200, 201);
+	tasks_reap(*state, now_ns(), 0);
+	assert_ptr_equal(tasks_thread(*state, 200, 200), t200);
+}
+
+/* A small deterministic generator. */
+static uint32_t
+lcg(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* Thousands of threads, half exited and reaped in rounds: the survivors are
+ * still found (not re-read as gone) and the process counts them. */
+static void
+test_many_threads(void **state)
+{
+	enum { N = 4000, FIRST = 1000 };
+	static bool gone[N];
+	struct task *p = tasks_thread(*state, 123, 123)->proc;
+	uint32_t seed = 3;
+	int i, round, alive = N;
+
+	for (i = 0; i < N; i++) {
+		gone[i] = false;
+		fork_rec(*state, 123, 123, FIRST + i * 7919 % 100000, 123);
+	}
+	assert_int_equal(p->refs, N + 1);
+	for (round = 0; round < 4; round++) {
+		for (i = 0; i < N; i++) {
+			if (!gone[i] && lcg(&seed) % 4 == 0) {
+				gone[i] = true;
+				alive--;
+				exit_rec(*state, 123, FIRST + i * 7919 % 100000);
+			}
+		}
+		tasks_reap(*state, now_ns(), 0);
+		assert_int_equal(p->refs, alive + 1);
+		for (i = 0; i < N; i++) {
+			if (!gone[i]) {
+				struct thread *th =
+				    tasks_thread(*state, 123, FIRST + i * 7919 % 100000);
+
+				assert_int_equal(th->tid, FIRST + i * 7919 % 100000);
+				assert_false(th->dead);
+			}
+		}
+		assert_int_equal(p->refs, alive + 1);
+	}
+}
+
+/* task_find_map: start inclusive, end exclusive, gaps, below and above. */
+static void
+test_find_map(void **state)
+{
+	static struct dso d1, d2;
+	struct task t = {0};
+
+	assert_null(task_find_map(&t, 0x1000));
+	task_add_map(&t, 0x5000, 0x6000, 0, &d2);
+	task_add_map(&t, 0x1000, 0x2000, 0, &d1);
+	task_add_map(&t, 0x3000, 0x3000, 0, &d1); /* empty: ignored */
+	assert_int_equal(t.nmaps, 2);
+	assert_null(task_find_map(&t, 0));
+	assert_null(task_find_map(&t, 0xfff));
+	assert_ptr_equal(task_find_map(&t, 0x1000)->dso, &d1);
+	assert_ptr_equal(task_find_map(&t, 0x1fff)->dso, &d1);
+	assert_null(task_find_map(&t, 0x2000));
+	assert_null(task_find_map(&t, 0x4fff));
+	assert_ptr_equal(task_find_map(&t, 0x5000)->dso, &d2);
+	assert_ptr_equal(task_find_map(&t, 0x5fff)->dso, &d2);
+	assert_null(task_find_map(&t, 0x6000));
+	assert_null(task_find_map(&t, UINT64_MAX));
+	free(t.maps);
+}
+
+/* Many disjoint maps added in shuffled order end up sorted and findable. */
+static void
+test_many_maps(void **state)
+{
+	enum { N = 1000 };
+	static struct dso d;
+	struct task t = {0};
+	int order[N], i;
+	uint32_t seed = 7;
+
+	for (i = 0; i < N; i++)
+		order[i] = i;
+	for (i = N - 1; i > 0; i--) {
+		int j = (int)(lcg(&seed) % (uint32_t)(i + 1)), tmp = order[i];
+
+		order[i] = order[j];
+		order[j] = tmp;
+	}
+	for (i = 0; i < N; i++)
+		task_add_map(&t, 0x10000 * (uint64_t)order[i],
+		             0x10000 * (uint64_t)order[i] + 0x8000, (uint64_t)order[i], &d);
+	assert_int_equal(t.nmaps, N);
+	assert_true(t.cap >= t.nmaps && t.cap < 2 * N);
+	for (i = 0; i < N; i++) {
+		const struct map *m = task_find_map(&t, 0x10000 * (uint64_t)i + 0x4000);
+
+		assert_non_null(m);
+		assert_int_equal(m->pgoff, i);
+		assert_null(task_find_map(&t, 0x10000 * (uint64_t)i + 0x8000));
+		if (i > 0)
+			assert_true(t.maps[i - 1].end <= t.maps[i].start);
+	}
+	free(t.maps);
+}
+
+/* Random overlays against a page-by-page model. */
+static void
+test_overlay_model(void **state)
+{
+	enum { PAGES = 256, PG = 0x1000, BASE = 0x100000 };
+	static struct dso d[4];
+	struct task t = {0};
+	int owner[PAGES], round, p;
+	uint64_t off[PAGES];
+	uint32_t seed = 42;
+	size_t i;
+
+	for (p = 0; p < PAGES; p++)
+		owner[p] = -1;
+	for (round = 0; round < 3000; round++) {
+		int s = (int)(lcg(&seed) % PAGES), len = 1 + (int)(lcg(&seed) % 40), k;
+		int who = (int)(lcg(&seed) % 4);
+		uint64_t pgoff = (uint64_t)(lcg(&seed) % 100) * PG;
+
+		if (s + len > PAGES)
+			len = PAGES - s;
+		task_add_map(&t, BASE + (uint64_t)s * PG, BASE + (uint64_t)(s + len) * PG, pgoff,
+		             &d[who]);
+		for (k = 0; k < len; k++) {
+			owner[s + k] = who;
+			off[s + k] = pgoff + (uint64_t)k * PG;
+		}
+	}
+	for (i = 1; i < t.nmaps; i++)
+		assert_true(t.maps[i - 1].end <= t.maps[i].start);
+	for (p = 0; p < PAGES; p++) {
+		uint64_t a = BASE + (uint64_t)p * PG;
+		const struct map *m = task_find_map(&t, a + 7);
+
+		if (owner[p] < 0) {
+			assert_null(m);
+			continue;
+		}
+		assert_non_null(m);
+		assert_ptr_equal(m->dso, &d[owner[p]]);
+		assert_int_equal(m->pgoff + (a - m->start), off[p]);
+	}
+	free(t.maps);
+}
+
+/* perf-PID.map symbols, loaded when first asked for. */
+static void
+test_jit(void **state)
+{
+	char path[64];
+	struct task *p;
+	const struct sym *s;
+	FILE *f;
+
+	fork_rec(*state, JIT_PID, 123, JIT_PID, 123);
+	p = tasks_thread(*state, JIT_PID, JIT_PID)->proc;
+	snprintf(path, sizeof path, "/tmp/perf-%d.map", JIT_PID);
+	unlink(path);
+	assert_null(task_jit_sym(p, 0x1008));
+	assert_true(p->jit_tried);
+	assert_null(p->jit);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("1000 10 jitted_fn\n2000 20 other_fn\n", f);
+	fclose(f);
+	/* Not looked for again before the retry time... */
+	assert_null(task_jit_sym(p, 0x1008));
+	/* ...and found once it has come. */
+	p->jit_retry_at = 0;
+	s = task_jit_sym(p, 0x1008);
+	unlink(path);
+	assert_non_null(s);
+	assert_string_equal(s->name, "jitted_fn");
+	assert_string_equal(task_jit_sym(p, 0x2004)->name, "other_fn");
+	assert_null(task_jit_sym(p, 0x3000));
+	/* exec forgets them. */
+	comm_rec(*state, JIT_PID, JIT_PID, "execd", true);
+	assert_null(p->jit);
+	assert_false(p->jit_tried);
+}
+
+/* A function whose address the live test looks up. */
+static void __attribute__((noinline)) some_function(void)
+{
+	__asm__ volatile("");
+}
+
+/* The real /proc: this thread's comm and the map holding our own code. */
+static void
+test_live(void **state)
+{
+	struct tasks *ts = tasks_new("/proc");
+	char old[17] = {0};
+	struct thread *th;
+	const struct map *m;
+	const char *name;
+	size_t len;
+
+	prctl(PR_GET_NAME, old);
+	prctl(PR_SET_NAME, "tt-live-test");
+	th = tasks_thread(ts, getpid(), (int)syscall(SYS_gettid));
+	prctl(PR_SET_NAME, old);
+	assert_non_null(th);
+	assert_false(th->dead);
+	assert_string_equal(th->comm, "tt-live-test");
+	assert_int_equal(th->proc->pid, getpid());
+	assert_int_equal(th->proc->uid, getuid());
+	some_function();
+	m = task_find_map(th->proc, (uint64_t)(uintptr_t)&some_function);
+	assert_non_null(m);
+	name = m->dso->name;
+	len = strlen(name);
+	assert_true(len >= 10);
+	assert_string_equal(name + len - 10, "test-tasks");
+	assert_int_equal(m->dso->kind, DSO_ELF);
+	tasks_free(ts);
+}
+
+/* Run every test against a fresh model. */
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(test_synth, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tgid, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_idle, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_comm, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_comm_exec_fresh, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_mmap, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_mmap_synth, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fork_process, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fork_thread, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_pid_reuse, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_exit_reap, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reap_live_thread, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_many_threads, setup, teardown),
+	    cmocka_unit_test(test_find_map),
+	    cmocka_unit_test(test_many_maps),
+	    cmocka_unit_test(test_overlay_model),
+	    cmocka_unit_test_setup_teardown(test_jit, setup, teardown),
+	    cmocka_unit_test(test_live),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}
