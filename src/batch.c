@@ -5,6 +5,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/time.h>
 #include <time.h>
@@ -16,6 +17,10 @@
 /* How often to look for the targets' exit when nothing else wakes us. */
 #define BATCH_EXIT_POLL_MS 200
 
+/* On a terminal the first frame comes after this much sampling, not after
+ * a whole refresh interval. */
+#define BATCH_FIRST_FRAME_NS 250000000ULL
+
 /* Wall-clock time as a double. */
 static double
 batch_wall(void)
@@ -24,6 +29,17 @@ batch_wall(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Rows that fit a terminal below the header, or the -n/--rows limit. */
+static unsigned
+batch_rows(const struct options *o, FILE *out)
+{
+	struct winsize ws;
+
+	if (o->batch || o->rows || ioctl(fileno(out), TIOCGWINSZ, &ws) != 0 || ws.ws_row < 8)
+		return o->rows;
+	return ws.ws_row - 5u;
 }
 
 /* Print one refresh of every event. */
@@ -46,7 +62,7 @@ batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_s
 			.total_lost = st->lost,
 			.seconds = st->interval_secs,
 			.wall = batch_wall(),
-			.max_rows = o->rows,
+			.max_rows = batch_rows(o, out),
 		};
 
 		engine_snapshot(e, i, o->sort, snap);
@@ -103,7 +119,8 @@ batch_run(struct engine *e, const struct options *o, FILE *out)
 	}
 	nfds = engine_pollfds(e, fds + 1, ARRAY_SIZE(fds) - 1);
 	fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-	next = now_ns() + delay_ns;
+	next = now_ns() + (o->batch || delay_ns < BATCH_FIRST_FRAME_NS ? delay_ns
+									: BATCH_FIRST_FRAME_NS);
 	for (;;) {
 		uint64_t now = now_ns();
 		int timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
@@ -122,9 +139,7 @@ batch_run(struct engine *e, const struct options *o, FILE *out)
 		}
 		if (now_ns() >= next) {
 			batch_report(e, o, out, &snap);
-			next += delay_ns;
-			if (next < now_ns())
-				next = now_ns() + delay_ns;
+			next = now_ns() + delay_ns;
 			if (o->count > 0 && ++reports >= o->count)
 				break;
 		}

@@ -89,7 +89,7 @@ run(const struct options *o, struct evspec *specs)
 	}
 	if (!o->batch)
 		fprintf(stderr, "tracetop: the interactive screen is not available in this build; "
-				"printing batch reports (-b)\n");
+				"printing text reports\n");
 	status = batch_run(e, o, out);
 	engine_free(e);
 	if (out != stdout && fclose(out) != 0) {

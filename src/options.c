@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,6 +92,7 @@ options_getopt_tables(struct option *longs, char *shorts)
 	size_t i, k = 0;
 
 	shorts[k++] = '+'; /* stop at the first non-option: the command */
+	shorts[k++] = ':'; /* a missing argument returns ':', not '?' */
 	for (i = 0; i < ARRAY_SIZE(opt_defs); i++) {
 		const struct opt_def *d = &opt_defs[i];
 
@@ -146,16 +148,22 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return options_add_events(o, arg, err);
 	case 'p':
 		free(o->pids);
+		o->pids = NULL;
+		o->npids = 0;
 		if (parse_int_list(arg, &o->pids, &o->npids) != 0)
 			return err_set(err, "-p expects PID[,PID...], got '%s'", arg);
 		return 0;
 	case 't':
 		free(o->tids);
+		o->tids = NULL;
+		o->ntids = 0;
 		if (parse_int_list(arg, &o->tids, &o->ntids) != 0)
 			return err_set(err, "-t expects TID[,TID...], got '%s'", arg);
 		return 0;
 	case 'C':
 		free(o->cpus);
+		o->cpus = NULL;
+		o->ncpus = 0;
 		if (parse_cpu_list(arg, &o->cpus, &o->ncpus) != 0)
 			return err_set(err, "-C expects a CPU list like 0-3,6, got '%s'", arg);
 		return 0;
@@ -186,6 +194,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case 'n':
 		if (parse_positive("-n", arg, &u, err) != 0)
 			return -1;
+		if (u > LONG_MAX)
+			return err_set(err, "-n expects at most %ld, got '%s'", LONG_MAX, arg);
 		o->count = (long)u;
 		return 0;
 	case 'o':
@@ -207,6 +217,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_ROWS:
 		if (parse_positive("--rows", arg, &u, err) != 0)
 			return -1;
+		if (u > UINT_MAX)
+			return err_set(err, "--rows expects at most %u, got '%s'", UINT_MAX, arg);
 		o->rows = (unsigned)u;
 		return 0;
 	case OPT_INCLUDE_SELF:
@@ -225,12 +237,34 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	return err_set(err, "internal: unhandled option %d", c);
 }
 
+/* Explain a getopt failure c ('?' or ':'); arg is the long option at fault,
+ * NULL for a short one (optopt). */
+static int
+options_getopt_error(int c, const char *arg, struct tt_err *err)
+{
+	char name[64];
+	char ch = (char)optopt;
+
+	if (arg == NULL) {
+		str_escape(name, sizeof name, &ch, 1);
+		if (c == ':')
+			return err_set(err, "option -%s needs an argument; see --help", name);
+		return err_set(err, "unknown option '-%s'; see --help", name);
+	}
+	str_escape(name, sizeof name, arg, strcspn(arg, "="));
+	if (c == ':')
+		return err_set(err, "option %s needs an argument; see --help", name);
+	if (optopt != 0)
+		return err_set(err, "option %s takes no argument; see --help", name);
+	return err_set(err, "unknown option '%s'; see --help", name);
+}
+
 /* Parse the command line into o. */
 int
 options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 {
 	struct option longs[ARRAY_SIZE(opt_defs) + 1];
-	char shorts[2 * ARRAY_SIZE(opt_defs) + 2];
+	char shorts[2 * ARRAY_SIZE(opt_defs) + 3];
 	int c;
 
 	memset(o, 0, sizeof *o);
@@ -241,21 +275,18 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	o->sort[1] = HIST_SORT_END;
 	options_getopt_tables(longs, shorts);
 	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
-		if (c == '?' || c == ':') {
-			const char *bad = argv[optind - 1];
+	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-xyz" */
+	for (;;) {
+		int before = optind;
 
-			if (optopt != 0 && optopt < 256 && strchr(shorts, optopt) && c == '?')
-				return err_set(err, "option -%c needs an argument; see --help", optopt);
-			if (optopt == 0 && bad != NULL && strncmp(bad, "--", 2) == 0) {
-				for (size_t i = 0; i < ARRAY_SIZE(opt_defs); i++)
-					if (opt_defs[i].arg && strncmp(bad + 2, opt_defs[i].name,
-								       strlen(opt_defs[i].name)) == 0)
-						return err_set(err, "option %s needs an argument; see --help", bad);
-				return err_set(err, "unknown option '%s'; see --help", bad);
-			}
-			return err_set(err, "unknown option '-%c'; see --help", optopt);
+		c = getopt_long(argc, argv, shorts, longs, NULL);
+		if (c == -1)
+			break;
+		if (c == '?' || c == ':') {
+			/* a long option always moves optind past itself */
+			bool is_long = optind > before && strncmp(argv[optind - 1], "--", 2) == 0;
+
+			return options_getopt_error(c, is_long ? argv[optind - 1] : NULL, err);
 		}
 		if (options_apply(o, c, optarg, err) != 0)
 			return -1;

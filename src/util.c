@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -117,11 +118,14 @@ parse_u64(const char *s, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
+	int base;
 
-	if (s == NULL || *s == '\0' || *s == '-' || isspace((unsigned char)*s))
+	/* no sign or space (strtoull takes both), and no octal for a leading 0 */
+	if (s == NULL || !isdigit((unsigned char)*s))
 		return -1;
+	base = s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, base);
 	if (errno != 0 || *end != '\0')
 		return -1;
 	*out = v;
@@ -156,7 +160,7 @@ parse_double(const char *s, double *out)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno != 0 || *end != '\0' || v != v || v > 1e300 || v < -1e300)
+	if (errno != 0 || *end != '\0' || !isfinite(v))
 		return -1;
 	*out = v;
 	return 0;
@@ -239,10 +243,10 @@ parse_cpu_list(const char *s, int **out, size_t *n)
 			p++;
 			if (*p == '\0')
 				goto bad;
-		} else if (*p != '\0' && *p != '\n')
-			goto bad;
-		else if (*p == '\n')
+		} else if (*p == '\n' && p[1] == '\0')
 			break;
+		else if (*p != '\0')
+			goto bad;
 	}
 	qsort(v, cnt, sizeof *v, int_cmp);
 	for (i = j = 0; i < cnt; i++)
@@ -406,9 +410,12 @@ ssize_t
 read_file(const char *path, char *buf, size_t len)
 {
 	ssize_t n = 0, got = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0 || len == 0)
+	if (len == 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
 	while ((size_t)got < len - 1 && (n = read(fd, buf + got, len - 1 - (size_t)got)) > 0)
 		got += n;

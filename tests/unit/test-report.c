@@ -1,0 +1,256 @@
+/* Unit tests of report: text and JSON renderings of a snapshot, and the
+ * escaping of text that comes from the traced system. */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tracetop/report.h"
+
+struct fixture {
+	struct hist *h;
+	struct hist_snapshot snap;
+	struct dso libc, kernel;
+	struct sym memcpy_sym, schedule_sym;
+	char *buf;
+	size_t len;
+	FILE *out;
+};
+
+static const enum hist_sort by_overhead[] = { HIST_SORT_OVERHEAD, HIST_SORT_END };
+
+/* Count n samples for a key. */
+static void
+add_n(struct hist *h, const struct hist_key *k, int n)
+{
+	while (n-- > 0)
+		hist_add(h, k);
+}
+
+/* A snapshot with a user row, a kernel row, an unresolved row and a hostile comm. */
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof *f);
+	struct hist_key k = { 0 };
+
+	f->libc = (struct dso){ .name = "/usr/lib/libc.so.6", .short_name = "libc.so.6",
+				.kind = DSO_ELF };
+	f->kernel = (struct dso){ .name = "[kernel.kallsyms]", .short_name = "[kernel.kallsyms]",
+				  .kind = DSO_KERNEL };
+	f->memcpy_sym = (struct sym){ .start = 0x1000, .size = 0x100, .name = "memcpy" };
+	f->schedule_sym = (struct sym){ .start = 0xffff0000, .size = 0x80, .name = "schedule" };
+	f->h = hist_new(0.5);
+
+	k = (struct hist_key){ .pid = 42, .comm = str_intern("app"), .dso = &f->libc,
+			       .sym = &f->memcpy_sym };
+	add_n(f->h, &k, 50);
+	k = (struct hist_key){ .pid = 42, .comm = str_intern("app"), .dso = &f->kernel,
+			       .sym = &f->schedule_sym, .kernel = true };
+	add_n(f->h, &k, 30);
+	k = (struct hist_key){ .pid = 7, .comm = str_intern("ev\x1b[31m\"q\"\nx"), .dso = NULL,
+			       .addr = 0x1a2b };
+	add_n(f->h, &k, 20);
+	hist_tick(f->h, true);
+	hist_snapshot(f->h, by_overhead, NULL, NULL, &f->snap);
+	f->out = open_memstream(&f->buf, &f->len);
+	*state = f;
+	return 0;
+}
+
+/* Release the fixture. */
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (f->out)
+		fclose(f->out);
+	free(f->buf);
+	hist_snapshot_free(&f->snap);
+	hist_free(f->h);
+	free(f);
+	return 0;
+}
+
+/* Flush the stream and return what was written. */
+static const char *
+text_of(struct fixture *f)
+{
+	fflush(f->out);
+	return f->buf;
+}
+
+static const struct report_info info = {
+	.event = "cpu-clock",
+	.target = "system-wide (2 CPUs)",
+	.samples = 100,
+	.lost = 3,
+	.total_samples = 400,
+	.total_lost = 5,
+	.seconds = 2.0,
+	.wall = 1700000000.25,
+};
+
+/* The text header and titles. */
+static void
+test_text_header(void **state)
+{
+	struct fixture *f = *state;
+	const char *t;
+
+	report_text(f->out, &info, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "event: cpu-clock  samples/s: 50  samples: 100  lost: 3 (total 5)  "
+				  "target: system-wide (2 CPUs)\n"));
+	assert_null(strstr(t, "note:"));
+	assert_non_null(strstr(t, "Overhead   Samples  Command"));
+	assert_non_null(strstr(t, "Shared Object"));
+}
+
+/* Rows: percentages, [.] and [k], unresolved addresses, blank line at the end. */
+static void
+test_text_rows(void **state)
+{
+	struct fixture *f = *state;
+	const char *t;
+
+	report_text(f->out, &info, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "  50.00%        50  app                   42  libc.so.6"));
+	assert_non_null(strstr(t, "[.] memcpy\n"));
+	assert_non_null(strstr(t, "  30.00%        30  app"));
+	assert_non_null(strstr(t, "[kernel.kallsyms]        [k] schedule\n"));
+	assert_non_null(strstr(t, "[unknown]                [.] [unknown] 0x1a2b\n"));
+	assert_true(strstr(t, "memcpy") < strstr(t, "schedule"));
+	assert_string_equal(t + strlen(t) - 2, "\n\n");
+}
+
+/* Control characters never reach the output raw. */
+static void
+test_text_escapes(void **state)
+{
+	struct fixture *f = *state;
+	const char *t;
+
+	report_text(f->out, &info, &f->snap);
+	t = text_of(f);
+	assert_null(strchr(t, '\x1b'));
+	assert_non_null(strstr(t, "ev\\x1b[31m\"q\"\\x0ax"));
+}
+
+/* The notice line, and the row limit. */
+static void
+test_text_notice_rows(void **state)
+{
+	struct fixture *f = *state;
+	struct report_info ri = info;
+	const char *t;
+
+	ri.notice = "cycles is not supported here";
+	ri.max_rows = 1;
+	report_text(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "\nnote: cycles is not supported here\n"));
+	assert_non_null(strstr(t, "memcpy"));
+	assert_null(strstr(t, "schedule"));
+}
+
+/* The JSON object: header fields, one line, rows in order. */
+static void
+test_json_object(void **state)
+{
+	struct fixture *f = *state;
+	const char *t;
+
+	report_json(f->out, &info, &f->snap);
+	t = text_of(f);
+	assert_true(strncmp(t, "{\"view\":\"top\",\"event\":\"cpu-clock\",\"target\":"
+			       "\"system-wide (2 CPUs)\",\"time\":1700000000.250,\"interval\":2.000,"
+			       "\"samples\":100,\"samples_per_sec\":50.0,\"lost\":3,"
+			       "\"total_samples\":400,\"total_lost\":5,\"rows\":[",
+			strlen("{\"view\":\"top\",\"event\":\"cpu-clock\",\"target\":"
+			       "\"system-wide (2 CPUs)\",\"time\":1700000000.250,\"interval\":2.000,"
+			       "\"samples\":100,\"samples_per_sec\":50.0,\"lost\":3,"
+			       "\"total_samples\":400,\"total_lost\":5,\"rows\":[")) == 0);
+	assert_non_null(strstr(t, "{\"overhead\":50.00,\"samples\":50,\"comm\":\"app\",\"pid\":42,"
+				  "\"dso\":\"/usr/lib/libc.so.6\",\"symbol\":\"memcpy\","
+				  "\"kernel\":false}"));
+	assert_non_null(strstr(t, "\"dso\":\"[kernel.kallsyms]\",\"symbol\":\"schedule\","
+				  "\"kernel\":true}"));
+	assert_string_equal(t + strlen(t) - 3, "]}\n");
+	assert_ptr_equal(strchr(t, '\n'), t + strlen(t) - 1);
+	assert_null(strstr(t, "notice"));
+	assert_null(strstr(t, "requested_event"));
+}
+
+/* Unresolved rows carry their offset; hostile names are valid JSON strings. */
+static void
+test_json_unknown_and_escapes(void **state)
+{
+	struct fixture *f = *state;
+	const char *t;
+
+	report_json(f->out, &info, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "\"comm\":\"ev\\\\x1b[31m\\\"q\\\"\\\\x0ax\",\"pid\":7,"
+				  "\"dso\":\"[unknown]\",\"symbol\":\"[unknown]\",\"offset\":6699,"
+				  "\"kernel\":false}"));
+	assert_null(strchr(t, '\x1b'));
+}
+
+/* requested_event and notice appear when set. */
+static void
+test_json_fallback(void **state)
+{
+	struct fixture *f = *state;
+	struct report_info ri = info;
+	const char *t;
+
+	ri.requested = "cycles";
+	ri.notice = "cycles is not supported here";
+	report_json(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "\"event\":\"cpu-clock\",\"requested_event\":\"cycles\","
+				  "\"notice\":\"cycles is not supported here\","));
+}
+
+/* Column helpers used by the TUI too. */
+static void
+test_columns(void **state)
+{
+	struct fixture *f = *state;
+	char buf[64];
+
+	report_dso(f->snap.rows[0].entry, buf, sizeof buf);
+	assert_string_equal(buf, "libc.so.6");
+	report_dso(f->snap.rows[1].entry, buf, sizeof buf);
+	assert_string_equal(buf, "[kernel.kallsyms]");
+	report_symbol(f->snap.rows[2].entry, buf, sizeof buf);
+	assert_string_equal(buf, "[unknown] 0x1a2b");
+	report_comm(f->snap.rows[2].entry, buf, 8);
+	assert_string_equal(buf, "ev\\x1b[");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_text_header, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_notice_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_object, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_unknown_and_escapes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_json_fallback, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
