@@ -51,14 +51,17 @@ batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_s
 
 	engine_tick(e, o->zero);
 	for (i = 0; i < engine_nevents(e); i++) {
+		uint64_t interval, total;
+
+		engine_event_samples(e, i, &interval, &total);
 		struct report_info ri = {
 			.event = engine_event_name(e, i),
 			.requested = strcmp(o->events[i], engine_event_name(e, i)) ? o->events[i] : NULL,
 			.notice = engine_notice(e),
 			.target = engine_target(e),
-			.samples = st->interval_samples,
+			.samples = interval,
 			.lost = st->interval_lost,
-			.total_samples = st->samples,
+			.total_samples = total,
 			.total_lost = st->lost,
 			.seconds = st->interval_secs,
 			.wall = batch_wall(),

@@ -23,8 +23,25 @@
 /* Dead tasks are kept this long for samples still queued on other CPUs. */
 #define ENGINE_REAP_GRACE_NS (5ULL * 1000000000ULL)
 
+/* The next unread record of one ring, in the merge heap. */
+struct engine_head {
+	uint64_t time;
+	const struct perf_event_header *h;
+	struct ring *ring;
+};
+
+/* Per-event state, hung off evsel->priv. */
+struct engine_event {
+	struct hist *hist;
+	uint64_t samples;	/* since start */
+	uint64_t tick_samples;	/* samples at the last tick */
+	uint64_t interval;	/* samples in the last refresh */
+};
+
 struct engine {
 	struct evlist el;
+	struct engine_event *events;
+	struct engine_head *heap;	/* one slot per ring */
 	struct tasks *tasks;
 	struct engine_stats stats;
 	int *tids;		/* threads opened (for -p / -t / command) */
@@ -217,8 +234,12 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		engine_free(e);
 		return NULL;
 	}
-	for (i = 0; i < e->el.nevsels; i++)
-		e->el.evsels[i].priv = hist_new(o->decay);
+	e->heap = xcalloc(e->el.nrings, sizeof *e->heap);
+	e->events = xcalloc(e->el.nevsels, sizeof *e->events);
+	for (i = 0; i < e->el.nevsels; i++) {
+		e->events[i].hist = hist_new(o->decay);
+		e->el.evsels[i].priv = &e->events[i];
+	}
 	e->tasks = tasks_new("/proc");
 	e->last_tick_ns = now_ns();
 	return e;
@@ -342,7 +363,8 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	struct record_sample s;
 	struct hist_key key;
 	struct thread *th;
-	struct evsel *ev;
+	struct engine_event *ev;
+	struct evsel *sel;
 
 	if (record_parse_sample(h, e->el.sample_type, 0, &s) != 0) {
 		e->stats.bad_records++;
@@ -352,9 +374,10 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		e->stats.excluded++;
 		return;
 	}
-	ev = e->el.nevsels == 1 ? &e->el.evsels[0] : evlist_find_id(&e->el, s.id);
-	if (ev == NULL)
+	sel = e->el.nevsels == 1 ? &e->el.evsels[0] : evlist_find_id(&e->el, s.id);
+	if (sel == NULL)
 		return;
+	ev = sel->priv;
 	th = tasks_thread(e->tasks, (int)s.pid, (int)s.tid);
 	memset(&key, 0, sizeof key);
 	key.pid = (int)s.pid;
@@ -366,32 +389,79 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	} else {
 		engine_resolve_user(th, s.ip, &key);
 	}
-	hist_add(ev->priv, &key);
+	hist_add(ev->hist, &key);
+	ev->samples++;
 	e->stats.samples++;
 }
 
-/* Drain every ring: side-band records first so samples see fresh maps. */
+/* Apply one record of any type. */
+static void
+engine_record(struct engine *e, const struct perf_event_header *h)
+{
+	if (h->type == PERF_RECORD_SAMPLE)
+		engine_sample(e, h);
+	else
+		engine_sideband(e, h);
+}
+
+/* Restore the min-heap property below slot i (ordered by record time). */
+static void
+engine_heap_down(struct engine_head *heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct engine_head tmp;
+
+		if (l < n && heap[l].time < heap[m].time)
+			m = l;
+		if (l + 1 < n && heap[l + 1].time < heap[m].time)
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = heap[i];
+		heap[i] = heap[m];
+		heap[m] = tmp;
+		i = m;
+	}
+}
+
+/* Drain every ring, merging them in time order: a sample must meet the
+ * process model as it was at that instant (a fork's child samples before
+ * its exec belong to the parent's image, those after to the new one), and
+ * the records of one task may sit on different CPUs' rings. */
 void
 engine_read(struct engine *e)
 {
-	const struct perf_event_header *h;
-	size_t i;
+	struct engine_head *heap = e->heap;
+	uint64_t st = e->el.sample_type;
+	size_t i, n = 0;
 
 	for (i = 0; i < e->el.nrings; i++) {
 		struct ring *r = &e->el.rings[i];
+		const struct perf_event_header *h;
 
-		if (e->el.ring_fds[i] < 0 || ring_begin(r) == 0)
+		if (e->el.ring_fds[i] < 0 || ring_begin(r) == 0 || (h = ring_next(r)) == NULL) {
+			ring_end(r);
 			continue;
-		while ((h = ring_next(r)) != NULL)
-			if (h->type != PERF_RECORD_SAMPLE)
-				engine_sideband(e, h);
-		ring_rewind(r);
-		while ((h = ring_next(r)) != NULL)
-			if (h->type == PERF_RECORD_SAMPLE)
-				engine_sample(e, h);
-		ring_end(r);
-		e->stats.bad_records += r->bad;
-		r->bad = 0;
+		}
+		heap[n++] = (struct engine_head){ .time = record_time(h, st), .h = h, .ring = r };
+	}
+	for (i = n / 2; i-- > 0;)
+		engine_heap_down(heap, n, i);
+	while (n > 0) {
+		struct ring *r = heap[0].ring;
+
+		engine_record(e, heap[0].h);
+		heap[0].h = ring_next(r);
+		if (heap[0].h != NULL) {
+			heap[0].time = record_time(heap[0].h, st);
+		} else {
+			ring_end(r);
+			e->stats.bad_records += r->bad;
+			r->bad = 0;
+			heap[0] = heap[--n];
+		}
+		engine_heap_down(heap, n, 0);
 	}
 }
 
@@ -428,8 +498,13 @@ engine_tick(struct engine *e, bool zero)
 	uint64_t now = now_ns();
 	size_t i;
 
-	for (i = 0; i < e->el.nevsels; i++)
-		hist_tick(e->el.evsels[i].priv, zero);
+	for (i = 0; i < e->el.nevsels; i++) {
+		struct engine_event *ev = &e->events[i];
+
+		hist_tick(ev->hist, zero);
+		ev->interval = ev->samples - ev->tick_samples;
+		ev->tick_samples = ev->samples;
+	}
 	e->stats.interval_samples = e->stats.samples - e->tick_samples;
 	e->stats.interval_lost = e->stats.lost - e->tick_lost;
 	e->stats.interval_secs = (double)(now - e->last_tick_ns) / 1e9;
@@ -444,7 +519,15 @@ void
 engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
 		struct hist_snapshot *snap)
 {
-	hist_snapshot(e->el.evsels[idx].priv, sort, NULL, NULL, snap);
+	hist_snapshot(e->events[idx].hist, sort, NULL, NULL, snap);
+}
+
+/* Samples of one event: in the last refresh and since start. */
+void
+engine_event_samples(const struct engine *e, size_t idx, uint64_t *interval, uint64_t *total)
+{
+	*interval = e->events[idx].interval;
+	*total = e->events[idx].samples;
 }
 
 /* Number of events sampled. */
@@ -499,8 +582,10 @@ engine_free(struct engine *e)
 	}
 	if (e->err_fd >= 0)
 		close(e->err_fd);
-	for (i = 0; i < e->el.nevsels; i++)
-		hist_free(e->el.evsels[i].priv);
+	for (i = 0; e->events != NULL && i < e->el.nevsels; i++)
+		hist_free(e->events[i].hist);
+	free(e->events);
+	free(e->heap);
 	evlist_close(&e->el);
 	if (e->tasks)
 		tasks_free(e->tasks);

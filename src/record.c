@@ -142,6 +142,27 @@ side_open(const struct perf_event_header *h, uint64_t sample_type, struct cursor
 	return t.fail ? -1 : 0;
 }
 
+/* The timestamp of any record, for merging the rings in time order. */
+uint64_t
+record_time(const struct perf_event_header *h, uint64_t sample_type)
+{
+	struct cursor body;
+	struct record_id sid;
+	size_t off = sizeof *h;
+	uint64_t t;
+
+	if (!(sample_type & PERF_SAMPLE_TIME))
+		return 0;
+	if (h->type != PERF_RECORD_SAMPLE)
+		return side_open(h, sample_type, &body, &sid) == 0 ? sid.time : 0;
+	off += 8 * (size_t)__builtin_popcountll(sample_type & (PERF_SAMPLE_IDENTIFIER |
+							       PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	if (h->size < off + sizeof t)
+		return 0;
+	memcpy(&t, (const unsigned char *)h + off, sizeof t);
+	return t;
+}
+
 /* Parse a PERF_RECORD_SAMPLE laid out for sample_type. */
 int
 record_parse_sample(const struct perf_event_header *h, uint64_t sample_type,

@@ -67,6 +67,10 @@ void engine_tick(struct engine *e, bool zero);
 void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
 		     struct hist_snapshot *snap);
 
+/* Samples of event idx in the last refresh and since start. */
+void engine_event_samples(const struct engine *e, size_t idx, uint64_t *interval,
+			  uint64_t *total);
+
 size_t engine_nevents(const struct engine *e);
 /* The name of event idx as sampled (after any fallback). */
 const char *engine_event_name(const struct engine *e, size_t idx);

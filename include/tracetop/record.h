@@ -92,6 +92,10 @@ int record_parse_lost(const struct perf_event_header *h, uint64_t sample_type,
 int record_parse_throttle(const struct perf_event_header *h, uint64_t sample_type,
 			  struct record_throttle *out);
 
+/* The timestamp of any record laid out for sample_type (which must have
+ * PERF_SAMPLE_TIME and sample_id_all), or 0 when it has none. */
+uint64_t record_time(const struct perf_event_header *h, uint64_t sample_type);
+
 /* "SAMPLE", "MMAP2", ... for logs and tests. */
 const char *record_type_name(uint32_t type);
 
