@@ -68,7 +68,7 @@ batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_s
 			.max_rows = batch_rows(o, out),
 		};
 
-		engine_snapshot(e, i, o->sort, snap);
+		engine_snapshot(e, i, o->sort, NULL, NULL, snap);
 		if (o->format == FORMAT_JSON)
 			report_json(out, &ri, snap);
 		else

@@ -33,6 +33,7 @@ struct engine_head {
 /* Per-event state, hung off evsel->priv. */
 struct engine_event {
 	struct hist *hist;
+	struct hist *zoom;	/* samples of the zoomed thread only, or NULL */
 	uint64_t samples;	/* since start */
 	uint64_t tick_samples;	/* samples at the last tick */
 	uint64_t interval;	/* samples in the last refresh */
@@ -56,6 +57,8 @@ struct engine {
 	int go_fd, err_fd;	/* command start handshake */
 	int self;
 	bool include_self;
+	int zoom_tid;		/* thread zoom: also count its samples apart */
+	double decay;
 	uint64_t last_tick_ns;
 	uint64_t tick_samples, tick_lost;
 	char target[128];
@@ -228,6 +231,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	e->go_fd = e->err_fd = -1;
 	e->self = getpid();
 	e->include_self = o->include_self;
+	e->decay = o->decay;
 	e->unknown_comm = str_intern("[unknown]");
 	if (engine_target_setup(e, o, &t, err) != 0 ||
 	    evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
@@ -381,6 +385,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	th = tasks_thread(e->tasks, (int)s.pid, (int)s.tid);
 	memset(&key, 0, sizeof key);
 	key.pid = (int)s.pid;
+	key.tid = (int)s.tid;
 	key.comm = th ? th->comm : e->unknown_comm;
 	key.kernel = s.kernel;
 	if (s.kernel) {
@@ -390,6 +395,8 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		engine_resolve_user(th, s.ip, &key);
 	}
 	hist_add(ev->hist, &key);
+	if (e->zoom_tid != 0 && key.tid == e->zoom_tid)
+		hist_add(ev->zoom, &key);
 	ev->samples++;
 	e->stats.samples++;
 }
@@ -502,6 +509,8 @@ engine_tick(struct engine *e, bool zero)
 		struct engine_event *ev = &e->events[i];
 
 		hist_tick(ev->hist, zero);
+		if (ev->zoom != NULL)
+			hist_tick(ev->zoom, zero);
 		ev->interval = ev->samples - ev->tick_samples;
 		ev->tick_samples = ev->samples;
 	}
@@ -514,12 +523,30 @@ engine_tick(struct engine *e, bool zero)
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
 }
 
-/* Sorted rows of one event. */
+/* Sorted rows of one event (of the zoomed thread during a thread zoom). */
 void
 engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
+		bool (*filter)(const struct hist_entry *, void *), void *arg,
 		struct hist_snapshot *snap)
 {
-	hist_snapshot(e->events[idx].hist, sort, NULL, NULL, snap);
+	struct engine_event *ev = &e->events[idx];
+
+	hist_snapshot(ev->zoom ? ev->zoom : ev->hist, sort, filter, arg, snap);
+}
+
+/* Start (tid > 0) or end (0) counting one thread's samples apart: rows
+ * are per process, so a thread's own profile builds up from now on. */
+void
+engine_zoom_thread(struct engine *e, int tid)
+{
+	for (size_t i = 0; i < e->el.nevsels; i++) {
+		struct engine_event *ev = &e->events[i];
+
+		if (ev->zoom != NULL)
+			hist_free(ev->zoom);
+		ev->zoom = tid > 0 ? hist_new(e->decay) : NULL;
+	}
+	e->zoom_tid = tid > 0 ? tid : 0;
 }
 
 /* Samples of one event: in the last refresh and since start. */
@@ -582,8 +609,11 @@ engine_free(struct engine *e)
 	}
 	if (e->err_fd >= 0)
 		close(e->err_fd);
-	for (i = 0; e->events != NULL && i < e->el.nevsels; i++)
+	for (i = 0; e->events != NULL && i < e->el.nevsels; i++) {
 		hist_free(e->events[i].hist);
+		if (e->events[i].zoom != NULL)
+			hist_free(e->events[i].zoom);
+	}
 	free(e->events);
 	free(e->heap);
 	evlist_close(&e->el);

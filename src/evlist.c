@@ -172,7 +172,7 @@ evlist_open_one(struct evlist *el, struct evsel *ev, const struct evlist_target 
 
 		evspec_fallback(&ev->spec, &fb);
 		snprintf(el->notice, sizeof el->notice,
-			 "%s is not supported here (no hardware PMU): sampling %s instead",
+			 "no hardware PMU for %s: sampling %s instead",
 			 ev->requested, fb.name);
 		ev->spec = fb;
 		ev->fell_back = true;

@@ -199,6 +199,7 @@ hist_add(struct hist *h, const struct hist_key *key)
 		h->tab[i].node = n;
 		h->count++;
 	}
+	n->e.key.tid = key->tid;
 	n->e.interval++;
 	n->e.total++;
 }
@@ -360,6 +361,11 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 	snap->interval_samples = h->interval_samples;
 	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 	        (void *)(keys != NULL ? keys : no_keys));
+	/* Own the entries: a frozen display outlives the ticks that free them. */
+	for (i = 0; i < snap->n; i++) {
+		snap->rows[i].copy = *snap->rows[i].entry;
+		snap->rows[i].entry = &snap->rows[i].copy;
+	}
 }
 
 /* Free a snapshot's rows and reset it. */

@@ -12,6 +12,8 @@
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
+#include "ui/keymap.h"
+#include "ui/tui.h"
 
 /* Exit statuses: usage errors and runtime failures differ for scripts. */
 #define EXIT_USAGE 2
@@ -69,6 +71,7 @@ run(const struct options *o, struct evspec *specs)
 	struct tt_err err;
 	struct engine *e;
 	FILE *out = stdout;
+	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	int status;
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
@@ -80,17 +83,17 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		return EXIT_RUNTIME;
 	}
-	if (engine_notice(e) != NULL)
+	if (engine_notice(e) != NULL && !tui)
 		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
 	if (engine_start(e, &err) != 0) {
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		engine_free(e);
 		return EXIT_RUNTIME;
 	}
-	if (!o->batch)
-		fprintf(stderr, "tracetop: the interactive screen is not available in this build; "
-				"printing text reports\n");
-	status = batch_run(e, o, out);
+	if (tui)
+		status = tui_run(e, o);
+	else
+		status = batch_run(e, o, out);
 	engine_free(e);
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
@@ -112,11 +115,13 @@ main(int argc, char **argv)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
-	if (o.help || o.version || o.list_events) {
+	if (o.help || o.version || o.list_events || o.help_keys) {
 		if (o.help)
 			options_usage(stdout);
 		else if (o.version)
 			printf("tracetop %s\n", PACKAGE_VERSION);
+		else if (o.help_keys)
+			keymap_print(stdout);
 		else
 			evspec_list(stdout);
 		options_free(&o);

@@ -15,6 +15,8 @@ enum {
 	OPT_ROWS,
 	OPT_VERSION,
 	OPT_HELP,
+	OPT_NO_MOUSE,
+	OPT_HELP_KEYS,
 };
 
 struct opt_def {
@@ -42,7 +44,9 @@ static const struct opt_def opt_defs[] = {
 	{ "zero", 'z', NULL, "zero the counts every refresh instead of decaying them" },
 	{ "rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)" },
 	{ "include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile" },
+	{ "no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen" },
 	{ "list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit" },
+	{ "help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit" },
 	{ "version", OPT_VERSION, NULL, "print the version and exit" },
 	{ "help", 'h', NULL, "print this help and exit" },
 };
@@ -226,6 +230,12 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_LIST_EVENTS:
 		o->list_events = true;
+		return 0;
+	case OPT_NO_MOUSE:
+		o->no_mouse = true;
+		return 0;
+	case OPT_HELP_KEYS:
+		o->help_keys = true;
 		return 0;
 	case OPT_VERSION:
 		o->version = true;

@@ -63,9 +63,15 @@ int engine_child_status(const struct engine *e);
 /* End a refresh interval for every event (decay or zero), update stats. */
 void engine_tick(struct engine *e, bool zero);
 
-/* Sorted rows of event idx (after engine_tick). */
+/* Sorted rows of event idx (after engine_tick), kept by filter (NULL:
+ * all); during a thread zoom, the zoomed thread's rows. */
 void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
+		     bool (*filter)(const struct hist_entry *, void *), void *arg,
 		     struct hist_snapshot *snap);
+
+/* Count thread tid's samples apart from now on and show them in snapshots
+ * (0 ends the zoom). */
+void engine_zoom_thread(struct engine *e, int tid);
 
 /* Samples of event idx in the last refresh and since start. */
 void engine_event_samples(const struct engine *e, size_t idx, uint64_t *interval,

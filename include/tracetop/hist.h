@@ -19,6 +19,7 @@ struct hist_key {
 	const struct sym *sym;	/* NULL when unresolved */
 	uint64_t addr;		/* unresolved only: offset in the DSO (or the ip); 0 when sym is set */
 	bool kernel;
+	int tid;		/* not part of the identity: the thread of the latest sample */
 };
 
 struct hist_entry {
@@ -32,7 +33,8 @@ struct hist_row {
 	double overhead;	/* percent of all scores */
 	uint64_t samples;	/* score, rounded */
 	uint64_t total;
-	const struct hist_entry *entry;
+	const struct hist_entry *entry;	/* points at copy */
+	struct hist_entry copy;		/* the entry as it was at the snapshot */
 };
 
 enum hist_sort {
@@ -69,8 +71,8 @@ void hist_add(struct hist *h, const struct hist_key *key);
 void hist_tick(struct hist *h, bool zero);
 
 /* Rows sorted by keys (HIST_SORT_END-terminated, ties broken by overhead
- * then symbol name); entries kept by filter (NULL: all). The snapshot's
- * row pointers stay valid until the next hist_tick. */
+ * then symbol name); entries kept by filter (NULL: all). Each row holds a
+ * copy of its entry, valid until the next hist_snapshot into snap. */
 void hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		   bool (*filter)(const struct hist_entry *, void *), void *arg,
 		   struct hist_snapshot *snap);

@@ -33,7 +33,9 @@ struct options {
 	bool zero;		/* -z */
 	bool include_self;	/* --include-self */
 	unsigned rows;		/* --rows: rows per batch report, 0 = all */
+	bool no_mouse;		/* --no-mouse */
 	bool list_events;
+	bool help_keys;		/* --help-keys */
 	bool help, version;
 };
 

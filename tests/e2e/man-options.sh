@@ -19,4 +19,10 @@ for o in $manopts; do
 	printf '%s\n' "$opts" | grep -qx -- "$o"
 	ok $? "$o from the man page exists"
 done
+# the KEYS section is the key map itself
+"$TRACETOP" --help-keys >"$TT_TMP/keys"
+sed -n '/keys-begin/,/keys-end/p' "$man" | sed '1,2d;$d' | sed '$d' | sed 's/\\e/\\/g' >"$TT_TMP/mankeys"
+diff "$TT_TMP/keys" "$TT_TMP/mankeys" >"$TT_TMP/keys.diff"
+ok $? "the man page's KEYS section matches the key map (--help-keys)"
+[ -s "$TT_TMP/keys.diff" ] && diag "$(cat "$TT_TMP/keys.diff")"
 done_testing

@@ -1,0 +1,979 @@
+/* Unit tests for the table widget and the theme, drawn headless: ncurses on
+ * /dev/null at fixed sizes, the screen read back cell by cell. Layout at
+ * several widths, nothing written outside the area, cut text, sorting,
+ * filtering, the selection following its row, navigation, search, mouse,
+ * bars and the ASCII and UTF-8 glyph sets. */
+#include "config.h"
+
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include <cmocka.h>
+
+#include "tracetop/util.h"
+#include "ui/table.h"
+#include "ui/theme.h"
+
+/* A row of the fake pane. */
+struct frow {
+	int pid;
+	double pct;
+	const char *user;
+	const char *name;
+};
+
+enum { C_PID, C_CPU, C_USER, C_NAME, NCOLS };
+
+static const struct table_col cols[NCOLS] = {
+    [C_PID] = {.title = "PID", .width = 7, .min_width = 5, .priority = 3, .right = true,
+	       .sortable = true},
+    [C_CPU] = {.title = "CPU%", .width = 16, .min_width = 6, .priority = 1, .right = true,
+	       .bar = true, .sortable = true},
+    [C_USER] = {.title = "USER", .width = 10, .min_width = 4, .priority = 0, .sortable = true},
+    [C_NAME] = {.title = "Command", .width = 20, .min_width = 8, .priority = 3, .flex = true,
+		.sortable = true},
+};
+
+static const char long_name[] = "a-very-long-command-name-that-never-ends-and-goes-on-and-on";
+
+static const struct frow sample[] = {
+    {101, 49.8, "root", "swapper"},
+    {202, 12.5, "alice", "firefox"},
+    {303, 12.5, "bob", "bash"},
+    {404, 100.0, "root", "[kworker/0:1]"},
+    {505, 0.0, "carol", long_name},
+    {606, 3.2, "alice", "vim"},
+    {707, 12.5, "dave", "make"},
+};
+#define NSAMPLE (sizeof(sample) / sizeof(sample[0]))
+
+/* Cell text: pid, "12.5%", user, command. */
+static void
+f_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+{
+	const struct frow *r = row;
+
+	switch (col) {
+	case C_PID:
+		snprintf(buf, len, "%d", r->pid);
+		break;
+	case C_CPU:
+		snprintf(buf, len, "%.1f%%", r->pct);
+		break;
+	case C_USER:
+		snprintf(buf, len, "%s", r->user);
+		break;
+	default:
+		snprintf(buf, len, "%s", r->name);
+		break;
+	}
+}
+
+/* Ascending order by one column. */
+static int
+f_compare(const void *a, const void *b, size_t col, void *ctx)
+{
+	const struct frow *x = a, *y = b;
+
+	switch (col) {
+	case C_PID:
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	case C_CPU:
+		return (x->pct > y->pct) - (x->pct < y->pct);
+	case C_USER:
+		return strcmp(x->user, y->user);
+	default:
+		return strcmp(x->name, y->name);
+	}
+}
+
+/* The CPU share drives the bar. */
+static double
+f_bar(const void *row, size_t col, void *ctx)
+{
+	return ((const struct frow *)row)->pct;
+}
+
+/* Pids identify rows. */
+static uintptr_t
+f_id(const void *row, void *ctx)
+{
+	return (uintptr_t)((const struct frow *)row)->pid;
+}
+
+/* Case-insensitive substring of user or command. */
+static bool
+f_match(const void *row, const char *text, void *ctx)
+{
+	const struct frow *r = row;
+
+	return strcasestr(r->user, text) != NULL || strcasestr(r->name, text) != NULL;
+}
+
+/* Kernel threads ("[...]") in the kernel colour. */
+static attr_t
+f_attr(const void *row, size_t col, const struct theme *th, void *ctx)
+{
+	const struct frow *r = row;
+
+	return col == C_NAME && r->name[0] == '[' ? th->attr[TH_KERNEL] : 0;
+}
+
+static const struct table_ops fops = {
+    .cell = f_cell,
+    .compare = f_compare,
+    .bar_value = f_bar,
+    .row_id = f_id,
+    .match = f_match,
+    .cell_attr = f_attr,
+};
+
+static struct theme ascii, utf8;
+
+/* Resize the screen and blank it. */
+static void
+screen(int lines, int columns)
+{
+	resize_term(lines, columns);
+	werase(stdscr);
+}
+
+/* The character in the cell at (y, x) (both cells of a wide one give it);
+ * its attributes in *attr unless NULL. */
+static wchar_t
+cell_at(int y, int x, attr_t *attr)
+{
+	cchar_t cc;
+	wchar_t wc[CCHARW_MAX + 1];
+	attr_t a;
+	short pair;
+
+	mvwin_wch(stdscr, y, x, &cc);
+	getcchar(&cc, wc, &a, &pair, NULL);
+	if (attr != NULL)
+		*attr = a;
+	return wc[0];
+}
+
+/* Read n cells at (y, x) back as UTF-8 (a wide character once), trailing
+ * blanks removed. */
+static const char *
+line_at(int y, int x, int n)
+{
+	static char out[8192];
+	wchar_t w[2048];
+	int k = 0;
+
+	for (int i = 0; i < n && k < 2047; i++) {
+		w[k++] = cell_at(y, x + i, NULL);
+		if (wcwidth(w[k - 1]) == 2)
+			i++;
+	}
+	while (k > 0 && w[k - 1] == L' ')
+		k--;
+	w[k] = L'\0';
+	wcstombs(out, w, sizeof(out));
+	return out;
+}
+
+/* Line y of the screen from column 0. */
+static const char *
+line(int y)
+{
+	return line_at(y, 0, COLS);
+}
+
+/* The attributes of the cell at (y, x). */
+static attr_t
+attr_at(int y, int x)
+{
+	attr_t a;
+
+	cell_at(y, x, &a);
+	return a;
+}
+
+/* How many cells of line y hold the character wc. */
+static int
+count_char(int y, wchar_t wc)
+{
+	int n = 0;
+
+	for (int x = 0; x < COLS; x++)
+		n += cell_at(y, x, NULL) == wc;
+	return n;
+}
+
+/* A table over the sample rows (pointers into rows[]). */
+static void
+table_with(struct table *t, const struct table_col *c, const struct frow *rows, size_t n)
+{
+	const void *p[64];
+
+	assert_true(n <= 64);
+	for (size_t i = 0; i < n; i++)
+		p[i] = &rows[i];
+	table_init(t, c, NCOLS, &fops, NULL);
+	table_set_rows(t, p, n);
+}
+
+/* Fifty rows task00..task49 with pids 1000.. and spread shares. */
+static struct frow many[50];
+static char many_names[50][16];
+
+/* Fill many[]. */
+static void
+make_many(void)
+{
+	for (int i = 0; i < 50; i++) {
+		snprintf(many_names[i], sizeof(many_names[i]), "task%02d", i);
+		many[i] = (struct frow){1000 + i, (i * 37) % 101, "u", many_names[i]};
+	}
+}
+
+/* Pid of the selected row, or -1. */
+static int
+sel_pid(const struct table *t)
+{
+	const struct frow *r = table_selected(t);
+
+	return r ? r->pid : -1;
+}
+
+/* Pid of the row shown at index i. */
+static int
+row_pid(const struct table *t, size_t i)
+{
+	return ((const struct frow *)t->rows[i])->pid;
+}
+
+/* Column c is at x (-1: dropped) and w cells wide. */
+static void
+expect_col(const struct table *t, size_t c, int x, int w)
+{
+	assert_int_equal(t->col_x[c], x);
+	assert_int_equal(t->col_w[c], w);
+}
+
+/* The selection is at row sel with row top first on screen. */
+static void
+expect_pos(const struct table *t, size_t sel, size_t top)
+{
+	assert_int_equal(t->sel, sel);
+	assert_int_equal(t->top, top);
+}
+
+/* 200 columns: every column at its width, the command takes the rest;
+ * at 80 it gets less and long text is cut. */
+static void
+test_layout_wide(void **state)
+{
+	struct table t;
+
+	screen(24, 200);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_CPU, true);
+	table_draw(&t, stdscr, 0, 0, 10, 200, &ascii);
+	expect_col(&t, C_PID, 0, 7);
+	expect_col(&t, C_CPU, 8, 16);
+	assert_int_equal(t.col_x[C_USER], 25);
+	expect_col(&t, C_NAME, 36, 164);
+	assert_string_equal(line(0), "    PID            vCPU% USER       Command");
+	assert_string_equal(line(1), "    404 100.0% ||||||||| root       [kworker/0:1]");
+	assert_string_equal(line(2), "    101  49.8% ||||      root       swapper");
+	assert_string_equal(line(5), "    707  12.5% |         dave       make");
+	assert_string_equal(line(7), "    505   0.0%           carol      "
+				     "a-very-long-command-name-that-never-ends-and-goes-on-and-on");
+	assert_string_equal(line(8), "");
+
+	/* 80 columns: the long command is cut with an ellipsis */
+	screen(24, 80);
+	table_sort_by(&t, C_PID, true);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	assert_int_equal(t.col_w[C_NAME], 44);
+	assert_string_equal(line(0), "   vPID             CPU% USER       Command");
+	/* pid 505 is the 3rd row descending */
+	assert_string_equal(line(3), "    505   0.0%           carol      "
+				     "a-very-long-command-name-that-never-ends-an~");
+	table_free(&t);
+}
+
+/* 40 columns: USER then CPU% drop; the command keeps the rest. 25: only
+ * top priorities are left and the command shrinks below its width. */
+static void
+test_layout_narrow(void **state)
+{
+	struct table t;
+
+	screen(24, 80);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_NAME, false);
+	table_draw(&t, stdscr, 0, 0, 10, 40, &ascii);
+	assert_int_equal(t.col_x[C_USER], -1);
+	assert_int_equal(t.col_x[C_CPU], -1);
+	expect_col(&t, C_NAME, 8, 32);
+	assert_string_equal(line(0), "    PID Command^");
+	/* sorted by name: "[kworker", "a-very-long", "bash", ... */
+	assert_string_equal(line(1), "    404 [kworker/0:1]");
+	assert_string_equal(line(2), "    505 a-very-long-command-name-that-n~");
+
+	werase(stdscr);
+	table_draw(&t, stdscr, 0, 0, 10, 25, &ascii);
+	assert_int_equal(t.col_w[C_NAME], 17);
+	assert_string_equal(line(2), "    505 a-very-long-comm~");
+
+	/* Not even the top priorities fit: cut at the edge. */
+	werase(stdscr);
+	table_draw(&t, stdscr, 0, 0, 10, 5, &ascii);
+	assert_int_equal(t.col_w[C_PID], 5);
+	assert_int_equal(t.col_x[C_NAME], -1);
+	assert_string_equal(line(1), "  404");
+	table_free(&t);
+}
+
+/* Rows with text that is wide, combining, or not UTF-8 at all. */
+static const struct frow awkward[] = {
+    {1, 100, "root", "漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字"},
+    {2, 50, "e\xcc\x81t\xc3\xa9", "bad \xff\xfe bytes and a very long tail that goes well past two "
+				   "hundred columns so that every width cuts it somewhere in the "
+				   "middle of the text, not at its end, again and again and again"},
+    {3, 150, "\xcc\x81x", "x"},
+    {4, -5, "u", "\t\x1b[31mraw"},
+};
+
+/* Fill the screen with '#', draw into an area, and check that the area is
+ * fully repainted and nothing outside it changed. */
+static void
+check_area(const struct theme *th, int w)
+{
+	const int y = 2, x = 3, h = 6, lines = 12, columns = w + 10;
+	struct table t;
+
+	screen(lines, columns);
+	for (int r = 0; r < lines; r++)
+		mvhline(r, 0, '#', columns);
+	table_with(&t, cols, awkward, sizeof(awkward) / sizeof(awkward[0]));
+	table_draw(&t, stdscr, y, x, h, w, th);
+	for (int r = 0; r < lines; r++) {
+		for (int c = 0; c < columns; c++) {
+			bool inside = r >= y && r < y + h && c >= x && c < x + w;
+			wchar_t wc = cell_at(r, c, NULL);
+
+			if (inside != (wc != L'#'))
+				fail_msg("width %d: cell (%d, %d) is '%lc'", w, r, c, (wint_t)wc);
+		}
+	}
+	table_free(&t);
+}
+
+/* Nothing is written past the area's last column at any width. */
+static void
+test_no_overflow(void **state)
+{
+	static const int widths[] = {200, 80, 40, 25, 9, 5, 1};
+
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		check_area(&ascii, widths[i]);
+		check_area(&utf8, widths[i]);
+	}
+}
+
+/* A cut wide-character text never splits a character; the ellipsis and a
+ * blank fill the cells left. Text longer than the table keeps of a cell
+ * still ends with the ellipsis. */
+static void
+test_wide_cut(void **state)
+{
+	static char name[1500];
+	struct frow row = {1, 1, "u", name};
+	struct table t;
+	char want[128] = "";
+	const char *l;
+
+	screen(24, 80);
+	table_with(&t, cols, awkward, 1);
+	table_draw(&t, stdscr, 0, 0, 5, 40, &utf8);
+	assert_int_equal(t.col_w[C_NAME], 32);
+	/* 31 cells: 15 double-width characters, the ellipsis, one blank */
+	for (int i = 0; i < 15; i++)
+		strcat(want, i % 2 ? "字" : "漢");
+	strcat(want, "…");
+	assert_string_equal(line_at(1, 8, 32), want);
+	assert_string_equal(line_at(1, 38, 1), "…");
+	assert_string_equal(line_at(1, 39, 1), "");
+	table_free(&t);
+
+	/* longer than a cell is kept, on a very wide screen */
+	memset(name, 'x', sizeof(name) - 1);
+	screen(5, 1100);
+	table_with(&t, cols, &row, 1);
+	table_draw(&t, stdscr, 0, 0, 5, 1000, &ascii);
+	l = line(1);
+	assert_true(strlen(l) > 500);
+	assert_int_equal(l[strlen(l) - 1], '~');
+	assert_int_equal(l[strlen(l) - 2], 'x');
+	table_free(&t);
+}
+
+/* Is the table sorted by its column and direction, equal rows in the
+ * order they were given? */
+static void
+check_sorted(const struct table *t, const struct frow *base)
+{
+	for (size_t i = 1; i < t->nrows; i++) {
+		const struct frow *a = t->rows[i - 1], *b = t->rows[i];
+		int c = f_compare(a, b, t->sort_col, NULL);
+
+		if (t->descending)
+			c = -c;
+		assert_true(c <= 0);
+		if (c == 0)
+			assert_true(a - base < b - base);
+	}
+}
+
+/* Every column in both directions, stable for equal keys. */
+static void
+test_sort_columns(void **state)
+{
+	struct table t;
+
+	table_with(&t, cols, sample, NSAMPLE);
+	for (size_t c = 0; c < NCOLS; c++) {
+		table_sort_by(&t, c, false);
+		assert_int_equal(t.nrows, NSAMPLE);
+		check_sorted(&t, sample);
+		table_sort_by(&t, c, true);
+		check_sorted(&t, sample);
+	}
+	/* the three rows at 12.5% keep their order both ways */
+	table_sort_by(&t, C_CPU, true);
+	assert_int_equal(row_pid(&t, 2), 202);
+	assert_int_equal(row_pid(&t, 3), 303);
+	assert_int_equal(row_pid(&t, 4), 707);
+	table_sort_by(&t, C_CPU, false);
+	assert_int_equal(row_pid(&t, 2), 202);
+	assert_int_equal(row_pid(&t, 4), 707);
+	table_free(&t);
+}
+
+/* Substring filters, '!' negation and clearing. */
+static void
+test_filter(void **state)
+{
+	struct table t;
+
+	table_with(&t, cols, sample, NSAMPLE);
+	table_set_filter(&t, "fire");
+	assert_int_equal(t.nrows, 1);
+	assert_int_equal(sel_pid(&t), 202);
+	table_set_filter(&t, "ROOT");
+	assert_int_equal(t.nrows, 2);
+	table_set_filter(&t, "!root");
+	assert_int_equal(t.nrows, NSAMPLE - 2);
+	for (size_t i = 0; i < t.nrows; i++)
+		assert_string_not_equal(((const struct frow *)t.rows[i])->user, "root");
+	table_set_filter(&t, "!");
+	assert_int_equal(t.nrows, NSAMPLE);
+	table_set_filter(&t, "nothing matches this");
+	assert_int_equal(t.nrows, 0);
+	assert_null(table_selected(&t));
+	table_set_filter(&t, "");
+	assert_int_equal(t.nrows, NSAMPLE);
+	table_free(&t);
+}
+
+/* The selection stays on its row when rows move, moves to the same place
+ * when its row goes, and comes back when a filter hid it. */
+static void
+test_selection_follows(void **state)
+{
+	struct frow rows[NSAMPLE], rev[NSAMPLE];
+	const void *p[NSAMPLE];
+	struct table t;
+
+	memcpy(rows, sample, sizeof(rows));
+	table_with(&t, cols, rows, NSAMPLE);
+	table_sort_by(&t, C_PID, false);
+	screen(24, 80);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	assert_int_equal(sel_pid(&t), 101);
+	table_action(&t, ACT_DOWN);
+	table_action(&t, ACT_DOWN);
+	assert_int_equal(sel_pid(&t), 303);
+
+	/* new snapshot, new order (by CPU share now) */
+	for (size_t i = 0; i < NSAMPLE; i++) {
+		rev[i] = rows[NSAMPLE - 1 - i];
+		p[i] = &rev[i];
+	}
+	table_sort_by(&t, C_CPU, true);
+	table_set_rows(&t, p, NSAMPLE);
+	assert_int_equal(sel_pid(&t), 303);
+	assert_int_equal(t.sel, 3);
+
+	/* 303 goes: the row now at index 3 is selected, and followed */
+	for (size_t i = 0, k = 0; i < NSAMPLE; i++)
+		if (rev[i].pid != 303)
+			p[k++] = &rev[i];
+	table_set_rows(&t, p, NSAMPLE - 1);
+	assert_int_equal(t.sel, 3);
+	assert_int_equal(sel_pid(&t), 202);
+	table_sort_by(&t, C_PID, false);
+	assert_int_equal(t.sel, 1);
+	assert_int_equal(sel_pid(&t), 202);
+
+	/* hidden by the filter, back when it clears */
+	table_set_filter(&t, "root");
+	assert_int_equal(t.nrows, 2);
+	assert_int_equal(sel_pid(&t), 404);
+	table_set_filter(&t, "");
+	assert_int_equal(sel_pid(&t), 202);
+
+	/* fewer rows than the index: the last one */
+	table_set_rows(&t, p, 2);
+	assert_int_equal(t.sel, 1);
+	table_set_rows(&t, p, 0);
+	assert_null(table_selected(&t));
+	table_free(&t);
+}
+
+/* Up, down, pages, home and end keep the selection on screen. */
+static void
+test_navigation(void **state)
+{
+	struct table t;
+
+	make_many();
+	table_with(&t, cols, many, 50);
+	table_sort_by(&t, C_PID, false);
+	screen(24, 80);
+	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
+	assert_int_equal(t.height, 10);
+	for (int i = 0; i < 12; i++)
+		assert_int_equal(table_action(&t, ACT_DOWN), REACT_HANDLED | REACT_REDRAW);
+	expect_pos(&t, 12, 3);
+	for (int i = 0; i < 10; i++)
+		table_action(&t, ACT_UP);
+	expect_pos(&t, 2, 2);
+	table_action(&t, ACT_PAGE_DOWN);
+	expect_pos(&t, 12, 12);
+	table_action(&t, ACT_PAGE_UP);
+	expect_pos(&t, 2, 2);
+	table_action(&t, ACT_END);
+	expect_pos(&t, 49, 40);
+	table_action(&t, ACT_PAGE_DOWN);
+	expect_pos(&t, 49, 40);
+	table_action(&t, ACT_DOWN);
+	assert_int_equal(t.sel, 49);
+	table_action(&t, ACT_HOME);
+	expect_pos(&t, 0, 0);
+	table_action(&t, ACT_UP);
+	table_action(&t, ACT_PAGE_UP);
+	assert_int_equal(t.sel, 0);
+	assert_int_equal(table_action(&t, ACT_QUIT), REACT_IGNORED);
+
+	/* the selected row is drawn reversed where it is on screen */
+	for (int i = 0; i < 15; i++)
+		table_action(&t, ACT_DOWN);
+	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
+	assert_int_equal(t.top, 6);
+	assert_string_equal(line(10), "   1015 50.0% |||||      u          task15");
+	assert_true(attr_at(10, 0) & A_REVERSE);
+	assert_true(attr_at(10, 79) & A_REVERSE);
+	assert_false(attr_at(9, 0) & A_REVERSE);
+
+	/* a smaller window keeps it visible */
+	table_draw(&t, stdscr, 0, 0, 4, 80, &ascii);
+	assert_int_equal(t.top, 13);
+	table_free(&t);
+}
+
+/* Search from the selection, next and previous with wrap. */
+static void
+test_search(void **state)
+{
+	struct table t;
+
+	make_many();
+	table_with(&t, cols, many, 50);
+	table_sort_by(&t, C_PID, false);
+	screen(24, 80);
+	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
+	assert_true(table_search(&t, "TASK1"));
+	expect_pos(&t, 10, 1);
+	/* still matching: stays */
+	assert_true(table_search(&t, "task1"));
+	assert_int_equal(t.sel, 10);
+	assert_true(table_search_next(&t, 1));
+	assert_int_equal(t.sel, 11);
+	for (int i = 0; i < 8; i++)
+		table_search_next(&t, 1);
+	assert_int_equal(t.sel, 19);
+	assert_true(table_search_next(&t, 1));
+	assert_int_equal(t.sel, 10);
+	assert_true(table_search_next(&t, -1));
+	assert_int_equal(t.sel, 19);
+	/* from 19 the next "task0" wraps to the top */
+	assert_true(table_search(&t, "task0"));
+	assert_int_equal(t.sel, 0);
+	assert_false(table_search(&t, "zzz"));
+	assert_int_equal(t.sel, 0);
+	assert_false(table_search_next(&t, 1));
+	assert_false(table_search(&t, ""));
+	/* a lone match stays selected */
+	assert_true(table_search(&t, "task42"));
+	assert_true(table_search_next(&t, -1));
+	assert_int_equal(t.sel, 42);
+	table_free(&t);
+}
+
+/* Clicks on titles sort (again: invert); clicks on rows select. */
+static void
+test_click(void **state)
+{
+	struct table t;
+
+	screen(24, 100);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_PID, false);
+	table_draw(&t, stdscr, 2, 5, 8, 80, &ascii);
+	/* CPU% title is at 5 + 8 .. 5 + 23 */
+	assert_int_equal(table_click(&t, 2, 5 + 20), REACT_HANDLED | REACT_REDRAW);
+	assert_int_equal(t.sort_col, C_CPU);
+	assert_true(t.descending);
+	table_click(&t, 2, 5 + 8);
+	assert_int_equal(t.sort_col, C_CPU);
+	assert_false(t.descending);
+	table_click(&t, 2, 5 + 40);
+	assert_int_equal(t.sort_col, C_NAME);
+	assert_false(t.descending);
+	/* the blank between columns sorts nothing */
+	assert_int_equal(table_click(&t, 2, 5 + 7), REACT_HANDLED);
+	assert_int_equal(t.sort_col, C_NAME);
+
+	table_draw(&t, stdscr, 2, 5, 8, 80, &ascii);
+	assert_int_equal(table_click(&t, 2 + 1 + 3, 5 + 50), REACT_HANDLED | REACT_REDRAW);
+	assert_int_equal(t.sel, 3);
+	assert_ptr_equal(table_selected(&t), t.rows[3]);
+	assert_int_equal(table_click(&t, 2 + 7, 5 + 79), REACT_HANDLED | REACT_REDRAW);
+	assert_int_equal(t.sel, 6);
+	/* below the last row */
+	table_set_filter(&t, "root");
+	assert_int_equal(table_click(&t, 2 + 1 + 4, 5 + 1), REACT_HANDLED);
+	assert_int_equal(t.sel, 1);
+	assert_int_equal(table_click(&t, 1, 10), REACT_IGNORED);
+	assert_int_equal(table_click(&t, 5, 4), REACT_IGNORED);
+	assert_int_equal(table_click(&t, 5, 85), REACT_IGNORED);
+	assert_int_equal(table_click(&t, 10, 10), REACT_IGNORED);
+	table_free(&t);
+}
+
+/* The wheel moves the view and the selection. */
+static void
+test_scroll(void **state)
+{
+	struct table t;
+
+	make_many();
+	table_with(&t, cols, many, 50);
+	table_sort_by(&t, C_PID, false);
+	screen(24, 80);
+	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
+	table_scroll(&t, 5);
+	expect_pos(&t, 5, 5);
+	table_scroll(&t, -3);
+	expect_pos(&t, 2, 2);
+	table_scroll(&t, 100);
+	expect_pos(&t, 49, 40);
+	table_scroll(&t, -100);
+	expect_pos(&t, 0, 0);
+	table_free(&t);
+}
+
+/* The bar has floor(share * glyphs that fit) glyphs, in both glyph sets. */
+static void
+test_bar(void **state)
+{
+	static const struct frow bars[] = {
+	    {1, 100, "u", "a"}, {2, 75, "u", "b"}, {3, 50, "u", "c"},
+	    {4, 49.8, "u", "d"}, {5, 25, "u", "e"}, {6, 0, "u", "f"},
+	};
+	const struct theme *themes[] = {&ascii, &utf8};
+	const wchar_t glyph[] = {L'|', L'\u2588'};
+	struct table t;
+
+	table_with(&t, cols, bars, 6);
+	table_sort_by(&t, C_PID, false);
+	for (int k = 0; k < 2; k++) {
+		screen(24, 80);
+		table_draw(&t, stdscr, 0, 0, 10, 80, themes[k]);
+		/* 16 cells: "100.0%", a blank, 9 glyphs */
+		for (int i = 0; i < 6; i++)
+			assert_int_equal(count_char(1 + i, glyph[k]), (int)(bars[i].pct / 100 * 9));
+	}
+	/* the bar starts after the text field on every row */
+	assert_string_equal(line_at(2, 8, 16), " 75.0% ██████");
+	table_free(&t);
+}
+
+/* ASCII and UTF-8 glyph sets: ellipsis and sort markers both ways. */
+static void
+test_glyphs(void **state)
+{
+	struct table t;
+
+	assert_string_equal(ascii.ellipsis, "~");
+	assert_string_equal(ascii.bar_full, "|");
+	assert_string_equal(ascii.hline, "-");
+	assert_string_equal(utf8.ellipsis, "…");
+	assert_string_equal(utf8.hline, "─");
+	assert_false(ascii.color);
+
+	screen(24, 80);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_NAME, true);
+	table_draw(&t, stdscr, 0, 0, 10, 40, &utf8);
+	assert_string_equal(line(0), "    PID Command▼");
+	assert_string_equal(line(6), "    505 a-very-long-command-name-that-n…");
+	table_sort_by(&t, C_PID, false);
+	table_draw(&t, stdscr, 0, 0, 10, 40, &utf8);
+	assert_string_equal(line(0), "   ▲PID Command");
+	table_sort_by(&t, C_PID, true);
+	table_draw(&t, stdscr, 0, 0, 10, 40, &ascii);
+	assert_string_equal(line(0), "   vPID Command");
+	table_free(&t);
+}
+
+/* The sorted title keeps the column's width and gets its own attribute;
+ * a title too long for its column keeps the marker. */
+static void
+test_sort_marker(void **state)
+{
+	static const struct table_col tiny[NCOLS] = {
+	    [C_PID] = {.title = "PROCESS-ID", .width = 5, .priority = 3, .right = true,
+		       .sortable = true},
+	    [C_CPU] = {.title = "CPU%", .width = 6, .priority = 3, .right = true, .sortable = true},
+	    [C_USER] = {.title = "USERNAME", .width = 4, .priority = 3, .sortable = true},
+	    [C_NAME] = {.title = "Command", .width = 8, .priority = 3, .flex = true,
+			.sortable = true},
+	};
+	struct theme th = ascii;
+	struct table t;
+
+	th.attr[TH_TITLE_SORTED] = A_REVERSE | A_BOLD;
+	screen(24, 80);
+	table_with(&t, tiny, sample, NSAMPLE);
+	table_sort_by(&t, C_PID, true);
+	table_draw(&t, stdscr, 0, 0, 5, 40, &th);
+	assert_string_equal(line(0), "vPRO~   CPU% USE~ Command");
+	assert_true(attr_at(0, 0) & A_BOLD);
+	assert_true(attr_at(0, 4) & A_BOLD);
+	assert_false(attr_at(0, 5) & A_BOLD);
+	assert_false(attr_at(0, 8) & A_BOLD);
+	assert_true(attr_at(0, 8) & A_REVERSE);
+	assert_true(attr_at(0, 39) & A_REVERSE);
+	table_sort_by(&t, C_USER, false);
+	table_draw(&t, stdscr, 0, 0, 5, 40, &th);
+	assert_string_equal(line(0), "PROC~   CPU% US~^ Command");
+	assert_true(attr_at(0, 13) & A_BOLD);
+	assert_true(attr_at(0, 16) & A_BOLD);
+	assert_false(attr_at(0, 17) & A_BOLD);
+	table_free(&t);
+}
+
+/* Sort actions cycle through the sortable columns; numbers start
+ * descending, text ascending; invert flips. */
+static void
+test_sort_actions(void **state)
+{
+	struct table_col c[NCOLS];
+	struct table t;
+
+	memcpy(c, cols, sizeof(c));
+	c[C_USER].sortable = false;
+	table_with(&t, c, sample, NSAMPLE);
+	assert_int_equal(t.sort_col, C_PID);
+	assert_true(t.descending);
+	assert_int_equal(table_action(&t, ACT_SORT_NEXT), REACT_HANDLED | REACT_REDRAW);
+	assert_int_equal(t.sort_col, C_CPU);
+	assert_true(t.descending);
+	table_action(&t, ACT_SORT_NEXT);
+	assert_int_equal(t.sort_col, C_NAME);
+	assert_false(t.descending);
+	check_sorted(&t, sample);
+	table_action(&t, ACT_SORT_NEXT);
+	assert_int_equal(t.sort_col, C_PID);
+	table_action(&t, ACT_SORT_PREV);
+	assert_int_equal(t.sort_col, C_NAME);
+	table_action(&t, ACT_SORT_PREV);
+	assert_int_equal(t.sort_col, C_CPU);
+	table_action(&t, ACT_SORT_INVERT);
+	assert_false(t.descending);
+	check_sorted(&t, sample);
+	table_action(&t, ACT_SORT_INVERT);
+	assert_true(t.descending);
+	check_sorted(&t, sample);
+	table_free(&t);
+}
+
+/* Cell attributes colour single cells, except on the selected row. */
+static void
+test_cell_attr(void **state)
+{
+	struct theme th = ascii;
+	struct table t;
+
+	th.attr[TH_KERNEL] = A_BOLD;
+	screen(24, 80);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_PID, false);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &th);
+	/* row 4 is pid 404, "[kworker/0:1]" */
+	assert_true(attr_at(4, 36) & A_BOLD);
+	assert_false(attr_at(4, 0) & A_BOLD);
+	assert_false(attr_at(3, 36) & A_BOLD);
+	table_action(&t, ACT_END);
+	table_action(&t, ACT_HOME);
+	for (int i = 0; i < 3; i++)
+		table_action(&t, ACT_DOWN);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &th);
+	assert_false(attr_at(4, 36) & A_BOLD);
+	assert_true(attr_at(4, 36) & A_REVERSE);
+	table_free(&t);
+}
+
+/* An empty table draws titles and blanks and ignores navigation. */
+static void
+test_empty(void **state)
+{
+	struct table t;
+
+	screen(24, 80);
+	table_init(&t, cols, NCOLS, &fops, NULL);
+	for (int r = 0; r < 10; r++)
+		mvhline(r, 0, '#', 80);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	assert_string_equal(line(0), "   vPID             CPU% USER       Command");
+	assert_string_equal(line(5), "");
+	assert_null(table_selected(&t));
+	assert_int_equal(table_action(&t, ACT_DOWN), REACT_HANDLED | REACT_REDRAW);
+	table_action(&t, ACT_END);
+	table_action(&t, ACT_PAGE_DOWN);
+	table_scroll(&t, 3);
+	assert_false(table_search(&t, "x"));
+	assert_false(table_search_next(&t, -1));
+	assert_int_equal(table_click(&t, 3, 3), REACT_HANDLED);
+	assert_null(table_selected(&t));
+	assert_int_equal(t.sel, 0);
+	table_draw(&t, stdscr, 0, 0, 0, 80, &ascii);
+	assert_int_equal(table_click(&t, 0, 3), REACT_IGNORED);
+	table_free(&t);
+}
+
+/* theme_init: colours on a colour terminal, monochrome when asked (the
+ * flag or a non-empty NO_COLOR), UTF-8 glyphs in a UTF-8 locale. */
+static void
+test_theme_init(void **state)
+{
+	struct theme th;
+
+	unsetenv("NO_COLOR");
+	theme_init(&th, true);
+	assert_false(th.color);
+	assert_true(th.utf8);
+	assert_string_equal(th.bar_full, "█");
+	assert_int_equal(th.attr[TH_SELECTED], A_REVERSE);
+	assert_int_equal(th.attr[TH_ERROR], A_BOLD | A_REVERSE);
+	for (int i = 0; i < TH_COUNT; i++)
+		assert_int_equal(th.attr[i] & A_COLOR, 0);
+
+	setenv("NO_COLOR", "1", 1);
+	theme_init(&th, false);
+	assert_false(th.color);
+
+	setenv("NO_COLOR", "", 1);
+	theme_init(&th, false);
+	assert_int_equal(th.color, has_colors());
+	if (th.color) {
+		assert_int_not_equal(th.attr[TH_SELECTED] & A_COLOR, 0);
+		assert_int_not_equal(th.attr[TH_TITLE] & A_COLOR, 0);
+		assert_int_not_equal(th.attr[TH_TITLE] & A_COLOR, th.attr[TH_TITLE_SORTED] & A_COLOR);
+	}
+	unsetenv("NO_COLOR");
+
+	theme_plain(&th, false);
+	assert_false(th.utf8);
+	assert_int_equal(th.attr[TH_NORMAL], A_NORMAL);
+	assert_int_equal(th.attr[TH_TITLE], A_REVERSE);
+}
+
+/* A headless screen: the first terminal type with a terminfo entry. */
+static SCREEN *
+headless(void)
+{
+	static const char *const types[] = {"xterm-256color", "xterm", "vt100"};
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+
+	if (out == NULL || in == NULL)
+		return NULL;
+	if (getenv("TERM") == NULL)
+		setenv("TERM", "xterm-256color", 1);
+	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		SCREEN *s = newterm(types[i], out, in);
+
+		if (s != NULL)
+			return s;
+	}
+	return NULL;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_layout_wide),
+	    cmocka_unit_test(test_layout_narrow),
+	    cmocka_unit_test(test_no_overflow),
+	    cmocka_unit_test(test_wide_cut),
+	    cmocka_unit_test(test_sort_columns),
+	    cmocka_unit_test(test_filter),
+	    cmocka_unit_test(test_selection_follows),
+	    cmocka_unit_test(test_navigation),
+	    cmocka_unit_test(test_search),
+	    cmocka_unit_test(test_click),
+	    cmocka_unit_test(test_scroll),
+	    cmocka_unit_test(test_bar),
+	    cmocka_unit_test(test_glyphs),
+	    cmocka_unit_test(test_sort_marker),
+	    cmocka_unit_test(test_sort_actions),
+	    cmocka_unit_test(test_cell_attr),
+	    cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_theme_init),
+	};
+	SCREEN *s;
+	int rc;
+
+	if (setlocale(LC_ALL, "C.UTF-8") == NULL && setlocale(LC_ALL, "en_US.UTF-8") == NULL) {
+		printf("1..0 # SKIP no UTF-8 locale\n");
+		return 0;
+	}
+	s = headless();
+	if (s == NULL) {
+		printf("1..0 # SKIP no terminfo entry for a headless screen\n");
+		return 0;
+	}
+	theme_plain(&ascii, false);
+	theme_plain(&utf8, true);
+	rc = cmocka_run_group_tests(tests, NULL, NULL);
+	endwin();
+	delscreen(s);
+	return rc;
+}

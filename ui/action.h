@@ -1,0 +1,52 @@
+/* action: what a key (or mouse event) asks for. Keys map to actions in
+ * keymap.c; panes and widgets act on actions, never on raw keys, so the
+ * key map table alone decides the bindings, the help and the man page. */
+#ifndef TRACETOP_UI_ACTION_H
+#define TRACETOP_UI_ACTION_H
+
+enum action {
+	ACT_NONE,
+	/* global */
+	ACT_HELP,
+	ACT_QUIT,
+	ACT_CLOSE,		/* Esc: close a dialog, leave a zoom, clear a filter */
+	ACT_NEXT_PANE,
+	ACT_PREV_PANE,
+	ACT_REDRAW,
+	ACT_TOGGLE_ZERO,	/* z */
+	ACT_FREEZE,		/* Z */
+	ACT_DELAY,		/* d */
+	ACT_NEXT_EVENT,		/* e */
+	/* tables */
+	ACT_UP,
+	ACT_DOWN,
+	ACT_PAGE_UP,
+	ACT_PAGE_DOWN,
+	ACT_HOME,
+	ACT_END,
+	ACT_SEARCH,		/* F3 / */
+	ACT_SEARCH_NEXT,	/* n */
+	ACT_SEARCH_PREV,	/* N */
+	ACT_FILTER,		/* F4 \ */
+	ACT_SORT_MENU,		/* F6 */
+	ACT_SORT_PREV,		/* < */
+	ACT_SORT_NEXT,		/* > */
+	ACT_SORT_INVERT,	/* I */
+	ACT_ENTER,		/* Enter: the row's menu */
+	ACT_BACK,		/* Left: back out of a zoom */
+	/* top pane */
+	ACT_HIDE_KERNEL,	/* K */
+	ACT_HIDE_USER,		/* U */
+	ACT_COUNT
+};
+
+/* What a handler asks of the loop after an action (bit flags). */
+enum reaction {
+	REACT_IGNORED = 0,	/* not for me: try the next handler */
+	REACT_HANDLED = 1 << 0,
+	REACT_REDRAW = 1 << 1,	/* draw again */
+	REACT_RESNAP = 1 << 2,	/* re-filter / re-sort the current snapshot */
+	REACT_QUIT = 1 << 3,
+};
+
+#endif

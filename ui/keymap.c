@@ -1,0 +1,149 @@
+/* keymap: the key bindings, in one table. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tracetop/util.h"
+#include "ui/curses.h"
+#include "ui/keymap.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+/* Every binding. Order matters: it is the order of the key bar, the help
+ * pane and the man page; an action's first binding with a bar label is the
+ * one the key bar shows. */
+static const struct keybind keymap[] = {
+	{ KEY_F(1), true, "F1", ACT_HELP, SCOPE_GLOBAL, "Help", "show this help (Esc or q closes it)" },
+	{ '?', false, "?", ACT_HELP, SCOPE_GLOBAL, NULL, NULL },
+	{ 'h', false, "h", ACT_HELP, SCOPE_GLOBAL, NULL, NULL },
+	{ KEY_F(3), true, "F3", ACT_SEARCH, SCOPE_TABLE, "Search", "search rows incrementally" },
+	{ '/', false, "/", ACT_SEARCH, SCOPE_TABLE, NULL, NULL },
+	{ 'n', false, "n", ACT_SEARCH_NEXT, SCOPE_TABLE, NULL, "next match of the search" },
+	{ 'N', false, "N", ACT_SEARCH_PREV, SCOPE_TABLE, NULL, "previous match of the search" },
+	{ KEY_F(4), true, "F4", ACT_FILTER, SCOPE_TABLE, "Filter",
+	  "filter by command, shared object or symbol (! negates, Esc clears)" },
+	{ '\\', false, "\\", ACT_FILTER, SCOPE_TABLE, NULL, NULL },
+	{ KEY_F(6), true, "F6", ACT_SORT_MENU, SCOPE_TABLE, "SortBy", "choose the sort column" },
+	{ '<', false, "<", ACT_SORT_PREV, SCOPE_TABLE, NULL, "sort by the previous column" },
+	{ '>', false, ">", ACT_SORT_NEXT, SCOPE_TABLE, NULL, "sort by the next column" },
+	{ 'I', false, "I", ACT_SORT_INVERT, SCOPE_TABLE, NULL, "invert the sort order" },
+	{ '\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
+	  "menu for the selected row: zoom into its process, thread or shared object" },
+	{ '\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL },
+	{ KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL },
+	{ KEY_LEFT, true, "Left", ACT_BACK, SCOPE_TABLE, NULL, "back out of a zoom" },
+	{ KEY_UP, true, "Up", ACT_UP, SCOPE_TABLE, NULL, "move the selection up" },
+	{ KEY_DOWN, true, "Down", ACT_DOWN, SCOPE_TABLE, NULL, "move the selection down" },
+	{ KEY_PPAGE, true, "PgUp", ACT_PAGE_UP, SCOPE_TABLE, NULL, "move up one page" },
+	{ KEY_NPAGE, true, "PgDn", ACT_PAGE_DOWN, SCOPE_TABLE, NULL, "move down one page" },
+	{ KEY_HOME, true, "Home", ACT_HOME, SCOPE_TABLE, NULL, "go to the first row" },
+	{ KEY_END, true, "End", ACT_END, SCOPE_TABLE, NULL, "go to the last row" },
+	{ 'K', false, "K", ACT_HIDE_KERNEL, SCOPE_TOP, NULL, "hide or show kernel symbols" },
+	{ 'U', false, "U", ACT_HIDE_USER, SCOPE_TOP, NULL, "hide or show user symbols" },
+	{ 27, false, "Esc", ACT_CLOSE, SCOPE_GLOBAL, NULL,
+	  "close a dialog, clear the filter, or leave a zoom" },
+	{ '\t', false, "Tab", ACT_NEXT_PANE, SCOPE_GLOBAL, NULL, "next pane" },
+	{ KEY_BTAB, true, "Shift-Tab", ACT_PREV_PANE, SCOPE_GLOBAL, NULL, "previous pane" },
+	{ 'z', false, "z", ACT_TOGGLE_ZERO, SCOPE_GLOBAL, NULL,
+	  "switch between decaying and zeroing the counts at each refresh" },
+	{ 'Z', false, "Z", ACT_FREEZE, SCOPE_GLOBAL, "Freeze",
+	  "freeze the display (sampling goes on); again to thaw" },
+	{ 'd', false, "d", ACT_DELAY, SCOPE_GLOBAL, NULL, "change the refresh interval" },
+	{ 'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e" },
+	{ CTRL('L'), false, "Ctrl-L", ACT_REDRAW, SCOPE_GLOBAL, NULL, "redraw the screen" },
+	{ KEY_F(10), true, "F10", ACT_QUIT, SCOPE_GLOBAL, "Quit", "quit (q first closes a dialog)" },
+	{ 'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL },
+};
+
+/* Does binding b apply in scope (list panes see table keys too)? */
+static bool
+keymap_applies(const struct keybind *b, enum key_scope scope)
+{
+	if (b->scope == SCOPE_GLOBAL || b->scope == scope)
+		return true;
+	return b->scope == SCOPE_TABLE && scope == SCOPE_TOP;
+}
+
+/* The action for a key in scope. */
+enum action
+keymap_lookup(wint_t key, bool is_key, enum key_scope scope)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(keymap); i++)
+		if (keymap[i].key == key && keymap[i].is_key == is_key &&
+		    keymap_applies(&keymap[i], scope))
+			return keymap[i].action;
+	return ACT_NONE;
+}
+
+/* The table itself. */
+const struct keybind *
+keymap_table(size_t *n)
+{
+	*n = ARRAY_SIZE(keymap);
+	return keymap;
+}
+
+/* Heading for a scope. */
+const char *
+keymap_scope_name(enum key_scope scope)
+{
+	switch (scope) {
+	case SCOPE_GLOBAL:
+		return "Everywhere";
+	case SCOPE_TABLE:
+		return "Lists";
+	case SCOPE_TOP:
+		return "Top pane";
+	}
+	return "";
+}
+
+/* The keys bound to the action of entry i, joined: "F1 ? h". */
+static void
+keymap_keys_of(size_t i, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t j = 0; j < ARRAY_SIZE(keymap); j++) {
+		if (keymap[j].action != keymap[i].action || keymap[j].scope != keymap[i].scope)
+			continue;
+		if (strstr(buf, keymap[j].name) != NULL && strlen(keymap[j].name) > 1)
+			continue; /* Enter is bound three ways */
+		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
+					 used ? " " : "", keymap[j].name);
+	}
+}
+
+/* Help lines of one scope: keys and what they do. */
+size_t
+keymap_help_lines(enum key_scope scope, char lines[][96], size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(keymap) && n < max; i++) {
+		char keys[48];
+
+		if (keymap[i].scope != scope || keymap[i].help == NULL)
+			continue;
+		keymap_keys_of(i, keys, sizeof keys);
+		snprintf(lines[n++], 96, "%-14s %s", keys, keymap[i].help);
+	}
+	return n;
+}
+
+/* The KEYS section as text, scope by scope. */
+void
+keymap_print(FILE *out)
+{
+	static const enum key_scope scopes[] = { SCOPE_GLOBAL, SCOPE_TABLE, SCOPE_TOP };
+	char lines[ARRAY_SIZE(keymap)][96];
+
+	for (size_t s = 0; s < ARRAY_SIZE(scopes); s++) {
+		size_t n = keymap_help_lines(scopes[s], lines, ARRAY_SIZE(lines));
+
+		fprintf(out, "%s%s:\n", s ? "\n" : "", keymap_scope_name(scopes[s]));
+		for (size_t i = 0; i < n; i++)
+			fprintf(out, "  %s\n", lines[i]);
+	}
+}

@@ -1,0 +1,46 @@
+/* keymap: the one table of key bindings. It drives key dispatch, the key
+ * bar, the help pane and (through `tracetop --help-keys`, checked by a
+ * test) the man page's KEYS section. */
+#ifndef TRACETOP_UI_KEYMAP_H
+#define TRACETOP_UI_KEYMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <wchar.h>
+
+#include "ui/action.h"
+
+enum key_scope {
+	SCOPE_GLOBAL,		/* everywhere */
+	SCOPE_TABLE,		/* list panes */
+	SCOPE_TOP,		/* the Top pane */
+};
+
+struct keybind {
+	wint_t key;		/* a character, or a KEY_* code when is_key */
+	bool is_key;
+	const char *name;	/* as shown: "F1", "?", "Tab", "Ctrl-L" */
+	enum action action;
+	enum key_scope scope;
+	const char *bar;	/* key bar label, or NULL when not on the bar */
+	const char *help;	/* one line for the help pane and man page */
+};
+
+/* The action bound to a key in scope (or globally), ACT_NONE otherwise. */
+enum action keymap_lookup(wint_t key, bool is_key, enum key_scope scope);
+
+/* The whole table, in display order. */
+const struct keybind *keymap_table(size_t *n);
+
+/* One line per action: "F1 ? h   show this help" (grouping the keys of
+ * the same action), for --help-keys and the help pane. */
+size_t keymap_help_lines(enum key_scope scope, char lines[][96], size_t max);
+
+/* Print the KEYS section text (used by --help-keys). */
+void keymap_print(FILE *out);
+
+/* Scope names for headings. */
+const char *keymap_scope_name(enum key_scope scope);
+
+#endif

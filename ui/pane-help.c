@@ -1,0 +1,93 @@
+/* pane-help: the keys, straight from the key map, over the current pane. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tracetop/util.h"
+#include "ui/tui.h"
+
+#define HELP_MAX_LINES 96
+
+/* Build the help text: a title, then a heading and the keys of each
+ * scope; heading[i] marks the lines drawn as titles. */
+static size_t
+help_lines(char lines[][96], bool *heading, size_t max)
+{
+	static const enum key_scope scopes[] = { SCOPE_GLOBAL, SCOPE_TABLE, SCOPE_TOP };
+	size_t n = 0, k;
+
+	memset(heading, 0, max * sizeof *heading);
+	heading[n] = true;
+	snprintf(lines[n++], 96, "tracetop %s: keys (arrows scroll, Esc or q closes)",
+		 PACKAGE_VERSION);
+	for (size_t s = 0; s < ARRAY_SIZE(scopes) && n + 2 < max; s++) {
+		lines[n++][0] = '\0';
+		heading[n] = true;
+		snprintf(lines[n++], 96, "%s", keymap_scope_name(scopes[s]));
+		k = keymap_help_lines(scopes[s], lines + n, max - n);
+		for (size_t i = 0; i < k; i++) { /* indent under the heading */
+			memmove(lines[n + i] + 2, lines[n + i], 93);
+			memcpy(lines[n + i], "  ", 2);
+			lines[n + i][95] = '\0';
+		}
+		n += k;
+	}
+	return n;
+}
+
+/* Draw the visible part of the help. */
+static void
+help_draw(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w)
+{
+	char lines[HELP_MAX_LINES][96];
+	bool heading[HELP_MAX_LINES];
+	size_t n = help_lines(lines, heading, HELP_MAX_LINES);
+
+	(void)p;
+	if (t->help_top + (size_t)h > n)
+		t->help_top = n > (size_t)h ? n - (size_t)h : 0;
+	for (int i = 0; i < h && t->help_top + (size_t)i < n; i++) {
+		size_t k = t->help_top + (size_t)i;
+
+		wattrset(win, t->theme.attr[heading[k] ? TH_TITLE : TH_NORMAL]);
+		mvwaddnstr(win, y + i, x, lines[k], w);
+	}
+	wattrset(win, A_NORMAL);
+}
+
+/* Scroll the help. */
+static int
+help_action(void *p, struct tui *t, enum action a)
+{
+	(void)p;
+	switch (a) {
+	case ACT_UP:
+		if (t->help_top > 0)
+			t->help_top--;
+		return REACT_REDRAW;
+	case ACT_DOWN:
+		t->help_top++;
+		return REACT_REDRAW;
+	case ACT_PAGE_UP:
+		t->help_top = t->help_top > 10 ? t->help_top - 10 : 0;
+		return REACT_REDRAW;
+	case ACT_PAGE_DOWN:
+		t->help_top += 10;
+		return REACT_REDRAW;
+	case ACT_HOME:
+		t->help_top = 0;
+		return REACT_REDRAW;
+	case ACT_END:
+		t->help_top = HELP_MAX_LINES;
+		return REACT_REDRAW;
+	default:
+		return REACT_IGNORED;
+	}
+}
+
+const struct pane_ops pane_help = {
+	.name = "Help",
+	.scope = SCOPE_GLOBAL,
+	.draw = help_draw,
+	.action = help_action,
+};

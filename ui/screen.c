@@ -1,0 +1,500 @@
+/* screen: curses set-up and teardown (at exit and on crash signals), and
+ * the frame around the panes: two header lines and the tab bar at the top,
+ * the status line and the key bar at the bottom.
+ *
+ * Signals: the loop blocks SIGINT, SIGTERM, SIGHUP, SIGWINCH and SIGCHLD
+ * before screen_init and reads them from a signalfd. ncurses still installs
+ * its own SIGINT/SIGTERM/SIGWINCH handlers (it does for any signal left at
+ * SIG_DFL), but a blocked signal never reaches a handler, so they never run;
+ * the loop calls screen_resize on SIGWINCH. Only the crash signals get
+ * handlers here.
+ *
+ * Mouse: mousemask with button events only makes ncurses send the
+ * terminal's XM string; for xterm-256color that is mode 1000 (press and
+ * release, the wheel as buttons 4 and 5) with SGR 1006 coordinates, and
+ * endwin turns it off again. We never need 1002/1003 (motion).
+ *
+ * stderr: while curses owns the terminal, stderr goes to a memory file
+ * (htop does the same), so a library's chatter cannot scribble over the
+ * screen and the last words of fatal() or assert() are not lost with the
+ * alternate screen; screen_end replays them on the real stderr. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/engine.h"
+#include "tracetop/util.h"
+#include "ui/keymap.h"
+#include "ui/screen.h"
+
+#define SEG_MAX 8	/* fields on one header line */
+#define SEG_GAP 2	/* blanks between fields */
+
+static volatile sig_atomic_t screen_active;
+static pid_t screen_pid;	/* a forked child must not reset the terminal */
+static int screen_stderr = -1;	/* the real stderr while it is held */
+static int screen_held = -1;	/* the memory file holding what was written */
+
+/* One header field: "Label: value". */
+struct seg {
+	const char *label;
+	char value[192];
+	enum theme_item attr;	/* of the value; labels are TH_HEADER_LABEL */
+	int prio;		/* the highest number goes first when space runs out */
+	int minw;		/* > 0: cut down to this many columns before it goes */
+	int w;			/* columns given; 0 when dropped */
+};
+
+/* The fields of one header line, left to right. */
+struct segs {
+	struct seg seg[SEG_MAX];
+	size_t n;
+};
+
+/* Send stderr to a memory file while curses owns the terminal. */
+static void
+screen_hold_stderr(void)
+{
+	int fd = memfd_create("tracetop-stderr", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return; /* then stderr stays as it is */
+	fflush(stderr);
+	screen_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (screen_stderr < 0 || dup2(fd, STDERR_FILENO) < 0) {
+		if (screen_stderr >= 0)
+			close(screen_stderr);
+		close(fd);
+		screen_stderr = -1;
+		return;
+	}
+	screen_held = fd;
+}
+
+/* Give stderr back and replay what was written to it meanwhile (only
+ * async-signal-safe calls: this runs in the crash handler too). */
+static void
+screen_release_stderr(void)
+{
+	char buf[4096];
+	off_t off = 0;
+	ssize_t n;
+
+	if (screen_held < 0)
+		return;
+	dup2(screen_stderr, STDERR_FILENO);
+	close(screen_stderr);
+	while ((n = pread(screen_held, buf, sizeof buf, off)) > 0) {
+		if (write(STDERR_FILENO, buf, (size_t)n) != n)
+			break;
+		off += n;
+	}
+	close(screen_held);
+	screen_held = screen_stderr = -1;
+}
+
+/* Restore the terminal, then die of the same signal (core as usual). */
+static void
+screen_crash(int sig)
+{
+	screen_end();
+	raise(sig);
+}
+
+/* Restore the terminal on crash signals and at exit. */
+static void
+screen_handlers(void)
+{
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	static bool registered;
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = screen_crash;
+	sa.sa_flags = SA_RESETHAND | SA_NODEFER; /* raise() then kills at once */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+	if (!registered && atexit(screen_end) == 0)
+		registered = true;
+}
+
+/* Start curses on stdin/stdout. */
+int
+screen_init(bool mouse)
+{
+	const char *term = getenv("TERM"), *why = NULL;
+	char esc[128];
+
+	if (!isatty(STDIN_FILENO))
+		why = "standard input is not a terminal";
+	else if (!isatty(STDOUT_FILENO))
+		why = "standard output is not a terminal";
+	else if (term == NULL || term[0] == '\0')
+		why = "TERM is not set";
+	else if (newterm(NULL, stdout, stdin) == NULL)
+		why = "unknown terminal type (is its terminfo entry installed?)";
+	if (why != NULL) {
+		str_escape(esc, sizeof esc, term != NULL ? term : "", SIZE_MAX);
+		fprintf(stderr, "tracetop: cannot use the terminal (TERM=%s): %s\n", esc, why);
+		return -1;
+	}
+	screen_pid = getpid();
+	screen_active = 1;
+	screen_handlers();
+	screen_hold_stderr();
+	cbreak();
+	noecho();
+	nonl();
+	intrflush(stdscr, FALSE);
+	keypad(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+	if (has_colors()) {
+		start_color();
+		use_default_colors();
+	}
+	if (mouse) {
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+			  NULL);
+		mouseinterval(0);
+	}
+	return 0;
+}
+
+/* Restore the terminal: cursor on, mouse off (endwin), modes as before;
+ * then replay what went to stderr. */
+void
+screen_end(void)
+{
+	if (!screen_active || getpid() != screen_pid)
+		return;
+	screen_active = 0;
+	curs_set(1);
+	endwin();
+	fflush(stdout);
+	screen_release_stderr();
+}
+
+/* Follow the terminal's new size. */
+void
+screen_resize(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0)
+		resizeterm(ws.ws_row, ws.ws_col);
+	clearok(curscr, TRUE);
+}
+
+/* Append a header field; the value is formatted (escape untrusted text
+ * before). */
+static void __attribute__((format(printf, 6, 7)))
+seg_add(struct segs *l, const char *label, enum theme_item attr, int prio, int minw,
+	const char *fmt, ...)
+{
+	struct seg *s;
+	va_list ap;
+
+	if (l->n >= SEG_MAX)
+		return;
+	s = &l->seg[l->n++];
+	s->label = label;
+	s->attr = attr;
+	s->prio = prio;
+	s->minw = minw;
+	va_start(ap, fmt);
+	vsnprintf(s->value, sizeof s->value, fmt, ap);
+	va_end(ap);
+	prompt_str_trim(s->value);
+	s->w = prompt_str_width(label) + prompt_str_width(s->value);
+}
+
+/* Columns the fields still shown take, gaps included. */
+static int
+segs_width(const struct segs *l)
+{
+	int total = 0, shown = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->seg[i].w > 0) {
+			total += l->seg[i].w;
+			shown++;
+		}
+	return total + (shown > 1 ? (shown - 1) * SEG_GAP : 0);
+}
+
+/* Fit the fields to cols: the lowest priority (the rightmost on a tie) is
+ * cut to its minimum or dropped first; only the last field left is cut
+ * further. */
+static void
+segs_fit(struct segs *l, int cols)
+{
+	int excess;
+
+	while ((excess = segs_width(l) - cols) > 0) {
+		struct seg *v = NULL;
+		int shown = 0;
+
+		for (size_t i = 0; i < l->n; i++) {
+			if (l->seg[i].w == 0)
+				continue;
+			shown++;
+			if (v == NULL || l->seg[i].prio >= v->prio)
+				v = &l->seg[i];
+		}
+		if (v == NULL)
+			return;
+		if (shown == 1)
+			v->w = v->w > excess ? v->w - excess : 0;
+		else if (v->minw > 0 && v->w > v->minw)
+			v->w -= excess < v->w - v->minw ? excess : v->w - v->minw;
+		else
+			v->w = 0;
+	}
+}
+
+/* Blank line y in attr, the cursor at its start. */
+static void
+screen_blank(int y, attr_t attr)
+{
+	mvwhline(stdscr, y, 0, ' ' | attr, COLS);
+	wmove(stdscr, y, 0);
+}
+
+/* Draw the fields that fit on line y. */
+static void
+segs_draw(struct segs *l, int y, const struct theme *th)
+{
+	int x = 0;
+
+	segs_fit(l, COLS);
+	screen_blank(y, th->attr[TH_NORMAL]);
+	for (size_t i = 0; i < l->n; i++) {
+		struct seg *s = &l->seg[i];
+		int used;
+
+		if (s->w == 0)
+			continue;
+		wmove(stdscr, y, x);
+		wattrset(stdscr, th->attr[TH_HEADER_LABEL]);
+		used = prompt_str_draw(stdscr, s->label, s->w, th->ellipsis);
+		wattrset(stdscr, th->attr[s->attr]);
+		prompt_str_draw(stdscr, s->value, s->w - used, th->ellipsis);
+		x += s->w + SEG_GAP;
+	}
+	wattrset(stdscr, A_NORMAL);
+}
+
+/* Escape untrusted text into buf; returns buf. */
+static const char *
+screen_esc(char *buf, size_t len, const char *s)
+{
+	str_escape(buf, len, s != NULL ? s : "", SIZE_MAX);
+	return buf;
+}
+
+/* "cycles is not supported here (no hardware PMU)": the engine's notice
+ * up to its first ": " (the rest names the event the header shows). */
+static void
+screen_short_notice(char *buf, size_t len, const char *notice)
+{
+	const char *colon = strstr(notice, ": ");
+	char raw[192];
+
+	snprintf(raw, sizeof raw, "%.*s", colon != NULL ? (int)(colon - notice) : (int)strlen(notice),
+		 notice);
+	screen_esc(buf, len, raw);
+}
+
+/* "2.0s", "0.5s", "0.05s": the refresh interval, short. */
+static void
+screen_delay(char *buf, size_t len, double delay)
+{
+	size_t n;
+
+	snprintf(buf, len, "%.2f", delay);
+	n = strlen(buf);
+	if (n > 3 && buf[n - 1] == '0' && buf[n - 3] == '.')
+		buf[n - 1] = '\0';
+}
+
+/* Header line 0: event, fallback notice, sample rate, lost samples. */
+static void
+screen_header_event(struct tui *t, struct segs *l)
+{
+	const struct engine_stats *st = NULL;
+	char name[96], notice[160];
+
+	if (t->engine != NULL) {
+		size_t n = engine_nevents(t->engine);
+		const char *nt = engine_notice(t->engine);
+
+		screen_esc(name, sizeof name, engine_event_name(t->engine, t->event));
+		if (n > 1)
+			seg_add(l, "Event: ", TH_HEADER_VALUE, 0, 8, "%s [%zu/%zu]", name,
+				t->event + 1, n);
+		else
+			seg_add(l, "Event: ", TH_HEADER_VALUE, 0, 8, "%s", name);
+		if (nt != NULL) {
+			screen_short_notice(notice, sizeof notice, nt);
+			seg_add(l, "", TH_HEADER_WARN, 4, 12, "(%s)", notice);
+		}
+		st = engine_stats(t->engine);
+	}
+	seg_add(l, "Samples/s: ", TH_HEADER_VALUE, 2, 0, "%.0f", t->snap_rate);
+	if (st != NULL)
+		seg_add(l, "Lost: ", st->lost > 0 ? TH_HEADER_WARN : TH_HEADER_VALUE,
+			st->lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)st->lost);
+}
+
+/* Header line 1: target, refresh, decay or zero, frozen, zoom, hiding. */
+static void
+screen_header_view(struct tui *t, struct segs *l)
+{
+	char buf[128], zoom[160] = "";
+	size_t o = 0;
+
+	if (t->engine != NULL)
+		seg_add(l, "Target: ", TH_HEADER_VALUE, 0, 12, "%s",
+			screen_esc(buf, sizeof buf, engine_target(t->engine)));
+	screen_delay(buf, sizeof buf, t->delay);
+	seg_add(l, "Refresh: ", TH_HEADER_VALUE, 2, 0, "%ss", buf);
+	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
+	if (t->frozen)
+		seg_add(l, "", TH_HEADER_WARN, 1, 0, "FROZEN");
+	if (t->zoom.pid > 0)
+		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "pid %d", t->zoom.pid);
+	if (t->zoom.tid > 0 && o < sizeof zoom)
+		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "%stid %d", o ? " " : "",
+				      t->zoom.tid);
+	if (t->zoom.dso != NULL && o < sizeof zoom)
+		snprintf(zoom + o, sizeof zoom - o, "%sdso %s", o ? " " : "",
+			 screen_esc(buf, sizeof buf, t->zoom.dso->short_name));
+	if (zoom[0] != '\0')
+		seg_add(l, "Zoom: ", TH_HEADER_VALUE, 1, 10, "%s", zoom);
+	if (t->hide_kernel)
+		seg_add(l, "", TH_HEADER_VALUE, 2, 0, "K hidden");
+	if (t->hide_user)
+		seg_add(l, "", TH_HEADER_VALUE, 2, 0, "U hidden");
+}
+
+/* The tab bar: one tab per pane, and Help while it is shown. */
+static void
+screen_draw_tabs(struct tui *t, int y)
+{
+	const struct theme *th = &t->theme;
+	int x = 0;
+
+	screen_blank(y, th->attr[TH_NORMAL]);
+	for (size_t i = 0; i < t->npanes + (t->help ? 1 : 0); i++) {
+		bool active = i == t->npanes || (i == t->cur && !t->help);
+		char tab[64];
+		int w;
+
+		snprintf(tab, sizeof tab, " %s ", i < t->npanes ? t->panes[i]->name : "Help");
+		prompt_str_trim(tab);
+		w = prompt_str_width(tab);
+		if (x + w > COLS)
+			break;
+		wmove(stdscr, y, x);
+		wattrset(stdscr, th->attr[active ? TH_TAB_ACTIVE : TH_TAB]);
+		prompt_str_draw(stdscr, tab, w, NULL);
+		x += w + 1;
+	}
+	wattrset(stdscr, A_NORMAL);
+}
+
+/* Draw the header and the tab bar (lines 0 to 2; the caller refreshes). */
+void
+screen_draw_header(struct tui *t)
+{
+	struct segs l;
+
+	if (LINES > 0) {
+		memset(&l, 0, sizeof l);
+		screen_header_event(t, &l);
+		segs_draw(&l, 0, &t->theme);
+	}
+	if (LINES > 1) {
+		memset(&l, 0, sizeof l);
+		screen_header_view(t, &l);
+		segs_draw(&l, 1, &t->theme);
+	}
+	if (LINES > 2)
+		screen_draw_tabs(t, 2);
+}
+
+/* The status line: the open prompt, or the message until it expires. */
+static void
+screen_draw_status(struct tui *t, int y)
+{
+	const struct theme *th = &t->theme;
+	attr_t attr;
+
+	if (t->prompt.active) {
+		prompt_draw(&t->prompt, stdscr, y, COLS, th);
+		return;
+	}
+	if (t->status[0] != '\0' && now_ns() >= t->status_until)
+		t->status[0] = '\0';
+	attr = th->attr[t->status[0] == '\0' ? TH_NORMAL : t->status_error ? TH_ERROR : TH_STATUS];
+	screen_blank(y, attr);
+	wattrset(stdscr, attr);
+	prompt_str_draw(stdscr, t->status, COLS, th->ellipsis);
+	wattrset(stdscr, A_NORMAL);
+}
+
+/* The key bar: the first bar-labelled binding of each action that applies
+ * here (global ones only over the help), in table order, as many as fit. */
+static void
+screen_draw_keybar(struct tui *t, int y)
+{
+	const struct theme *th = &t->theme;
+	enum key_scope scope = t->help || t->npanes == 0 ? SCOPE_GLOBAL : t->panes[t->cur]->scope;
+	bool seen[ACT_COUNT] = { false };
+	size_t n;
+	const struct keybind *kb = keymap_table(&n);
+	int x = 0;
+
+	screen_blank(y, th->attr[TH_KEY_LABEL]);
+	for (size_t i = 0; i < n; i++) {
+		const struct keybind *b = &kb[i];
+		int w;
+
+		/* The lookup says whether this key does this action here. */
+		if (b->bar == NULL || seen[b->action] ||
+		    keymap_lookup(b->key, b->is_key, scope) != b->action)
+			continue;
+		seen[b->action] = true;
+		w = prompt_str_width(b->name) + prompt_str_width(b->bar);
+		if (x + w > COLS)
+			break;
+		wmove(stdscr, y, x);
+		wattrset(stdscr, th->attr[TH_KEY]);
+		prompt_str_draw(stdscr, b->name, w, NULL);
+		wattrset(stdscr, th->attr[TH_KEY_LABEL]);
+		prompt_str_draw(stdscr, b->bar, w, NULL);
+		x += w + SEG_GAP;
+	}
+	wattrset(stdscr, A_NORMAL);
+}
+
+/* Draw the status line and the key bar (the caller refreshes). */
+void
+screen_draw_footer(struct tui *t)
+{
+	if (LINES >= 2)
+		screen_draw_status(t, LINES - 2);
+	if (LINES >= 1)
+		screen_draw_keybar(t, LINES - 1);
+}

@@ -1,0 +1,805 @@
+/* table: the one sortable, filterable, searchable, scrollable list widget.
+ *
+ * Layout: every column starts at its preferred width; while the line is too
+ * wide the lowest-priority column (never the flexible one, never one of the
+ * top priority) is dropped; the flexible column then takes what is left.
+ * Columns are one blank apart and nothing is ever written past the area.
+ *
+ * Bar columns draw "49.8% ████      ": the text right- (or left-) aligned in
+ * a field as wide as the widest text on screen, a blank, then
+ * floor(value / 100 * glyphs) bar glyphs where glyphs is how many fit in
+ * the rest of the column. Keeping the text field the same on every row
+ * lines the bars up. */
+#include "config.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "tracetop/util.h"
+#include "ui/table.h"
+
+#define CELL_MAX 2048	/* bytes of one cell's text */
+#define WTEXT_MAX 512	/* wide characters kept of one cell (wider screens cut) */
+
+/* Text decoded for the screen: wide characters and the cells they take. */
+struct wtext {
+	wchar_t s[WTEXT_MAX];
+	int n;
+	int width;
+	bool more;	/* the source was longer than what was kept */
+};
+
+/* What one draw writes with: the window, the theme and decoded glyphs. */
+struct pen {
+	WINDOW *win;
+	const struct theme *th;
+	struct wtext ell, glyph, up, down;
+};
+
+/* The cells a decoded character takes (always >= 0 after wtext_set). */
+static int
+wchar_cells(wchar_t wc)
+{
+	int w = wcwidth(wc);
+
+	return w < 0 ? 1 : w;
+}
+
+/* Decode UTF-8 for the screen. Bytes that do not decode and characters
+ * that do not print become '?', so nothing partial reaches the terminal. */
+static void
+wtext_set(struct wtext *wt, const char *s)
+{
+	size_t len = strlen(s);
+	mbstate_t st;
+
+	memset(&st, 0, sizeof(st));
+	wt->n = 0;
+	wt->width = 0;
+	while (len > 0 && wt->n < WTEXT_MAX) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, s, len, &st);
+		int cw;
+
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			memset(&st, 0, sizeof(st));
+			wc = L'?';
+			k = 1;
+		}
+		s += k;
+		len -= k;
+		cw = wcwidth(wc);
+		if (cw < 0) {
+			wc = L'?';
+			cw = 1;
+		} else if (cw == 0 && wt->n == 0) {
+			continue;	/* a combining mark with nothing to combine with */
+		}
+		wt->s[wt->n++] = wc;
+		wt->width += cw;
+	}
+	wt->more = len > 0;
+}
+
+/* How many leading characters of wt fit in cells; *used gets their width. */
+static int
+wtext_prefix(const struct wtext *wt, int cells, int *used)
+{
+	int i, w = 0;
+
+	for (i = 0; i < wt->n; i++) {
+		int cw = wchar_cells(wt->s[i]);
+
+		if (w + cw > cells)
+			break;
+		w += cw;
+	}
+	*used = w;
+	return i;
+}
+
+/* Add tail's characters at the end of wt (as many as fit in the buffer). */
+static void
+wtext_append(struct wtext *wt, const struct wtext *tail)
+{
+	for (int i = 0; i < tail->n && wt->n < WTEXT_MAX; i++) {
+		wt->s[wt->n++] = tail->s[i];
+		wt->width += wchar_cells(tail->s[i]);
+	}
+}
+
+/* Cut wt to at most cells wide; a cut text ends with the ellipsis. */
+static void
+wtext_fit(struct wtext *wt, int cells, const struct wtext *ell)
+{
+	int used, room;
+
+	if (wt->width <= cells && !wt->more)
+		return;
+	room = cells - ell->width;
+	wt->more = false;
+	if (room < 0) {
+		wt->n = wtext_prefix(wt, cells, &used);
+		wt->width = used;
+		return;
+	}
+	wt->n = wtext_prefix(wt, room, &used);
+	while (wt->n > 0 && wt->n + ell->n > WTEXT_MAX)
+		used -= wchar_cells(wt->s[--wt->n]);	/* make room for the ellipsis */
+	wt->width = used;
+	wtext_append(wt, ell);
+}
+
+/* Make a an attribute of the window, colour pair included. */
+static void
+pen_attr(struct pen *p, attr_t a)
+{
+	wattr_set(p->win, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
+}
+
+/* Write n blanks at (y, x). */
+static void
+put_blank(struct pen *p, int y, int x, int n, attr_t a)
+{
+	static const wchar_t blanks[] = L"                                ";
+	const int chunk = (int)(sizeof(blanks) / sizeof(blanks[0])) - 1;
+
+	pen_attr(p, a);
+	while (n > 0) {
+		int k = n < chunk ? n : chunk;
+
+		mvwaddnwstr(p->win, y, x, blanks, k);
+		x += k;
+		n -= k;
+	}
+}
+
+/* Write wt (already fitted) in a field of cells at (y, x), padded on the
+ * left when right-aligned, on the right otherwise. */
+static void
+put_text(struct pen *p, int y, int x, int cells, const struct wtext *wt, bool right, attr_t a)
+{
+	int pad = cells > wt->width ? cells - wt->width : 0;
+
+	if (right && pad > 0) {
+		put_blank(p, y, x, pad, a);
+		x += pad;
+	}
+	if (wt->n > 0) {
+		pen_attr(p, a);
+		mvwaddnwstr(p->win, y, x, wt->s, wt->n);
+	}
+	if (!right && pad > 0)
+		put_blank(p, y, x + wt->width, pad, a);
+}
+
+/* Decode the theme's glyphs once per draw. */
+static void
+pen_init(struct pen *p, WINDOW *win, const struct theme *th)
+{
+	p->win = win;
+	p->th = th;
+	wtext_set(&p->ell, th->ellipsis ? th->ellipsis : "~");
+	wtext_set(&p->glyph, th->bar_full ? th->bar_full : "|");
+	wtext_set(&p->down, th->utf8 ? "\u25bc" : "v");
+	wtext_set(&p->up, th->utf8 ? "\u25b2" : "^");
+}
+
+/* The row's identity (its address when the pane gives none). */
+static uintptr_t
+table_row_id(const struct table *t, const void *row)
+{
+	return t->ops->row_id ? t->ops->row_id(row, t->ctx) : (uintptr_t)row;
+}
+
+/* Data rows per page: the last draw's height, at least one. */
+static size_t
+table_page(const struct table *t)
+{
+	return t->height > 0 ? (size_t)t->height : 1;
+}
+
+/* Scroll as little as possible to show the selection, and leave no blank
+ * lines at the bottom while rows are hidden above the top. */
+static void
+table_keep_visible(struct table *t)
+{
+	size_t page = table_page(t);
+
+	if (t->nrows == 0) {
+		t->sel = 0;
+		t->top = 0;
+		return;
+	}
+	if (t->sel >= t->nrows)
+		t->sel = t->nrows - 1;
+	if (t->top + page > t->nrows)
+		t->top = t->nrows > page ? t->nrows - page : 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	else if (t->sel >= t->top + page)
+		t->top = t->sel - page + 1;
+}
+
+/* Select row i (the user chose it): the selection now follows its id. */
+static void
+table_select(struct table *t, size_t i)
+{
+	if (t->nrows == 0)
+		return;
+	t->sel = i < t->nrows ? i : t->nrows - 1;
+	t->sel_id = table_row_id(t, t->rows[t->sel]);
+	t->have_sel = true;
+	table_keep_visible(t);
+}
+
+/* Move the selection by delta rows and the view by scroll rows, clamped. */
+static void
+table_move(struct table *t, long delta, long scroll)
+{
+	long sel, top;
+
+	if (t->nrows == 0)
+		return;
+	sel = (long)t->sel + delta;
+	top = (long)t->top + scroll;
+	if (sel < 0)
+		sel = 0;
+	if (top < 0)
+		top = 0;
+	t->top = (size_t)top;
+	table_select(t, (size_t)sel);
+}
+
+/* Grow a row-pointer array to hold n (doubling, so refreshes stop
+ * allocating once the sizes settle). */
+static void
+grow(const void ***arr, size_t *cap, size_t n)
+{
+	size_t c;
+
+	if (n <= *cap)
+		return;
+	c = *cap ? *cap : 64;
+	while (c < n)
+		c *= 2;
+	*arr = xrealloc(*arr, c * sizeof(**arr));
+	*cap = c;
+}
+
+/* Copy text into a TABLE_TEXT_MAX buffer, never cutting a UTF-8 sequence. */
+static void
+copy_text(char *dst, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= TABLE_TEXT_MAX) {
+		n = TABLE_TEXT_MAX - 1;
+		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* Does the row pass the filter ("" all, "!text" the rows not matching)? */
+static bool
+table_passes(const struct table *t, const void *row)
+{
+	const char *f = t->filter;
+	bool negate = false;
+
+	if (*f == '!') {
+		negate = true;
+		f++;
+	}
+	if (*f == '\0' || t->ops->match == NULL)
+		return true;
+	return t->ops->match(row, f, t->ctx) != negate;
+}
+
+/* Order of two rows in the current sort column and direction. */
+static int
+table_cmp(const struct table *t, const void *a, const void *b)
+{
+	int c = t->ops->compare(a, b, t->sort_col, t->ctx);
+
+	return t->descending ? (c < 0) - (c > 0) : c;
+}
+
+/* Stable merge sort of a[0..n) using tmp (n / 2 entries) as scratch. */
+static void
+merge_sort(const struct table *t, const void **a, const void **tmp, size_t n)
+{
+	size_t mid = n / 2, i = 0, j = mid, k = 0;
+
+	if (n < 2)
+		return;
+	merge_sort(t, a, tmp, mid);
+	merge_sort(t, a + mid, tmp, n - mid);
+	if (table_cmp(t, a[mid - 1], a[mid]) <= 0)
+		return;
+	memcpy(tmp, a, mid * sizeof(*a));
+	/* Take from the right only when strictly smaller: equal rows keep
+	 * their order. */
+	while (i < mid && j < n)
+		a[k++] = table_cmp(t, a[j], tmp[i]) < 0 ? a[j++] : tmp[i++];
+	while (i < mid)
+		a[k++] = tmp[i++];
+}
+
+/* Is a row with this id among the rows given (perhaps filtered out)? */
+static bool
+table_has_id(const struct table *t, uintptr_t id)
+{
+	for (size_t i = 0; i < t->nall; i++)
+		if (table_row_id(t, t->all[i]) == id)
+			return true;
+	return false;
+}
+
+/* Put the selection back on the row it was on, or at the same position
+ * when that row is not shown. A row hidden by the filter keeps its claim,
+ * so clearing the filter brings the selection back to it. */
+static void
+table_restore_sel(struct table *t, size_t old)
+{
+	if (t->nrows == 0) {
+		table_keep_visible(t);
+		return;
+	}
+	if (t->have_sel) {
+		for (size_t i = 0; i < t->nrows; i++) {
+			if (table_row_id(t, t->rows[i]) == t->sel_id) {
+				t->sel = i;
+				table_keep_visible(t);
+				return;
+			}
+		}
+	}
+	t->sel = old < t->nrows ? old : t->nrows - 1;
+	if (t->have_sel && !table_has_id(t, t->sel_id))
+		t->sel_id = table_row_id(t, t->rows[t->sel]);
+	table_keep_visible(t);
+}
+
+/* Re-apply filter and sort to the current rows. */
+void
+table_refresh(struct table *t)
+{
+	size_t old = t->sel;
+
+	grow(&t->rows, &t->caprows, t->nall);
+	grow(&t->tmp, &t->captmp, t->nall / 2 + 1);
+	t->nrows = 0;
+	for (size_t i = 0; i < t->nall; i++)
+		if (table_passes(t, t->all[i]))
+			t->rows[t->nrows++] = t->all[i];
+	if (t->ops->compare != NULL && t->sort_col < t->ncols)
+		merge_sort(t, t->rows, t->tmp, t->nrows);
+	table_restore_sel(t, old);
+}
+
+/* Replace the rows (a new snapshot); the selection follows its row. */
+void
+table_set_rows(struct table *t, const void *const *rows, size_t n)
+{
+	grow(&t->all, &t->capall, n);
+	if (n > 0)
+		memcpy(t->all, rows, n * sizeof(*rows));
+	t->nall = n;
+	table_refresh(t);
+}
+
+/* The direction a column starts in: numbers biggest first, text A to Z. */
+static bool
+default_descending(const struct table_col *c)
+{
+	return c->right;
+}
+
+/* Set up an empty table over a column table and the pane's ops. */
+void
+table_init(struct table *t, const struct table_col *cols, size_t ncols,
+	   const struct table_ops *ops, void *ctx)
+{
+	if (ncols > TABLE_MAX_COLS)
+		fatal("table: %zu columns, at most %d", ncols, TABLE_MAX_COLS);
+	memset(t, 0, sizeof(*t));
+	t->cols = cols;
+	t->ncols = ncols;
+	t->ops = ops;
+	t->ctx = ctx;
+	for (size_t i = 0; i < TABLE_MAX_COLS; i++)
+		t->col_x[i] = -1;
+	for (size_t i = 0; i < ncols; i++) {
+		if (cols[i].sortable) {
+			t->sort_col = i;
+			t->descending = default_descending(&cols[i]);
+			break;
+		}
+	}
+}
+
+/* Free the table's arrays (not the rows: the pane owns them). */
+void
+table_free(struct table *t)
+{
+	free(t->all);
+	free(t->rows);
+	free(t->tmp);
+	t->all = t->rows = t->tmp = NULL;
+	t->nall = t->capall = t->nrows = t->caprows = t->captmp = 0;
+}
+
+/* Decide which columns show in w cells and where: col_x (from x) and
+ * col_w, col_x -1 for a dropped column. */
+static void
+table_layout(struct table *t, int x, int w)
+{
+	const struct table_col *c = t->cols;
+	bool vis[TABLE_MAX_COLS];
+	size_t flex = SIZE_MAX;
+	int top = INT_MIN, total = -1, at = 0, fw = 0;
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		vis[i] = true;
+		total += c[i].width + 1;
+		if (c[i].priority > top)
+			top = c[i].priority;
+		if (c[i].flex && flex == SIZE_MAX)
+			flex = i;
+	}
+	while (total > w) {
+		size_t victim = SIZE_MAX;
+
+		for (size_t i = 0; i < t->ncols; i++)
+			if (vis[i] && i != flex && c[i].priority < top &&
+			    (victim == SIZE_MAX || c[i].priority <= c[victim].priority))
+				victim = i;
+		if (victim == SIZE_MAX)
+			break;
+		vis[victim] = false;
+		total -= c[victim].width + 1;
+	}
+	if (flex != SIZE_MAX)
+		fw = c[flex].width + (w - total);
+	for (size_t i = 0; i < t->ncols; i++) {
+		int cw = i == flex ? fw : c[i].width;
+
+		t->col_x[i] = -1;
+		t->col_w[i] = 0;
+		if (!vis[i])
+			continue;
+		if (cw > w - at)
+			cw = w - at;	/* only when even the top priority overflows */
+		if (cw <= 0 || (i != flex && cw < c[i].min_width))
+			continue;
+		t->col_x[i] = x + at;
+		t->col_w[i] = cw;
+		at += cw + 1;
+	}
+}
+
+/* The title line: titles in TH_TITLE across the width, the sort column's
+ * in TH_TITLE_SORTED with a direction marker that is never cut off (after
+ * a left-aligned title, before a right-aligned one so the text still lines
+ * up with the numbers below). */
+static void
+draw_titles(struct table *t, struct pen *p, int y, int x, int w)
+{
+	const attr_t *attr = p->th->attr;
+
+	put_blank(p, y, x, w, attr[TH_TITLE]);
+	for (size_t i = 0; i < t->ncols; i++) {
+		const struct table_col *c = &t->cols[i];
+		const struct wtext *mark = t->descending ? &p->down : &p->up;
+		int cw = t->col_w[i];
+		struct wtext wt, both;
+
+		if (t->col_x[i] < 0)
+			continue;
+		wtext_set(&wt, c->title ? c->title : "");
+		if (i != t->sort_col) {
+			wtext_fit(&wt, cw, &p->ell);
+			put_text(p, y, t->col_x[i], cw, &wt, c->right, attr[TH_TITLE]);
+			continue;
+		}
+		wtext_fit(&wt, cw - mark->width, &p->ell);
+		both = c->right ? *mark : wt;
+		wtext_append(&both, c->right ? &wt : mark);
+		wtext_fit(&both, cw, &p->ell);
+		put_text(p, y, t->col_x[i], cw, &both, c->right, attr[TH_TITLE_SORTED]);
+	}
+}
+
+/* Format one cell into buf (empty when the pane writes nothing). */
+static void
+table_cell(const struct table *t, const void *row, size_t col, char *buf)
+{
+	buf[0] = '\0';
+	t->ops->cell(row, col, buf, CELL_MAX, t->ctx);
+	buf[CELL_MAX - 1] = '\0';
+}
+
+/* For each bar column on screen, the width of its text field (the widest
+ * text among the rows shown), or -1 when no bar fits beside the text. */
+static void
+bar_fields(const struct table *t, const struct pen *p, int rows, int *field)
+{
+	char buf[CELL_MAX];
+	struct wtext wt;
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		int f = 0;
+
+		field[i] = -1;
+		if (!t->cols[i].bar || t->col_x[i] < 0 || t->ops->bar_value == NULL)
+			continue;
+		for (int k = 0; k < rows && t->top + (size_t)k < t->nrows; k++) {
+			table_cell(t, t->rows[t->top + (size_t)k], i, buf);
+			wtext_set(&wt, buf);
+			if (wt.width > f)
+				f = wt.width;
+		}
+		if (f + 1 + p->glyph.width <= t->col_w[i])
+			field[i] = f;
+	}
+}
+
+/* A bar cell: the text in its field, a blank, then the bar glyphs. The
+ * line was blanked in the row's attribute before. */
+static void
+draw_bar(const struct table *t, struct pen *p, const void *row, size_t i, int y, int field,
+	 struct wtext *wt, attr_t a, attr_t bar)
+{
+	const struct table_col *c = &t->cols[i];
+	int x = t->col_x[i];
+	int gw = p->glyph.width > 0 ? p->glyph.width : 1;
+	int max = (t->col_w[i] - field - 1) / gw;
+	double v = t->ops->bar_value(row, i, t->ctx);
+	int n;
+
+	wtext_fit(wt, field, &p->ell);
+	put_text(p, y, x, field, wt, c->right, a);
+	if (!(v > 0))	/* also NaN */
+		v = 0;
+	n = v >= 100 ? max : (int)floor(v / 100 * max);
+	pen_attr(p, bar);
+	for (int k = 0; k < n; k++)
+		mvwaddnwstr(p->win, y, x + field + 1 + k * gw, p->glyph.s, p->glyph.n);
+}
+
+/* One data row: blank the line in the row's attribute, then each cell. */
+static void
+draw_row(struct table *t, struct pen *p, size_t r, int y, int x, int w, const int *field)
+{
+	const void *row = t->rows[r];
+	const attr_t *attr = p->th->attr;
+	bool selected = r == t->sel;
+	attr_t base = attr[selected ? TH_SELECTED : TH_NORMAL];
+	char buf[CELL_MAX];
+	struct wtext wt;
+
+	put_blank(p, y, x, w, base);
+	for (size_t i = 0; i < t->ncols; i++) {
+		attr_t a = base;
+
+		if (t->col_x[i] < 0)
+			continue;
+		table_cell(t, row, i, buf);
+		wtext_set(&wt, buf);
+		if (!selected && t->ops->cell_attr != NULL) {
+			attr_t extra = t->ops->cell_attr(row, i, p->th, t->ctx);
+
+			if (extra != 0)
+				a = extra;
+		}
+		if (field[i] >= 0) {
+			draw_bar(t, p, row, i, y, field[i], &wt, a,
+				 selected ? base : attr[TH_BAR]);
+			continue;
+		}
+		wtext_fit(&wt, t->col_w[i], &p->ell);
+		put_text(p, y, t->col_x[i], t->col_w[i], &wt, t->cols[i].right, a);
+	}
+}
+
+/* Draw the title line and rows into win at (y, x), h lines by w columns. */
+void
+table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w, const struct theme *th)
+{
+	int field[TABLE_MAX_COLS];
+	struct pen p;
+
+	t->y0 = y;
+	t->x0 = x;
+	t->width = w > 0 && h > 0 ? w : 0;
+	t->height = w > 0 && h > 1 ? h - 1 : 0;
+	if (t->width == 0) {
+		for (size_t i = 0; i < TABLE_MAX_COLS; i++)
+			t->col_x[i] = -1;
+		return;
+	}
+	pen_init(&p, win, th);
+	table_layout(t, x, w);
+	table_keep_visible(t);
+	draw_titles(t, &p, y, x, w);
+	bar_fields(t, &p, t->height, field);
+	for (int k = 0; k < t->height; k++) {
+		size_t r = t->top + (size_t)k;
+
+		if (r < t->nrows)
+			draw_row(t, &p, r, y + 1 + k, x, w, field);
+		else
+			put_blank(&p, y + 1 + k, x, w, th->attr[TH_NORMAL]);
+	}
+	pen_attr(&p, A_NORMAL);
+}
+
+/* Sort by the next (dir 1) or previous (-1) sortable column. */
+static void
+table_sort_step(struct table *t, int dir)
+{
+	size_t n = t->ncols, c = t->sort_col;
+
+	for (size_t k = 1; k < n; k++) {
+		c = (c + (dir > 0 ? 1 : n - 1)) % n;
+		if (t->cols[c].sortable) {
+			table_sort_by(t, c, default_descending(&t->cols[c]));
+			return;
+		}
+	}
+}
+
+/* Navigation and sorting actions; REACT_IGNORED if not a table action. */
+int
+table_action(struct table *t, enum action a)
+{
+	long page = (long)table_page(t);
+
+	switch (a) {
+	case ACT_UP:
+		table_move(t, -1, 0);
+		break;
+	case ACT_DOWN:
+		table_move(t, 1, 0);
+		break;
+	case ACT_PAGE_UP:
+		table_move(t, -page, -page);
+		break;
+	case ACT_PAGE_DOWN:
+		table_move(t, page, page);
+		break;
+	case ACT_HOME:
+		table_select(t, 0);
+		break;
+	case ACT_END:
+		table_select(t, t->nrows ? t->nrows - 1 : 0);
+		break;
+	case ACT_SORT_NEXT:
+		table_sort_step(t, 1);
+		break;
+	case ACT_SORT_PREV:
+		table_sort_step(t, -1);
+		break;
+	case ACT_SORT_INVERT:
+		table_sort_by(t, t->sort_col, !t->descending);
+		break;
+	default:
+		return REACT_IGNORED;
+	}
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Sort by column col in the given direction; the selection keeps its row. */
+void
+table_sort_by(struct table *t, size_t col, bool descending)
+{
+	if (col >= t->ncols)
+		return;
+	t->sort_col = col;
+	t->descending = descending;
+	table_refresh(t);
+}
+
+/* Set the filter text ("" clears) and re-filter now. */
+void
+table_set_filter(struct table *t, const char *text)
+{
+	copy_text(t->filter, text ? text : "");
+	table_refresh(t);
+}
+
+/* Does row i match the current search text? */
+static bool
+table_search_match(const struct table *t, size_t i)
+{
+	return t->ops->match != NULL && t->ops->match(t->rows[i], t->search, t->ctx);
+}
+
+/* Select the first match at or after the selection, wrapping. */
+bool
+table_search(struct table *t, const char *text)
+{
+	copy_text(t->search, text ? text : "");
+	if (t->search[0] == '\0')
+		return false;
+	for (size_t k = 0; k < t->nrows; k++) {
+		size_t i = (t->sel + k) % t->nrows;
+
+		if (table_search_match(t, i)) {
+			table_select(t, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Select the next (dir 1) or previous (-1) match, wrapping; the selected
+ * row itself counts last, so a lone match stays selected. */
+bool
+table_search_next(struct table *t, int dir)
+{
+	size_t n = t->nrows, i = t->sel;
+
+	if (t->search[0] == '\0' || n == 0)
+		return false;
+	for (size_t k = 0; k < n; k++) {
+		i = (i + (dir >= 0 ? 1 : n - 1)) % n;
+		if (table_search_match(t, i)) {
+			table_select(t, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A click on the title line sorts by that column (again: inverts); a
+ * click on a row selects it. */
+int
+table_click(struct table *t, int y, int x)
+{
+	size_t r;
+
+	if (t->width <= 0 || x < t->x0 || x >= t->x0 + t->width || y < t->y0 ||
+	    y > t->y0 + t->height)
+		return REACT_IGNORED;
+	if (y == t->y0) {
+		for (size_t i = 0; i < t->ncols; i++) {
+			if (t->col_x[i] < 0 || x < t->col_x[i] || x >= t->col_x[i] + t->col_w[i])
+				continue;
+			if (!t->cols[i].sortable)
+				break;
+			if (i == t->sort_col)
+				table_sort_by(t, i, !t->descending);
+			else
+				table_sort_by(t, i, default_descending(&t->cols[i]));
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+		return REACT_HANDLED;
+	}
+	r = t->top + (size_t)(y - t->y0 - 1);
+	if (r >= t->nrows)
+		return REACT_HANDLED;
+	table_select(t, r);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Mouse wheel: move the view and the selection by lines. */
+void
+table_scroll(struct table *t, int lines)
+{
+	table_move(t, lines, lines);
+}
+
+/* The selected row, or NULL when nothing is shown. */
+const void *
+table_selected(const struct table *t)
+{
+	return t->nrows > 0 && t->sel < t->nrows ? t->rows[t->sel] : NULL;
+}
