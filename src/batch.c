@@ -76,22 +76,6 @@ batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_s
 	}
 }
 
-/* A signalfd for the signals that end or wake the loop. */
-static int
-batch_signals(void)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
 /* Read pending signals; true when one asks us to stop. */
 static bool
 batch_signal_stop(int sfd)
@@ -100,7 +84,7 @@ batch_signal_stop(int sfd)
 	bool stop = false;
 
 	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
-		if (si.ssi_signo != SIGCHLD)
+		if (si.ssi_signo != SIGCHLD && si.ssi_signo != SIGWINCH)
 			stop = true;
 	return stop;
 }
@@ -114,7 +98,7 @@ batch_run(struct engine *e, const struct options *o, FILE *out)
 	uint64_t delay_ns = (uint64_t)(o->delay * 1e9), next;
 	size_t nfds;
 	long reports = 0;
-	int sfd = batch_signals();
+	int sfd = signals_fd(NULL);
 
 	if (sfd < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));

@@ -4,10 +4,12 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -424,4 +426,20 @@ read_file(const char *path, char *buf, size_t len)
 		return -1;
 	buf[got] = '\0';
 	return got;
+}
+
+/* Block the signals the front ends' loops wait for (INT, TERM, HUP: stop;
+ * WINCH: resize; CHLD: a command ended; PIPE: a closed output) and return
+ * a non-blocking signalfd for them. The old mask goes to *old if given. */
+int
+signals_fd(sigset_t *old)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD, SIGPIPE };
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaddset(&set, sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }

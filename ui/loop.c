@@ -76,23 +76,6 @@ tui_snapshot(struct tui *t)
 	t->dirty = true;
 }
 
-/* The signals the loop reads from a signalfd instead of handlers. */
-static int
-loop_signals(sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGWINCH);
-	sigaddset(&set, SIGCHLD);
-	sigaddset(&set, SIGPIPE);
-	sigprocmask(SIG_BLOCK, &set, old);
-	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-}
-
 /* Act on pending signals. */
 static void
 loop_read_signals(struct tui *t, int sfd)
@@ -393,7 +376,7 @@ tui_run(struct engine *e, const struct options *o)
 					    ? (uint64_t)(o->delay * 1e9)
 					    : LOOP_FIRST_FRAME_NS);
 	bool finished = false;
-	int sfd = loop_signals(&old);
+	int sfd = signals_fd(&old);
 	size_t nfds;
 
 	if (sfd < 0) {

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -55,6 +56,10 @@ const char *str_intern(const char *s);
 
 /* Monotonic clock in nanoseconds. */
 uint64_t now_ns(void);
+
+/* Block INT, TERM, HUP, WINCH, CHLD and PIPE and return a non-blocking
+ * signalfd for them (-1 on failure); the previous mask goes to *old. */
+int signals_fd(sigset_t *old);
 
 /* Read a small file (sysfs, procfs) into buf, NUL-terminated; bytes or -1. */
 ssize_t read_file(const char *path, char *buf, size_t len);
