@@ -50,6 +50,26 @@ expect 2 "cannot be combined" "command with -p" -b -p 1 -- true
 expect 1 "cannot run the command: No such file" "command that cannot start" -b -e cpu-clock -- /nonexistent/tracetop-cmd
 expect 1 "cannot write /nonexistent/dir/out" "unwritable output" -b -o /nonexistent/dir/out -- true
 
+# An unprivileged user is told which setting or privilege is missing.
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid)
+if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null; then
+	skip "needs root and setpriv to run as another user" "permission message names the setting"
+elif ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TRACETOP"; then
+	skip "user nobody cannot reach $TRACETOP (a private directory)" \
+		"permission message names the setting"
+elif [ "$paranoid" -lt 0 ]; then
+	skip "perf_event_paranoid is $paranoid: unprivileged users may profile everything" \
+		"permission message names the setting"
+else
+	status=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$TRACETOP" -b -n 1 >/dev/null \
+		2>"$TT_TMP/perm" </dev/null || status=$?
+	[ "$status" -eq 1 ] && grep -q "perf_event_paranoid is $paranoid" "$TT_TMP/perm" &&
+		grep -q "CAP_PERFMON" "$TT_TMP/perm"
+	ok $? "permission message names the setting (exit $status)"
+	diag "$(cat "$TT_TMP/perm")"
+fi
+
 tap_ok "--help exits 0" "$TRACETOP" --help
 like "$("$TRACETOP" --version)" "^tracetop [0-9]+\.[0-9]+" "--version"
 done_testing
