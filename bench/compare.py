@@ -15,7 +15,8 @@ CPU cost per sample; then the ratios tracetop / perf top of the medians
 (alpha/beta/gamma normalized to 100, expected 50/30/20).
 
 Repetitions with other_cpu_pct > --max-other (10) or a foreign perf_event
-holder are dropped, with the same rule as the harness's report.py, whose
+holder are dropped (and the slowdown rows also skip reps whose workload
+rate before and after differ by more than --max-prepost, 5 %), with the same rule as the harness's report.py, whose
 loader and formatting are imported from --bench-dir (default: the shared
 harness) so both tools read results the same way.
 
@@ -90,6 +91,12 @@ def short_cmd(reps):
     """The command line with the binary's directory left out."""
     argv = reps[0]["cmd"].split()
     return " ".join([os.path.basename(argv[0])] + argv[1:])
+
+
+def stable(r, max_prepost):
+    """The workload ran at the same rate before and after the profiler."""
+    d = r.get("pre_post_diff_pct")
+    return d is not None and abs(d) <= max_prepost
 
 
 def med(reps, key):
@@ -179,6 +186,9 @@ def main():
                    help="harness dir to import report.py from")
     p.add_argument("--max-other", type=float, default=10.0,
                    help="drop reps where other processes used more than this %% of a core")
+    p.add_argument("--max-prepost", type=float, default=5.0,
+                   help="slowdown rows: only reps whose workload rates before and after "
+                        "the profiler differ by at most this many %%")
     p.add_argument("--check", action="store_true",
                    help="exit 1 if a rep died, never showed a row, or a pair has no kept rep")
     a = p.parse_args()
@@ -218,6 +228,8 @@ def main():
     print(f"Results: `{a.rundir}`. Median [min, max] over the kept repetitions; "
           f"reps with other_cpu_pct > {a.max_other:g} or a foreign perf_event holder dropped: "
           + ("; ".join(f"{l}: {', '.join(v)}" for l, v in dropped.items() if v) or "none") + ".")
+    print(f"Slowdown rows use only the reps whose workload rate before and after the profiler "
+          f"differ by <= {a.max_prepost:g} % (n = perf top/tracetop).")
     print()
     for config, labs in pairs.items():
         pt, tt = data[labs["perf-top"]], data[labs["tracetop"]]
@@ -233,15 +245,24 @@ def main():
         print()
         print(f"| metric | perf top (n={len(pt)}) | tracetop (n={len(tt)}) | tracetop / perf top |")
         print("|---|---|---|---|")
+        # Slowdown compares the workload's rate with its own rate before and
+        # after; if those two differ a lot, something else ran then and the
+        # baseline is wrong (other_cpu_pct only covers the profiler's run).
+        spt = [r for r in pt if stable(r, a.max_prepost)]
+        stt = [r for r in tt if stable(r, a.max_prepost)]
         for head, key, nd in ROWS:
-            rt = ratio(med(tt, key), med(pt, key)) if key in RATIO_KEYS else ""
-            print(f"| {head} | {m3([r.get(key) for r in pt], nd)} | {m3([r.get(key) for r in tt], nd)} | {rt} |")
+            p, t = (spt, stt) if key.startswith("slowdown") else (pt, tt)
+            if key.startswith("slowdown"):
+                head += f" (n={len(spt)}/{len(stt)})"
+            rt = ratio(med(t, key), med(p, key)) if key in RATIO_KEYS else ""
+            print(f"| {head} | {m3([r.get(key) for r in p], nd)} | {m3([r.get(key) for r in t], nd)} | {rt} |")
         print(f"| lost samples (per rep) | {lost_str(pt)} | {lost_str(tt)} | |")
         if borrowed:
             print(f"| (tracetop header off screen: µs/sample of rep "
                   f"{', '.join(str(r['rep']) for r in borrowed)} uses perf top's {pt_sps:.0f} samples/s) | | | |")
-        ds = (med(tt, "slowdown_steady_pct") or 0) - (med(pt, "slowdown_steady_pct") or 0)
-        print(f"| slowdown difference, points (tracetop - perf top) | | | {ds:+.1f} |")
+        ms, mp = med(stt, "slowdown_steady_pct"), med(spt, "slowdown_steady_pct")
+        ds = "n/a" if ms is None or mp is None else f"{ms - mp:+.1f}"
+        print(f"| slowdown difference, points (tracetop - perf top) | | | {ds} |")
         print()
         print("Ratios of medians, tracetop / perf top (< 1 = tracetop better): "
               + ", ".join(f"{h} **{ratio(med(tt, k), med(pt, k))}**" for h, k in RATIOS) + ".")

@@ -193,7 +193,8 @@ loop_help_key(struct tui *t, wint_t ch, bool is_key)
 	t->dirty = true;
 }
 
-/* A mouse event: menus first, then the pane. */
+/* A mouse event: menus first, then the pane. With --no-mouse, curses still
+ * parses reports a terminal sends unasked (see screen_init): drop them. */
 static void
 loop_mouse(struct tui *t)
 {
@@ -201,7 +202,7 @@ loop_mouse(struct tui *t)
 	MEVENT ev;
 	int id;
 
-	if (getmouse(&ev) != OK)
+	if (getmouse(&ev) != OK || !t->mouse)
 		return;
 	if (t->menu.active) {
 		if ((ev.bstate & BUTTON1_PRESSED) && menu_click(&t->menu, ev.y, ev.x, &id) &&

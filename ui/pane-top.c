@@ -27,7 +27,7 @@ static const struct table_col top_cols[COL_COUNT] = {
 	[COL_COMM] = { "Command", 12, 7, 3, false, false, false, true },
 	[COL_PID] = { "PID", 7, 5, 2, true, false, false, true },
 	[COL_DSO] = { "Shared Object", 16, 8, 4, false, false, false, true },
-	[COL_MARK] = { "", 3, 3, 8, false, false, false, true },
+	[COL_MARK] = { "", 3, 3, 8, false, false, false, false },
 	/* width = min_width: the symbol shrinks before other columns drop */
 	[COL_SYMBOL] = { "Symbol", 16, 16, 9, false, true, false, true },
 };
@@ -224,6 +224,16 @@ top_message(WINDOW *win, int y, int x, int w, const char *msg, const struct them
 	wattrset(win, A_NORMAL);
 }
 
+/* Why K/U left nothing to show, and the key that brings rows back. */
+static const char *
+top_hidden_message(const struct tui *t)
+{
+	if (t->hide_kernel && t->hide_user)
+		return "No samples here (K and U show the hidden symbols)";
+	return t->hide_user ? "No samples here (U shows user symbols)"
+			    : "No samples here (K shows kernel symbols)";
+}
+
 /* Draw the table, or say why it is empty. */
 static void
 top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
@@ -238,9 +248,11 @@ top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 			    &t->theme);
 	else if (t->refreshes == 0)
 		top_message(win, y + h / 2, x, w, "Waiting for samples...", &t->theme);
-	else if (t->zoom.pid || t->zoom.tid || t->zoom.dso || t->hide_kernel || t->hide_user)
+	else if (t->zoom.pid || t->zoom.tid || t->zoom.dso)
 		top_message(win, y + h / 2, x, w, "No samples here (Esc leaves the zoom)",
 			    &t->theme);
+	else if (t->hide_kernel || t->hide_user)
+		top_message(win, y + h / 2, x, w, top_hidden_message(t), &t->theme);
 	else
 		top_message(win, y + h / 2, x, w, "No samples in this interval", &t->theme);
 }

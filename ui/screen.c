@@ -12,7 +12,9 @@
  * Mouse: mousemask with button events only makes ncurses send the
  * terminal's XM string; for xterm-256color that is mode 1000 (press and
  * release, the wheel as buttons 4 and 5) with SGR 1006 coordinates, and
- * endwin turns it off again. We never need 1002/1003 (motion).
+ * endwin turns it off again. We never need 1002/1003 (motion). With
+ * --no-mouse tracking is turned off, but reports are still parsed (and the
+ * loop drops them) so that stray ones never turn into keys.
  *
  * stderr: while curses owns the terminal, stderr goes to a memory file
  * (htop does the same), so a library's chatter cannot scribble over the
@@ -167,6 +169,12 @@ screen_init(bool mouse)
 		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED,
 			  NULL);
 		mouseinterval(0);
+	} else {
+		/* Reports still come from a terminal another program left in
+		 * mouse mode: have ncurses parse them (not pass their bytes
+		 * as keys, where a click could type 'q') with tracking off. */
+		mousemask(BUTTON1_PRESSED, NULL);
+		mousemask(0, NULL);
 	}
 	return 0;
 }
