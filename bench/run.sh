@@ -20,6 +20,7 @@
 #   BENCH_WORK  private copy of the harness (default: a new mktemp dir under
 #               /tmp); SHARED_BENCH is the read-only original.
 #   QUIET_WAIT  max seconds to wait for an idle machine before each rep (60)
+#   HOLDER_WAIT max seconds to wait for other perf_event users to exit (600)
 #   EXTRA_ARGS  extra measure.py arguments, e.g. '--mode sys'
 #
 # Exit status: non-zero if a tool failed to start or run, if the profiler
@@ -37,6 +38,7 @@ OUT=${OUT:-$HERE/results}
 RUN_ID=${RUN_ID:-run-$(date +%Y%m%d-%H%M%S)}
 SHARED_BENCH=${SHARED_BENCH:-/work/shared/bench}
 QUIET_WAIT=${QUIET_WAIT:-60}
+HOLDER_WAIT=${HOLDER_WAIT:-600}
 EXTRA_ARGS=${EXTRA_ARGS:-}
 
 say() { printf 'bench/run.sh: %s\n' "$*" >&2; }
@@ -88,7 +90,7 @@ ln -sfn "$RUN_ID" "$OUT/latest"
 	echo "tracetop: $("$TT" --version) from $TRACETOP sha256 $(sha256sum "$TT" | cut -c1-16)"
 	echo "repo: $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo ?)$(git -C "$TOP" diff --quiet 2>/dev/null || echo ' (dirty tree)')"
 	echo "harness: $SHARED_BENCH copied to $BENCH_WORK"
-	echo "settings: REPS=$REPS DUR=$DUR FREQS=\"$FREQS\" QUIET_WAIT=$QUIET_WAIT EXTRA_ARGS=\"$EXTRA_ARGS\""
+	echo "settings: REPS=$REPS DUR=$DUR FREQS=\"$FREQS\" QUIET_WAIT=$QUIET_WAIT HOLDER_WAIT=$HOLDER_WAIT EXTRA_ARGS=\"$EXTRA_ARGS\""
 	echo "perf_event_max_sample_rate: $(cat /proc/sys/kernel/perf_event_max_sample_rate)"
 } >>"$RUNDIR/meta.txt"
 
@@ -98,8 +100,26 @@ cd "$BENCH_WORK"
 M=(./measure.py run --outdir "$RUNDIR" --duration "$DUR" --repeats 1
    --quiet-wait "$QUIET_WAIT" $EXTRA_ARGS)
 
+# Other perf_event users (someone's profiler on this shared VM) distort
+# both tools and make compare.py drop the rep: wait up to HOLDER_WAIT
+# seconds for them to go away (then measure anyway; the rep is dropped).
+samplers() {
+	find /proc/[0-9]*/fd -maxdepth 1 -lname 'anon_inode:\[perf_event\]' 2>/dev/null \
+		| cut -d/ -f3 | sort -u || true
+}
+wait_no_samplers() {
+	local t=0 pids
+	while pids="$(samplers)" && [ -n "$pids" ] && [ "$t" -lt "$HOLDER_WAIT" ]; do
+		[ $((t % 60)) -eq 0 ] && say "waiting for other samplers to exit:" \
+			"$(for p in $pids; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-60; echo "($p)"; done | paste -sd' ')"
+		sleep 5
+		t=$((t + 5))
+	done
+}
+
 # run_one LABEL CMD: one repetition of one command; logs the measure.py line.
 run_one() {
+	wait_no_samplers
 	say "$(date +%T) $1: $2"
 	echo "$(date -u +%T) $1: $2" >>"$RUNDIR/commands.txt"
 	"${M[@]}" --label "$1" --cmd "$2" | tee -a "$RUNDIR/measure.log" \

@@ -160,6 +160,14 @@ tmux_wait_text hup 3 'exit=0'
 ok $? "SIGHUP ends it with status 0"
 like "$(tmux_capture hup)" '(^| )icanon echo' "the terminal is restored after SIGHUP"
 
+# Ctrl-C at the keyboard (SIGINT) too
+start intr 100 30 -p "$pid" -d 0.7
+tmux_wait_text intr 3 'split_alpha'
+tmux_keys intr C-c
+tmux_wait_text intr 3 'exit=0'
+ok $? "Ctrl-C ends it with status 0"
+like "$(tmux_capture intr)" '(^| )icanon echo' "the terminal is restored after Ctrl-C"
+
 # SIGTERM as well
 start term 100 30 -p "$pid" -d 1
 tmux_wait_text term 3 'split_alpha'

@@ -1,0 +1,95 @@
+/* callgraph: sampled call stacks aggregated in a prefix tree (a trie from
+ * the command through the outermost frame down to the leaf), with decay
+ * like hist, so callers keep their share on every refresh. From it come
+ * the caller and callee trees of any function, and folded stacks. Memory
+ * stays bounded: small branches fold into an "[other]" node. */
+#ifndef TRACETOP_CALLGRAPH_H
+#define TRACETOP_CALLGRAPH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/symtab.h"
+
+/* One frame: a function (or an unresolved address) in a DSO. */
+struct cg_frame {
+	const struct dso *dso;	/* NULL when no mapping held the address */
+	const struct sym *sym;	/* NULL when unresolved */
+	uint64_t addr;		/* unresolved only: offset in the DSO (or the ip) */
+	bool kernel;
+	bool inlined;		/* an inlined callee (from debug info) */
+};
+
+/* A node of the trie. Index 0 is never a node (means "none"). */
+struct cg_node {
+	struct cg_frame frame;	/* for a root: all zero, comm set */
+	const char *comm;	/* roots only: the command (interned) */
+	uint32_t parent;	/* 0 for a root */
+	uint32_t first_child, next_sibling;
+	uint64_t interval_self, interval_total;	/* samples since the last tick */
+	double self, total;	/* decayed: samples ending here / passing through */
+	bool other;		/* the "[other]" node of its parent */
+};
+
+struct callgraph;
+
+/* decay as hist (per tick); min_percent: at each tick, children whose total
+ * is below this percent of their root's total fold into "[other]". */
+struct callgraph *cg_new(double decay, double min_percent);
+void cg_free(struct callgraph *cg);
+
+/* Count one sample: frames[0] is the leaf, frames[n-1] the outermost.
+ * Allocates only when the trie grows (no allocation for a known stack). */
+void cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n);
+
+/* End an interval: decay (or zero) every node, fold small branches, free
+ * faded nodes for reuse. */
+void cg_tick(struct callgraph *cg, bool zero);
+
+/* Read access for views. */
+const struct cg_node *cg_node(const struct callgraph *cg, uint32_t idx);
+/* The roots (one per command), first one; follow next_sibling. */
+uint32_t cg_first_root(const struct callgraph *cg);
+/* Sum of every root's total. */
+double cg_total(const struct callgraph *cg);
+
+bool cg_frame_eq(const struct cg_frame *a, const struct cg_frame *b);
+/* Display name: the symbol, "[unknown] 0xADDR" or "[other]"; escaped. */
+void cg_frame_name(const struct cg_node *n, char *buf, size_t len);
+
+/* A view tree built for one function: its callees (merged from every place
+ * it occurs) or its callers (paths to the roots, reversed). */
+struct cg_view_node {
+	struct cg_frame frame;
+	bool other;
+	double total;		/* weight of this branch */
+	uint32_t first_child, next_sibling;	/* indices into the view, 0 = none */
+};
+
+struct cg_view {
+	struct cg_view_node *nodes;	/* nodes[0] unused; nodes[1] is the function */
+	size_t n, cap;
+};
+
+/* Callees of function f (in comm, or every comm when NULL): children
+ * sorted by total, heaviest first. */
+void cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
+		struct cg_view *v);
+/* Callers of f: the first level is f's direct callers, and so on up to the
+ * outermost frames; sorted by total. */
+void cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
+		struct cg_view *v);
+void cg_view_free(struct cg_view *v);
+
+/* Folded stacks, one line per distinct stack with self samples:
+ * "comm;outermost;...;leaf COUNT" (decayed counts rounded, zero lines
+ * skipped), names escaped and with ';' replaced so the format stays
+ * parseable. */
+void cg_print_folded(const struct callgraph *cg, FILE *out);
+
+size_t cg_count(const struct callgraph *cg);
+
+#endif
