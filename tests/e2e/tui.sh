@@ -18,8 +18,10 @@ ok $? "workload started"
 start() {
 	local name=$1 cols=$2 rows=$3
 	shift 3
+	# trap ':' INT: the shell outlives a Ctrl-C (a handler, unlike an
+	# ignored signal, is not inherited by tracetop)
 	tmux_start "$name" "$cols" "$rows" sh -c \
-		"\"\$@\"; echo \"exit=\$?\"; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600" \
+		"trap ':' INT; \"\$@\"; echo \"exit=\$?\"; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600" \
 		sh "$TRACETOP" "$@"
 }
 
