@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """compare.py - tracetop vs perf top, from the shared harness's results.
 
-  bench/compare.py [--bench-dir DIR] [--max-other N] [--check] RUNDIR
+  bench/compare.py [--bench-dir DIR] [--max-other N] [--check] RUNDIR [RUNDIR...]
 
 RUNDIR holds <label>/rep<N>.json (+ rep<N>.final.txt) written by
 measure.py (bench/run.sh puts them in bench/results/run-*/). Labels are
@@ -31,10 +31,11 @@ import sys
 
 TOOLS = ("perf-top", "tracetop")
 
-# tracetop's text header: "event: cpu-clock  samples/s: 7990  samples: 15980
-# lost: 0 (total 0)  target: ..." (the harness parses only perf top's format)
-TT_RATE_RE = re.compile(r"samples/s:\s*(\d+(?:\.\d+)?)")
-TT_LOST_RE = re.compile(r"lost:\s*(\d+)\s*\(total\s*(\d+)\)")
+# tracetop's headers (the harness parses only perf top's format):
+#   text frames: "event: cpu-clock  samples/s: 7990  samples: 15980  lost: 0 (total 0)  ..."
+#   TUI:         "Event: cpu-clock  (...)  Samples/s: 7978  Lost: 0"
+TT_RATE_RE = re.compile(r"samples/s:\s*(\d+(?:\.\d+)?)", re.I)
+TT_LOST_RE = re.compile(r"lost:\s*(\d+)(?:\s*\(total\s*(\d+)\))?", re.I)
 
 
 def import_harness(bench_dir):
@@ -76,7 +77,8 @@ def add_derived(rundir, r):
     if r.get("lost_final") is None:
         lost = TT_LOST_RE.findall(final_screen(rundir, r))
         if lost:
-            r["lost_final"] = [int(lost[-1][0]), int(lost[-1][1])]
+            last, total = lost[-1]
+            r["lost_final"] = [int(last), int(total or last)]
     set_cost(r, r.get("samples_per_s"))
     return r
 
@@ -85,6 +87,10 @@ def set_cost(r, sps):
     """User-space CPU per sample: steady CPU seconds / samples in that time."""
     cpu = r.get("cpu_pct_steady_schedstat")
     r["us_per_sample"] = (cpu / 100.0 / sps * 1e6) if sps and cpu is not None else None
+
+
+def repname(r):
+    return f"rep{r['rep']}" if isinstance(r["rep"], int) else r["rep"]
 
 
 def short_cmd(reps):
@@ -181,7 +187,8 @@ def pairs_of(data):
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("rundir")
+    p.add_argument("rundir", nargs="+",
+                   help="results dir(s); several are pooled (same binaries and settings only)")
     p.add_argument("--bench-dir", default=os.environ.get("BENCH_WORK", "/work/shared/bench"),
                    help="harness dir to import report.py from")
     p.add_argument("--max-other", type=float, default=10.0,
@@ -195,13 +202,17 @@ def main():
 
     report = import_harness(a.bench_dir)
     m3 = report.m3
-    raw = report.load(a.rundir)
-    for reps in raw.values():
-        for r in reps:
-            add_derived(a.rundir, r)
+    raw = {}
+    for d in a.rundir:
+        for lab, reps in report.load(d).items():
+            for r in reps:
+                add_derived(d, r)
+                if len(a.rundir) > 1:  # name reps run-x/rep3 when pooling
+                    r["rep"] = f"{os.path.basename(os.path.normpath(d))}/rep{r['rep']}"
+            raw.setdefault(lab, []).extend(reps)
     pairs = pairs_of(raw)
     if not pairs:
-        raise SystemExit(f"compare.py: no perf-top-X / tracetop-X label pairs in {a.rundir}")
+        raise SystemExit(f"compare.py: no perf-top-X / tracetop-X label pairs in {' '.join(a.rundir)}")
 
     if a.check:
         bad = []
@@ -209,9 +220,9 @@ def main():
             for lab in labs.values():
                 for r in raw[lab]:
                     if r.get("died_after_s") is not None:
-                        bad.append(f"{lab} rep{r['rep']}: died after {r['died_after_s']} s")
+                        bad.append(f"{lab} {repname(r)}: died after {r['died_after_s']} s")
                     elif r.get("time_to_first_row_s") is None:
-                        bad.append(f"{lab} rep{r['rep']}: no stage row on screen")
+                        bad.append(f"{lab} {repname(r)}: no stage row on screen")
                 if not any(keep_rep(r, a.max_other) for r in raw[lab]):
                     bad.append(f"{lab}: no repetition on a quiet machine")
         for b in bad:
@@ -221,11 +232,11 @@ def main():
     data, dropped = {}, {}
     for lab, reps in raw.items():
         data[lab] = [r for r in reps if keep_rep(r, a.max_other)]
-        dropped[lab] = [f"rep{r['rep']} (other {r.get('other_cpu_pct')} %"
+        dropped[lab] = [f"{repname(r)} (other {r.get('other_cpu_pct')} %"
                         + (", foreign sampler" if r.get("foreign_perf_event_holders") else "") + ")"
                         for r in reps if not keep_rep(r, a.max_other)]
 
-    print(f"Results: `{a.rundir}`. Median [min, max] over the kept repetitions; "
+    print(f"Results: {', '.join(f'`{d}`' for d in a.rundir)}. Median [min, max] over the kept repetitions; "
           f"reps with other_cpu_pct > {a.max_other:g} or a foreign perf_event holder dropped: "
           + ("; ".join(f"{l}: {', '.join(v)}" for l, v in dropped.items() if v) or "none") + ".")
     print(f"Slowdown rows use only the reps whose workload rate before and after the profiler "
@@ -258,8 +269,8 @@ def main():
             print(f"| {head} | {m3([r.get(key) for r in p], nd)} | {m3([r.get(key) for r in t], nd)} | {rt} |")
         print(f"| lost samples (per rep) | {lost_str(pt)} | {lost_str(tt)} | |")
         if borrowed:
-            print(f"| (tracetop header off screen: µs/sample of rep "
-                  f"{', '.join(str(r['rep']) for r in borrowed)} uses perf top's {pt_sps:.0f} samples/s) | | | |")
+            print(f"| (tracetop header off screen: µs/sample of "
+                  f"{', '.join(repname(r) for r in borrowed)} uses perf top's {pt_sps:.0f} samples/s) | | | |")
         ms, mp = med(stt, "slowdown_steady_pct"), med(spt, "slowdown_steady_pct")
         ds = "n/a" if ms is None or mp is None else f"{ms - mp:+.1f}"
         print(f"| slowdown difference, points (tracetop - perf top) | | | {ds} |")

@@ -66,8 +66,13 @@ batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_s
 			.seconds = st->interval_secs,
 			.wall = batch_wall(),
 			.max_rows = batch_rows(o, out),
+			.cg = engine_callgraph(e, i),
 		};
 
+		if (o->format == FORMAT_FOLDED) {
+			report_folded(out, &ri);
+			continue;
+		}
 		engine_snapshot(e, i, o->sort, NULL, NULL, snap);
 		if (o->format == FORMAT_JSON)
 			report_json(out, &ri, snap);

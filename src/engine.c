@@ -10,15 +10,27 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tracetop/callgraph.h"
 #include "tracetop/dso.h"
 #include "tracetop/engine.h"
 #include "tracetop/evlist.h"
 #include "tracetop/record.h"
 #include "tracetop/tasks.h"
+#include "tracetop/unwind.h"
 
 #define ENGINE_SAMPLE_TYPE                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
+
+/* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
+#define ENGINE_MAX_FRAMES 128
+/* User stack copied per sample in fp mode: enough for a frameless leaf's
+ * return address (its CFA rule), far cheaper than a dwarf copy. */
+#define ENGINE_LEAF_STACK 512
+/* Resolved frames remembered by (task, ip); a power of two. */
+#define ENGINE_FCACHE_SIZE 8192
+/* Call-graph branches under this percent of their command fold into [other]. */
+#define ENGINE_CG_MIN_PERCENT 0.05
 
 /* Dead tasks are kept this long for samples still queued on other CPUs. */
 #define ENGINE_REAP_GRACE_NS (5ULL * 1000000000ULL)
@@ -30,9 +42,21 @@ struct engine_head {
 	struct ring *ring;
 };
 
+/* One resolved address: valid while gen matches the engine's. */
+struct engine_fcache {
+	uint64_t ip;
+	const struct task *proc;	/* NULL for kernel addresses */
+	uint32_t gen;
+	bool kernel;
+	struct dso *dso;
+	const struct sym *sym;
+	uint64_t addr;
+};
+
 /* Per-event state, hung off evsel->priv. */
 struct engine_event {
 	struct hist *hist;
+	struct callgraph *cg;	/* call stacks, or NULL without -g */
 	struct hist *zoom;	/* samples of the zoomed thread only, or NULL */
 	uint64_t samples;	/* since start */
 	uint64_t tick_samples;	/* samples at the last tick */
@@ -59,6 +83,10 @@ struct engine {
 	bool include_self;
 	int zoom_tid;		/* thread zoom: also count its samples apart */
 	double decay;
+	enum callgraph_mode cg_mode;
+	struct unwind *unwind;	/* fp leaf fix and dwarf mode */
+	struct engine_fcache *fcache;
+	uint32_t fgen;		/* bumped when mappings change */
 	uint64_t last_tick_ns;
 	uint64_t tick_samples, tick_lost;
 	char target[128];
@@ -226,12 +254,28 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		.mmap_pages = o->mmap_pages,
 		.sample_type = ENGINE_SAMPLE_TYPE,
 	};
+
+	if (o->callgraph != CALLGRAPH_NONE) {
+		/* The kernel part of a stack always comes from the callchain;
+		 * the user part from frame pointers (plus a small stack copy
+		 * for the leaf's caller) or from unwinding a full copy. */
+		p.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
+				 PERF_SAMPLE_STACK_USER;
+		p.regs_user = UNWIND_REGS_MASK;
+		p.stack_user = o->callgraph == CALLGRAPH_DWARF ? o->stack_size : ENGINE_LEAF_STACK;
+		p.exclude_callchain_user = o->callgraph == CALLGRAPH_DWARF;
+	}
 	size_t i;
 
 	e->go_fd = e->err_fd = -1;
 	e->self = getpid();
 	e->include_self = o->include_self;
 	e->decay = o->decay;
+	e->cg_mode = o->callgraph;
+	e->fcache = xcalloc(ENGINE_FCACHE_SIZE, sizeof *e->fcache);
+	e->fgen = 1;
+	if (o->callgraph != CALLGRAPH_NONE)
+		e->unwind = unwind_new();
 	e->unknown_comm = str_intern("[unknown]");
 	if (engine_target_setup(e, o, &t, err) != 0 ||
 	    evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
@@ -242,6 +286,8 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	e->events = xcalloc(e->el.nevsels, sizeof *e->events);
 	for (i = 0; i < e->el.nevsels; i++) {
 		e->events[i].hist = hist_new(o->decay);
+		if (o->callgraph != CALLGRAPH_NONE)
+			e->events[i].cg = cg_new(o->decay, ENGINE_CG_MIN_PERCENT);
 		e->el.evsels[i].priv = &e->events[i];
 	}
 	e->tasks = tasks_new("/proc");
@@ -304,12 +350,17 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 	switch (h->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		if (record_parse_mmap(h, st, &r.m) == 0)
+		if (record_parse_mmap(h, st, &r.m) == 0 && r.m.exec) {
 			tasks_mmap(e->tasks, &r.m);
+			e->fgen++; /* a new mapping may change what an address is */
+		}
 		break;
 	case PERF_RECORD_COMM:
-		if (record_parse_comm(h, st, &r.c) == 0)
+		if (record_parse_comm(h, st, &r.c) == 0) {
 			tasks_comm(e->tasks, &r.c);
+			if (r.c.exec)
+				e->fgen++;
+		}
 		break;
 	case PERF_RECORD_FORK:
 		if (record_parse_task(h, st, &r.t) == 0)
@@ -360,17 +411,147 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key)
 		key->addr = 0;
 }
 
+/* Resolve an address of thread th (or the kernel) into key's dso, sym and
+ * addr, through a cache: stacks repeat, symbol searches need not. */
+static void
+engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
+	       struct hist_key *key)
+{
+	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
+	uint64_t hash = (ip ^ (uint64_t)(uintptr_t)proc) * 0x9e3779b97f4a7c15ULL;
+	struct engine_fcache *c = &e->fcache[(hash >> 40) & (ENGINE_FCACHE_SIZE - 1)];
+
+	key->kernel = kernel;
+	if (c->gen == e->fgen && c->ip == ip && c->proc == proc && c->kernel == kernel) {
+		key->dso = c->dso;
+		key->sym = c->sym;
+		key->addr = c->addr;
+		return;
+	}
+	key->dso = NULL;
+	key->sym = NULL;
+	if (kernel) {
+		key->dso = dso_kernel_resolve(ip, &key->sym);
+		key->addr = key->sym ? 0 : ip;
+	} else {
+		engine_resolve_user(th, ip, key);
+	}
+	*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen, .kernel = kernel,
+				     .dso = key->dso, .sym = key->sym, .addr = key->addr };
+}
+
+/* The sample's user registers and stack copy, for the unwinder. */
+static bool
+engine_user_state(const struct record_sample *s, struct unwind_sample *us)
+{
+	if (s->user_abi != PERF_SAMPLE_REGS_ABI_64 || s->nr_regs == 0 || s->stack_size == 0)
+		return false;
+	*us = (struct unwind_sample){ .regs = s->user_regs, .nregs = s->nr_regs,
+				      .stack = s->stack, .stack_size = s->stack_size };
+	return true;
+}
+
+/* Insert at position at of the n addresses (room for one more is checked
+ * by the caller). */
+static void
+engine_chain_insert(uint64_t *ips, bool *kern, size_t n, size_t at, uint64_t ip)
+{
+	memmove(ips + at + 1, ips + at, (n - at) * sizeof *ips);
+	memmove(kern + at + 1, kern + at, (n - at) * sizeof *kern);
+	ips[at] = ip;
+	kern[at] = false;
+}
+
+/* The sampled stack, leaf first: the kernel's callchain, and the user part
+ * from frame pointers (with the caller a frameless leaf hides restored) or
+ * from unwinding the copied stack. Return addresses are moved back one
+ * byte so they resolve to the call, not to the next line. */
+static size_t
+engine_chain(struct engine *e, struct thread *th, const struct record_sample *s, uint64_t *ips,
+	     bool *kern)
+{
+	size_t n = 0, user0 = SIZE_MAX;
+	bool kernel = s->kernel, first = true;
+	struct unwind_sample us;
+	uint64_t r;
+
+	for (size_t i = 0; i < s->nr && n < ENGINE_MAX_FRAMES; i++) {
+		uint64_t ip = s->ips[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER)
+				break; /* guest contexts: not ours */
+			kernel = ip == PERF_CONTEXT_KERNEL;
+			first = true;
+			continue;
+		}
+		if (!kernel && user0 == SIZE_MAX)
+			user0 = n;
+		ips[n] = first ? ip : ip - 1;
+		kern[n++] = kernel;
+		first = false;
+	}
+	if (th == NULL || !engine_user_state(s, &us)) {
+		/* no user state: keep what the callchain gave */
+	} else if (e->cg_mode == CALLGRAPH_DWARF) {
+		uint64_t uips[ENGINE_MAX_FRAMES];
+		size_t k = unwind_user(e->unwind, th->proc, &us, uips, ENGINE_MAX_FRAMES - n);
+
+		for (size_t j = 0; j < k; j++) {
+			ips[n] = j ? uips[j] - 1 : uips[j];
+			kern[n++] = false;
+		}
+	} else if (user0 != SIZE_MAX && n < ENGINE_MAX_FRAMES &&
+		   (r = unwind_leaf_return(e->unwind, th->proc, &us)) != 0 &&
+		   (user0 + 1 >= n || ips[user0 + 1] != r - 1)) {
+		engine_chain_insert(ips, kern, n++, user0 + 1, r - 1);
+	}
+	if (n == 0) {
+		ips[0] = s->ip;
+		kern[n++] = s->kernel;
+	}
+	return n;
+}
+
+/* Count a stack: children time once per distinct function, the path in
+ * the call graph. */
+static void
+engine_count_stack(struct engine_event *ev, struct hist *zoom, const char *comm,
+		   const struct hist_key *keys, size_t n)
+{
+	struct cg_frame frames[ENGINE_MAX_FRAMES];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		frames[i] = (struct cg_frame){ .dso = keys[i].dso, .sym = keys[i].sym,
+					       .addr = keys[i].addr, .kernel = keys[i].kernel };
+		for (j = 0; j < i && !cg_frame_eq(&frames[j], &frames[i]); j++)
+			;
+		if (j < i)
+			continue; /* recursion: a function counts once per sample */
+		hist_add_children(ev->hist, &keys[i]);
+		if (zoom != NULL)
+			hist_add_children(zoom, &keys[i]);
+	}
+	cg_add(ev->cg, comm, frames, n);
+}
+
 /* Count one sample: the hot path (no allocation once tasks are known). */
 static void
 engine_sample(struct engine *e, const struct perf_event_header *h)
 {
+	struct hist_key keys[ENGINE_MAX_FRAMES];
+	uint64_t ips[ENGINE_MAX_FRAMES];
+	bool kern[ENGINE_MAX_FRAMES];
 	struct record_sample s;
-	struct hist_key key;
 	struct thread *th;
 	struct engine_event *ev;
 	struct evsel *sel;
+	struct hist *zoom;
+	size_t n = 1;
 
-	if (record_parse_sample(h, e->el.sample_type, 0, &s) != 0) {
+	if (record_parse_sample(h, e->el.sample_type, UNWIND_REGS_MASK, &s) != 0) {
 		e->stats.bad_records++;
 		return;
 	}
@@ -382,21 +563,24 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	if (sel == NULL)
 		return;
 	ev = sel->priv;
+	zoom = e->zoom_tid != 0 && (int)s.tid == e->zoom_tid ? ev->zoom : NULL;
 	th = tasks_thread(e->tasks, (int)s.pid, (int)s.tid);
-	memset(&key, 0, sizeof key);
-	key.pid = (int)s.pid;
-	key.tid = (int)s.tid;
-	key.comm = th ? th->comm : e->unknown_comm;
-	key.kernel = s.kernel;
-	if (s.kernel) {
-		key.dso = dso_kernel_resolve(s.ip, &key.sym);
-		key.addr = key.sym ? 0 : s.ip;
+	if (ev->cg != NULL) {
+		n = engine_chain(e, th, &s, ips, kern);
 	} else {
-		engine_resolve_user(th, s.ip, &key);
+		ips[0] = s.ip;
+		kern[0] = s.kernel;
 	}
-	hist_add(ev->hist, &key);
-	if (e->zoom_tid != 0 && key.tid == e->zoom_tid)
-		hist_add(ev->zoom, &key);
+	for (size_t i = 0; i < n; i++) {
+		keys[i] = (struct hist_key){ .pid = (int)s.pid, .tid = (int)s.tid,
+					     .comm = th ? th->comm : e->unknown_comm };
+		engine_resolve(e, th, ips[i], kern[i], &keys[i]);
+	}
+	hist_add(ev->hist, &keys[0]);
+	if (zoom != NULL)
+		hist_add(zoom, &keys[0]);
+	if (ev->cg != NULL)
+		engine_count_stack(ev, zoom, keys[0].comm, keys, n);
 	ev->samples++;
 	e->stats.samples++;
 }
@@ -511,6 +695,8 @@ engine_tick(struct engine *e, bool zero)
 		hist_tick(ev->hist, zero);
 		if (ev->zoom != NULL)
 			hist_tick(ev->zoom, zero);
+		if (ev->cg != NULL)
+			cg_tick(ev->cg, zero);
 		ev->interval = ev->samples - ev->tick_samples;
 		ev->tick_samples = ev->samples;
 	}
@@ -521,6 +707,7 @@ engine_tick(struct engine *e, bool zero)
 	e->tick_lost = e->stats.lost;
 	e->last_tick_ns = now;
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
+	e->fgen++; /* reaped tasks' addresses may be reused by new ones */
 }
 
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */
@@ -547,6 +734,13 @@ engine_zoom_thread(struct engine *e, int tid)
 		ev->zoom = tid > 0 ? hist_new(e->decay) : NULL;
 	}
 	e->zoom_tid = tid > 0 ? tid : 0;
+}
+
+/* The call graph of event idx, or NULL without call stacks. */
+const struct callgraph *
+engine_callgraph(const struct engine *e, size_t idx)
+{
+	return e->events[idx].cg;
 }
 
 /* Samples of one event: in the last refresh and since start. */
@@ -613,7 +807,12 @@ engine_free(struct engine *e)
 		hist_free(e->events[i].hist);
 		if (e->events[i].zoom != NULL)
 			hist_free(e->events[i].zoom);
+		if (e->events[i].cg != NULL)
+			cg_free(e->events[i].cg);
 	}
+	if (e->unwind != NULL)
+		unwind_free(e->unwind);
+	free(e->fcache);
 	free(e->events);
 	free(e->heap);
 	evlist_close(&e->el);

@@ -126,6 +126,9 @@ evlist_prepare_attr(struct perf_event_attr *a, const struct evlist_target *t,
 	a->wakeup_watermark = (uint32_t)((size_t)p->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 2);
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = sideband;
 	a->exclude_guest = 1;
+	a->sample_regs_user = p->regs_user;
+	a->sample_stack_user = p->stack_user;
+	a->exclude_callchain_user = p->exclude_callchain_user;
 }
 
 /* Open one event, lowering :p precision the way perf does when refused. */

@@ -178,9 +178,9 @@ hist_free(struct hist *h)
 	free(h);
 }
 
-/* Count one sample for key: the hot path, no allocation once warmed up. */
-void
-hist_add(struct hist *h, const struct hist_key *key)
+/* The entry of key, created (zeroed) when new. */
+static struct hist_node *
+hist_node_of(struct hist *h, const struct hist_key *key)
 {
 	uint64_t hash = key_hash(key);
 	size_t i = find_slot(h, key, hash);
@@ -199,9 +199,26 @@ hist_add(struct hist *h, const struct hist_key *key)
 		h->tab[i].node = n;
 		h->count++;
 	}
+	return n;
+}
+
+/* Count one sample for key: the hot path, no allocation once warmed up. */
+void
+hist_add(struct hist *h, const struct hist_key *key)
+{
+	struct hist_node *n = hist_node_of(h, key);
+
 	n->e.key.tid = key->tid;
 	n->e.interval++;
 	n->e.total++;
+}
+
+/* Count one sample for the inclusive (children) time of key's function:
+ * it was on the stack. */
+void
+hist_add_children(struct hist *h, const struct hist_key *key)
+{
+	hist_node_of(h, key)->e.children_interval++;
 }
 
 /* The entry for key, or NULL. */
@@ -239,7 +256,11 @@ hist_tick(struct hist *h, bool zero)
 		e = &n->e;
 		samples += e->interval;
 		e->score = zero ? (double)e->interval : e->score * h->decay + (double)e->interval;
-		if (e->score < FADE_SCORE && e->interval == 0) {
+		e->children = zero ? (double)e->children_interval
+				   : e->children * h->decay + (double)e->children_interval;
+		/* A pure caller (no self samples) lives on its children share. */
+		if (e->score < FADE_SCORE && e->children < FADE_SCORE && e->interval == 0 &&
+		    e->children_interval == 0) {
 			slot_delete(h, i);
 			n->next_free = h->free_list;
 			h->free_list = n;
@@ -247,6 +268,7 @@ hist_tick(struct hist *h, bool zero)
 			continue; /* slot i now holds the next entry, if any */
 		}
 		e->interval = 0;
+		e->children_interval = 0;
 		total += e->score;
 		i = (i + 1) & h->mask;
 		left--;
@@ -288,6 +310,8 @@ cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 	switch (k) {
 	case HIST_SORT_OVERHEAD:
 		return (ra->overhead < rb->overhead) - (ra->overhead > rb->overhead);
+	case HIST_SORT_CHILDREN:
+		return (ra->children < rb->children) - (ra->children > rb->children);
 	case HIST_SORT_SAMPLES:
 		return cmp_u64(rb->samples, ra->samples);
 	case HIST_SORT_COMM:
@@ -354,6 +378,7 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		r->entry = e;
 		r->total = e->total;
 		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
+		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
 		/* llround for a score >= 0, without needing libm. */
 		r->samples = (uint64_t)(e->score + 0.5);
 	}
@@ -383,7 +408,7 @@ static const struct {
 } sort_names[] = {
     {"overhead", HIST_SORT_OVERHEAD}, {"samples", HIST_SORT_SAMPLES}, {"comm", HIST_SORT_COMM},
     {"command", HIST_SORT_COMM},      {"pid", HIST_SORT_PID},         {"dso", HIST_SORT_DSO},
-    {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},
+    {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},       {"children", HIST_SORT_CHILDREN},
 };
 
 /* The sort key named by the len bytes at s, or HIST_SORT_END. */
@@ -410,7 +435,7 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 
 	if (s == NULL || s[strspn(s, " \t")] == '\0')
 		return err_set(err,
-		               "empty sort key list (use overhead, samples, comm, pid, dso, sym)");
+		               "empty sort key list (use overhead, samples, comm, pid, dso, sym, children)");
 	for (;;) {
 		p += strspn(p, " \t");
 		end = strchrnul(p, ',');
@@ -423,7 +448,7 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 		if (k == HIST_SORT_END)
 			return err_set(
 			    err,
-			    "unknown sort key '%s' (use overhead, samples, comm, pid, dso, sym)",
+			    "unknown sort key '%s' (use overhead, samples, comm, pid, dso, sym, children)",
 			    word);
 		if (seen[k])
 			return err_set(err, "duplicate sort key '%s'", word);

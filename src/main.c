@@ -67,6 +67,8 @@ run(const struct options *o, struct evspec *specs)
 		.mmap_pages = o->mmap_pages,
 		.include_self = o->include_self,
 		.decay = TOP_DECAY,
+		.callgraph = o->callgraph,
+		.stack_size = o->stack_size,
 	};
 	struct tt_err err;
 	struct engine *e;

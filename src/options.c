@@ -17,7 +17,15 @@ enum {
 	OPT_HELP,
 	OPT_NO_MOUSE,
 	OPT_HELP_KEYS,
+	OPT_CALL_GRAPH,
+	OPT_CHILDREN,
 };
+
+/* Default and limits of the user stack copied per sample in dwarf mode. */
+#define STACK_SIZE_DEFAULT 8192
+#define STACK_SIZE_MAX 65528
+/* Ring pages per CPU in dwarf mode unless -m says otherwise. */
+#define DWARF_MMAP_PAGES 1024
 
 struct opt_def {
 	const char *name;	/* long name */
@@ -39,9 +47,12 @@ static const struct opt_def opt_defs[] = {
 	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 2, fractions allowed)" },
 	{ "iterations", 'n', "N", "stop after N refreshes" },
 	{ "output", 'o', "FILE", "write batch reports to FILE" },
-	{ "format", OPT_FORMAT, "FMT", "batch report format: text or json" },
+	{ "format", OPT_FORMAT, "FMT", "batch report format: text, json or folded (stacks)" },
 	{ "sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym" },
 	{ "zero", 'z', NULL, "zero the counts every refresh instead of decaying them" },
+	{ "graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)" },
+	{ "call-graph", OPT_CALL_GRAPH, "MODE", "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no" },
+	{ "children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks" },
 	{ "rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)" },
 	{ "include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile" },
 	{ "no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen" },
@@ -141,6 +152,34 @@ options_add_events(struct options *o, const char *arg, struct tt_err *err)
 	}
 }
 
+/* Parse --call-graph fp | dwarf[,SIZE] | no. */
+static int
+options_call_graph(struct options *o, const char *arg, struct tt_err *err)
+{
+	const char *comma = strchr(arg, ',');
+	size_t len = comma ? (size_t)(comma - arg) : strlen(arg);
+	uint64_t size = STACK_SIZE_DEFAULT;
+
+	if (comma != NULL && strncmp(arg, "dwarf", len) == 0 && len == 5) {
+		if (parse_u64(comma + 1, &size) != 0 || size < 64 || size > STACK_SIZE_MAX)
+			return err_set(err, "--call-graph dwarf,SIZE expects 64 to %d bytes, got '%s'",
+				       STACK_SIZE_MAX, comma + 1);
+		size &= ~(uint64_t)7; /* the kernel wants a multiple of 8 */
+	} else if (comma != NULL) {
+		return err_set(err, "--call-graph: only dwarf takes a size, got '%s'", arg);
+	}
+	if (strncmp(arg, "fp", len) == 0 && len == 2)
+		o->callgraph = CALLGRAPH_FP;
+	else if (strncmp(arg, "dwarf", len) == 0 && len == 5)
+		o->callgraph = CALLGRAPH_DWARF;
+	else if (strncmp(arg, "no", len) == 0 && len == 2)
+		o->callgraph = CALLGRAPH_NONE;
+	else
+		return err_set(err, "--call-graph expects fp, dwarf[,SIZE] or no, got '%s'", arg);
+	o->stack_size = (unsigned)size;
+	return 0;
+}
+
 /* Apply one parsed option. */
 static int
 options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
@@ -210,8 +249,10 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 			o->format = FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "folded") == 0)
+			o->format = FORMAT_FOLDED;
 		else
-			return err_set(err, "--format expects text or json, got '%s'", arg);
+			return err_set(err, "--format expects text, json or folded, got '%s'", arg);
 		return 0;
 	case 's':
 		return hist_parse_sort(arg, o->sort, err);
@@ -230,6 +271,14 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_LIST_EVENTS:
 		o->list_events = true;
+		return 0;
+	case 'g':
+		o->callgraph = CALLGRAPH_FP;
+		return 0;
+	case OPT_CALL_GRAPH:
+		return options_call_graph(o, arg, err);
+	case OPT_CHILDREN:
+		o->children = true;
 		return 0;
 	case OPT_NO_MOUSE:
 		o->no_mouse = true;
@@ -274,12 +323,14 @@ int
 options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 {
 	struct option longs[ARRAY_SIZE(opt_defs) + 1];
+	bool mmap_given = false;
 	char shorts[2 * ARRAY_SIZE(opt_defs) + 3];
 	int c;
 
 	memset(o, 0, sizeof *o);
 	o->freq = 4000;
 	o->mmap_pages = 128;
+	o->stack_size = STACK_SIZE_DEFAULT;
 	o->delay = 2.0;
 	o->sort[0] = HIST_SORT_OVERHEAD;
 	o->sort[1] = HIST_SORT_END;
@@ -300,6 +351,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		}
 		if (options_apply(o, c, optarg, err) != 0)
 			return -1;
+		mmap_given |= c == 'm';
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
@@ -312,6 +364,18 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "-p and -t cannot be combined");
 	if (o->output && !o->batch)
 		return err_set(err, "-o only applies to batch mode (-b)");
+	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
+		return err_set(err, "--format folded needs call stacks: add -g or --call-graph dwarf");
+	if (o->children && o->callgraph == CALLGRAPH_NONE)
+		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
+	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {
+		o->sort[0] = HIST_SORT_CHILDREN;
+		o->sort[1] = HIST_SORT_OVERHEAD;
+		o->sort[2] = HIST_SORT_END;
+	}
+	/* A dwarf stack copy per sample fills rings fast: give them room. */
+	if (o->callgraph == CALLGRAPH_DWARF && !mmap_given)
+		o->mmap_pages = DWARF_MMAP_PAGES;
 	if (o->nevents == 0) {
 		o->events = xmalloc(sizeof *o->events);
 		o->events[o->nevents++] = xstrdup("cycles");

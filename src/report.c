@@ -58,14 +58,18 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		(unsigned long long)ri->lost, (unsigned long long)ri->total_lost, ri->target);
 	if (ri->notice != NULL)
 		fprintf(out, "note: %s\n", ri->notice);
-	fprintf(out, "%8s %9s  %-16s %7s  %-24s %s\n", "Overhead", "Samples", "Command", "PID",
-		"Shared Object", "Symbol");
+	if (ri->cg != NULL)
+		fprintf(out, "%8s ", "Children");
+	fprintf(out, "%8s %9s  %-16s %7s  %-24s %s\n", ri->cg ? "Self" : "Overhead", "Samples",
+		"Command", "PID", "Shared Object", "Symbol");
 	for (i = 0; i < n; i++) {
 		const struct hist_row *r = &snap->rows[i];
 
 		report_comm(r->entry, comm, sizeof comm);
 		report_dso(r->entry, dso, sizeof dso);
 		report_symbol(r->entry, sym, sizeof sym);
+		if (ri->cg != NULL)
+			fprintf(out, "%7.2f%% ", r->children);
 		fprintf(out, "%7.2f%% %9llu  %-16s %7d  %-24s [%c] %s\n", r->overhead,
 			(unsigned long long)r->samples, comm, r->entry->key.pid, dso,
 			r->entry->key.kernel ? 'k' : '.', sym);
@@ -89,6 +93,94 @@ report_json_string(FILE *out, const char *s)
 		fputc(*p, out);
 	}
 	fputc('"', out);
+}
+
+/* Most caller chains shown per JSON row. */
+#define REPORT_MAX_CHAINS 5
+
+/* Collect the paths of a callers view from node i up to the outermost
+ * frames: each view leaf ends one chain, weighted by its total. */
+static void
+report_chain_walk(const struct cg_view *v, uint32_t i, uint32_t *path, size_t depth,
+		  uint32_t chains[][64], size_t *lens, double *weights, size_t *nchains)
+{
+	const struct cg_view_node *nd = &v->nodes[i];
+
+	if (depth < 64)
+		path[depth++] = i;
+	if (nd->first_child == 0 || depth == 64) {
+		size_t k = *nchains;
+
+		if (k == REPORT_MAX_CHAINS) { /* replace the lightest if heavier */
+			size_t min = 0;
+
+			for (size_t j = 1; j < k; j++)
+				if (weights[j] < weights[min])
+					min = j;
+			if (weights[min] >= nd->total)
+				return;
+			k = min;
+		} else {
+			(*nchains)++;
+		}
+		memcpy(chains[k], path, depth * sizeof *path);
+		lens[k] = depth;
+		weights[k] = nd->total;
+		return;
+	}
+	for (uint32_t c = nd->first_child; c != 0; c = v->nodes[c].next_sibling)
+		report_chain_walk(v, c, path, depth, chains, lens, weights, nchains);
+}
+
+/* A frame name of a view node (escaped), like cg_frame_name. */
+static void
+report_view_name(const struct cg_view_node *n, char *buf, size_t len)
+{
+	struct cg_node tmp = { .frame = n->frame, .other = n->other };
+
+	cg_frame_name(&tmp, buf, len);
+}
+
+/* The row's heaviest caller chains: "chains":[{"percent":P,"frames":[...]}]
+ * with the function first and its outermost caller last. */
+static void
+report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row *r)
+{
+	struct cg_frame f = { .dso = r->entry->key.dso, .sym = r->entry->key.sym,
+			      .addr = r->entry->key.addr, .kernel = r->entry->key.kernel };
+	uint32_t chains[REPORT_MAX_CHAINS][64], path[64];
+	size_t lens[REPORT_MAX_CHAINS], n = 0;
+	double weights[REPORT_MAX_CHAINS], total = cg_total(cg);
+	struct cg_view v = { 0 };
+	char name[512];
+
+	fprintf(out, ",\"self\":%.2f,\"children\":%.2f,\"chains\":[", r->overhead, r->children);
+	cg_callers(cg, r->entry->key.comm, &f, &v);
+	if (v.n > 1)
+		report_chain_walk(&v, 1, path, 0, chains, lens, weights, &n);
+	for (size_t c = 0; c < n; c++) {
+		fprintf(out, "%s{\"percent\":%.2f,\"frames\":[", c ? "," : "",
+			total > 0 ? 100.0 * weights[c] / total : 0.0);
+		for (size_t k = 0; k < lens[c]; k++) {
+			report_view_name(&v.nodes[chains[c][k]], name, sizeof name);
+			if (k)
+				fputc(',', out);
+			report_json_string(out, name);
+		}
+		fputs("]}", out);
+	}
+	fputc(']', out);
+	cg_view_free(&v);
+}
+
+/* One refresh of folded stacks, then an empty line between refreshes. */
+void
+report_folded(FILE *out, const struct report_info *ri)
+{
+	if (ri->cg != NULL)
+		cg_print_folded(ri->cg, out);
+	fputc('\n', out);
+	fflush(out);
 }
 
 /* Print one refresh as a JSON object on one line. */
@@ -132,7 +224,10 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		report_json_string(out, hist_sym_name(e));
 		if (e->key.sym == NULL)
 			fprintf(out, ",\"offset\":%llu", (unsigned long long)e->key.addr);
-		fprintf(out, ",\"kernel\":%s}", e->key.kernel ? "true" : "false");
+		fprintf(out, ",\"kernel\":%s", e->key.kernel ? "true" : "false");
+		if (ri->cg != NULL)
+			report_json_chains(out, ri->cg, r);
+		fputc('}', out);
 	}
 	fputs("]}\n", out);
 	fflush(out);

@@ -10,6 +10,7 @@
 #include "ui/tui.h"
 
 enum top_col {
+	COL_CHILDREN,		/* only with call stacks */
 	COL_OVERHEAD,
 	COL_SAMPLES,
 	COL_COMM,
@@ -22,6 +23,7 @@ enum top_col {
 
 /* Drop order at narrow widths: Samples, PID, Command, Shared Object. */
 static const struct table_col top_cols[COL_COUNT] = {
+	[COL_CHILDREN] = { "Children", 18, 7, 9, true, false, true, true },
 	[COL_OVERHEAD] = { "Overhead", 18, 7, 9, true, false, true, true },
 	[COL_SAMPLES] = { "Samples", 8, 7, 1, true, false, false, true },
 	[COL_COMM] = { "Command", 12, 7, 3, false, false, false, true },
@@ -45,6 +47,9 @@ enum top_menu_id {
 
 struct top {
 	struct table table;
+	struct table_col cols[COL_COUNT];	/* the columns shown */
+	enum top_col kind[COL_COUNT];		/* what each shown column is */
+	size_t ncols;
 	const void **rows;
 	size_t cap;
 	enum top_prompt prompt;
@@ -62,10 +67,13 @@ top_entry(const void *row)
 static void
 top_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 {
+	const struct top *p = ctx;
 	const struct hist_row *r = row;
 
-	(void)ctx;
-	switch (col) {
+	switch (p->kind[col]) {
+	case COL_CHILDREN:
+		snprintf(buf, len, "%.2f%%", r->children);
+		break;
 	case COL_OVERHEAD:
 		snprintf(buf, len, "%.2f%%", r->overhead);
 		break;
@@ -100,10 +108,13 @@ top_cmp_num(double a, double b)
 static int
 top_compare(const void *pa, const void *pb, size_t col, void *ctx)
 {
+	const struct top *p = ctx;
 	const struct hist_row *a = pa, *b = pb;
 	char x[256], y[256];
 
-	switch (col) {
+	switch (p->kind[col]) {
+	case COL_CHILDREN:
+		return top_cmp_num(a->children, b->children);
 	case COL_OVERHEAD:
 		return top_cmp_num(a->overhead, b->overhead);
 	case COL_SAMPLES:
@@ -123,9 +134,10 @@ top_compare(const void *pa, const void *pb, size_t col, void *ctx)
 static double
 top_bar(const void *row, size_t col, void *ctx)
 {
-	(void)col;
-	(void)ctx;
-	return ((const struct hist_row *)row)->overhead;
+	const struct top *p = ctx;
+	const struct hist_row *r = row;
+
+	return p->kind[col] == COL_CHILDREN ? r->children : r->overhead;
 }
 
 /* A row's identity across snapshots: its key. */
@@ -146,11 +158,13 @@ top_row_id(const void *row, void *ctx)
 static bool
 top_match(const void *row, const char *text, void *ctx)
 {
-	static const size_t cols[] = { COL_COMM, COL_DSO, COL_SYMBOL };
+	const struct top *p = ctx;
 	char buf[512];
 
-	for (size_t i = 0; i < ARRAY_SIZE(cols); i++) {
-		top_cell(row, cols[i], buf, sizeof buf, ctx);
+	for (size_t i = 0; i < p->ncols; i++) {
+		if (p->kind[i] != COL_COMM && p->kind[i] != COL_DSO && p->kind[i] != COL_SYMBOL)
+			continue;
+		top_cell(row, i, buf, sizeof buf, ctx);
 		if (strcasestr(buf, text) != NULL)
 			return true;
 	}
@@ -161,8 +175,9 @@ top_match(const void *row, const char *text, void *ctx)
 static attr_t
 top_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 {
-	(void)ctx;
-	if (col != COL_MARK)
+	const struct top *p = ctx;
+
+	if (p->kind[col] != COL_MARK)
 		return 0;
 	return th->attr[top_entry(row)->key.kernel ? TH_KERNEL : TH_DIM];
 }
@@ -182,8 +197,19 @@ top_init(struct tui *t)
 {
 	struct top *p = xcalloc(1, sizeof *p);
 
-	table_init(&p->table, top_cols, COL_COUNT, &top_table_ops, t);
-	table_sort_by(&p->table, COL_OVERHEAD, true);
+	bool stacks = t->engine != NULL && engine_callgraph(t->engine, 0) != NULL;
+
+	/* With call stacks: Children (inclusive) and Self, as perf top -g. */
+	for (size_t k = stacks ? 0 : 1; k < COL_COUNT; k++) {
+		p->kind[p->ncols] = (enum top_col)k;
+		p->cols[p->ncols] = top_cols[k];
+		if (stacks && k == COL_OVERHEAD)
+			p->cols[p->ncols].title = "Self";
+		p->ncols++;
+	}
+	table_init(&p->table, p->cols, p->ncols, &top_table_ops, p);
+	/* by Self, or by Children with --children */
+	table_sort_by(&p->table, stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0, true);
 	return p;
 }
 
@@ -299,9 +325,9 @@ static int
 top_sort_menu(struct top *p, struct tui *t)
 {
 	menu_open(&t->menu, "Sort by");
-	for (size_t i = 0; i < COL_COUNT; i++)
-		if (top_cols[i].sortable && top_cols[i].title[0] != '\0')
-			menu_add(&t->menu, MENU_SORT + (int)i, false, "%s", top_cols[i].title);
+	for (size_t i = 0; i < p->ncols; i++)
+		if (p->cols[i].sortable && p->cols[i].title[0] != '\0')
+			menu_add(&t->menu, MENU_SORT + (int)i, false, "%s", p->cols[i].title);
 	p->sort_menu = true;
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -419,7 +445,7 @@ top_menu(void *pp, struct tui *t, int id)
 	if (p->sort_menu) {
 		size_t col = (size_t)(id - MENU_SORT);
 
-		table_sort_by(&p->table, col, top_cols[col].right);
+		table_sort_by(&p->table, col, p->cols[col].right);
 		return REACT_REDRAW;
 	}
 	if (r == NULL)

@@ -57,7 +57,8 @@ uint32_t cg_first_root(const struct callgraph *cg);
 double cg_total(const struct callgraph *cg);
 
 bool cg_frame_eq(const struct cg_frame *a, const struct cg_frame *b);
-/* Display name: the symbol, "[unknown] 0xADDR" or "[other]"; escaped. */
+/* Display name: the symbol, "[unknown] 0xADDR" or "[other]" (a root: its
+ * command), " (inlined)" appended for inlined frames; escaped. */
 void cg_frame_name(const struct cg_node *n, char *buf, size_t len);
 
 /* A view tree built for one function: its callees (merged from every place
@@ -71,15 +72,18 @@ struct cg_view_node {
 
 struct cg_view {
 	struct cg_view_node *nodes;	/* nodes[0] unused; nodes[1] is the function */
-	size_t n, cap;
+	size_t n, cap;			/* n counts nodes[0]: the nodes are 1 .. n-1 */
 };
 
 /* Callees of function f (in comm, or every comm when NULL): children
- * sorted by total, heaviest first. */
+ * sorted by total, heaviest first. f's total counts each stack once: an
+ * occurrence of f below another (recursion) adds nothing to node 1. A view
+ * stops at 64 levels below f and 10000 nodes. v's storage is reused. */
 void cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
 		struct cg_view *v);
 /* Callers of f: the first level is f's direct callers, and so on up to the
- * outermost frames; sorted by total. */
+ * outermost frames; sorted by total. The paths start at f's outermost
+ * occurrence on each stack, so no level outweighs f. */
 void cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
 		struct cg_view *v);
 void cg_view_free(struct cg_view *v);
@@ -87,9 +91,14 @@ void cg_view_free(struct cg_view *v);
 /* Folded stacks, one line per distinct stack with self samples:
  * "comm;outermost;...;leaf COUNT" (decayed counts rounded, zero lines
  * skipped), names escaped and with ';' replaced so the format stays
- * parseable. */
+ * parseable. Depth first, roots by command and children by name, so the
+ * order does not depend on the order samples came in. */
 void cg_print_folded(const struct callgraph *cg, FILE *out);
 
+/* Live nodes, roots included. */
 size_t cg_count(const struct callgraph *cg);
+
+/* Node slots held, live or free (grows only when the node array does). */
+size_t cg_capacity(const struct callgraph *cg);
 
 #endif

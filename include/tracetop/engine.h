@@ -15,6 +15,12 @@
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
 
+enum callgraph_mode {
+	CALLGRAPH_NONE,
+	CALLGRAPH_FP,		/* frame pointers (the kernel walks them) */
+	CALLGRAPH_DWARF,	/* copied user stack unwound with DWARF CFI */
+};
+
 struct engine_opts {
 	const struct evspec *events;
 	size_t nevents;
@@ -25,6 +31,8 @@ struct engine_opts {
 	unsigned mmap_pages;
 	bool include_self;
 	double decay;			/* per refresh, e.g. 0.875 */
+	enum callgraph_mode callgraph;
+	unsigned stack_size;		/* dwarf: user stack bytes per sample */
 };
 
 struct engine_stats {
@@ -72,6 +80,10 @@ void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
 /* Count thread tid's samples apart from now on and show them in snapshots
  * (0 ends the zoom). */
 void engine_zoom_thread(struct engine *e, int tid);
+
+struct callgraph;
+/* The call graph of event idx (NULL without call stacks). */
+const struct callgraph *engine_callgraph(const struct engine *e, size_t idx);
 
 /* Samples of event idx in the last refresh and since start. */
 void engine_event_samples(const struct engine *e, size_t idx, uint64_t *interval,

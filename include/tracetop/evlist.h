@@ -36,6 +36,9 @@ struct evlist_params {
 	uint64_t period;	/* events per sample when freq is 0 */
 	unsigned mmap_pages;	/* data pages per ring, power of two */
 	uint64_t sample_type;	/* PERF_SAMPLE_* */
+	uint64_t regs_user;	/* PERF_SAMPLE_REGS_USER mask */
+	uint32_t stack_user;	/* PERF_SAMPLE_STACK_USER bytes */
+	bool exclude_callchain_user;	/* the user part comes from unwinding */
 };
 
 struct evlist {

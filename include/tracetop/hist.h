@@ -27,10 +27,13 @@ struct hist_entry {
 	uint64_t interval;	/* samples since the last tick */
 	uint64_t total;		/* samples since start */
 	double score;		/* decayed sample count (or last interval with zeroing) */
+	uint64_t children_interval;	/* samples with this function on the stack, this interval */
+	double children;	/* decayed inclusive count, like score */
 };
 
 struct hist_row {
-	double overhead;	/* percent of all scores */
+	double overhead;	/* percent of all scores: self */
+	double children;	/* inclusive percent (call stacks only) */
 	uint64_t samples;	/* score, rounded */
 	uint64_t total;
 	const struct hist_entry *entry;	/* points at copy */
@@ -44,10 +47,11 @@ enum hist_sort {
 	HIST_SORT_PID,
 	HIST_SORT_DSO,
 	HIST_SORT_SYM,
+	HIST_SORT_CHILDREN,
 	HIST_SORT_END = -1,
 };
 
-#define HIST_SORT_MAX 6
+#define HIST_SORT_MAX 7
 
 struct hist_snapshot {
 	struct hist_row *rows;	/* sorted */
@@ -65,6 +69,10 @@ void hist_free(struct hist *h);
 
 /* Count one sample (weight 1) for key. */
 void hist_add(struct hist *h, const struct hist_key *key);
+
+/* Count one sample in key's inclusive (children) time: its function was
+ * on the sampled stack. Call once per sample per distinct function. */
+void hist_add_children(struct hist *h, const struct hist_key *key);
 
 /* End an interval: score = score * decay + interval (or = interval when
  * zero is set), interval = 0; drops faded entries. */

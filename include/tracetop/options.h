@@ -7,13 +7,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracetop/engine.h"
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
 
 enum report_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
+	FORMAT_FOLDED,
 };
+
 
 struct options {
 	char **events;		/* -e, in order; default "cycles" */
@@ -31,6 +34,9 @@ struct options {
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
 	bool zero;		/* -z */
+	enum callgraph_mode callgraph;	/* -g, --call-graph */
+	unsigned stack_size;	/* --call-graph dwarf,SIZE: bytes of user stack copied */
+	bool children;		/* --children: sort by inclusive time */
 	bool include_self;	/* --include-self */
 	unsigned rows;		/* --rows: rows per batch report, 0 = all */
 	bool no_mouse;		/* --no-mouse */

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
 
@@ -21,6 +22,7 @@ struct report_info {
 	double seconds;			/* length of this refresh */
 	double wall;			/* Unix time of the report */
 	unsigned max_rows;		/* 0 = all */
+	const struct callgraph *cg;	/* call stacks: Children/Self columns and chains */
 };
 
 /* Display strings of a row, escaped: the symbol ("name" or
@@ -32,6 +34,9 @@ void report_comm(const struct hist_entry *e, char *buf, size_t len);
 
 void report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
 void report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
+
+/* One refresh of call stacks as folded lines (flamegraph.pl, speedscope). */
+void report_folded(FILE *out, const struct report_info *ri);
 
 /* Write s as a JSON string literal (quotes included), escaped. */
 void report_json_string(FILE *out, const char *s);

@@ -140,7 +140,7 @@ ok $? "rows stay after resizing to 80x24"
 w=$(max_width main)
 [ "$w" -le 80 ]
 ok $? "no line wider than 80 ($w)"
-like "$(tmux_capture main | sed -n 4p)" '^ *[▼▲v^]?Overhead' "titles on line 4 at 80x24"
+like "$(tmux_capture main | sed -n 4p)" '^ *(▼|▲|v|\^)?Overhead' "titles on line 4 at 80x24"
 _tt_tmux resize-window -t main -x 60 -y 20
 sleep 1
 w=$(max_width main)

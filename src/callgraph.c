@@ -1,0 +1,768 @@
+/* callgraph: sampled stacks in a trie (command root, outermost frame, ...,
+ * leaf). Nodes live in one growable array and refer to each other by index,
+ * so growth can realloc; freed nodes go to a free list (linked through
+ * next_sibling) and are reused. A child is found by an open-addressing hash
+ * keyed (parent index, frame), roots by (0, interned comm), so counting a
+ * known stack allocates nothing. Removal uses backward-shift deletion as in
+ * hist. cg_tick walks the trie top-down with an explicit stack (no
+ * recursion, whatever the depth), decays, folds small branches into
+ * "[other]" and frees faded ones. Views and folded output are built on
+ * demand, off the hot path. */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/callgraph.h"
+#include "tracetop/util.h"
+
+#define NODES_FIRST 256        /* initial node slots (index 0 unused) */
+#define TABLE_MIN 256          /* initial hash slots, a power of two */
+#define FADE_TOTAL 0.5         /* nodes whose decayed total drops below this are freed */
+#define FREE_PARENT UINT32_MAX /* parent of a node on the free list */
+#define VIEW_MAX_DEPTH 64      /* view levels below the function */
+#define VIEW_MAX_NODES 10000   /* view nodes, the function included */
+#define VIEW_TABLE 32768       /* view hash slots: > 3 x VIEW_MAX_NODES, a power of two */
+#define NAME_LEN 4096          /* one escaped frame name in folded output */
+
+struct cg_slot {
+	uint32_t node; /* 0: empty */
+	uint32_t hash;
+};
+
+/* A trie walk's work item: a node and the root it hangs under. */
+struct cg_walk {
+	uint32_t node, root;
+};
+
+struct callgraph {
+	double decay;
+	double min_frac; /* min_percent / 100 */
+	struct cg_node *nodes;
+	uint32_t used; /* array entries handed out at least once, index 0 included */
+	uint32_t cap;
+	uint32_t free_list;
+	size_t count; /* live nodes */
+	uint32_t first_root;
+	struct cg_slot *tab;
+	size_t mask;           /* slots - 1 */
+	struct cg_walk *stack; /* cg_tick's work stack, kept between ticks */
+	size_t sp, stack_cap;
+};
+
+static const struct cg_frame no_frame; /* the frame of roots and [other] nodes */
+
+/* One multiply-xorshift round folding v into h. */
+static inline uint64_t
+mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
+}
+
+/* Hash of a child key: parent index, frame (pointers by identity), comm, other. */
+static inline uint32_t
+key_hash(uint32_t parent, const struct cg_frame *f, const char *comm, bool other)
+{
+	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)other << 2;
+	uint64_t h = mix(0x243f6a8885a308d3ULL, (uint64_t)parent | flags << 32);
+
+	h = mix(h, (uintptr_t)f->dso);
+	h = mix(h, (uintptr_t)f->sym);
+	h = mix(h, f->addr);
+	h = mix(h, (uintptr_t)comm);
+	h *= 0xff51afd7ed558ccdULL;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+/* Whether node n is the child of parent with this frame, comm and other flag. */
+static inline bool
+node_is(const struct cg_node *n, uint32_t parent, const struct cg_frame *f, const char *comm,
+        bool other)
+{
+	return n->parent == parent && n->other == other && n->comm == comm &&
+	       cg_frame_eq(&n->frame, f);
+}
+
+/* The slot holding the key, or the empty slot where it would go. */
+static inline size_t
+find_slot(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+          bool other, uint32_t hash)
+{
+	size_t i;
+
+	for (i = hash & cg->mask;; i = (i + 1) & cg->mask) {
+		const struct cg_slot *s = &cg->tab[i];
+
+		if (s->node == 0 ||
+		    (s->hash == hash && node_is(&cg->nodes[s->node], parent, f, comm, other)))
+			return i;
+	}
+}
+
+/* The live node with this key, or 0. */
+static uint32_t
+lookup(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+       bool other)
+{
+	return cg->tab[find_slot(cg, parent, f, comm, other, key_hash(parent, f, comm, other))]
+	    .node;
+}
+
+/* Double the table and re-insert every node by its stored hash. */
+static void
+table_grow(struct callgraph *cg)
+{
+	struct cg_slot *old = cg->tab;
+	size_t oldn = cg->mask + 1, i, j;
+
+	cg->mask = oldn * 2 - 1;
+	cg->tab = xcalloc(oldn * 2, sizeof *cg->tab);
+	for (i = 0; i < oldn; i++) {
+		if (old[i].node == 0)
+			continue;
+		for (j = old[i].hash & cg->mask; cg->tab[j].node != 0; j = (j + 1) & cg->mask)
+			;
+		cg->tab[j] = old[i];
+	}
+	free(old);
+}
+
+/* Empty the slot of node idx, shifting later entries of its cluster back
+ * so lookups never cross a hole. */
+static void
+slot_delete(struct callgraph *cg, uint32_t idx)
+{
+	const struct cg_node *n = &cg->nodes[idx];
+	size_t i = key_hash(n->parent, &n->frame, n->comm, n->other) & cg->mask, j, home;
+
+	while (cg->tab[i].node != idx)
+		i = (i + 1) & cg->mask;
+	for (j = i;;) {
+		j = (j + 1) & cg->mask;
+		if (cg->tab[j].node == 0)
+			break;
+		home = cg->tab[j].hash & cg->mask;
+		/* The entry at j may fill the hole unless its home lies in (i, j]. */
+		if (((j - home) & cg->mask) >= ((j - i) & cg->mask)) {
+			cg->tab[i] = cg->tab[j];
+			i = j;
+		}
+	}
+	cg->tab[i].node = 0;
+}
+
+/* An unused node index: from the free list, else the array, growing it. */
+static uint32_t
+node_alloc(struct callgraph *cg)
+{
+	uint32_t idx = cg->free_list;
+
+	if (idx != 0) {
+		cg->free_list = cg->nodes[idx].next_sibling;
+		return idx;
+	}
+	if (cg->used == cg->cap) {
+		if (cg->cap >= UINT32_MAX / 2)
+			fatal("callgraph: more than %" PRIu32 " nodes", cg->cap);
+		cg->cap *= 2;
+		cg->nodes = xrealloc(cg->nodes, (size_t)cg->cap * sizeof *cg->nodes);
+	}
+	return cg->used++;
+}
+
+/* Put node idx on the free list (its slot must be gone already). */
+static void
+node_release(struct callgraph *cg, uint32_t idx)
+{
+	struct cg_node *n = &cg->nodes[idx];
+
+	memset(n, 0, sizeof *n);
+	n->parent = FREE_PARENT;
+	n->next_sibling = cg->free_list;
+	cg->free_list = idx;
+	cg->count--;
+}
+
+/* The node with this key, created (first among its siblings) when missing. */
+static uint32_t
+get_node(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+         bool other)
+{
+	uint32_t hash = key_hash(parent, f, comm, other), idx;
+	size_t i = find_slot(cg, parent, f, comm, other, hash);
+	struct cg_node *n;
+
+	if (cg->tab[i].node != 0)
+		return cg->tab[i].node;
+	/* Keep the load under 60 %. */
+	if ((cg->count + 1) * 5 > (cg->mask + 1) * 3) {
+		table_grow(cg);
+		i = find_slot(cg, parent, f, comm, other, hash);
+	}
+	idx = node_alloc(cg);
+	n = &cg->nodes[idx];
+	memset(n, 0, sizeof *n);
+	n->frame = *f;
+	n->comm = comm;
+	n->parent = parent;
+	n->other = other;
+	if (parent == 0) {
+		n->next_sibling = cg->first_root;
+		cg->first_root = idx;
+	} else {
+		n->next_sibling = cg->nodes[parent].first_child;
+		cg->nodes[parent].first_child = idx;
+	}
+	cg->tab[i].node = idx;
+	cg->tab[i].hash = hash;
+	cg->count++;
+	return idx;
+}
+
+/* Create an empty call graph. */
+struct callgraph *
+cg_new(double decay, double min_percent)
+{
+	struct callgraph *cg;
+
+	if (!(decay >= 0.0 && decay <= 1.0))
+		fatal("cg_new: decay %g outside [0, 1]", decay);
+	if (!(min_percent >= 0.0 && min_percent <= 100.0))
+		fatal("cg_new: min_percent %g outside [0, 100]", min_percent);
+	cg = xcalloc(1, sizeof *cg);
+	cg->decay = decay;
+	cg->min_frac = min_percent / 100.0;
+	cg->cap = NODES_FIRST;
+	cg->used = 1;
+	cg->nodes = xcalloc(cg->cap, sizeof *cg->nodes);
+	cg->mask = TABLE_MIN - 1;
+	cg->tab = xcalloc(TABLE_MIN, sizeof *cg->tab);
+	return cg;
+}
+
+/* Free a call graph and all its nodes. */
+void
+cg_free(struct callgraph *cg)
+{
+	if (cg == NULL)
+		return;
+	free(cg->nodes);
+	free(cg->tab);
+	free(cg->stack);
+	free(cg);
+}
+
+/* Count one sample along the path root(comm) -> frames[n-1] -> ... -> frames[0]. */
+void
+cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n)
+{
+	uint32_t cur = get_node(cg, 0, &no_frame, comm, false);
+
+	cg->nodes[cur].interval_total++;
+	while (n-- > 0) {
+		cur = get_node(cg, cur, &frames[n], NULL, false);
+		cg->nodes[cur].interval_total++;
+	}
+	cg->nodes[cur].interval_self++;
+}
+
+/* Push a work item on cg_tick's stack, growing it. */
+static void
+push(struct callgraph *cg, uint32_t node, uint32_t root)
+{
+	if (cg->sp == cg->stack_cap) {
+		cg->stack_cap = cg->stack_cap == 0 ? 256 : cg->stack_cap * 2;
+		cg->stack = xrealloc(cg->stack, cg->stack_cap * sizeof *cg->stack);
+	}
+	cg->stack[cg->sp].node = node;
+	cg->stack[cg->sp].root = root;
+	cg->sp++;
+}
+
+/* Fold the interval into the decayed counts (factor 0: zeroing). */
+static inline void
+decay_node(struct cg_node *n, double factor)
+{
+	n->self = n->self * factor + (double)n->interval_self;
+	n->total = n->total * factor + (double)n->interval_total;
+	n->interval_self = n->interval_total = 0;
+}
+
+/* Free node top (already unlinked and decayed) and its whole subtree,
+ * decaying the descendants first; returns the sum of their self counts. */
+static double
+drop_subtree(struct callgraph *cg, uint32_t top, double factor)
+{
+	size_t base = cg->sp;
+	double self = 0;
+	uint32_t idx, c;
+
+	push(cg, top, 0);
+	while (cg->sp > base) {
+		idx = cg->stack[--cg->sp].node;
+		if (idx != top)
+			decay_node(&cg->nodes[idx], factor);
+		self += cg->nodes[idx].self;
+		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling)
+			push(cg, c, 0);
+		slot_delete(cg, idx);
+		node_release(cg, idx);
+	}
+	return self;
+}
+
+/* Decay the children of p; free faded ones; fold those below thr (except
+ * [other]) into p's [other] child; queue the rest for their own children. */
+static void
+tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, double factor)
+{
+	double fold_total = 0, fold_self = 0;
+	uint32_t *link = &cg->nodes[p].first_child, c, o;
+	struct cg_node *n;
+
+	while ((c = *link) != 0) {
+		n = &cg->nodes[c];
+		decay_node(n, factor);
+		if (n->total < FADE_TOTAL) {
+			*link = n->next_sibling;
+			drop_subtree(cg, c, factor);
+			continue;
+		}
+		if (!n->other && n->total < thr) {
+			*link = n->next_sibling;
+			fold_total += n->total;
+			fold_self += drop_subtree(cg, c, factor);
+			continue;
+		}
+		push(cg, c, root);
+		link = &n->next_sibling;
+	}
+	/* After the walk: creating [other] relinks p's children and may move nodes. */
+	if (fold_total > 0) {
+		o = get_node(cg, p, &no_frame, NULL, true);
+		cg->nodes[o].total += fold_total;
+		cg->nodes[o].self += fold_self;
+	}
+}
+
+/* End an interval: decay (or zero), fold small branches, free faded nodes. */
+void
+cg_tick(struct callgraph *cg, bool zero)
+{
+	double factor = zero ? 0.0 : cg->decay;
+	uint32_t *link = &cg->first_root, r;
+	struct cg_walk w;
+
+	cg->sp = 0;
+	while ((r = *link) != 0) {
+		decay_node(&cg->nodes[r], factor);
+		if (cg->nodes[r].total < FADE_TOTAL) {
+			*link = cg->nodes[r].next_sibling;
+			drop_subtree(cg, r, factor);
+			continue;
+		}
+		push(cg, r, r);
+		link = &cg->nodes[r].next_sibling;
+	}
+	while (cg->sp > 0) {
+		w = cg->stack[--cg->sp];
+		tick_children(cg, w.node, w.root, cg->min_frac * cg->nodes[w.root].total, factor);
+	}
+}
+
+/* A live node, or NULL for 0, out of range or free. */
+const struct cg_node *
+cg_node(const struct callgraph *cg, uint32_t idx)
+{
+	if (idx == 0 || idx >= cg->used || cg->nodes[idx].parent == FREE_PARENT)
+		return NULL;
+	return &cg->nodes[idx];
+}
+
+/* The first root (0 when empty). */
+uint32_t
+cg_first_root(const struct callgraph *cg)
+{
+	return cg->first_root;
+}
+
+/* Sum of the roots' decayed totals. */
+double
+cg_total(const struct callgraph *cg)
+{
+	double t = 0;
+	uint32_t r;
+
+	for (r = cg->first_root; r != 0; r = cg->nodes[r].next_sibling)
+		t += cg->nodes[r].total;
+	return t;
+}
+
+/* Live nodes, roots included. */
+size_t
+cg_count(const struct callgraph *cg)
+{
+	return cg->count;
+}
+
+/* Node slots the array holds, live or free: grows only when the array does. */
+size_t
+cg_capacity(const struct callgraph *cg)
+{
+	return cg->cap;
+}
+
+/* Same function: DSO and symbol by identity, address and flags equal. */
+bool
+cg_frame_eq(const struct cg_frame *a, const struct cg_frame *b)
+{
+	return a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->kernel == b->kernel && a->inlined == b->inlined;
+}
+
+/* Display name of a node, escaped: "[other]", a root's command, the
+ * symbol or "[unknown] 0xADDR", then " (inlined)" for inlined frames. */
+void
+cg_frame_name(const struct cg_node *n, char *buf, size_t len)
+{
+	static const char inl[] = " (inlined)";
+	size_t o;
+
+	if (len == 0)
+		return;
+	if (n->other)
+		o = (size_t)snprintf(buf, len, "[other]");
+	else if (n->parent == 0)
+		o = n->comm != NULL ? str_escape(buf, len, n->comm, strlen(n->comm))
+		                    : (size_t)snprintf(buf, len, "[unknown]");
+	else if (n->frame.sym != NULL)
+		o = str_escape(buf, len, n->frame.sym->name, strlen(n->frame.sym->name));
+	else
+		o = (size_t)snprintf(buf, len, "[unknown] 0x%llx",
+		                     (unsigned long long)n->frame.addr);
+	if (!n->other && n->parent != 0 && n->frame.inlined && o + sizeof inl <= len)
+		memcpy(buf + o, inl, sizeof inl);
+}
+
+/* Ascending display order of two frames: [other] last, then by symbol
+ * name (unresolved after resolved, by address), inlined, kernel, DSO. */
+static int
+frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bool b_other)
+{
+	int c;
+
+	if (a_other != b_other)
+		return a_other ? 1 : -1;
+	if ((a->sym == NULL) != (b->sym == NULL))
+		return a->sym == NULL ? 1 : -1;
+	if (a->sym != NULL && a->sym != b->sym && (c = strcmp(a->sym->name, b->sym->name)) != 0)
+		return c;
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	if (a->inlined != b->inlined || a->kernel != b->kernel)
+		return a->inlined != b->inlined ? a->inlined - b->inlined : a->kernel - b->kernel;
+	if (a->dso != b->dso && a->dso != NULL && b->dso != NULL &&
+	    (c = strcmp(a->dso->name, b->dso->name)) != 0)
+		return c;
+	return (a->dso > b->dso) - (a->dso < b->dso);
+}
+
+/* qsort_r order of trie node indices by name (roots by command). */
+static int
+cmp_trie_name(const void *pa, const void *pb, void *arg)
+{
+	const struct cg_node *nodes = arg;
+	const struct cg_node *a = &nodes[*(const uint32_t *)pa], *b = &nodes[*(const uint32_t *)pb];
+
+	if (a->parent == 0 && b->parent == 0)
+		return a->comm == NULL || b->comm == NULL ? (a->comm == NULL) - (b->comm == NULL)
+		                                          : strcmp(a->comm, b->comm);
+	return frame_order(&a->frame, a->other, &b->frame, b->other);
+}
+
+/* A growable array of node indices. */
+struct idx_vec {
+	uint32_t *v;
+	size_t n, cap;
+};
+
+/* Append x to the array. */
+static void
+vec_push(struct idx_vec *a, uint32_t x)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap == 0 ? 64 : a->cap * 2;
+		a->v = xrealloc(a->v, a->cap * sizeof *a->v);
+	}
+	a->v[a->n++] = x;
+}
+
+/* Append the node list starting at first (a sibling chain), sorted by name. */
+static void
+push_sorted(const struct callgraph *cg, struct idx_vec *a, uint32_t first)
+{
+	size_t from = a->n;
+
+	for (; first != 0; first = cg->nodes[first].next_sibling)
+		vec_push(a, first);
+	qsort_r(a->v + from, a->n - from, sizeof *a->v, cmp_trie_name, cg->nodes);
+}
+
+/* Append a name to a folded line, ';' (the separator) turned into ':'. */
+static void
+line_append(char **line, size_t *len, size_t *cap, const char *name)
+{
+	size_t k = strlen(name), i;
+
+	if (*len + k + 2 > *cap) {
+		*cap = (*len + k + 2) * 2;
+		*line = xrealloc(*line, *cap);
+	}
+	if (*len > 0)
+		(*line)[(*len)++] = ';';
+	for (i = 0; i < k; i++)
+		(*line)[(*len)++] = name[i] == ';' ? ':' : name[i];
+	(*line)[*len] = '\0';
+}
+
+/* Folded stacks, depth first; roots sorted by command, children by name
+ * (the frame_order), so equal trees print the same whatever their history. */
+void
+cg_print_folded(const struct callgraph *cg, FILE *out)
+{
+	struct idx_vec todo = {0}, lens = {0};
+	size_t len = 0, cap = 256, from, i;
+	char *line = xmalloc(cap), name[NAME_LEN];
+	const struct cg_node *n;
+	uint32_t idx, tmp;
+
+	/* todo is a stack: each level is pushed sorted, then reversed. */
+	push_sorted(cg, &todo, cg->first_root);
+	for (i = 0; i < todo.n; i++)
+		vec_push(&lens, 0);
+	for (i = 0; i < todo.n / 2; i++) {
+		tmp = todo.v[i];
+		todo.v[i] = todo.v[todo.n - 1 - i];
+		todo.v[todo.n - 1 - i] = tmp;
+	}
+	while (todo.n > 0) {
+		idx = todo.v[--todo.n];
+		len = lens.v[--lens.n];
+		n = &cg->nodes[idx];
+		cg_frame_name(n, name, sizeof name);
+		line_append(&line, &len, &cap, name);
+		if (n->self >= 0.5)
+			fprintf(out, "%s %" PRIu64 "\n", line, (uint64_t)(n->self + 0.5));
+		from = todo.n;
+		push_sorted(cg, &todo, n->first_child);
+		for (i = from; i < todo.n; i++)
+			vec_push(&lens, (uint32_t)len);
+		for (i = 0; i < (todo.n - from) / 2; i++) {
+			tmp = todo.v[from + i];
+			todo.v[from + i] = todo.v[todo.n - 1 - i];
+			todo.v[todo.n - 1 - i] = tmp;
+		}
+	}
+	free(todo.v);
+	free(lens.v);
+	free(line);
+}
+
+/* The outermost nodes matching f under comm's root (every root when NULL):
+ * matches below a match (recursion) are not listed, so totals count once. */
+static void
+find_matches(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
+             struct idx_vec *out)
+{
+	struct idx_vec todo = {0};
+	uint32_t idx, c;
+
+	if (comm != NULL) {
+		if ((idx = lookup(cg, 0, &no_frame, comm, false)) != 0)
+			vec_push(&todo, idx);
+	} else {
+		for (idx = cg->first_root; idx != 0; idx = cg->nodes[idx].next_sibling)
+			vec_push(&todo, idx);
+	}
+	while (todo.n > 0) {
+		idx = todo.v[--todo.n];
+		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling) {
+			if (!cg->nodes[c].other && cg_frame_eq(&cg->nodes[c].frame, f))
+				vec_push(out, c);
+			else
+				vec_push(&todo, c);
+		}
+	}
+	free(todo.v);
+}
+
+/* A view under construction: the view, and per view node its parent and
+ * depth, with a hash of (view parent, frame) for merging. */
+struct view_build {
+	struct cg_view *v;
+	uint32_t *parent;
+	uint8_t *depth;
+	uint32_t *tab; /* VIEW_TABLE slots of view indices, 0 empty */
+};
+
+/* Start a view of f: node 1 is f with a zero total. */
+static void
+view_begin(struct view_build *b, struct cg_view *v, const struct cg_frame *f)
+{
+	b->v = v;
+	b->parent = xcalloc(VIEW_MAX_NODES + 1, sizeof *b->parent);
+	b->depth = xcalloc(VIEW_MAX_NODES + 1, sizeof *b->depth);
+	b->tab = xcalloc(VIEW_TABLE, sizeof *b->tab);
+	if (v->cap < 64) {
+		v->cap = 64;
+		v->nodes = xrealloc(v->nodes, v->cap * sizeof *v->nodes);
+	}
+	memset(&v->nodes[0], 0, 2 * sizeof *v->nodes);
+	v->nodes[1].frame = *f;
+	v->n = 2;
+}
+
+/* The child of view node p for (f, other), created when missing; 0 when
+ * the view is full or p is at the depth limit. */
+static uint32_t
+view_child(struct view_build *b, uint32_t p, const struct cg_frame *f, bool other)
+{
+	struct cg_view *v = b->v;
+	uint32_t hash = key_hash(p, f, NULL, other), idx;
+	size_t i;
+
+	for (i = hash & (VIEW_TABLE - 1); (idx = b->tab[i]) != 0; i = (i + 1) & (VIEW_TABLE - 1))
+		if (b->parent[idx] == p && v->nodes[idx].other == other &&
+		    cg_frame_eq(&v->nodes[idx].frame, f))
+			return idx;
+	if (v->n > VIEW_MAX_NODES || b->depth[p] >= VIEW_MAX_DEPTH)
+		return 0;
+	if (v->n == v->cap) {
+		v->cap *= 2;
+		v->nodes = xrealloc(v->nodes, v->cap * sizeof *v->nodes);
+	}
+	idx = (uint32_t)v->n++;
+	memset(&v->nodes[idx], 0, sizeof v->nodes[idx]);
+	v->nodes[idx].frame = *f;
+	v->nodes[idx].other = other;
+	v->nodes[idx].next_sibling = v->nodes[p].first_child;
+	v->nodes[p].first_child = idx;
+	b->parent[idx] = p;
+	b->depth[idx] = (uint8_t)(b->depth[p] + 1);
+	b->tab[i] = idx;
+	return idx;
+}
+
+/* qsort_r order of view node indices: heaviest first, then by name. */
+static int
+cmp_view_weight(const void *pa, const void *pb, void *arg)
+{
+	const struct cg_view_node *nodes = arg;
+	const struct cg_view_node *a = &nodes[*(const uint32_t *)pa];
+	const struct cg_view_node *b = &nodes[*(const uint32_t *)pb];
+
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	return frame_order(&a->frame, a->other, &b->frame, b->other);
+}
+
+/* Sort every child list heaviest first and free the build's scratch. */
+static void
+view_end(struct view_build *b)
+{
+	struct cg_view *v = b->v;
+	struct idx_vec kids = {0};
+	uint32_t i, c;
+	size_t k;
+
+	for (i = 1; i < v->n; i++) {
+		kids.n = 0;
+		for (c = v->nodes[i].first_child; c != 0; c = v->nodes[c].next_sibling)
+			vec_push(&kids, c);
+		if (kids.n < 2)
+			continue;
+		qsort_r(kids.v, kids.n, sizeof *kids.v, cmp_view_weight, v->nodes);
+		for (k = 0; k < kids.n; k++)
+			v->nodes[kids.v[k]].next_sibling = k + 1 < kids.n ? kids.v[k + 1] : 0;
+		v->nodes[i].first_child = kids.v[0];
+	}
+	free(kids.v);
+	free(b->parent);
+	free(b->depth);
+	free(b->tab);
+}
+
+/* Callees of f: the subtrees under f's outermost occurrences, merged by frame. */
+void
+cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
+           struct cg_view *v)
+{
+	struct idx_vec matches = {0}, pairs = {0}; /* pairs: (view node, trie node) */
+	struct view_build b;
+	const struct cg_node *t, *c;
+	uint32_t vc;
+	size_t i, k;
+
+	view_begin(&b, v, f);
+	find_matches(cg, comm, f, &matches);
+	for (k = 0; k < matches.n; k++) {
+		v->nodes[1].total += cg->nodes[matches.v[k]].total;
+		vec_push(&pairs, 1);
+		vec_push(&pairs, matches.v[k]);
+	}
+	/* Breadth first: every trie node adds its children to its view node's. */
+	for (i = 0; i < pairs.n; i += 2) {
+		t = &cg->nodes[pairs.v[i + 1]];
+		for (c = cg_node(cg, t->first_child); c != NULL; c = cg_node(cg, c->next_sibling)) {
+			vc = view_child(&b, pairs.v[i], &c->frame, c->other);
+			if (vc == 0)
+				continue;
+			v->nodes[vc].total += c->total;
+			vec_push(&pairs, vc);
+			vec_push(&pairs, (uint32_t)(c - cg->nodes));
+		}
+	}
+	view_end(&b);
+	free(matches.v);
+	free(pairs.v);
+}
+
+/* Callers of f: from each outermost occurrence up to the outermost frame,
+ * weighted by the occurrence's total, merged by frame level by level. */
+void
+cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
+           struct cg_view *v)
+{
+	struct idx_vec matches = {0};
+	struct view_build b;
+	const struct cg_node *a;
+	uint32_t vp;
+	double w;
+	size_t k;
+
+	view_begin(&b, v, f);
+	find_matches(cg, comm, f, &matches);
+	for (k = 0; k < matches.n; k++) {
+		w = cg->nodes[matches.v[k]].total;
+		v->nodes[1].total += w;
+		vp = 1;
+		for (a = &cg->nodes[cg->nodes[matches.v[k]].parent]; a->parent != 0;
+		     a = &cg->nodes[a->parent]) {
+			if ((vp = view_child(&b, vp, &a->frame, false)) == 0)
+				break;
+			v->nodes[vp].total += w;
+		}
+	}
+	view_end(&b);
+	free(matches.v);
+}
+
+/* Free a view's nodes and reset it. */
+void
+cg_view_free(struct cg_view *v)
+{
+	free(v->nodes);
+	memset(v, 0, sizeof *v);
+}
