@@ -291,6 +291,10 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		e->el.evsels[i].priv = &e->events[i];
 	}
 	e->tasks = tasks_new("/proc");
+	/* Load kernel symbols now, not in the first drain: a stall there
+	 * while stack copies stream in would overflow the rings. */
+	if (o->callgraph != CALLGRAPH_NONE)
+		dso_find_sym(dso_kernel(NULL), 0);
 	e->last_tick_ns = now_ns();
 	return e;
 }

@@ -24,7 +24,9 @@ enum {
 /* Default and limits of the user stack copied per sample in dwarf mode. */
 #define STACK_SIZE_DEFAULT 8192
 #define STACK_SIZE_MAX 65528
-/* Ring pages per CPU in dwarf mode unless -m says otherwise. */
+/* Ring pages per CPU with call stacks unless -m says otherwise: each
+ * sample carries a stack copy (512 bytes with -g, 8 KiB with dwarf). */
+#define FP_MMAP_PAGES 512
 #define DWARF_MMAP_PAGES 1024
 
 struct opt_def {
@@ -374,8 +376,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		o->sort[2] = HIST_SORT_END;
 	}
 	/* A dwarf stack copy per sample fills rings fast: give them room. */
-	if (o->callgraph == CALLGRAPH_DWARF && !mmap_given)
-		o->mmap_pages = DWARF_MMAP_PAGES;
+	if (o->callgraph != CALLGRAPH_NONE && !mmap_given)
+		o->mmap_pages = o->callgraph == CALLGRAPH_DWARF ? DWARF_MMAP_PAGES : FP_MMAP_PAGES;
 	if (o->nevents == 0) {
 		o->events = xmalloc(sizeof *o->events);
 		o->events[o->nevents++] = xstrdup("cycles");
