@@ -123,6 +123,7 @@ batch_run(struct engine *e, const struct options *o, FILE *out)
 			break;
 		if ((fds[0].revents & POLLIN) && batch_signal_stop(sfd))
 			break;
+		poll_drop_hangups(fds + 1, nfds);
 		engine_read(e);
 		if (engine_finished(e)) {
 			engine_read(e);

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <limits.h>
 #include <math.h>
@@ -442,4 +443,15 @@ signals_fd(sigset_t *old)
 		sigaddset(&set, sigs[i]);
 	sigprocmask(SIG_BLOCK, &set, old);
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+}
+
+/* Stop polling fds that hung up: a perf fd whose task exited reports
+ * POLLHUP for ever, which would turn the loop into a busy spin. Their
+ * rings are still drained by whoever owns them. */
+void
+poll_drop_hangups(struct pollfd *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i].revents & (POLLHUP | POLLERR | POLLNVAL))
+			fds[i].fd = -1;
 }

@@ -61,6 +61,10 @@ uint64_t now_ns(void);
  * signalfd for them (-1 on failure); the previous mask goes to *old. */
 int signals_fd(sigset_t *old);
 
+struct pollfd;
+/* Stop polling fds that report POLLHUP/POLLERR (set them to -1). */
+void poll_drop_hangups(struct pollfd *fds, size_t n);
+
 /* Read a small file (sysfs, procfs) into buf, NUL-terminated; bytes or -1. */
 ssize_t read_file(const char *path, char *buf, size_t len);
 

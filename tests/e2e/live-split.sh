@@ -97,4 +97,13 @@ sys.exit(0 if keys == sorted(keys) and len(keys) > 1 else 1)
 PY
 ok $? "--sort comm,pid orders the rows"
 
+# A target that exits must not turn the loop into a busy spin (its perf
+# fds report POLLHUP for ever): CPU over a 4 s run stays small.
+sleep 1 &
+short=$!
+TIMEFORMAT='%U %S'
+cpu=$( { time "$TRACETOP" -b -p "$short,$pid" -d 1 -n 4 >/dev/null 2>&1; } 2>&1 )
+used=$(echo "$cpu" | awk '{ print $1 + $2 }')
+python3 -c "import sys; sys.exit(0 if float('$used') < 1.0 else 1)"
+ok $? "no busy loop after one of the targets exits (${used} s of CPU in 4 s)"
 done_testing
