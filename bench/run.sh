@@ -22,6 +22,7 @@
 #   QUIET_WAIT  max seconds to wait for an idle machine before each rep (60)
 #   HOLDER_WAIT max seconds to wait for other perf_event users to exit (600)
 #   EXTRA_ARGS  extra measure.py arguments, e.g. '--mode sys'
+#   MODES       call-stack modes, both tools alike: plain, g (-g), dwarf (default plain)
 #
 # Exit status: non-zero if a tool failed to start or run, if the profiler
 # died during a rep (after measure.py's retries), or never showed a row.
@@ -40,6 +41,7 @@ SHARED_BENCH=${SHARED_BENCH:-/work/shared/bench}
 QUIET_WAIT=${QUIET_WAIT:-60}
 HOLDER_WAIT=${HOLDER_WAIT:-600}
 EXTRA_ARGS=${EXTRA_ARGS:-}
+MODES=${MODES:-plain}
 
 say() { printf 'bench/run.sh: %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -126,19 +128,38 @@ run_one() {
 		|| die "measure.py failed for $1"
 }
 
+# mode_args MODE: the same call-stack options for both tools.
+mode_args() {
+	case "$1" in
+	plain) echo "" ;;
+	g) echo " -g" ;;
+	dwarf) echo " --call-graph dwarf" ;;
+	*) die "unknown mode '$1' (plain, g, dwarf)" ;;
+	esac
+}
+
+# mode_suffix MODE: label suffix ("" for plain).
+mode_suffix() {
+	[ "$1" = plain ] || echo "-$1"
+}
+
 for rep in $(seq 1 "$REPS"); do
 	say "=== repetition $rep/$REPS"
 	for F in $FREQS; do
-		perf_cmd="perf top -F $F"
-		tt_cmd="$TT -F $F"
-		# Alternate the order so neither tool always runs first.
-		if [ $((rep % 2)) -eq 1 ]; then
-			run_one "perf-top-F$F" "$perf_cmd"
-			run_one "tracetop-F$F" "$tt_cmd"
-		else
-			run_one "tracetop-F$F" "$tt_cmd"
-			run_one "perf-top-F$F" "$perf_cmd"
-		fi
+		for mode in $MODES; do
+			args="$(mode_args "$mode")"
+			cfg="F$F$(mode_suffix "$mode")"
+			perf_cmd="perf top -F $F$args"
+			tt_cmd="$TT -F $F$args"
+			# Alternate the order so neither tool always runs first.
+			if [ $((rep % 2)) -eq 1 ]; then
+				run_one "perf-top-$cfg" "$perf_cmd"
+				run_one "tracetop-$cfg" "$tt_cmd"
+			else
+				run_one "tracetop-$cfg" "$tt_cmd"
+				run_one "perf-top-$cfg" "$perf_cmd"
+			fi
+		done
 	done
 done
 echo "finished: $(date -u +%Y-%m-%dT%H:%M:%SZ)" >>"$RUNDIR/meta.txt"
