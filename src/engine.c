@@ -15,6 +15,7 @@
 #include "tracetop/engine.h"
 #include "tracetop/evlist.h"
 #include "tracetop/record.h"
+#include "tracetop/srcline.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
 
@@ -27,6 +28,8 @@
 /* User stack copied per sample in fp mode: enough for a frameless leaf's
  * return address (its CFA rule), far cheaper than a dwarf copy. */
 #define ENGINE_LEAF_STACK 512
+/* Inlined callees kept per frame (innermost first). */
+#define ENGINE_MAX_INLINE 4
 /* Resolved frames remembered by (task, ip); a power of two. */
 #define ENGINE_FCACHE_SIZE 8192
 /* Call-graph branches under this percent of their command fold into [other]. */
@@ -51,6 +54,8 @@ struct engine_fcache {
 	struct dso *dso;
 	const struct sym *sym;
 	uint64_t addr;
+	uint8_t ninline;		/* inlined callees at ip (call stacks only) */
+	const struct sym *inl[ENGINE_MAX_INLINE];
 };
 
 /* Per-event state, hung off evsel->priv. */
@@ -391,11 +396,12 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key. */
 static void
-engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key)
+engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr)
 {
 	const struct map *m = th ? task_find_map(th->proc, ip) : NULL;
 
 	key->addr = ip;
+	*elf_addr = 0;
 	if (m == NULL) {
 		key->sym = th ? task_jit_sym(th->proc, ip) : NULL;
 		return;
@@ -407,6 +413,7 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key)
 
 		key->sym = dso_find_sym(m->dso, addr);
 		key->addr = off;
+		*elf_addr = addr;
 	} else if (m->dso->kind == DSO_ANON) {
 		key->sym = task_jit_sym(th->proc, ip);
 		key->addr = ip - m->start;
@@ -416,32 +423,38 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key)
 }
 
 /* Resolve an address of thread th (or the kernel) into key's dso, sym and
- * addr, through a cache: stacks repeat, symbol searches need not. */
-static void
+ * addr, through a cache: stacks repeat, symbol searches need not. With call
+ * stacks the cache entry also holds the functions inlined there. */
+static const struct engine_fcache *
 engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 	       struct hist_key *key)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
 	uint64_t hash = (ip ^ (uint64_t)(uintptr_t)proc) * 0x9e3779b97f4a7c15ULL;
 	struct engine_fcache *c = &e->fcache[(hash >> 40) & (ENGINE_FCACHE_SIZE - 1)];
+	uint64_t elf_addr = 0;
 
 	key->kernel = kernel;
-	if (c->gen == e->fgen && c->ip == ip && c->proc == proc && c->kernel == kernel) {
-		key->dso = c->dso;
-		key->sym = c->sym;
-		key->addr = c->addr;
-		return;
+	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->kernel != kernel) {
+		key->dso = NULL;
+		key->sym = NULL;
+		if (kernel) {
+			key->dso = dso_kernel_resolve(ip, &key->sym);
+			key->addr = key->sym ? 0 : ip;
+		} else {
+			engine_resolve_user(th, ip, key, &elf_addr);
+		}
+		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen,
+					     .kernel = kernel, .dso = key->dso, .sym = key->sym,
+					     .addr = key->addr };
+		if (e->cg_mode != CALLGRAPH_NONE && key->sym != NULL && elf_addr != 0)
+			c->ninline = (uint8_t)srcline_inlines(key->dso, elf_addr, c->inl,
+							      ENGINE_MAX_INLINE);
 	}
-	key->dso = NULL;
-	key->sym = NULL;
-	if (kernel) {
-		key->dso = dso_kernel_resolve(ip, &key->sym);
-		key->addr = key->sym ? 0 : ip;
-	} else {
-		engine_resolve_user(th, ip, key);
-	}
-	*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen, .kernel = kernel,
-				     .dso = key->dso, .sym = key->sym, .addr = key->addr };
+	key->dso = c->dso;
+	key->sym = c->sym;
+	key->addr = c->addr;
+	return c;
 }
 
 /* The sample's user registers and stack copy, for the unwinder. */
@@ -529,7 +542,8 @@ engine_count_stack(struct engine_event *ev, struct hist *zoom, const char *comm,
 		size_t j;
 
 		frames[i] = (struct cg_frame){ .dso = keys[i].dso, .sym = keys[i].sym,
-					       .addr = keys[i].addr, .kernel = keys[i].kernel };
+					       .addr = keys[i].addr, .kernel = keys[i].kernel,
+					       .inlined = keys[i].inlined };
 		for (j = 0; j < i && !cg_frame_eq(&frames[j], &frames[i]); j++)
 			;
 		if (j < i)
@@ -539,6 +553,35 @@ engine_count_stack(struct engine_event *ev, struct hist *zoom, const char *comm,
 			hist_add_children(zoom, &keys[i]);
 	}
 	cg_add(ev->cg, comm, frames, n);
+}
+
+/* Resolve the n addresses into keys, with each frame's inlined callees
+ * (from debug info) as frames of their own in front of it. *self is the
+ * index of the sampled function itself (self time goes to the function
+ * the symbol table names, as in perf). Returns the number of keys. */
+static size_t
+engine_keys(struct engine *e, struct thread *th, const struct record_sample *s,
+	    const uint64_t *ips, const bool *kern, size_t n, struct hist_key *keys, size_t *self)
+{
+	const struct hist_key base = { .pid = (int)s->pid, .tid = (int)s->tid,
+				       .comm = th ? th->comm : e->unknown_comm };
+	size_t k = 0;
+
+	*self = 0;
+	for (size_t i = 0; i < n && k < ENGINE_MAX_FRAMES; i++) {
+		struct hist_key key = base;
+		const struct engine_fcache *c = engine_resolve(e, th, ips[i], kern[i], &key);
+
+		for (size_t j = 0; j < c->ninline && k + 1 < ENGINE_MAX_FRAMES; j++) {
+			keys[k] = key;
+			keys[k].sym = c->inl[j];
+			keys[k++].inlined = true;
+		}
+		if (i == 0)
+			*self = k;
+		keys[k++] = key;
+	}
+	return k;
 }
 
 /* Count one sample: the hot path (no allocation once tasks are known). */
@@ -553,7 +596,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	struct engine_event *ev;
 	struct evsel *sel;
 	struct hist *zoom;
-	size_t n = 1;
+	size_t n = 1, self;
 
 	if (record_parse_sample(h, e->el.sample_type, UNWIND_REGS_MASK, &s) != 0) {
 		e->stats.bad_records++;
@@ -575,14 +618,10 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		ips[0] = s.ip;
 		kern[0] = s.kernel;
 	}
-	for (size_t i = 0; i < n; i++) {
-		keys[i] = (struct hist_key){ .pid = (int)s.pid, .tid = (int)s.tid,
-					     .comm = th ? th->comm : e->unknown_comm };
-		engine_resolve(e, th, ips[i], kern[i], &keys[i]);
-	}
-	hist_add(ev->hist, &keys[0]);
+	n = engine_keys(e, th, &s, ips, kern, n, keys, &self);
+	hist_add(ev->hist, &keys[self]);
 	if (zoom != NULL)
-		hist_add(zoom, &keys[0]);
+		hist_add(zoom, &keys[self]);
 	if (ev->cg != NULL)
 		engine_count_stack(ev, zoom, keys[0].comm, keys, n);
 	ev->samples++;
@@ -816,6 +855,7 @@ engine_free(struct engine *e)
 	}
 	if (e->unwind != NULL)
 		unwind_free(e->unwind);
+	srcline_free_all();
 	free(e->fcache);
 	free(e->events);
 	free(e->heap);

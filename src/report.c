@@ -11,7 +11,11 @@ report_symbol(const struct hist_entry *e, char *buf, size_t len)
 {
 	const struct sym *s = e->key.sym;
 
-	if (s != NULL)
+	if (s != NULL && e->key.inlined) {
+		size_t n = str_escape(buf, len, s->name, strlen(s->name));
+
+		snprintf(buf + n, len - n, " (inlined)");
+	} else if (s != NULL)
 		str_escape(buf, len, s->name, strlen(s->name));
 	else
 		snprintf(buf, len, "[unknown] 0x%llx", (unsigned long long)e->key.addr);
@@ -224,6 +228,8 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		report_json_string(out, hist_sym_name(e));
 		if (e->key.sym == NULL)
 			fprintf(out, ",\"offset\":%llu", (unsigned long long)e->key.addr);
+		if (e->key.inlined)
+			fputs(",\"inlined\":true", out);
 		fprintf(out, ",\"kernel\":%s", e->key.kernel ? "true" : "false");
 		if (ri->cg != NULL)
 			report_json_chains(out, ri->cg, r);

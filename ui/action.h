@@ -37,6 +37,12 @@ enum action {
 	/* top pane */
 	ACT_HIDE_KERNEL,	/* K */
 	ACT_HIDE_USER,		/* U */
+	ACT_EXPAND,		/* + */
+	ACT_COLLAPSE,		/* - */
+	ACT_EXPAND_ALL,		/* E */
+	ACT_COLLAPSE_ALL,	/* C */
+	ACT_TREE_MODE,		/* G: callers or callees */
+	ACT_TREE_PERCENT,	/* %: of the total or of the parent */
 	ACT_COUNT
 };
 

@@ -66,6 +66,7 @@ tui_snapshot(struct tui *t)
 	uint64_t total;
 
 	engine_snapshot(t->engine, t->event, by_overhead, loop_keep, t, &t->snap);
+	t->cg = engine_callgraph(t->engine, t->event);
 	engine_event_samples(t->engine, t->event, &t->snap_samples, &total);
 	t->snap_rate = engine_stats(t->engine)->interval_secs > 0
 			       ? (double)t->snap_samples / engine_stats(t->engine)->interval_secs
@@ -390,6 +391,7 @@ tui_run(struct engine *e, const struct options *o)
 	}
 	nodelay(stdscr, TRUE);
 	theme_init(&t.theme, false);
+	t.cg = engine_callgraph(e, t.event);
 	loop_init_panes(&t);
 	if (engine_notice(e) != NULL)
 		tui_status(&t, false, "%s", engine_notice(e));
@@ -405,6 +407,7 @@ tui_run(struct engine *e, const struct options *o)
 			break;
 		if (fds[0].revents & POLLIN)
 			loop_read_signals(&t, sfd);
+		poll_drop_hangups(fds + 2, nfds - 2);
 		if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
 			if (fds[1].revents & (POLLHUP | POLLERR))
 				t.quit = true; /* the terminal is gone */

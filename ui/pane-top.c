@@ -6,6 +6,7 @@
 
 #include "tracetop/report.h"
 #include "tracetop/util.h"
+#include "ui/calltree.h"
 #include "ui/table.h"
 #include "ui/tui.h"
 
@@ -42,6 +43,8 @@ enum top_menu_id {
 	MENU_ZOOM_DSO,
 	MENU_ANNOTATE,
 	MENU_PROBE,
+	MENU_CALLERS,
+	MENU_CALLEES,
 	MENU_SORT = 100, /* + column */
 };
 
@@ -50,26 +53,34 @@ struct top {
 	struct table_col cols[COL_COUNT];	/* the columns shown */
 	enum top_col kind[COL_COUNT];		/* what each shown column is */
 	size_t ncols;
-	const void **rows;
-	size_t cap;
+	size_t sym_col;		/* index of the Symbol column */
+	bool stacks;		/* the engine has call stacks: trees */
+	struct calltree tree;	/* the lines shown: rows and their trees */
+	char sym_title[48];
 	enum top_prompt prompt;
 	bool sort_menu;		/* the open menu chooses the sort column */
 };
 
-/* The row behind a table row pointer. */
-static const struct hist_entry *
-top_entry(const void *row)
+/* The snapshot row a line belongs to. */
+static const struct hist_row *
+top_hist(const void *row)
 {
-	return ((const struct hist_row *)row)->entry;
+	return ((const struct ct_line *)row)->top;
 }
 
-/* Cell text of a row. */
-static void
-top_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+/* The tree node a line shows, or NULL for a snapshot row. */
+static const struct ct_node *
+top_node(const struct top *p, const void *row)
 {
-	const struct top *p = ctx;
-	const struct hist_row *r = row;
+	const struct ct_line *l = row;
 
+	return l->node != 0 ? &p->tree.nodes[l->node] : NULL;
+}
+
+/* Cell text of a snapshot row. */
+static void
+top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *buf, size_t len)
+{
 	switch (p->kind[col]) {
 	case COL_CHILDREN:
 		snprintf(buf, len, "%.2f%%", r->children);
@@ -97,6 +108,21 @@ top_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 	}
 }
 
+/* Cell text of a line: a tree line has only its text, under Symbol. */
+static void
+top_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+{
+	const struct top *p = ctx;
+	const struct ct_node *n = top_node(p, row);
+
+	if (n == NULL)
+		top_row_cell(p, top_hist(row), col, buf, len);
+	else if (p->kind[col] == COL_SYMBOL)
+		snprintf(buf, len, "%s", n->text);
+	else
+		buf[0] = '\0';
+}
+
 /* Compare two numbers for qsort-style ordering. */
 static int
 top_cmp_num(double a, double b)
@@ -104,12 +130,11 @@ top_cmp_num(double a, double b)
 	return (a > b) - (a < b);
 }
 
-/* Ascending order of two rows by a column. */
+/* Ascending order of two snapshot rows by a column. */
 static int
-top_compare(const void *pa, const void *pb, size_t col, void *ctx)
+top_row_compare(const struct top *p, const struct hist_row *a, const struct hist_row *b,
+		size_t col)
 {
-	const struct top *p = ctx;
-	const struct hist_row *a = pa, *b = pb;
 	char x[256], y[256];
 
 	switch (p->kind[col]) {
@@ -124,37 +149,51 @@ top_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	case COL_MARK:
 		return (int)a->entry->key.kernel - (int)b->entry->key.kernel;
 	default:
-		top_cell(a, col, x, sizeof x, ctx);
-		top_cell(b, col, y, sizeof y, ctx);
+		top_row_cell(p, a, col, x, sizeof x);
+		top_row_cell(p, b, col, y, sizeof y);
 		return strcmp(x, y);
 	}
 }
 
-/* The overhead bar's length. */
+/* Ascending order of two lines by a column: rows by the column (ties in
+ * snapshot order), a tree's lines right under their row, in tree order.
+ * The table reverses the result for a descending sort, so the orders
+ * that must not reverse are reversed here first. */
+static int
+top_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct top *p = ctx;
+	const struct ct_line *a = pa, *b = pb;
+	int c;
+
+	if (a->top != b->top && (c = top_row_compare(p, a->top, b->top, col)) != 0)
+		return c;
+	c = a->top != b->top ? top_cmp_num(a->ord, b->ord) : top_cmp_num(a->seq, b->seq);
+	return p->table.descending ? -c : c;
+}
+
+/* The overhead bar's length (none on tree lines). */
 static double
 top_bar(const void *row, size_t col, void *ctx)
 {
 	const struct top *p = ctx;
-	const struct hist_row *r = row;
+	const struct hist_row *r = top_hist(row);
 
+	if (top_node(p, row) != NULL)
+		return 0;
 	return p->kind[col] == COL_CHILDREN ? r->children : r->overhead;
 }
 
-/* A row's identity across snapshots: its key. */
+/* A line's identity across snapshots. */
 static uintptr_t
 top_row_id(const void *row, void *ctx)
 {
-	const struct hist_key *k = &top_entry(row)->key;
-	uint64_t h = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)(uintptr_t)k->dso;
-
 	(void)ctx;
-	h = h * 131 + (uint64_t)(uintptr_t)k->sym;
-	h = h * 131 + k->addr;
-	h = h * 131 + (uint64_t)(unsigned)k->pid * 2 + k->kernel;
-	return (uintptr_t)(h ^ (h >> 29));
+	return ((const struct ct_line *)row)->id;
 }
 
-/* Does the row's command, shared object or symbol contain text? */
+/* Does the line's row have text in its command, shared object or symbol?
+ * (A tree goes with its row.) */
 static bool
 top_match(const void *row, const char *text, void *ctx)
 {
@@ -164,7 +203,7 @@ top_match(const void *row, const char *text, void *ctx)
 	for (size_t i = 0; i < p->ncols; i++) {
 		if (p->kind[i] != COL_COMM && p->kind[i] != COL_DSO && p->kind[i] != COL_SYMBOL)
 			continue;
-		top_cell(row, i, buf, sizeof buf, ctx);
+		top_row_cell(p, top_hist(row), i, buf, sizeof buf);
 		if (strcasestr(buf, text) != NULL)
 			return true;
 	}
@@ -177,9 +216,9 @@ top_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 {
 	const struct top *p = ctx;
 
-	if (p->kind[col] != COL_MARK)
+	if (p->kind[col] != COL_MARK || top_node(p, row) != NULL)
 		return 0;
-	return th->attr[top_entry(row)->key.kernel ? TH_KERNEL : TH_DIM];
+	return th->attr[top_hist(row)->entry->key.kernel ? TH_KERNEL : TH_DIM];
 }
 
 static const struct table_ops top_table_ops = {
@@ -191,25 +230,40 @@ static const struct table_ops top_table_ops = {
 	.cell_attr = top_cell_attr,
 };
 
+/* The Symbol column's title: with call stacks, which trees and which
+ * percentages the expanded rows show. */
+static void
+top_set_title(struct top *p)
+{
+	if (!p->stacks)
+		return;
+	snprintf(p->sym_title, sizeof p->sym_title, "Symbol (%s, %% of %s)",
+		 p->tree.callers ? "callers" : "callees", p->tree.relative ? "parent" : "total");
+	p->cols[p->sym_col].title = p->sym_title;
+}
+
 /* Create the pane. */
 static void *
 top_init(struct tui *t)
 {
 	struct top *p = xcalloc(1, sizeof *p);
 
-	bool stacks = t->engine != NULL && engine_callgraph(t->engine, 0) != NULL;
-
+	p->stacks = t->cg != NULL;
 	/* With call stacks: Children (inclusive) and Self, as perf top -g. */
-	for (size_t k = stacks ? 0 : 1; k < COL_COUNT; k++) {
+	for (size_t k = p->stacks ? 0 : 1; k < COL_COUNT; k++) {
 		p->kind[p->ncols] = (enum top_col)k;
 		p->cols[p->ncols] = top_cols[k];
-		if (stacks && k == COL_OVERHEAD)
+		if (p->stacks && k == COL_OVERHEAD)
 			p->cols[p->ncols].title = "Self";
+		if (k == COL_SYMBOL)
+			p->sym_col = p->ncols;
 		p->ncols++;
 	}
+	top_set_title(p);
 	table_init(&p->table, p->cols, p->ncols, &top_table_ops, p);
 	/* by Self, or by Children with --children */
-	table_sort_by(&p->table, stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0, true);
+	table_sort_by(&p->table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
+		      true);
 	return p;
 }
 
@@ -220,23 +274,28 @@ top_free(void *pp)
 	struct top *p = pp;
 
 	table_free(&p->table);
-	free(p->rows);
+	calltree_free(&p->tree);
 	free(p);
+}
+
+/* Rebuild the lines (rows and trees) from the snapshot and hand them to
+ * the table; select_id, unless 0, becomes the selected line. */
+static void
+top_rebuild(struct top *p, struct tui *t, uintptr_t select_id)
+{
+	calltree_build(&p->tree, p->stacks ? t->cg : NULL, &t->snap, t->theme.utf8);
+	if (select_id != 0) {
+		p->table.sel_id = select_id;
+		p->table.have_sel = true;
+	}
+	table_set_rows(&p->table, p->tree.ptrs, p->tree.nlines);
 }
 
 /* A new snapshot: hand its rows to the table. */
 static void
 top_update(void *pp, struct tui *t)
 {
-	struct top *p = pp;
-
-	if (p->cap < t->snap.n) {
-		p->cap = t->snap.n * 2;
-		p->rows = xrealloc(p->rows, p->cap * sizeof *p->rows);
-	}
-	for (size_t i = 0; i < t->snap.n; i++)
-		p->rows[i] = &t->snap.rows[i];
-	table_set_rows(&p->table, p->rows, t->snap.n);
+	top_rebuild(pp, t, 0);
 }
 
 /* A centred line of text in the pane (empty states). */
@@ -300,7 +359,8 @@ top_unzoom(struct tui *t)
 static int
 top_row_menu(struct top *p, struct tui *t)
 {
-	const struct hist_row *r = table_selected(&p->table);
+	const struct ct_line *l = table_selected(&p->table);
+	const struct hist_row *r = l != NULL ? l->top : NULL;
 	char comm[64], dso[128], sym[256];
 
 	if (r == NULL)
@@ -316,6 +376,10 @@ top_row_menu(struct top *p, struct tui *t)
 	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
 	menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (not in this version)", sym);
 	menu_add(&t->menu, MENU_PROBE, true, "Probe %s (not in this version)", sym);
+	if (p->stacks) {
+		menu_add(&t->menu, MENU_CALLERS, false, "Show callers of %s", sym);
+		menu_add(&t->menu, MENU_CALLEES, false, "Show callees of %s", sym);
+	}
 	p->sort_menu = false;
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -358,6 +422,153 @@ top_toggle_hide(struct tui *t, bool kernel)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* Tree keys without call stacks: say how to get them. */
+static int
+top_no_stacks(struct tui *t)
+{
+	tui_status(t, false, "no call stacks: run with -g or --call-graph");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Scroll so the selected line's tree shows below it, as far as the
+ * page allows (the selection stays on screen). */
+static void
+top_show_below(struct top *p)
+{
+	const struct ct_line *l = table_selected(&p->table);
+	size_t end = p->table.sel, page = p->table.height > 0 ? (size_t)p->table.height : 1;
+
+	if (l == NULL)
+		return;
+	while (end + 1 < p->table.nrows &&
+	       ((const struct ct_line *)p->table.rows[end + 1])->top == l->top)
+		end++;
+	if (end >= p->table.top + page)
+		p->table.top = end - page + 1 < p->table.sel ? end - page + 1 : p->table.sel;
+}
+
+/* Expand the selected row's tree, or the selected tree node. */
+static int
+top_expand(struct top *p, struct tui *t, const struct ct_line *l)
+{
+	char sym[256];
+
+	if (l->node != 0) {
+		if (p->tree.nodes[l->node].has_kids)
+			calltree_set_node(&p->tree, l->id, true);
+		top_rebuild(p, t, 0);
+		top_show_below(p);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	calltree_set_open(&p->tree, l->id, true);
+	top_rebuild(p, t, 0);
+	top_show_below(p);
+	l = table_selected(&p->table);
+	if (p->table.sel + 1 >= p->table.nrows ||
+	    ((const struct ct_line *)p->table.rows[p->table.sel + 1])->top != l->top) {
+		report_symbol(l->top->entry, sym, sizeof sym);
+		tui_status(t, false, "no %s of %s in the call stacks",
+			   p->tree.callers ? "callers" : "callees", sym);
+	}
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Collapse the selected tree node, else the whole tree it is in (the
+ * selection goes to the row). */
+static int
+top_collapse(struct top *p, struct tui *t, const struct ct_line *l)
+{
+	if (l->node != 0 && p->tree.nodes[l->node].open) {
+		calltree_set_node(&p->tree, l->id, false);
+		top_rebuild(p, t, 0);
+	} else {
+		calltree_set_open(&p->tree, calltree_row_id(l->top), false);
+		top_rebuild(p, t, calltree_row_id(l->top));
+	}
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Expand the first CT_MAX_OPEN rows shown. */
+static int
+top_expand_all(struct top *p, struct tui *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->table.nrows && n < CT_MAX_OPEN; i++) {
+		const struct ct_line *l = p->table.rows[i];
+
+		if (l->node == 0) {
+			calltree_set_open(&p->tree, l->id, true);
+			n++;
+		}
+	}
+	top_rebuild(p, t, 0);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Show r's callers (or callees) under it: every tree switches view. */
+static int
+top_show_tree(struct top *p, struct tui *t, const struct hist_row *r, bool callers)
+{
+	p->tree.callers = callers;
+	top_set_title(p);
+	calltree_set_open(&p->tree, calltree_row_id(r), true);
+	top_rebuild(p, t, calltree_row_id(r));
+	top_show_below(p);
+	return REACT_REDRAW;
+}
+
+/* The tree keys: + - E C G % and Enter on a tree line. */
+static int
+top_tree_action(struct top *p, struct tui *t, enum action a)
+{
+	const struct ct_line *l = table_selected(&p->table);
+	uintptr_t row_id = l != NULL ? calltree_row_id(l->top) : 0;
+
+	if (!p->stacks)
+		return top_no_stacks(t);
+	switch (a) {
+	case ACT_EXPAND:
+		return l != NULL ? top_expand(p, t, l) : REACT_HANDLED;
+	case ACT_COLLAPSE:
+		return l != NULL ? top_collapse(p, t, l) : REACT_HANDLED;
+	case ACT_EXPAND_ALL:
+		return top_expand_all(p, t);
+	case ACT_COLLAPSE_ALL:
+		calltree_clear(&p->tree);
+		break;
+	case ACT_TREE_MODE:
+		p->tree.callers = !p->tree.callers;
+		tui_status(t, false, "trees show %s", p->tree.callers ? "callers" : "callees");
+		break;
+	default: /* ACT_TREE_PERCENT */
+		p->tree.relative = !p->tree.relative;
+		tui_status(t, false, "tree percentages of the %s",
+			   p->tree.relative ? "parent" : "total");
+		top_set_title(p);
+		top_rebuild(p, t, 0);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	/* the tree lines change identity: keep the selection on the row */
+	top_set_title(p);
+	top_rebuild(p, t, row_id);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Enter: a row's menu, or expand / collapse a tree node. */
+static int
+top_enter(struct top *p, struct tui *t)
+{
+	const struct ct_line *l = table_selected(&p->table);
+
+	if (l == NULL || l->node == 0)
+		return top_row_menu(p, t);
+	if (p->tree.nodes[l->node].has_kids)
+		calltree_set_node(&p->tree, l->id, !p->tree.nodes[l->node].open);
+	top_rebuild(p, t, 0);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
 /* Act on an action. */
 static int
 top_action(void *pp, struct tui *t, enum action a)
@@ -387,7 +598,14 @@ top_action(void *pp, struct tui *t, enum action a)
 	case ACT_SORT_MENU:
 		return top_sort_menu(p, t);
 	case ACT_ENTER:
-		return top_row_menu(p, t);
+		return top_enter(p, t);
+	case ACT_EXPAND:
+	case ACT_COLLAPSE:
+	case ACT_EXPAND_ALL:
+	case ACT_COLLAPSE_ALL:
+	case ACT_TREE_MODE:
+	case ACT_TREE_PERCENT:
+		return top_tree_action(p, t, a);
 	case ACT_HIDE_KERNEL:
 	case ACT_HIDE_USER:
 		return top_toggle_hide(t, a == ACT_HIDE_KERNEL);
@@ -440,7 +658,8 @@ static int
 top_menu(void *pp, struct tui *t, int id)
 {
 	struct top *p = pp;
-	const struct hist_row *r = table_selected(&p->table);
+	const struct ct_line *l = table_selected(&p->table);
+	const struct hist_row *r = l != NULL ? l->top : NULL;
 
 	if (p->sort_menu) {
 		size_t col = (size_t)(id - MENU_SORT);
@@ -462,6 +681,9 @@ top_menu(void *pp, struct tui *t, int id)
 	case MENU_ZOOM_DSO:
 		t->zoom.dso = r->entry->key.dso;
 		break;
+	case MENU_CALLERS:
+	case MENU_CALLEES:
+		return top_show_tree(p, t, r, id == MENU_CALLERS);
 	default:
 		return REACT_REDRAW;
 	}

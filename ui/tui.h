@@ -59,6 +59,7 @@ struct tui {
 	size_t event;			/* event shown (index into the engine's) */
 	struct zoom zoom;
 	struct hist_snapshot snap;	/* the shown event's rows, engine order */
+	const struct callgraph *cg;	/* the shown event's call graph, NULL without -g */
 	uint64_t snap_samples;		/* samples of the refresh */
 	double snap_rate;		/* samples/s of the refresh */
 	long refreshes;

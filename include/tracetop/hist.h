@@ -19,6 +19,7 @@ struct hist_key {
 	const struct sym *sym;	/* NULL when unresolved */
 	uint64_t addr;		/* unresolved only: offset in the DSO (or the ip); 0 when sym is set */
 	bool kernel;
+	bool inlined;		/* sym is a function inlined there (debug info) */
 	int tid;		/* not part of the identity: the thread of the latest sample */
 };
 

@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
 #include "ui/tui.h"
@@ -33,6 +34,8 @@ struct fixture {
 	struct hist *h;
 	struct dso libc, app, kernel;
 	struct sym alpha, beta, gamma, delta;
+	struct sym helper, mainf;	/* on call stacks only */
+	struct callgraph *cg;		/* set by setup_cg */
 	const struct pane_ops *panes[1];
 	void *states[1];
 	struct tui t;
@@ -167,6 +170,8 @@ teardown(void **state)
 	struct fixture *f = *state;
 
 	pane_top.free(f->states[0]);
+	if (f->cg != NULL)
+		cg_free(f->cg);
 	hist_snapshot_free(&f->t.snap);
 	hist_free(f->h);
 	free(f);
@@ -791,6 +796,283 @@ test_empty(void **state)
 	assert_centred(mid, "No samples here (K shows kernel symbols)");
 }
 
+/* Count n stacks, leaf first, in alpha-app. */
+static void
+add_stack(struct fixture *f, int n, const struct sym *const *syms, size_t depth)
+{
+	struct cg_frame fr[8];
+
+	for (size_t i = 0; i < depth; i++)
+		fr[i] = (struct cg_frame){ .dso = syms[i] == &f->alpha ? &f->libc : &f->app,
+					   .sym = syms[i] };
+	while (n-- > 0)
+		cg_add(f->cg, str_intern("alpha-app"), fr, depth);
+}
+
+/* The fixture with call stacks (70 samples in alpha-app): 30 main_fn ->
+ * gamma_work -> alpha_fn, 10 main_fn -> gamma_work -> helper_fn, 10
+ * main_fn -> alpha_fn, 20 main_fn -> gamma_work. The pane is set up again
+ * as with -g: Children and Self columns. */
+static int
+setup_cg(void **state)
+{
+	struct fixture *f;
+
+	setup(state);
+	f = *state;
+	f->helper = (struct sym){ .start = 0x4000, .size = 0x100, .name = "helper_fn" };
+	f->mainf = (struct sym){ .start = 0x5000, .size = 0x100, .name = "main_fn" };
+	f->cg = cg_new(0.5, 0);
+	add_stack(f, 30, (const struct sym *const[]){ &f->alpha, &f->gamma, &f->mainf }, 3);
+	add_stack(f, 10, (const struct sym *const[]){ &f->helper, &f->gamma, &f->mainf }, 3);
+	add_stack(f, 10, (const struct sym *const[]){ &f->alpha, &f->mainf }, 2);
+	add_stack(f, 20, (const struct sym *const[]){ &f->gamma, &f->mainf }, 2);
+	cg_tick(f->cg, true);
+	pane_top.free(f->states[0]);
+	f->t.cg = f->cg;
+	f->states[0] = pane_top.init(&f->t);
+	tui_snapshot(&f->t);
+	return 0;
+}
+
+/* The screen line holding text (searched from the first row), or -1. */
+static int
+find_line(const char *text)
+{
+	for (int y = PANE_Y + 1; y < LINES - PANE_FOOT; y++)
+		if (strstr(line(y), text) != NULL)
+			return y;
+	return -1;
+}
+
+/* The selected line as drawn on a 30 x 120 screen (the reversed one),
+ * or "" when none is. */
+static const char *
+selected(struct fixture *f)
+{
+	attr_t a;
+
+	draw(f, 30, 120);
+	for (int y = PANE_Y + 1; y < LINES - PANE_FOOT; y++) {
+		cell_at(y, 0, &a);
+		if (a & A_REVERSE)
+			return line(y);
+	}
+	return "";
+}
+
+/* Is the selected line the row of sym (not a tree line)? */
+static bool
+row_selected(struct fixture *f, const char *sym)
+{
+	const char *l = selected(f);
+	const char *m = strstr(l, "[.] ");
+
+	return m != NULL && strcmp(m + 4, sym) == 0;
+}
+
+/* Select the row of a symbol (Home, then down until it is selected). */
+static void
+select_row(struct fixture *f, const char *sym)
+{
+	act(f, ACT_HOME);
+	for (int i = 0; i < 20 && !row_selected(f, sym); i++)
+		act(f, ACT_DOWN);
+	assert_true(row_selected(f, sym));
+}
+
+/* + shows the callee tree under the row in ASCII glyphs, heaviest first;
+ * - collapses it, and on an unopened tree line collapses the whole tree,
+ * the selection back on the row. */
+static void
+test_tree_expand(void **state)
+{
+	struct fixture *f = *state;
+	int y;
+
+	draw(f, 30, 120);
+	assert_non_null(strstr(pane_line(0), "Children"));
+	assert_non_null(strstr(pane_line(0), "Self"));
+	assert_non_null(strstr(pane_line(0), "Symbol (callees, % of total)"));
+	select_row(f, "gamma_work");
+	assert_int_equal(act(f, ACT_EXPAND), REACT_HANDLED | REACT_REDRAW);
+	draw(f, 30, 120);
+	y = find_line("gamma_work");
+	assert_true(y > 0);
+	assert_non_null(strstr(line(y + 1), "|- 42.86% alpha_fn"));
+	assert_non_null(strstr(line(y + 2), "`- 14.29% helper_fn"));
+	/* the tree line has no numbers nor marker */
+	assert_null(strstr(line(y + 1), "[."));
+	assert_true(row_selected(f, "gamma_work"));
+	act(f, ACT_COLLAPSE);
+	draw(f, 30, 120);
+	assert_int_equal(find_line("helper_fn"), -1);
+	/* again, then - on a tree line */
+	act(f, ACT_EXPAND);
+	act(f, ACT_DOWN);
+	assert_non_null(strstr(selected(f), "|- 42.86% alpha_fn"));
+	act(f, ACT_COLLAPSE);
+	assert_true(row_selected(f, "gamma_work"));
+	assert_int_equal(find_line("helper_fn"), -1);
+}
+
+/* E expands every row (those without stacks show nothing), C collapses. */
+static void
+test_tree_all(void **state)
+{
+	struct fixture *f = *state;
+
+	act(f, ACT_HOME);
+	assert_int_equal(act(f, ACT_EXPAND_ALL), REACT_HANDLED | REACT_REDRAW);
+	draw(f, 30, 120);
+	assert_true(find_line("alpha_fn") < find_line("beta_sched"));
+	assert_true(find_line("gamma_work") < find_line("|- 42.86% alpha_fn"));
+	assert_true(find_line("`- 14.29% helper_fn") > 0);
+	assert_int_equal(act(f, ACT_COLLAPSE_ALL), REACT_HANDLED | REACT_REDRAW);
+	draw(f, 30, 120);
+	assert_int_equal(find_line("helper_fn"), -1);
+	assert_int_equal(find_line("42.86%"), -1);
+}
+
+/* G: callers, the title says so; a single caller's chain shows whole,
+ * Enter on a tree line collapses and expands it. */
+static void
+test_tree_callers(void **state)
+{
+	struct fixture *f = *state;
+	int y;
+
+	select_row(f, "alpha_fn");
+	act(f, ACT_TREE_MODE);
+	assert_string_equal(f->t.status, "trees show callers");
+	act(f, ACT_EXPAND);
+	draw(f, 30, 120);
+	assert_non_null(strstr(pane_line(0), "Symbol (callers, % of total)"));
+	y = find_line("alpha_fn");
+	assert_non_null(strstr(line(y + 1), "|- 42.86% gamma_work"));
+	assert_non_null(strstr(line(y + 2), "|  `- 42.86% main_fn"));
+	assert_non_null(strstr(line(y + 3), "`- 14.29% main_fn"));
+	act(f, ACT_DOWN);
+	assert_int_equal(act(f, ACT_ENTER), REACT_HANDLED | REACT_REDRAW);
+	assert_false(f->t.menu.active);
+	draw(f, 30, 120);
+	assert_non_null(strstr(line(y + 2), "`- 14.29% main_fn"));
+	act(f, ACT_ENTER);
+	draw(f, 30, 120);
+	assert_non_null(strstr(line(y + 2), "|  `- 42.86% main_fn"));
+	/* back to callees: alpha_fn is a leaf, its tree is empty */
+	act(f, ACT_TREE_MODE);
+	draw(f, 30, 120);
+	assert_int_equal(find_line("main_fn"), -1);
+	assert_true(row_selected(f, "alpha_fn"));
+}
+
+/* %: percentages of the parent, and back. */
+static void
+test_tree_percent(void **state)
+{
+	struct fixture *f = *state;
+	int y;
+
+	select_row(f, "gamma_work");
+	act(f, ACT_EXPAND);
+	act(f, ACT_TREE_PERCENT);
+	draw(f, 30, 120);
+	assert_non_null(strstr(pane_line(0), "Symbol (callees, % of parent)"));
+	y = find_line("gamma_work");
+	assert_non_null(strstr(line(y + 1), "|- 50.00% alpha_fn"));
+	assert_non_null(strstr(line(y + 2), "`- 16.67% helper_fn"));
+	act(f, ACT_TREE_PERCENT);
+	draw(f, 30, 120);
+	assert_non_null(strstr(line(y + 1), "|- 42.86% alpha_fn"));
+}
+
+/* UTF-8 glyphs when the theme has them. */
+static void
+test_tree_utf8(void **state)
+{
+	struct fixture *f = *state;
+	wchar_t w[256];
+	int y;
+
+	if (strstr(setlocale(LC_CTYPE, NULL), "UTF-8") == NULL)
+		skip();
+	theme_plain(&f->t.theme, true);
+	select_row(f, "alpha_fn");
+	act(f, ACT_TREE_MODE);
+	act(f, ACT_EXPAND);
+	draw(f, 30, 120);
+	y = find_line("gamma_work");
+	for (int x = 0; x < COLS && x < 255; x++)
+		w[x] = cell_at(y + 1, x, NULL);
+	w[COLS < 255 ? COLS : 255] = L'\0';
+	assert_non_null(wcsstr(w, L"\u2502  \u2514\u2500 42.86% main_fn"));
+	for (int x = 0; x < COLS && x < 255; x++)
+		w[x] = cell_at(y, x, NULL);
+	assert_non_null(wcsstr(w, L"\u251c\u2500 42.86% gamma_work"));
+}
+
+/* A refresh rebuilds the trees: the selection stays on the same tree line
+ * though its row moved. */
+static void
+test_tree_refresh(void **state)
+{
+	struct fixture *f = *state;
+	struct hist_key k = { .pid = 100, .tid = 102, .comm = str_intern("alpha-app"),
+			      .dso = &f->app, .sym = &f->gamma };
+
+	select_row(f, "gamma_work");
+	act(f, ACT_EXPAND);
+	act(f, ACT_DOWN);
+	act(f, ACT_DOWN);
+	assert_non_null(strstr(selected(f), "`- 14.29% helper_fn"));
+	assert_int_equal(find_line("gamma_work"), PANE_Y + 3);
+	add_n(f->h, &k, 500);
+	hist_tick(f->h, true);
+	tui_snapshot(&f->t);
+	draw(f, 30, 120);
+	assert_non_null(strstr(pane_line(1), "gamma_work"));
+	assert_non_null(strstr(pane_line(3), "`- 14.29% helper_fn"));
+	assert_non_null(strstr(selected(f), "`- 14.29% helper_fn"));
+}
+
+/* The row menu shows callers or callees of the row. */
+static void
+test_tree_menu(void **state)
+{
+	struct fixture *f = *state;
+	int y;
+
+	select_row(f, "alpha_fn");
+	choose(f, "Show callers of alpha_fn");
+	draw(f, 30, 120);
+	assert_non_null(strstr(pane_line(0), "callers"));
+	y = find_line("alpha_fn");
+	assert_non_null(strstr(line(y + 1), "|- 42.86% gamma_work"));
+	select_row(f, "gamma_work");
+	choose(f, "Show callees of gamma_work");
+	draw(f, 30, 120);
+	y = find_line("gamma_work");
+	assert_non_null(strstr(line(y + 1), "|- 42.86% alpha_fn"));
+	/* every tree now shows callees: alpha_fn's (a leaf) is empty */
+	assert_int_equal(find_line("main_fn"), -1);
+}
+
+/* Without call stacks the tree keys only say how to get them. */
+static void
+test_tree_no_stacks(void **state)
+{
+	struct fixture *f = *state;
+
+	draw(f, 24, 80);
+	assert_null(strstr(pane_line(0), "Children"));
+	assert_int_equal(act(f, ACT_EXPAND), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(f->t.status, "no call stacks: run with -g or --call-graph");
+	act(f, ACT_ENTER);
+	assert_null(menu_item(&f->t.menu, "Show callers"));
+	menu_close(&f->t.menu);
+}
+
 /* A headless screen: the first terminal type with a terminfo entry. */
 static SCREEN *
 headless(void)
@@ -830,6 +1112,14 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_expand, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_all, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_callers, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_percent, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_utf8, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_refresh, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_menu, setup_cg, teardown),
+		cmocka_unit_test_setup_teardown(test_tree_no_stacks, setup, teardown),
 	};
 	SCREEN *s;
 	int rc;

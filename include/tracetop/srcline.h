@@ -1,0 +1,46 @@
+/* srcline: inlined functions at an address, from a DSO's DWARF debug info
+ * (the only module that uses libdw). Single-threaded, like the DSO cache. */
+#ifndef TRACETOP_SRCLINE_H
+#define TRACETOP_SRCLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/symtab.h"
+
+/* Deepest inline chain kept per address; deeper ones are cut (outermost
+ * inlined frames dropped). */
+#define SRCLINE_MAX_DEPTH 32
+
+/* The functions inlined at addr (an address in the DSO's own ELF space,
+ * i.e. after dso_offset_to_addr; pass a return address minus 1 for a caller
+ * frame), innermost first. The enclosing real function is not included (it
+ * is the symbol dso_find_sym gives). The symbols stay valid until
+ * srcline_free_all and are interned per DSO by name: the same inlined
+ * function at any address of the same DSO gives the same pointer, so it can
+ * be a hash key; start/size are those of one inlined instance (0 when
+ * unknown). Returns how many were written to out (at most max): 0 when there
+ * are none, for non-ELF DSOs and without debug info.
+ * Results are cached per (dso, addr); the first lookup in a DSO opens its
+ * debug info once (dso->debug_file when set, else the file itself); a DSO
+ * without DWARF is remembered as such and costs a pointer compare after. */
+size_t srcline_inlines(struct dso *d, uint64_t addr, const struct sym **out, size_t max);
+
+/* Counters, for tests and benchmarks. */
+struct srcline_stats {
+	uint64_t lookups; /* srcline_inlines calls on ELF DSOs */
+	uint64_t hits;    /* answered from the (dso, addr) cache */
+	uint64_t opens;   /* DSOs whose debug info was opened (or tried) */
+	uint64_t scopes;  /* DWARF scope walks (cache misses with DWARF) */
+	uint64_t flushes; /* times the full cache was cleared */
+	size_t cached;    /* entries in the cache now */
+};
+
+void srcline_get_stats(struct srcline_stats *st);
+
+/* Close every debug file and free the cache and the inlined symbols. Call it
+ * before dso_cache_free (state is keyed by DSO pointer). */
+void srcline_free_all(void);
+
+#endif

@@ -1,0 +1,492 @@
+/* Unit tests for src/srcline.c on binaries this test builds with $TT_CC
+ * (default cc): the inline chains are checked against binutils' addr2line -i
+ * at every byte of a function, symbols are interned, results and DSOs
+ * without DWARF are cached, separate debug files are used, and corrupt or
+ * truncated files give nothing without crashing. */
+#include "config.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/srcline.h"
+#include "tracetop/symtab.h"
+#include "tracetop/util.h"
+
+static const char prog_src[] =
+    "volatile int sink;\n"
+    "static inline __attribute__((always_inline)) int inl_b(int x)\n"
+    "{ int s = 0; for (int i = 0; i < x; i++) { s += (i * x) ^ sink; sink = s; }\n"
+    "  return s; }\n"
+    "static inline __attribute__((always_inline)) int inl_a(int x)\n"
+    "{ int r = inl_b(x + VARIANT); sink = r; return r * 3 + sink; }\n"
+    "__attribute__((noinline)) int outer_fn(int x)\n"
+    "{ sink = x; int r = inl_a(x); sink = r; return r + 1; }\n"
+    "int main(int argc, char **argv)\n"
+    "{ (void)argv; return outer_fn(argc) > 0 ? 0 : 1; }\n";
+
+#define MAX_CHAIN 8
+#define MAX_ADDRS 4096
+
+/* addr2line's answer for one address: function names, innermost first. */
+struct chain {
+	uint64_t addr;
+	int n;
+	char names[MAX_CHAIN][64];
+};
+
+static char dir[256];  /* canonical temporary directory */
+static char root[300]; /* debug root inside it */
+static const char *cc;
+
+/* dir/name in a rotating static buffer (valid for the next three calls). */
+static const char *
+in_dir(const char *name)
+{
+	static char buf[4][PATH_MAX + 64];
+	static int i;
+
+	i = (i + 1) % 4;
+	snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
+	return buf[i];
+}
+
+/* Run a shell command built from fmt; whether it exited 0. */
+static bool __attribute__((format(printf, 1, 2))) sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	int rc;
+
+	va_start(ap, fmt);
+	if (vasprintf(&cmd, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	rc = system(cmd);
+	if (rc != 0)
+		fprintf(stderr, "# command failed (%d): %s\n", rc, cmd);
+	free(cmd);
+	return rc == 0;
+}
+
+/* Put a debug file for bin at ROOT/.build-id/xx/yyyy.debug by running
+ * "tool src dest" (cp, objcopy --only-keep-debug). */
+static bool
+install_debug(const char *bin, const char *tool, const char *src)
+{
+	return sh("id=$(readelf -n '%s' | sed -n 's/.*Build ID: //p') && "
+	          "d='%s/.build-id/'$(echo $id | cut -c1-2) && mkdir -p \"$d\" && "
+	          "%s '%s' \"$d/$(echo $id | cut -c3-).debug\"",
+	          bin, root, tool, src);
+}
+
+/* The DSO for a file in dir, through the engine's path (dso_get with the
+ * file's dev and ino). */
+static struct dso *
+dso_of(const char *name)
+{
+	const char *path = in_dir(name);
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return dso_get(path, sb.st_dev, sb.st_ino);
+}
+
+/* Address and size of a symbol per nm. */
+static void
+nm_lookup(const char *file, const char *name, uint64_t *addr, uint64_t *size)
+{
+	char cmd[PATH_MAX + 64], line[1024], n[512], type;
+	unsigned long long a, s;
+	bool found = false;
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd, "nm -S --defined-only '%s'", file);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof line, p) != NULL)
+		if (sscanf(line, "%llx %llx %c %511s", &a, &s, &type, n) == 4 &&
+		    strcmp(n, name) == 0) {
+			*addr = a;
+			*size = s;
+			found = true;
+		}
+	pclose(p);
+	assert_true(found);
+	assert_true(s > 0 && s < MAX_ADDRS);
+}
+
+/* addr2line -i for every byte of [start, start + size) of file into c. */
+static void
+addr2line_range(const char *file, uint64_t start, uint64_t size, struct chain *c)
+{
+	char cmd[PATH_MAX + 64], line[1024];
+	struct chain *cur = NULL;
+	bool want_name = true;
+	uint64_t i;
+	FILE *p;
+
+	snprintf(cmd, sizeof cmd, "addr2line -a -i -f -e '%s' > '%s'", file, in_dir("a2l.out"));
+	p = popen(cmd, "w");
+	assert_non_null(p);
+	for (i = 0; i < size; i++)
+		fprintf(p, "0x%llx\n", (unsigned long long)(start + i));
+	assert_int_equal(pclose(p), 0);
+	p = fopen(in_dir("a2l.out"), "r");
+	assert_non_null(p);
+	while (fgets(line, sizeof line, p) != NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if (strncmp(line, "0x", 2) == 0) {
+			cur = cur == NULL ? c : cur + 1;
+			assert_true(cur < c + size);
+			cur->addr = strtoull(line, NULL, 16);
+			cur->n = 0;
+			want_name = true;
+		} else if (cur != NULL && want_name) {
+			assert_true(cur->n < MAX_CHAIN);
+			snprintf(cur->names[cur->n++], sizeof cur->names[0], "%.63s", line);
+			want_name = false;
+		} else {
+			want_name = true; /* file:line */
+		}
+	}
+	fclose(p);
+	assert_int_equal(cur - c + 1, (long)size);
+}
+
+/* Whether a chain is exactly the names given (NULL-terminated). */
+static bool
+chain_is(const struct chain *c, const char *const *names)
+{
+	int i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (i >= c->n || strcmp(c->names[i], names[i]) != 0)
+			return false;
+	return i == c->n;
+}
+
+/* Check srcline against addr2line at every byte of outer_fn in file (a DSO
+ * named dso_name); returns two addresses inside inl_b (inl_b ... inl_a). */
+static void
+check_against_addr2line(const char *dso_name, const char *file, uint64_t inl_addr[2])
+{
+	static const char *const want_b[] = {"inl_b", "inl_a", "outer_fn", NULL};
+	static const char *const want_outer[] = {"outer_fn", NULL};
+	struct chain *c = xcalloc(MAX_ADDRS, sizeof *c);
+	const struct sym *out[MAX_CHAIN], *b = NULL;
+	struct dso *d = dso_of(dso_name);
+	uint64_t start, size, i;
+	size_t n, nb = 0, nouter = 0;
+	int k;
+
+	nm_lookup(file, "outer_fn", &start, &size);
+	addr2line_range(file, start, size, c);
+	for (i = 0; i < size; i++) {
+		n = srcline_inlines(d, c[i].addr, out, MAX_CHAIN);
+		assert_int_equal(n, c[i].n - 1);
+		for (k = 0; k < (int)n; k++) {
+			assert_string_equal(out[k]->name, c[i].names[k]);
+			assert_null(out[k]->module);
+		}
+		if (chain_is(&c[i], want_b)) {
+			if (b == NULL)
+				b = out[0];
+			assert_ptr_equal(out[0], b); /* interned */
+			if (nb < 2)
+				inl_addr[nb] = c[i].addr;
+			nb++;
+		}
+		if (chain_is(&c[i], want_outer)) {
+			assert_ptr_equal(dso_find_sym(d, c[i].addr)->name,
+			                 dso_find_sym(d, start)->name);
+			nouter++;
+		}
+	}
+	free(c);
+	assert_true(nb >= 2);
+	assert_true(nouter >= 1);
+}
+
+/* With -g: chains match addr2line -i, inl_b inside inl_a, interned syms. */
+static void
+test_inlines(void **state)
+{
+	const struct sym *x[MAX_CHAIN], *y[MAX_CHAIN];
+	struct srcline_stats st;
+	struct dso *d = dso_of("inl");
+	uint64_t a[2], t0, t1, t2;
+
+	srcline_free_all();
+	(void)dso_offset_to_addr(d, 0); /* symbols loaded: time DWARF alone */
+	nm_lookup(in_dir("inl"), "outer_fn", &a[0], &a[1]);
+	t0 = now_ns();
+	(void)srcline_inlines(d, a[0] + 1, x, MAX_CHAIN);
+	t1 = now_ns();
+	(void)srcline_inlines(d, a[0] + 1, x, MAX_CHAIN);
+	t2 = now_ns();
+	printf("# first lookup in a DSO %.1f us, cached lookup %llu ns\n", (t1 - t0) / 1e3,
+	       (unsigned long long)(t2 - t1));
+
+	check_against_addr2line("inl", in_dir("inl"), a);
+	assert_int_equal(srcline_inlines(d, a[0], x, MAX_CHAIN), 2);
+	assert_int_equal(srcline_inlines(d, a[1], y, MAX_CHAIN), 2);
+	assert_true(a[0] != a[1]);
+	assert_string_equal(x[0]->name, "inl_b");
+	assert_string_equal(x[1]->name, "inl_a");
+	assert_ptr_equal(x[0], y[0]);
+	assert_ptr_equal(x[1], y[1]);
+	assert_true(x[0]->start != 0); /* from the first inlined instance */
+	/* max cuts the chain, keeping the innermost */
+	assert_int_equal(srcline_inlines(d, a[0], y, 1), 1);
+	assert_ptr_equal(y[0], x[0]);
+	assert_int_equal(srcline_inlines(d, a[0], y, 0), 0);
+	srcline_get_stats(&st);
+	assert_int_equal(st.opens, 1);
+	assert_true(st.hits >= 3);
+	assert_true(st.scopes < st.lookups);
+}
+
+/* Without -g: 0, and the DSO is opened once. */
+static void
+test_no_debug(void **state)
+{
+	const struct sym *out[MAX_CHAIN];
+	struct srcline_stats before, after;
+	struct dso *d = dso_of("nodbg");
+	uint64_t start, size, i;
+
+	nm_lookup(in_dir("nodbg"), "outer_fn", &start, &size);
+	srcline_get_stats(&before);
+	for (i = 0; i < size; i++)
+		assert_int_equal(srcline_inlines(d, start + i, out, MAX_CHAIN), 0);
+	srcline_get_stats(&after);
+	assert_int_equal(after.opens, before.opens + 1);
+	assert_int_equal(after.scopes, before.scopes); /* nothing walked */
+	assert_int_equal(after.cached, before.cached); /* nor cached */
+	assert_null(dso_of("nodbg")->debug_file);
+}
+
+/* Stripped, with a debug file under ROOT/.build-id/: found through it. */
+static void
+test_debug_file(void **state)
+{
+	struct dso *d = dso_of("bid");
+	uint64_t a[2];
+
+	(void)dso_offset_to_addr(d, 0);
+	assert_non_null(d->debug_file);
+	assert_non_null(strstr(d->debug_file, "/.build-id/"));
+	check_against_addr2line("bid", in_dir("bid.unstripped"), a);
+}
+
+/* Non-ELF DSOs and addresses outside any CU give 0. */
+static void
+test_other_dsos(void **state)
+{
+	const struct sym *out[MAX_CHAIN];
+
+	assert_int_equal(srcline_inlines(dso_get("[anon]", 0, 0), 0x1000, out, MAX_CHAIN), 0);
+	assert_int_equal(srcline_inlines(dso_kernel(NULL), 0xffffffff81000000ULL, out, MAX_CHAIN),
+	                 0);
+	assert_int_equal(srcline_inlines(NULL, 0x1000, out, MAX_CHAIN), 0);
+	assert_int_equal(srcline_inlines(dso_of("inl"), 0, out, MAX_CHAIN), 0);
+	assert_int_equal(srcline_inlines(dso_of("inl"), UINT64_MAX, out, MAX_CHAIN), 0);
+	assert_int_equal(srcline_inlines(dso_get(in_dir("missing"), 0, 0), 0x1000, out, MAX_CHAIN),
+	                 0);
+}
+
+/* A full cache is cleared, and symbols stay the same pointers. */
+static void
+test_cache_flush(void **state)
+{
+	const struct sym *x[MAX_CHAIN], *y[MAX_CHAIN];
+	struct srcline_stats st;
+	struct dso *d = dso_of("inl");
+	uint64_t a[2], i;
+
+	check_against_addr2line("inl", in_dir("inl"), a);
+	assert_int_equal(srcline_inlines(d, a[0], x, MAX_CHAIN), 2);
+	for (i = 0; i < 70000; i++)
+		(void)srcline_inlines(d, 0x10000000 + i, y, MAX_CHAIN);
+	srcline_get_stats(&st);
+	assert_true(st.flushes >= 1);
+	assert_true(st.cached < 70000);
+	assert_int_equal(srcline_inlines(d, a[0], y, MAX_CHAIN), 2);
+	assert_ptr_equal(x[0], y[0]);
+	assert_ptr_equal(x[1], y[1]);
+}
+
+/* Fill the named sections of an ELF file with a byte, in place. */
+static void
+smash_sections(const char *path, const char *const *names, int byte)
+{
+	int fd = open(path, O_RDWR);
+	GElf_Shdr sh;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	size_t shstrndx, i, hit = 0;
+	const char *name;
+	char *buf;
+
+	assert_true(fd >= 0);
+	assert_int_not_equal(elf_version(EV_CURRENT), EV_NONE);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		assert_non_null(gelf_getshdr(scn, &sh));
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		for (i = 0; name != NULL && sh.sh_type != SHT_NOBITS && names[i] != NULL; i++)
+			if (strcmp(name, names[i]) == 0) {
+				buf = xmalloc(sh.sh_size + 1);
+				memset(buf, byte, sh.sh_size + 1);
+				assert_int_equal(pwrite(fd, buf, sh.sh_size, (off_t)sh.sh_offset),
+				                 (ssize_t)sh.sh_size);
+				free(buf);
+				hit++;
+			}
+	}
+	elf_end(elf);
+	close(fd);
+	assert_true(hit >= 2);
+}
+
+/* Lookups at every byte of outer_fn of a broken file return nothing. */
+static void
+check_nothing(const char *name, const char *nm_file)
+{
+	const struct sym *out[MAX_CHAIN];
+	struct dso *d = dso_of(name);
+	uint64_t start, size, i;
+
+	nm_lookup(nm_file, "outer_fn", &start, &size);
+	for (i = 0; i < size; i++)
+		assert_int_equal(srcline_inlines(d, start + i, out, MAX_CHAIN), 0);
+}
+
+/* Garbage DWARF (in the file or its debug file) and truncated files. */
+static void
+test_corrupt(void **state)
+{
+	static const char *const dwarf_secs[] = {".debug_info", ".debug_abbrev", ".debug_aranges",
+	                                         ".debug_rnglists", NULL};
+	static const char *const trunc_at[] = {"200", "4000", "9000", NULL};
+	char dpath[PATH_MAX];
+	size_t i;
+
+	assert_true(sh("cp '%s' '%s'", in_dir("inl"), in_dir("garbage")));
+	smash_sections(in_dir("garbage"), dwarf_secs, 0xff);
+	check_nothing("garbage", in_dir("inl"));
+	assert_true(sh("cp '%s' '%s'", in_dir("inl"), in_dir("zeroes")));
+	smash_sections(in_dir("zeroes"), dwarf_secs, 0);
+	check_nothing("zeroes", in_dir("inl"));
+
+	/* a debug file that is found (build-id and .symtab intact) but whose
+	 * DWARF is garbage */
+	assert_true(sh("cd '%s' && %s -O2 -g -DVARIANT=2 -Wl,--build-id=sha1 -o bad.unstripped "
+	               "inl.c && cp bad.unstripped bad && strip --strip-all bad && "
+	               "objcopy --only-keep-debug bad.unstripped bad.debug",
+	               dir, cc));
+	snprintf(dpath, sizeof dpath, "%s", in_dir("bad.debug"));
+	smash_sections(dpath, dwarf_secs, 0xff);
+	assert_true(install_debug(in_dir("bad"), "cp", dpath));
+	(void)dso_offset_to_addr(dso_of("bad"), 0);
+	assert_non_null(dso_of("bad")->debug_file);
+	check_nothing("bad", in_dir("bad.unstripped"));
+
+	for (i = 0; trunc_at[i] != NULL; i++) {
+		assert_true(sh("cd '%s' && cp inl trunc%zu && truncate -s %s trunc%zu", dir, i,
+		               trunc_at[i], i));
+		snprintf(dpath, sizeof dpath, "trunc%zu", i);
+		check_nothing(dpath, in_dir("inl"));
+	}
+}
+
+/* Make the directory tree and the binaries. */
+static int
+setup(void **state)
+{
+	char tmpl[] = "/tmp/tt-srcline-XXXXXX", real[PATH_MAX];
+	FILE *f;
+
+	if (mkdtemp(tmpl) == NULL || realpath(tmpl, real) == NULL || strlen(real) >= sizeof dir)
+		return -1;
+	strcpy(dir, real);
+	snprintf(root, sizeof root, "%s/debugroot", dir);
+	if (mkdir(root, 0700) != 0)
+		return -1;
+	dso_set_debug_root(root);
+	f = fopen(in_dir("inl.c"), "w");
+	if (f == NULL || fputs(prog_src, f) < 0 || fclose(f) != 0)
+		return -1;
+	if (!sh("cd '%s' && %s -O2 -g -DVARIANT=0 -o inl inl.c && "
+	        "%s -O2 -DVARIANT=0 -o nodbg inl.c && "
+	        "%s -O2 -g -DVARIANT=1 -Wl,--build-id=sha1 -o bid.unstripped inl.c && "
+	        "cp bid.unstripped bid && strip --strip-all bid",
+	        dir, cc, cc, cc))
+		return -1;
+	return install_debug(in_dir("bid"), "objcopy --only-keep-debug", in_dir("bid.unstripped"))
+	           ? 0
+	           : -1;
+}
+
+/* Remove the directory tree. */
+static int
+teardown(void **state)
+{
+	srcline_free_all();
+	dso_cache_free();
+	return sh("rm -rf '%s'", dir) ? 0 : -1;
+}
+
+/* Whether the tools this test needs are there (else the binary is skipped). */
+static const char *
+missing_tool(void)
+{
+	static char what[64];
+	const char *tools[] = {"nm", "strip", "objcopy", "readelf", "addr2line", "truncate"};
+	size_t i;
+
+	if (!sh("echo 'int main(void){return 0;}' | %s -g -x c -o /dev/null - 2>/dev/null", cc)) {
+		snprintf(what, sizeof what, "no working C compiler (%s)", cc);
+		return what;
+	}
+	for (i = 0; i < ARRAY_SIZE(tools); i++)
+		if (!sh("command -v %s >/dev/null 2>&1", tools[i])) {
+			snprintf(what, sizeof what, "%s not found", tools[i]);
+			return what;
+		}
+	return NULL;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test(test_inlines),     cmocka_unit_test(test_no_debug),
+	    cmocka_unit_test(test_debug_file),  cmocka_unit_test(test_other_dsos),
+	    cmocka_unit_test(test_cache_flush), cmocka_unit_test(test_corrupt),
+	};
+	const char *why;
+
+	cc = getenv("TT_CC");
+	if (cc == NULL || cc[0] == '\0')
+		cc = "cc";
+	if ((why = missing_tool()) != NULL) {
+		printf("1..0 # SKIP %s\n", why);
+		return 0;
+	}
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
