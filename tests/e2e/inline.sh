@@ -1,0 +1,27 @@
+#!/bin/bash
+# With debug info, inlined callees show as frames of their own, marked as
+# inlined, in folded stacks and in JSON rows.
+. "$(dirname "$0")/lib.sh"
+need_built
+need_root_perf
+
+"$TRACETOP" -b -g -d 2 --format folded -- "$WORKLOADS/inlines" 2 >"$TT_TMP/f.txt" 2>/dev/null
+ok $? "folded stacks of a command with inlined functions"
+hot=$(grep -F 'outer_fn;inl_a (inlined);inl_b (inlined)' "$TT_TMP/f.txt" |
+	awk '{ s += $NF } END { print s + 0 }')
+all=$(awk 'NF { s += $NF } END { print s + 0 }' "$TT_TMP/f.txt")
+diag "samples through outer_fn;inl_a;inl_b: $hot of $all"
+python3 -c "import sys; sys.exit(0 if $all > 0 and $hot / $all > 0.9 else 1)"
+ok $? "90 % of the stacks run through the two inlined frames, in order"
+
+"$TRACETOP" -b -g -d 2 --format json -- "$WORKLOADS/inlines" 2 >"$TT_TMP/j.json" 2>/dev/null
+python3 - "$TT_TMP/j.json" <<'PY'
+import json, sys
+rows = json.loads(open(sys.argv[1]).readlines()[-1])["rows"]
+inl = {r["symbol"]: r for r in rows if r.get("inlined")}
+print("# inlined rows:", {k: (v["self"], v["children"]) for k, v in inl.items()})
+ok = all(k in inl and inl[k]["children"] > 90 for k in ("inl_a", "inl_b"))
+sys.exit(0 if ok else 1)
+PY
+ok $? "JSON rows for inl_a and inl_b, marked inlined, with their children share"
+done_testing

@@ -1,0 +1,41 @@
+/* inlines: a hot loop inside two always-inlined helpers, so with debug
+ * info the profile must show outer_fn -> inl_a -> inl_b, the two inner
+ * frames marked as inlined. Usage: inlines [SECONDS] (default 3). */
+#include <stdlib.h>
+#include <time.h>
+
+static volatile unsigned long sink;
+
+/* The hot loop, inlined into inl_a. */
+static inline __attribute__((always_inline)) void
+inl_b(unsigned long n)
+{
+	for (unsigned long i = 0; i < n; i++)
+		sink += i * 7;
+}
+
+/* A middle level, inlined into outer_fn. */
+static inline __attribute__((always_inline)) void
+inl_a(unsigned long n)
+{
+	inl_b(n);
+	sink ^= n;
+}
+
+/* The real function the symbol table knows. */
+__attribute__((noinline)) void outer_fn(unsigned long n);
+void
+outer_fn(unsigned long n)
+{
+	inl_a(n);
+}
+
+int
+main(int argc, char **argv)
+{
+	time_t end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 3);
+
+	while (time(NULL) < end)
+		outer_fn(1000000);
+	return 0;
+}
