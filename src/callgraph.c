@@ -422,28 +422,42 @@ cg_frame_eq(const struct cg_frame *a, const struct cg_frame *b)
 	       a->kernel == b->kernel && a->inlined == b->inlined;
 }
 
-/* Display name of a node, escaped: "[other]", a root's command, the
- * symbol or "[unknown] 0xADDR", then " (inlined)" for inlined frames. */
-void
-cg_frame_name(const struct cg_node *n, char *buf, size_t len)
+/* Display name of a frame (or of an [other] node), escaped. */
+static void
+frame_name(const struct cg_frame *f, bool other, char *buf, size_t len)
 {
 	static const char inl[] = " (inlined)";
 	size_t o;
 
 	if (len == 0)
 		return;
-	if (n->other)
+	if (other)
 		o = (size_t)snprintf(buf, len, "[other]");
-	else if (n->parent == 0)
-		o = n->comm != NULL ? str_escape(buf, len, n->comm, strlen(n->comm))
-		                    : (size_t)snprintf(buf, len, "[unknown]");
-	else if (n->frame.sym != NULL)
-		o = str_escape(buf, len, n->frame.sym->name, strlen(n->frame.sym->name));
+	else if (f->sym != NULL)
+		o = str_escape(buf, len, f->sym->name, strlen(f->sym->name));
 	else
-		o = (size_t)snprintf(buf, len, "[unknown] 0x%llx",
-		                     (unsigned long long)n->frame.addr);
-	if (!n->other && n->parent != 0 && n->frame.inlined && o + sizeof inl <= len)
+		o = (size_t)snprintf(buf, len, "[unknown] 0x%llx", (unsigned long long)f->addr);
+	if (!other && f->inlined && o + sizeof inl <= len)
 		memcpy(buf + o, inl, sizeof inl);
+}
+
+/* Display name of a trie node: its frame, or a root's command. */
+void
+cg_frame_name(const struct cg_node *n, char *buf, size_t len)
+{
+	if (n->parent != 0 || n->other)
+		frame_name(&n->frame, n->other, buf, len);
+	else if (n->comm != NULL)
+		str_escape(buf, len, n->comm, strlen(n->comm));
+	else if (len > 0)
+		snprintf(buf, len, "[unknown]");
+}
+
+/* Display name of a view node. */
+void
+cg_view_name(const struct cg_view_node *n, char *buf, size_t len)
+{
+	frame_name(&n->frame, n->other, buf, len);
 }
 
 /* Ascending display order of two frames: [other] last, then by symbol

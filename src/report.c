@@ -136,37 +136,40 @@ report_chain_walk(const struct cg_view *v, uint32_t i, uint32_t *path, size_t de
 		report_chain_walk(v, c, path, depth, chains, lens, weights, nchains);
 }
 
-/* A frame name of a view node (escaped), like cg_frame_name. */
-static void
-report_view_name(const struct cg_view_node *n, char *buf, size_t len)
-{
-	struct cg_node tmp = { .frame = n->frame, .other = n->other };
-
-	cg_frame_name(&tmp, buf, len);
-}
-
 /* The row's heaviest caller chains: "chains":[{"percent":P,"frames":[...]}]
  * with the function first and its outermost caller last. */
 static void
 report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row *r)
 {
 	struct cg_frame f = { .dso = r->entry->key.dso, .sym = r->entry->key.sym,
-			      .addr = r->entry->key.addr, .kernel = r->entry->key.kernel };
+			      .addr = r->entry->key.addr, .kernel = r->entry->key.kernel,
+			      .inlined = r->entry->key.inlined };
 	uint32_t chains[REPORT_MAX_CHAINS][64], path[64];
-	size_t lens[REPORT_MAX_CHAINS], n = 0;
+	size_t lens[REPORT_MAX_CHAINS], order[REPORT_MAX_CHAINS], n = 0;
 	double weights[REPORT_MAX_CHAINS], total = cg_total(cg);
 	struct cg_view v = { 0 };
 	char name[512];
 
 	fprintf(out, ",\"self\":%.2f,\"children\":%.2f,\"chains\":[", r->overhead, r->children);
 	cg_callers(cg, r->entry->key.comm, &f, &v);
-	if (v.n > 1)
+	if (v.n > 1 && v.nodes[1].total > 0) /* absent (folded away): no chains */
 		report_chain_walk(&v, 1, path, 0, chains, lens, weights, &n);
-	for (size_t c = 0; c < n; c++) {
-		fprintf(out, "%s{\"percent\":%.2f,\"frames\":[", c ? "," : "",
+	for (size_t c = 0; c < n; c++) { /* heaviest first */
+		size_t j = c;
+
+		while (j > 0 && weights[order[j - 1]] < weights[c]) {
+			order[j] = order[j - 1];
+			j--;
+		}
+		order[j] = c;
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t c = order[i];
+
+		fprintf(out, "%s{\"percent\":%.2f,\"frames\":[", i ? "," : "",
 			total > 0 ? 100.0 * weights[c] / total : 0.0);
 		for (size_t k = 0; k < lens[c]; k++) {
-			report_view_name(&v.nodes[chains[c][k]], name, sizeof name);
+			cg_view_name(&v.nodes[chains[c][k]], name, sizeof name);
 			if (k)
 				fputc(',', out);
 			report_json_string(out, name);

@@ -88,6 +88,9 @@ void cg_callers(const struct callgraph *cg, const char *comm, const struct cg_fr
 		struct cg_view *v);
 void cg_view_free(struct cg_view *v);
 
+/* Display name of a view node, like cg_frame_name. */
+void cg_view_name(const struct cg_view_node *n, char *buf, size_t len);
+
 /* Folded stacks, one line per distinct stack with self samples:
  * "comm;outermost;...;leaf COUNT" (decayed counts rounded, zero lines
  * skipped), names escaped and with ';' replaced so the format stays

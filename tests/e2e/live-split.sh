@@ -13,7 +13,6 @@ EXPECT="split_alpha=50 split_beta=30 split_gamma=20"
 # start_split SECS: run the workload in the background, print its pid.
 start_split() {
 	SPLIT_PIDFILE="$TT_TMP/split.pid" "$SPLIT" "$1" >/dev/null 2>&1 &
-	bg_pid $!
 	wait_pidfile "$TT_TMP/split.pid" 5
 	rm -f "$TT_TMP/split.pid"
 }
@@ -28,6 +27,7 @@ check() {
 }
 
 pid=$(start_split 30)
+bg_pid "$pid" # here: start_split runs in a subshell
 [ -n "$pid" ]
 ok $? "workload started"
 
