@@ -317,3 +317,48 @@ tmux_kill() {
 	[ -n "$sock" ] && [ -S "$sock" ] && rm -f "$sock"
 	_tap_tmux=""
 }
+
+# ---------------------------------------------------------------- TUI tests
+
+# start_split SECS: start the split workload (50/30/20) in the background,
+# registered for clean-up; sets $pid (empty if it did not start).
+start_split() {
+	SPLIT_PIDFILE="$TT_TMP/split.pid" "$WORKLOADS/split" "$1" >/dev/null 2>&1 &
+	bg_pid $!
+	pid=$(wait_pidfile "$TT_TMP/split.pid" 5)
+	rm -f "$TT_TMP/split.pid"
+}
+
+# tui_start NAME COLS ROWS ARGS...: tracetop ARGS in a tmux session, in a
+# shell that then prints "exit=STATUS" and the terminal modes tracetop left
+# (icanon/echo). The shell survives a Ctrl-C (trap ':' INT: a handler,
+# unlike an ignored signal, is not inherited by tracetop) and writes no
+# core files.
+tui_start() {
+	local name=$1 cols=$2 rows=$3
+	shift 3
+	tmux_start "$name" "$cols" "$rows" sh -c \
+		"trap ':' INT; ulimit -c 0 2>/dev/null; \"\$@\"; echo \"exit=\$?\"; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600" \
+		sh "$TRACETOP" "$@"
+}
+
+# row_order NAME: the order in which split_alpha/beta/gamma appear on screen.
+row_order() {
+	tmux_capture "$1" | grep -oE 'split_(alpha|beta|gamma)' | tr '\n' ' '
+}
+
+# wait_order NAME SECS ORDER: poll until row_order is ORDER.
+wait_order() {
+	local end=$((SECONDS + $2))
+	while [ "$(row_order "$1")" != "$3" ]; do
+		[ $SECONDS -ge $end ] && return 1
+		sleep 0.1
+	done
+}
+
+# max_width NAME: the widest line on screen, in cells (every non-ASCII
+# character the screen uses is one cell wide).
+max_width() {
+	tmux_capture "$1" | LC_ALL=C sed -E 's/[\xc0-\xf7][\x80-\xbf]+/x/g' |
+		LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'
+}

@@ -10,13 +10,6 @@ SPLIT="$WORKLOADS/split"
 SHARES="python3 $TT_SRCDIR/tests/e2e/shares.py"
 EXPECT="split_alpha=50 split_beta=30 split_gamma=20"
 
-# start_split SECS: run the workload in the background, print its pid.
-start_split() {
-	SPLIT_PIDFILE="$TT_TMP/split.pid" "$SPLIT" "$1" >/dev/null 2>&1 &
-	wait_pidfile "$TT_TMP/split.pid" 5
-	rm -f "$TT_TMP/split.pid"
-}
-
 # check NAME OUTFILE SHARES-ARGS...: the JSON report matches the split.
 check() {
 	local name=$1 file=$2 res
@@ -26,8 +19,7 @@ check() {
 	diag "$res"
 }
 
-pid=$(start_split 30)
-bg_pid "$pid" # here: start_split runs in a subshell
+start_split 30
 [ -n "$pid" ]
 ok $? "workload started"
 

@@ -28,11 +28,6 @@ wait_tree() {
 	done
 }
 
-# max_width NAME: the widest line on screen.
-max_width() {
-	tmux_capture "$1" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'
-}
-
 # search_row NAME TEXT: select the first row matching TEXT with the search prompt.
 search_row() {
 	tmux_keys "$1" /

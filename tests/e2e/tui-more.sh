@@ -8,43 +8,9 @@ need_built "$TRACETOP" "$WORKLOADS/split"
 need_tmux
 need_root_perf
 
-SPLIT="$WORKLOADS/split"
-SPLIT_PIDFILE="$TT_TMP/split.pid" "$SPLIT" 120 >/dev/null 2>&1 &
-bg_pid $!
-pid=$(wait_pidfile "$TT_TMP/split.pid" 5)
+start_split 120
 [ -n "$pid" ]
 ok $? "workload started"
-
-# start NAME COLS ROWS ARGS...: tracetop in a shell that reports how it
-# ended and the terminal modes it left behind (no core files).
-start() {
-	local name=$1 cols=$2 rows=$3
-	shift 3
-	tmux_start "$name" "$cols" "$rows" sh -c \
-		"ulimit -c 0 2>/dev/null; \"\$@\"; echo \"exit=\$?\"; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600" \
-		sh "$TRACETOP" "$@"
-}
-
-# row_order NAME: the order in which split_alpha/beta/gamma appear on screen.
-row_order() {
-	tmux_capture "$1" | grep -oE 'split_(alpha|beta|gamma)' | tr '\n' ' '
-}
-
-# wait_order NAME SECS ORDER: poll until row_order is ORDER.
-wait_order() {
-	local end=$((SECONDS + $2))
-	while [ "$(row_order "$1")" != "$3" ]; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.1
-	done
-}
-
-# max_width NAME: the widest line on screen, in cells (every non-ASCII
-# character the screen uses is one cell wide).
-max_width() {
-	tmux_capture "$1" | LC_ALL=C sed -E 's/[\xc0-\xf7][\x80-\xbf]+/x/g' |
-		LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'
-}
 
 # screen_line NAME N: line N (1-based) of the screen.
 screen_line() {
@@ -137,7 +103,7 @@ tracetop_pid() {
 }
 
 # ---------------------------------------------------------------- mouse
-start main 100 30 -p "$pid" -d 1
+tui_start main 100 30 -p "$pid" -d 1
 tmux_wait_text main 5 'split_gamma'
 ok $? "all three functions show"
 # The TERM tmux gave the pane decides how ncurses reads mouse reports.
@@ -309,7 +275,7 @@ tmux_keys big q
 
 # ---------------------------------------------------------------- crashes
 # A crash signal restores the terminal, then kills with the same signal.
-start segv 100 30 -p "$pid" -d 0.7
+tui_start segv 100 30 -p "$pid" -d 0.7
 tmux_wait_text segv 5 'split_alpha'
 tpid=$(tracetop_pid "-p $pid -d 0.7")
 [ -n "$tpid" ] && kill -SEGV "$tpid"
@@ -318,7 +284,7 @@ ok $? "SIGSEGV: it dies of the signal (status 139)"
 like "$(tmux_capture segv)" '(^| )icanon echo' "SIGSEGV: the terminal is restored (icanon echo)"
 is "$(pane_flag segv mouse_any_flag)" 0 "SIGSEGV: mouse reports are off again"
 
-start abrt 100 30 -p "$pid" -d 0.8
+tui_start abrt 100 30 -p "$pid" -d 0.8
 tmux_wait_text abrt 5 'split_alpha'
 tpid=$(tracetop_pid "-p $pid -d 0.8")
 [ -n "$tpid" ] && kill -ABRT "$tpid"

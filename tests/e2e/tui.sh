@@ -6,45 +6,11 @@ need_built
 need_tmux
 need_root_perf
 
-SPLIT="$WORKLOADS/split"
-SPLIT_PIDFILE="$TT_TMP/split.pid" "$SPLIT" 120 >/dev/null 2>&1 &
-bg_pid $!
-pid=$(wait_pidfile "$TT_TMP/split.pid" 5)
+start_split 120
 [ -n "$pid" ]
 ok $? "workload started"
 
-# start NAME COLS ROWS ARGS...: tracetop in a shell that reports how it
-# ended and the terminal modes it left behind.
-start() {
-	local name=$1 cols=$2 rows=$3
-	shift 3
-	# trap ':' INT: the shell outlives a Ctrl-C (a handler, unlike an
-	# ignored signal, is not inherited by tracetop)
-	tmux_start "$name" "$cols" "$rows" sh -c \
-		"trap ':' INT; \"\$@\"; echo \"exit=\$?\"; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600" \
-		sh "$TRACETOP" "$@"
-}
-
-# row_order NAME: the order in which split_alpha/beta/gamma appear on screen.
-row_order() {
-	tmux_capture "$1" | grep -oE 'split_(alpha|beta|gamma)' | tr '\n' ' '
-}
-
-# wait_order NAME SECS ORDER: poll until row_order is ORDER.
-wait_order() {
-	local end=$((SECONDS + $2))
-	while [ "$(row_order "$1")" != "$3" ]; do
-		[ $SECONDS -ge $end ] && return 1
-		sleep 0.1
-	done
-}
-
-# max_width NAME: the widest line on screen.
-max_width() {
-	tmux_capture "$1" | awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'
-}
-
-start main 120 30 -p "$pid" -d 0.5
+tui_start main 120 30 -p "$pid" -d 0.5
 tmux_wait_text main 2 'split_alpha'
 ok $? "the hot function shows within 2 s"
 tmux_wait_text main 5 'split_gamma'
@@ -154,7 +120,7 @@ ok $? "q exits with status 0"
 like "$(tmux_capture main)" '(^| )icanon echo' "the terminal is restored (icanon echo)"
 
 # SIGHUP (a dropped SSH session) ends it cleanly
-start hup 100 30 -p "$pid"
+tui_start hup 100 30 -p "$pid"
 tmux_wait_text hup 3 'split_alpha'
 tpid=$(pgrep -n -f "tracetop -p $pid\$")
 [ -n "$tpid" ] && kill -HUP "$tpid"
@@ -163,7 +129,7 @@ ok $? "SIGHUP ends it with status 0"
 like "$(tmux_capture hup)" '(^| )icanon echo' "the terminal is restored after SIGHUP"
 
 # Ctrl-C at the keyboard (SIGINT) too
-start intr 100 30 -p "$pid" -d 0.7
+tui_start intr 100 30 -p "$pid" -d 0.7
 tmux_wait_text intr 3 'split_alpha'
 tmux_keys intr C-c
 tmux_wait_text intr 3 'exit=0'
@@ -171,7 +137,7 @@ ok $? "Ctrl-C ends it with status 0"
 like "$(tmux_capture intr)" '(^| )icanon echo' "the terminal is restored after Ctrl-C"
 
 # SIGTERM as well
-start term 100 30 -p "$pid" -d 1
+tui_start term 100 30 -p "$pid" -d 1
 tmux_wait_text term 3 'split_alpha'
 tpid=$(pgrep -n -f "tracetop -p $pid -d 1\$")
 [ -n "$tpid" ] && kill -TERM "$tpid"
@@ -179,10 +145,10 @@ tmux_wait_text term 3 'exit=0'
 ok $? "SIGTERM ends it with status 0"
 
 # -n bounds a run; several events cycle with e; ASCII and monochrome
-start count 100 30 -p "$pid" -d 0.3 -n 3 -e cpu-clock,page-faults
+tui_start count 100 30 -p "$pid" -d 0.3 -n 3 -e cpu-clock,page-faults
 tmux_wait_text count 5 'exit=0'
 ok $? "-n 3 ends the screen by itself"
-start events 100 30 -p "$pid" -d 0.3 -e cpu-clock,page-faults
+tui_start events 100 30 -p "$pid" -d 0.3 -e cpu-clock,page-faults
 tmux_wait_text events 3 'Event: cpu-clock'
 tmux_keys events e
 tmux_wait_text events 3 'Event: page-faults'
