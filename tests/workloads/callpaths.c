@@ -24,13 +24,9 @@
  * With CALLPATHS_PIDFILE set, writes its pid there once running
  * (atomically). Prints nothing on stdout.
  */
-#include <errno.h>
-#include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "driver.h"
 
 /* Loop iterations per leaf call: long enough that the callers are noise. */
 #define CP_ITERS 100000UL
@@ -86,18 +82,6 @@ CP_CALLER(cp_alpha, cp_alpha_mid, 4)
 CP_CALLER(cp_beta, cp_beta_mid, 5)
 CP_CALLER(cp_gamma, cp_gamma_mid, 6)
 
-static struct timespec deadline;
-
-/* Succeed once the monotonic clock has passed the deadline. */
-static int past_deadline(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return now.tv_sec > deadline.tv_sec ||
-	       (now.tv_sec == deadline.tv_sec && now.tv_nsec >= deadline.tv_nsec);
-}
-
 /* Run rounds of the 5:3:2 mix until the deadline; returns a checksum. */
 CP_FN unsigned long cp_run(void);
 CP_FN unsigned long cp_run(void)
@@ -115,7 +99,7 @@ CP_FN unsigned long cp_run(void)
 		sum += cp_gamma(CP_ITERS);
 		sum += cp_alpha(CP_ITERS);
 		sum += cp_beta(CP_ITERS);
-	} while (!past_deadline());
+	} while (!driver_past_deadline());
 	return sum;
 }
 
@@ -127,66 +111,10 @@ static void *cp_thread(void *arg)
 	return NULL;
 }
 
-/* Write our pid to PATH through a temporary file and a rename. */
-static void write_pidfile(const char *path)
-{
-	char tmp[4096];
-	FILE *f;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		fprintf(stderr, "callpaths: pidfile path too long\n");
-		exit(1);
-	}
-	f = fopen(tmp, "w");
-	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0 ||
-	    rename(tmp, path) != 0) {
-		fprintf(stderr, "callpaths: %s: %s\n", path, strerror(errno));
-		exit(1);
-	}
-}
-
-/* Parse a positive integer argument or exit with a usage message. */
-static long parse_arg(const char *s, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 1 || v > max) {
-		fprintf(stderr, "usage: callpaths [SECONDS] [THREADS]\n");
-		exit(2);
-	}
-	return v;
-}
-
 int main(int argc, char **argv)
 {
-	long seconds = argc > 1 ? parse_arg(argv[1], 86400) : 5;
-	long threads = argc > 2 ? parse_arg(argv[2], 1024) : 1;
-	const char *pidfile = getenv("CALLPATHS_PIDFILE");
-	pthread_t *tids;
-
-	if (argc > 3)
-		parse_arg("", 0);
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += seconds;
-
-	tids = calloc((size_t)threads, sizeof(*tids));
-	if (!tids)
-		return 1;
-	for (long t = 1; t < threads; t++) {
-		int err = pthread_create(&tids[t], NULL, cp_thread, NULL);
-		if (err) {
-			fprintf(stderr, "callpaths: pthread_create: %s\n", strerror(err));
-			return 1;
-		}
-	}
-	if (pidfile && *pidfile)
-		write_pidfile(pidfile);
+	driver_start("callpaths", argc, argv, "CALLPATHS_PIDFILE", cp_thread);
 	cp_sink = cp_run();
-	for (long t = 1; t < threads; t++)
-		pthread_join(tids[t], NULL);
-	free(tids);
+	driver_join();
 	return 0;
 }
