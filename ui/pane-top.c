@@ -255,6 +255,8 @@ top_init(struct tui *t)
 		p->cols[p->ncols] = top_cols[k];
 		if (p->stacks && k == COL_OVERHEAD)
 			p->cols[p->ncols].title = "Self";
+		if (p->stacks && (k == COL_OVERHEAD || k == COL_CHILDREN))
+			p->cols[p->ncols].width = 14; /* two bars: keep Command at 80 */
 		if (k == COL_SYMBOL)
 			p->sym_col = p->ncols;
 		p->ncols++;
