@@ -22,6 +22,7 @@
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
+#include "headless.h"
 #include "pane-fixture.h"
 
 
@@ -163,36 +164,12 @@ teardown(void **state)
 	return 0;
 }
 
-/* Resize the screen and blank it. */
-void
-screen(int lines, int columns)
-{
-	resize_term(lines, columns);
-	werase(stdscr);
-}
-
 /* Draw the pane where the loop would, on a lines x columns screen. */
 void
 draw(struct fixture *f, int lines, int columns)
 {
-	screen(lines, columns);
+	headless_screen(lines, columns);
 	pane_top.draw(f->states[0], &f->t, stdscr, PANE_Y, 0, LINES - PANE_Y - PANE_FOOT, COLS);
-}
-
-/* The character in the cell at (y, x); its attributes in *attr unless NULL. */
-wchar_t
-cell_at(int y, int x, attr_t *attr)
-{
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	mvwin_wch(stdscr, y, x, &cc);
-	getcchar(&cc, wc, &a, &pair, NULL);
-	if (attr != NULL)
-		*attr = a;
-	return wc[0];
 }
 
 /* Line y of the screen as text, trailing blanks removed. */
@@ -203,7 +180,7 @@ line(int y)
 	int n = 0;
 
 	for (int x = 0; x < COLS && n < (int)sizeof out - 1; x++) {
-		wchar_t wc = cell_at(y, x, NULL);
+		wchar_t wc = headless_cell(y, x, NULL);
 
 		out[n++] = wc < 128 ? (char)wc : '#';
 	}
@@ -367,7 +344,7 @@ selected(struct fixture *f)
 
 	draw(f, 30, 120);
 	for (int y = PANE_Y + 1; y < LINES - PANE_FOOT; y++) {
-		cell_at(y, 0, &a);
+		headless_cell(y, 0, &a);
 		if (a & A_REVERSE)
 			return line(y);
 	}
@@ -392,24 +369,4 @@ select_row(struct fixture *f, const char *sym)
 	for (int i = 0; i < 20 && !row_selected(f, sym); i++)
 		act(f, ACT_DOWN);
 	assert_true(row_selected(f, sym));
-}
-
-/* A headless screen: the first terminal type with a terminfo entry. */
-SCREEN *
-headless(void)
-{
-	static const char *const types[] = { "xterm-256color", "xterm", "vt100" };
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-
-	if (out == NULL || in == NULL)
-		return NULL;
-	if (getenv("TERM") == NULL)
-		setenv("TERM", "xterm-256color", 1);
-	for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
-		SCREEN *s = newterm(types[i], out, in);
-
-		if (s != NULL)
-			return s;
-	}
-	return NULL;
 }

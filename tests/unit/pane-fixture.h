@@ -11,6 +11,7 @@
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
 #include "ui/tui.h"
+#include "headless.h"
 
 /* The pane area as the loop gives it: below the header, above the footer. */
 #define PANE_Y 3
@@ -39,9 +40,7 @@ bool keep(const struct hist_entry *e, void *arg);
 void add_n(struct hist *h, const struct hist_key *k, int n);
 int setup(void **state);
 int teardown(void **state);
-void screen(int lines, int columns);
 void draw(struct fixture *f, int lines, int columns);
-wchar_t cell_at(int y, int x, attr_t *attr);
 const char *line(int y);
 const char *pane_line(int y);
 const char *symbols_shown(void);
@@ -57,6 +56,5 @@ int find_line(const char *text);
 const char *selected(struct fixture *f);
 bool row_selected(struct fixture *f, const char *sym);
 void select_row(struct fixture *f, const char *sym);
-SCREEN *headless(void);
 
 #endif

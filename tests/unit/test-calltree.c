@@ -137,11 +137,11 @@ test_tree_utf8(void **state)
 	draw(f, 30, 120);
 	y = find_line("gamma_work");
 	for (int x = 0; x < COLS && x < 255; x++)
-		w[x] = cell_at(y + 1, x, NULL);
+		w[x] = headless_cell(y + 1, x, NULL);
 	w[COLS < 255 ? COLS : 255] = L'\0';
 	assert_non_null(wcsstr(w, L"\u2502  \u2514\u2500 42.86% main_fn"));
 	for (int x = 0; x < COLS && x < 255; x++)
-		w[x] = cell_at(y, x, NULL);
+		w[x] = headless_cell(y, x, NULL);
 	assert_non_null(wcsstr(w, L"\u251c\u2500 42.86% gamma_work"));
 }
 
@@ -219,19 +219,6 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_tree_menu, setup_cg, teardown),
 		cmocka_unit_test_setup_teardown(test_tree_no_stacks, setup, teardown),
 	};
-	SCREEN *s;
-	int rc;
-
 	/* ASCII glyphs: any locale will do */
-	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
-		setlocale(LC_ALL, "C");
-	s = headless();
-	if (s == NULL) {
-		printf("1..0 # SKIP no terminfo entry for a headless screen\n");
-		return 0;
-	}
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	endwin();
-	delscreen(s);
-	return rc;
+	return headless_run("calltree", tests, sizeof tests / sizeof tests[0], false);
 }

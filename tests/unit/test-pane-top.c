@@ -73,15 +73,15 @@ test_no_overflow(void **state)
 	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
 		int w = widths[i];
 
-		screen(30, 140);
+		headless_screen(30, 140);
 		pane_top.draw(f->states[0], &f->t, stdscr, PANE_Y, 10, 25, w);
 		for (int y = 0; y < LINES; y++)
 			for (int x = 0; x < COLS; x++)
 				if (x < 10 || x >= 10 + w || y < PANE_Y || y >= PANE_Y + 25)
-					assert_int_equal(cell_at(y, x, NULL), L' ');
+					assert_int_equal(headless_cell(y, x, NULL), L' ');
 		/* the long symbol is cut at the right edge of the area */
-		assert_int_equal(cell_at(PANE_Y + 4, 10 + w - 1, NULL), L'~');
-		assert_int_not_equal(cell_at(PANE_Y + 4, 10 + w - 2, NULL), L' ');
+		assert_int_equal(headless_cell(PANE_Y + 4, 10 + w - 1, NULL), L'~');
+		assert_int_not_equal(headless_cell(PANE_Y + 4, 10 + w - 2, NULL), L' ');
 	}
 }
 
@@ -96,12 +96,12 @@ test_markers(void **state)
 	f->t.theme.attr[TH_DIM] = A_DIM;
 	draw(f, 24, 80);
 	/* the mark column is at 57 at 80 columns */
-	assert_int_equal(cell_at(PANE_Y + 2, 58, &a), L'k');
+	assert_int_equal(headless_cell(PANE_Y + 2, 58, &a), L'k');
 	assert_true(a & A_BOLD);
-	assert_int_equal(cell_at(PANE_Y + 3, 58, &a), L'.');
+	assert_int_equal(headless_cell(PANE_Y + 3, 58, &a), L'.');
 	assert_true(a & A_DIM);
 	/* the selected row is all in the selection's attribute */
-	assert_int_equal(cell_at(PANE_Y + 1, 58, &a), L'.');
+	assert_int_equal(headless_cell(PANE_Y + 1, 58, &a), L'.');
 	assert_true(a & A_REVERSE);
 	assert_false(a & A_DIM);
 }
@@ -505,19 +505,6 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
 	};
-	SCREEN *s;
-	int rc;
-
 	/* ASCII glyphs: any locale will do */
-	if (setlocale(LC_ALL, "C.UTF-8") == NULL)
-		setlocale(LC_ALL, "C");
-	s = headless();
-	if (s == NULL) {
-		printf("1..0 # SKIP no terminfo entry for a headless screen\n");
-		return 0;
-	}
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	endwin();
-	delscreen(s);
-	return rc;
+	return headless_run("pane-top", tests, sizeof tests / sizeof tests[0], false);
 }

@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "headless.h"
+
 #include "tracetop/util.h"
 #include "ui/table.h"
 #include "ui/theme.h"
@@ -137,57 +139,11 @@ static const struct table_ops fops = {
 
 static struct theme ascii, utf8;
 
-/* Resize the screen and blank it. */
-static void
-screen(int lines, int columns)
-{
-	resize_term(lines, columns);
-	werase(stdscr);
-}
-
-/* The character in the cell at (y, x) (both cells of a wide one give it);
- * its attributes in *attr unless NULL. */
-static wchar_t
-cell_at(int y, int x, attr_t *attr)
-{
-	cchar_t cc;
-	wchar_t wc[CCHARW_MAX + 1];
-	attr_t a;
-	short pair;
-
-	mvwin_wch(stdscr, y, x, &cc);
-	getcchar(&cc, wc, &a, &pair, NULL);
-	if (attr != NULL)
-		*attr = a;
-	return wc[0];
-}
-
-/* Read n cells at (y, x) back as UTF-8 (a wide character once), trailing
- * blanks removed. */
-static const char *
-line_at(int y, int x, int n)
-{
-	static char out[8192];
-	wchar_t w[2048];
-	int k = 0;
-
-	for (int i = 0; i < n && k < 2047; i++) {
-		w[k++] = cell_at(y, x + i, NULL);
-		if (wcwidth(w[k - 1]) == 2)
-			i++;
-	}
-	while (k > 0 && w[k - 1] == L' ')
-		k--;
-	w[k] = L'\0';
-	wcstombs(out, w, sizeof(out));
-	return out;
-}
-
 /* Line y of the screen from column 0. */
 static const char *
 line(int y)
 {
-	return line_at(y, 0, COLS);
+	return headless_text(y, 0, COLS);
 }
 
 /* The attributes of the cell at (y, x). */
@@ -196,7 +152,7 @@ attr_at(int y, int x)
 {
 	attr_t a;
 
-	cell_at(y, x, &a);
+	headless_cell(y, x, &a);
 	return a;
 }
 
@@ -207,7 +163,7 @@ count_char(int y, wchar_t wc)
 	int n = 0;
 
 	for (int x = 0; x < COLS; x++)
-		n += cell_at(y, x, NULL) == wc;
+		n += headless_cell(y, x, NULL) == wc;
 	return n;
 }
 
@@ -277,7 +233,7 @@ test_layout_wide(void **state)
 {
 	struct table t;
 
-	screen(24, 200);
+	headless_screen(24, 200);
 	table_with(&t, cols, sample, NSAMPLE);
 	table_sort_by(&t, C_CPU, true);
 	table_draw(&t, stdscr, 0, 0, 10, 200, &ascii);
@@ -294,7 +250,7 @@ test_layout_wide(void **state)
 	assert_string_equal(line(8), "");
 
 	/* 80 columns: the long command is cut with an ellipsis */
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_sort_by(&t, C_PID, true);
 	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
 	assert_int_equal(t.col_w[C_NAME], 44);
@@ -312,7 +268,7 @@ test_layout_narrow(void **state)
 {
 	struct table t;
 
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_with(&t, cols, sample, NSAMPLE);
 	table_sort_by(&t, C_NAME, false);
 	table_draw(&t, stdscr, 0, 0, 10, 40, &ascii);
@@ -356,7 +312,7 @@ check_area(const struct theme *th, int w)
 	const int y = 2, x = 3, h = 6, lines = 12, columns = w + 10;
 	struct table t;
 
-	screen(lines, columns);
+	headless_screen(lines, columns);
 	for (int r = 0; r < lines; r++)
 		mvhline(r, 0, '#', columns);
 	table_with(&t, cols, awkward, sizeof(awkward) / sizeof(awkward[0]));
@@ -364,7 +320,7 @@ check_area(const struct theme *th, int w)
 	for (int r = 0; r < lines; r++) {
 		for (int c = 0; c < columns; c++) {
 			bool inside = r >= y && r < y + h && c >= x && c < x + w;
-			wchar_t wc = cell_at(r, c, NULL);
+			wchar_t wc = headless_cell(r, c, NULL);
 
 			if (inside != (wc != L'#'))
 				fail_msg("width %d: cell (%d, %d) is '%lc'", w, r, c, (wint_t)wc);
@@ -397,7 +353,7 @@ test_wide_cut(void **state)
 	char want[128] = "";
 	const char *l;
 
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_with(&t, cols, awkward, 1);
 	table_draw(&t, stdscr, 0, 0, 5, 40, &utf8);
 	assert_int_equal(t.col_w[C_NAME], 32);
@@ -405,14 +361,14 @@ test_wide_cut(void **state)
 	for (int i = 0; i < 15; i++)
 		strcat(want, i % 2 ? "字" : "漢");
 	strcat(want, "…");
-	assert_string_equal(line_at(1, 8, 32), want);
-	assert_string_equal(line_at(1, 38, 1), "…");
-	assert_string_equal(line_at(1, 39, 1), "");
+	assert_string_equal(headless_text(1, 8, 32), want);
+	assert_string_equal(headless_text(1, 38, 1), "…");
+	assert_string_equal(headless_text(1, 39, 1), "");
 	table_free(&t);
 
 	/* longer than a cell is kept, on a very wide screen */
 	memset(name, 'x', sizeof(name) - 1);
-	screen(5, 1100);
+	headless_screen(5, 1100);
 	table_with(&t, cols, &row, 1);
 	table_draw(&t, stdscr, 0, 0, 5, 1000, &ascii);
 	l = line(1);
@@ -502,7 +458,7 @@ test_selection_follows(void **state)
 	memcpy(rows, sample, sizeof(rows));
 	table_with(&t, cols, rows, NSAMPLE);
 	table_sort_by(&t, C_PID, false);
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
 	assert_int_equal(sel_pid(&t), 101);
 	table_action(&t, ACT_DOWN);
@@ -554,7 +510,7 @@ test_navigation(void **state)
 	make_many();
 	table_with(&t, cols, many, 50);
 	table_sort_by(&t, C_PID, false);
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
 	assert_int_equal(t.height, 10);
 	for (int i = 0; i < 12; i++)
@@ -605,7 +561,7 @@ test_search(void **state)
 	make_many();
 	table_with(&t, cols, many, 50);
 	table_sort_by(&t, C_PID, false);
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
 	assert_true(table_search(&t, "TASK1"));
 	expect_pos(&t, 10, 1);
@@ -641,7 +597,7 @@ test_click(void **state)
 {
 	struct table t;
 
-	screen(24, 100);
+	headless_screen(24, 100);
 	table_with(&t, cols, sample, NSAMPLE);
 	table_sort_by(&t, C_PID, false);
 	table_draw(&t, stdscr, 2, 5, 8, 80, &ascii);
@@ -685,7 +641,7 @@ test_scroll(void **state)
 	make_many();
 	table_with(&t, cols, many, 50);
 	table_sort_by(&t, C_PID, false);
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
 	table_scroll(&t, 5);
 	expect_pos(&t, 5, 5);
@@ -713,14 +669,14 @@ test_bar(void **state)
 	table_with(&t, cols, bars, 6);
 	table_sort_by(&t, C_PID, false);
 	for (int k = 0; k < 2; k++) {
-		screen(24, 80);
+		headless_screen(24, 80);
 		table_draw(&t, stdscr, 0, 0, 10, 80, themes[k]);
 		/* 16 cells: "100.0%", a blank, 9 glyphs */
 		for (int i = 0; i < 6; i++)
 			assert_int_equal(count_char(1 + i, glyph[k]), (int)(bars[i].pct / 100 * 9));
 	}
 	/* the bar starts after the text field on every row */
-	assert_string_equal(line_at(2, 8, 16), " 75.0% ██████");
+	assert_string_equal(headless_text(2, 8, 16), " 75.0% ██████");
 	table_free(&t);
 }
 
@@ -737,7 +693,7 @@ test_glyphs(void **state)
 	assert_string_equal(utf8.hline, "─");
 	assert_false(ascii.color);
 
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_with(&t, cols, sample, NSAMPLE);
 	table_sort_by(&t, C_NAME, true);
 	table_draw(&t, stdscr, 0, 0, 10, 40, &utf8);
@@ -769,7 +725,7 @@ test_sort_marker(void **state)
 	struct table t;
 
 	th.attr[TH_TITLE_SORTED] = A_REVERSE | A_BOLD;
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_with(&t, tiny, sample, NSAMPLE);
 	table_sort_by(&t, C_PID, true);
 	table_draw(&t, stdscr, 0, 0, 5, 40, &th);
@@ -832,7 +788,7 @@ test_cell_attr(void **state)
 	struct table t;
 
 	th.attr[TH_KERNEL] = A_BOLD;
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_with(&t, cols, sample, NSAMPLE);
 	table_sort_by(&t, C_PID, false);
 	table_draw(&t, stdscr, 0, 0, 10, 80, &th);
@@ -856,7 +812,7 @@ test_empty(void **state)
 {
 	struct table t;
 
-	screen(24, 80);
+	headless_screen(24, 80);
 	table_init(&t, cols, NCOLS, &fops, NULL);
 	for (int r = 0; r < 10; r++)
 		mvhline(r, 0, '#', 80);
@@ -915,26 +871,6 @@ test_theme_init(void **state)
 	assert_int_equal(th.attr[TH_TITLE], A_REVERSE);
 }
 
-/* A headless screen: the first terminal type with a terminfo entry. */
-static SCREEN *
-headless(void)
-{
-	static const char *const types[] = {"xterm-256color", "xterm", "vt100"};
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-
-	if (out == NULL || in == NULL)
-		return NULL;
-	if (getenv("TERM") == NULL)
-		setenv("TERM", "xterm-256color", 1);
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		SCREEN *s = newterm(types[i], out, in);
-
-		if (s != NULL)
-			return s;
-	}
-	return NULL;
-}
-
 int
 main(void)
 {
@@ -958,22 +894,7 @@ main(void)
 	    cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_theme_init),
 	};
-	SCREEN *s;
-	int rc;
-
-	if (setlocale(LC_ALL, "C.UTF-8") == NULL && setlocale(LC_ALL, "en_US.UTF-8") == NULL) {
-		printf("1..0 # SKIP no UTF-8 locale\n");
-		return 0;
-	}
-	s = headless();
-	if (s == NULL) {
-		printf("1..0 # SKIP no terminfo entry for a headless screen\n");
-		return 0;
-	}
 	theme_plain(&ascii, false);
 	theme_plain(&utf8, true);
-	rc = cmocka_run_group_tests(tests, NULL, NULL);
-	endwin();
-	delscreen(s);
-	return rc;
+	return headless_run("table", tests, sizeof tests / sizeof tests[0], true);
 }

@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "headless.h"
+
 #include "tracetop/util.h"
 #include "ui/screen.h"
 #include "ui/tui.h"
@@ -69,9 +71,6 @@ engine_stats(const struct engine *e)
 }
 
 /* --------------------------------------------------------------- helpers */
-
-static FILE *term_out, *term_in;
-static SCREEN *term_screen;
 
 /* Feed a string of ordinary characters to the prompt. */
 static void
@@ -752,35 +751,6 @@ test_footer_keys(void **state)
 
 /* ----------------------------------------------------------------- main */
 
-/* A headless curses screen: output to and input from /dev/null. */
-static int
-curses_setup(void **state)
-{
-	static const char *const terms[] = { "xterm-256color", "xterm", "vt100" };
-
-	term_out = fopen("/dev/null", "w");
-	term_in = fopen("/dev/null", "r");
-	if (term_out == NULL || term_in == NULL)
-		return -1;
-	for (size_t i = 0; i < sizeof terms / sizeof terms[0] && term_screen == NULL; i++)
-		term_screen = newterm(terms[i], term_out, term_in);
-	if (term_screen == NULL)
-		return -1;
-	resizeterm(24, 80);
-	return 0;
-}
-
-/* End the headless screen. */
-static int
-curses_teardown(void **state)
-{
-	endwin();
-	delscreen(term_screen);
-	fclose(term_out);
-	fclose(term_in);
-	return 0;
-}
-
 int
 main(void)
 {
@@ -804,9 +774,5 @@ main(void)
 		cmocka_unit_test(test_footer_keys),
 	};
 
-	if (setlocale(LC_ALL, "C.UTF-8") == NULL) {
-		fprintf(stderr, "test-widgets: no C.UTF-8 locale\n");
-		return 1;
-	}
-	return cmocka_run_group_tests(tests, curses_setup, curses_teardown);
+	return headless_run("widgets", tests, sizeof tests / sizeof tests[0], true);
 }
