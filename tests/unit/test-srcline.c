@@ -19,6 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "buildtest.h"
+
 #include "tracetop/dso.h"
 #include "tracetop/srcline.h"
 #include "tracetop/symtab.h"
@@ -46,85 +48,35 @@ struct chain {
 	char names[MAX_CHAIN][64];
 };
 
-static char dir[256];  /* canonical temporary directory */
-static char root[300]; /* debug root inside it */
-static const char *cc;
-
-/* dir/name in a rotating static buffer (valid for the next three calls). */
-static const char *
-in_dir(const char *name)
-{
-	static char buf[4][PATH_MAX + 64];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
-
-/* Run a shell command built from fmt; whether it exited 0. */
-static bool __attribute__((format(printf, 1, 2))) sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&cmd, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	rc = system(cmd);
-	if (rc != 0)
-		fprintf(stderr, "# command failed (%d): %s\n", rc, cmd);
-	free(cmd);
-	return rc == 0;
-}
-
 /* Put a debug file for bin at ROOT/.build-id/xx/yyyy.debug by running
  * "tool src dest" (cp, objcopy --only-keep-debug). */
 static bool
 install_debug(const char *bin, const char *tool, const char *src)
 {
-	return sh("id=$(readelf -n '%s' | sed -n 's/.*Build ID: //p') && "
+	return bt_sh("id=$(readelf -n '%s' | sed -n 's/.*Build ID: //p') && "
 	          "d='%s/.build-id/'$(echo $id | cut -c1-2) && mkdir -p \"$d\" && "
 	          "%s '%s' \"$d/$(echo $id | cut -c3-).debug\"",
-	          bin, root, tool, src);
+	          bin, bt_root, tool, src);
 }
 
-/* The DSO for a file in dir, through the engine's path (dso_get with the
+/* The DSO for a file in bt_dir, through the engine's path (dso_get with the
  * file's dev and ino). */
 static struct dso *
 dso_of(const char *name)
 {
-	const char *path = in_dir(name);
+	const char *path = bt_path(name);
 	struct stat sb;
 
 	assert_int_equal(stat(path, &sb), 0);
 	return dso_get(path, sb.st_dev, sb.st_ino);
 }
 
-/* Address and size of a symbol per nm. */
+/* Address and size of a symbol per nm (which must know it). */
 static void
 nm_lookup(const char *file, const char *name, uint64_t *addr, uint64_t *size)
 {
-	char cmd[PATH_MAX + 64], line[1024], n[512], type;
-	unsigned long long a, s;
-	bool found = false;
-	FILE *p;
-
-	snprintf(cmd, sizeof cmd, "nm -S --defined-only '%s'", file);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof line, p) != NULL)
-		if (sscanf(line, "%llx %llx %c %511s", &a, &s, &type, n) == 4 &&
-		    strcmp(n, name) == 0) {
-			*addr = a;
-			*size = s;
-			found = true;
-		}
-	pclose(p);
-	assert_true(found);
-	assert_true(s > 0 && s < MAX_ADDRS);
+	assert_true(bt_nm(file, false, name, addr, size));
+	assert_true(*size > 0 && *size < MAX_ADDRS);
 }
 
 /* addr2line -i for every byte of [start, start + size) of file into c. */
@@ -137,13 +89,13 @@ addr2line_range(const char *file, uint64_t start, uint64_t size, struct chain *c
 	uint64_t i;
 	FILE *p;
 
-	snprintf(cmd, sizeof cmd, "addr2line -a -i -f -e '%s' > '%s'", file, in_dir("a2l.out"));
+	snprintf(cmd, sizeof cmd, "addr2line -a -i -f -e '%s' > '%s'", file, bt_path("a2l.out"));
 	p = popen(cmd, "w");
 	assert_non_null(p);
 	for (i = 0; i < size; i++)
 		fprintf(p, "0x%llx\n", (unsigned long long)(start + i));
 	assert_int_equal(pclose(p), 0);
-	p = fopen(in_dir("a2l.out"), "r");
+	p = fopen(bt_path("a2l.out"), "r");
 	assert_non_null(p);
 	while (fgets(line, sizeof line, p) != NULL) {
 		line[strcspn(line, "\n")] = '\0';
@@ -230,7 +182,7 @@ test_inlines(void **state)
 
 	srcline_free_all();
 	(void)dso_offset_to_addr(d, 0); /* symbols loaded: time DWARF alone */
-	nm_lookup(in_dir("inl"), "outer_fn", &a[0], &a[1]);
+	nm_lookup(bt_path("inl"), "outer_fn", &a[0], &a[1]);
 	t0 = now_ns();
 	(void)srcline_inlines(d, a[0] + 1, x, MAX_CHAIN);
 	t1 = now_ns();
@@ -239,7 +191,7 @@ test_inlines(void **state)
 	printf("# first lookup in a DSO %.1f us, cached lookup %llu ns\n", (t1 - t0) / 1e3,
 	       (unsigned long long)(t2 - t1));
 
-	check_against_addr2line("inl", in_dir("inl"), a);
+	check_against_addr2line("inl", bt_path("inl"), a);
 	assert_int_equal(srcline_inlines(d, a[0], x, MAX_CHAIN), 2);
 	assert_int_equal(srcline_inlines(d, a[1], y, MAX_CHAIN), 2);
 	assert_true(a[0] != a[1]);
@@ -267,7 +219,7 @@ test_no_debug(void **state)
 	struct dso *d = dso_of("nodbg");
 	uint64_t start, size, i;
 
-	nm_lookup(in_dir("nodbg"), "outer_fn", &start, &size);
+	nm_lookup(bt_path("nodbg"), "outer_fn", &start, &size);
 	srcline_get_stats(&before);
 	for (i = 0; i < size; i++)
 		assert_int_equal(srcline_inlines(d, start + i, out, MAX_CHAIN), 0);
@@ -288,7 +240,7 @@ test_debug_file(void **state)
 	(void)dso_offset_to_addr(d, 0);
 	assert_non_null(d->debug_file);
 	assert_non_null(strstr(d->debug_file, "/.build-id/"));
-	check_against_addr2line("bid", in_dir("bid.unstripped"), a);
+	check_against_addr2line("bid", bt_path("bid.unstripped"), a);
 }
 
 /* Non-ELF DSOs and addresses outside any CU give 0. */
@@ -303,7 +255,7 @@ test_other_dsos(void **state)
 	assert_int_equal(srcline_inlines(NULL, 0x1000, out, MAX_CHAIN), 0);
 	assert_int_equal(srcline_inlines(dso_of("inl"), 0, out, MAX_CHAIN), 0);
 	assert_int_equal(srcline_inlines(dso_of("inl"), UINT64_MAX, out, MAX_CHAIN), 0);
-	assert_int_equal(srcline_inlines(dso_get(in_dir("missing"), 0, 0), 0x1000, out, MAX_CHAIN),
+	assert_int_equal(srcline_inlines(dso_get(bt_path("missing"), 0, 0), 0x1000, out, MAX_CHAIN),
 	                 0);
 }
 
@@ -316,7 +268,7 @@ test_cache_flush(void **state)
 	struct dso *d = dso_of("inl");
 	uint64_t a[2], i;
 
-	check_against_addr2line("inl", in_dir("inl"), a);
+	check_against_addr2line("inl", bt_path("inl"), a);
 	assert_int_equal(srcline_inlines(d, a[0], x, MAX_CHAIN), 2);
 	for (i = 0; i < 70000; i++)
 		(void)srcline_inlines(d, 0x10000000 + i, y, MAX_CHAIN);
@@ -386,31 +338,31 @@ test_corrupt(void **state)
 	char dpath[PATH_MAX];
 	size_t i;
 
-	assert_true(sh("cp '%s' '%s'", in_dir("inl"), in_dir("garbage")));
-	smash_sections(in_dir("garbage"), dwarf_secs, 0xff);
-	check_nothing("garbage", in_dir("inl"));
-	assert_true(sh("cp '%s' '%s'", in_dir("inl"), in_dir("zeroes")));
-	smash_sections(in_dir("zeroes"), dwarf_secs, 0);
-	check_nothing("zeroes", in_dir("inl"));
+	assert_true(bt_sh("cp '%s' '%s'", bt_path("inl"), bt_path("garbage")));
+	smash_sections(bt_path("garbage"), dwarf_secs, 0xff);
+	check_nothing("garbage", bt_path("inl"));
+	assert_true(bt_sh("cp '%s' '%s'", bt_path("inl"), bt_path("zeroes")));
+	smash_sections(bt_path("zeroes"), dwarf_secs, 0);
+	check_nothing("zeroes", bt_path("inl"));
 
 	/* a debug file that is found (build-id and .symtab intact) but whose
 	 * DWARF is garbage */
-	assert_true(sh("cd '%s' && %s -O2 -g -DVARIANT=2 -Wl,--build-id=sha1 -o bad.unstripped "
+	assert_true(bt_sh("cd '%s' && %s -O2 -g -DVARIANT=2 -Wl,--build-id=sha1 -o bad.unstripped "
 	               "inl.c && cp bad.unstripped bad && strip --strip-all bad && "
 	               "objcopy --only-keep-debug bad.unstripped bad.debug",
-	               dir, cc));
-	snprintf(dpath, sizeof dpath, "%s", in_dir("bad.debug"));
+	               bt_dir, bt_cc));
+	snprintf(dpath, sizeof dpath, "%s", bt_path("bad.debug"));
 	smash_sections(dpath, dwarf_secs, 0xff);
-	assert_true(install_debug(in_dir("bad"), "cp", dpath));
+	assert_true(install_debug(bt_path("bad"), "cp", dpath));
 	(void)dso_offset_to_addr(dso_of("bad"), 0);
 	assert_non_null(dso_of("bad")->debug_file);
-	check_nothing("bad", in_dir("bad.unstripped"));
+	check_nothing("bad", bt_path("bad.unstripped"));
 
 	for (i = 0; trunc_at[i] != NULL; i++) {
-		assert_true(sh("cd '%s' && cp inl trunc%zu && truncate -s %s trunc%zu", dir, i,
+		assert_true(bt_sh("cd '%s' && cp inl trunc%zu && truncate -s %s trunc%zu", bt_dir, i,
 		               trunc_at[i], i));
 		snprintf(dpath, sizeof dpath, "trunc%zu", i);
-		check_nothing(dpath, in_dir("inl"));
+		check_nothing(dpath, bt_path("inl"));
 	}
 }
 
@@ -418,26 +370,20 @@ test_corrupt(void **state)
 static int
 setup(void **state)
 {
-	char tmpl[] = "/tmp/tt-srcline-XXXXXX", real[PATH_MAX];
 	FILE *f;
 
-	if (mkdtemp(tmpl) == NULL || realpath(tmpl, real) == NULL || strlen(real) >= sizeof dir)
+	if (bt_mkdirs("tt-srcline") != 0)
 		return -1;
-	strcpy(dir, real);
-	snprintf(root, sizeof root, "%s/debugroot", dir);
-	if (mkdir(root, 0700) != 0)
-		return -1;
-	dso_set_debug_root(root);
-	f = fopen(in_dir("inl.c"), "w");
+	f = fopen(bt_path("inl.c"), "w");
 	if (f == NULL || fputs(prog_src, f) < 0 || fclose(f) != 0)
 		return -1;
-	if (!sh("cd '%s' && %s -O2 -g -DVARIANT=0 -o inl inl.c && "
+	if (!bt_sh("cd '%s' && %s -O2 -g -DVARIANT=0 -o inl inl.c && "
 	        "%s -O2 -DVARIANT=0 -o nodbg inl.c && "
 	        "%s -O2 -g -DVARIANT=1 -Wl,--build-id=sha1 -o bid.unstripped inl.c && "
 	        "cp bid.unstripped bid && strip --strip-all bid",
-	        dir, cc, cc, cc))
+	        bt_dir, bt_cc, bt_cc, bt_cc))
 		return -1;
-	return install_debug(in_dir("bid"), "objcopy --only-keep-debug", in_dir("bid.unstripped"))
+	return install_debug(bt_path("bid"), "objcopy --only-keep-debug", bt_path("bid.unstripped"))
 	           ? 0
 	           : -1;
 }
@@ -448,27 +394,7 @@ teardown(void **state)
 {
 	srcline_free_all();
 	dso_cache_free();
-	return sh("rm -rf '%s'", dir) ? 0 : -1;
-}
-
-/* Whether the tools this test needs are there (else the binary is skipped). */
-static const char *
-missing_tool(void)
-{
-	static char what[64];
-	const char *tools[] = {"nm", "strip", "objcopy", "readelf", "addr2line", "truncate"};
-	size_t i;
-
-	if (!sh("echo 'int main(void){return 0;}' | %s -g -x c -o /dev/null - 2>/dev/null", cc)) {
-		snprintf(what, sizeof what, "no working C compiler (%s)", cc);
-		return what;
-	}
-	for (i = 0; i < ARRAY_SIZE(tools); i++)
-		if (!sh("command -v %s >/dev/null 2>&1", tools[i])) {
-			snprintf(what, sizeof what, "%s not found", tools[i]);
-			return what;
-		}
-	return NULL;
+	return bt_sh("rm -rf '%s'", bt_dir) ? 0 : -1;
 }
 
 int
@@ -479,12 +405,10 @@ main(void)
 	    cmocka_unit_test(test_debug_file),  cmocka_unit_test(test_other_dsos),
 	    cmocka_unit_test(test_cache_flush), cmocka_unit_test(test_corrupt),
 	};
+	static const char *const tools[] = { "nm", "strip", "objcopy", "readelf", "addr2line", "truncate" };
 	const char *why;
 
-	cc = getenv("TT_CC");
-	if (cc == NULL || cc[0] == '\0')
-		cc = "cc";
-	if ((why = missing_tool()) != NULL) {
+	if ((why = bt_missing(tools, ARRAY_SIZE(tools))) != NULL) {
 		printf("1..0 # SKIP %s\n", why);
 		return 0;
 	}

@@ -22,6 +22,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "buildtest.h"
+
 #include "tracetop/dso.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/symtab.h"
@@ -72,40 +74,6 @@ static const char libuser_src[] =
     "	return 0;\n"
     "}\n";
 
-static char dir[256];  /* canonical temporary directory */
-static char root[300]; /* debug root inside it */
-static const char *cc;
-
-/* dir/name in a rotating static buffer (valid for the next three calls). */
-static const char *
-in_dir(const char *name)
-{
-	static char buf[4][PATH_MAX + 64];
-	static int i;
-
-	i = (i + 1) % 4;
-	snprintf(buf[i], sizeof buf[i], "%s/%s", dir, name);
-	return buf[i];
-}
-
-/* Run a shell command built from fmt; whether it exited 0. */
-static bool __attribute__((format(printf, 1, 2))) sh(const char *fmt, ...)
-{
-	va_list ap;
-	char *cmd;
-	int rc;
-
-	va_start(ap, fmt);
-	if (vasprintf(&cmd, fmt, ap) < 0)
-		abort();
-	va_end(ap);
-	rc = system(cmd);
-	if (rc != 0)
-		fprintf(stderr, "# command failed (%d): %s\n", rc, cmd);
-	free(cmd);
-	return rc == 0;
-}
-
 /* Write a whole file. */
 static void
 write_file(const char *path, const void *data, size_t len)
@@ -141,30 +109,7 @@ by_name(const struct symtab *st, const char *name)
 	return NULL;
 }
 
-/* Address and size of a defined symbol per nm (-D: the dynamic table). */
-static bool
-nm_lookup(const char *file, bool dynamic, const char *name, uint64_t *addr, uint64_t *size)
-{
-	char cmd[PATH_MAX + 64], line[1024], n[512], type;
-	unsigned long long a, s;
-	bool found = false;
-	FILE *p;
-
-	snprintf(cmd, sizeof cmd, "nm -S --defined-only %s '%s'", dynamic ? "-D" : "", file);
-	p = popen(cmd, "r");
-	assert_non_null(p);
-	while (fgets(line, sizeof line, p) != NULL)
-		if (sscanf(line, "%llx %llx %c %511s", &a, &s, &type, n) == 4 &&
-		    strcmp(n, name) == 0) {
-			*addr = a;
-			*size = s;
-			found = true;
-		}
-	pclose(p);
-	return found;
-}
-
-/* Load a file's symbols (finished) with debug files under root. */
+/* Load a file's symbols (finished) with debug files under bt_root. */
 static int
 load(const char *path, struct symtab *st, char **debug_used, struct tt_err *err)
 {
@@ -173,7 +118,7 @@ load(const char *path, struct symtab *st, char **debug_used, struct tt_err *err)
 	int rc;
 
 	symtab_init(st);
-	rc = symelf_load(path, root, st, &segs, &nsegs, debug_used, err);
+	rc = symelf_load(path, bt_root, st, &segs, &nsegs, debug_used, err);
 	free(segs);
 	if (rc == 0)
 		symtab_finish(st, 4096);
@@ -188,7 +133,7 @@ check_fn(const struct symtab *st, const char *file, bool dynamic, const char *na
 	uint64_t addr, size;
 
 	assert_non_null(s);
-	assert_true(nm_lookup(file, dynamic, name, &addr, &size));
+	assert_true(bt_nm(file, dynamic, name, &addr, &size));
 	assert_int_equal(s->start, addr);
 	assert_int_equal(s->size, size);
 	assert_true(s->size > 0);
@@ -203,7 +148,7 @@ check_fn(const struct symtab *st, const char *file, bool dynamic, const char *na
 static void
 test_symtab_section(void **state)
 {
-	const char *path = in_dir("full");
+	const char *path = bt_path("full");
 	struct dso_seg *segs;
 	struct symtab st;
 	struct tt_err err;
@@ -211,7 +156,7 @@ test_symtab_section(void **state)
 	size_t nsegs;
 
 	symtab_init(&st);
-	assert_int_equal(symelf_load(path, root, &st, &segs, &nsegs, &dbg, &err), 0);
+	assert_int_equal(symelf_load(path, bt_root, &st, &segs, &nsegs, &dbg, &err), 0);
 	assert_null(dbg);
 	assert_true(nsegs >= 2);
 	assert_int_equal(segs[0].off, 0);
@@ -232,7 +177,7 @@ test_symtab_section(void **state)
 static void
 test_dynsym(void **state)
 {
-	const char *path = in_dir("dyn");
+	const char *path = bt_path("dyn");
 	struct symtab st;
 	struct tt_err err;
 	char *dbg;
@@ -276,28 +221,28 @@ test_build_id(void **state)
 	struct tt_err err;
 	int len, i;
 
-	snprintf(path, sizeof path, "%s", in_dir("bid"));
+	snprintf(path, sizeof path, "%s", bt_path("bid"));
 	assert_true(readelf_build_id(path, hex, sizeof hex));
 	len = symelf_build_id(path, id, sizeof id);
 	assert_int_equal(len, 20);
 	for (i = 0; i < len; i++)
 		snprintf(got + 2 * i, 3, "%02x", id[i]);
 	assert_string_equal(got, hex);
-	assert_int_equal(symelf_build_id(in_dir("prog.c"), id, sizeof id), -1);
-	assert_int_equal(symelf_build_id(in_dir("dl"), id, sizeof id), -1); /* none */
+	assert_int_equal(symelf_build_id(bt_path("prog.c"), id, sizeof id), -1);
+	assert_int_equal(symelf_build_id(bt_path("dl"), id, sizeof id), -1); /* none */
 
 	/* no debug file yet: stripped, no .dynsym functions */
 	assert_int_equal(load(path, &st, &dbg, &err), -1);
 	assert_non_null(strstr(err.msg, "no function symbols"));
 	symtab_free(&st);
 
-	snprintf(dpath, sizeof dpath, "%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
-	assert_true(sh("mkdir -p '%s/.build-id/%.2s'", root, hex));
+	snprintf(dpath, sizeof dpath, "%s/.build-id/%.2s/%s.debug", bt_root, hex, hex + 2);
+	assert_true(bt_sh("mkdir -p '%s/.build-id/%.2s'", bt_root, hex));
 	/* a file with another build-id at that path is not used */
-	assert_true(sh("cp '%s' '%s'", in_dir("pie"), dpath));
-	assert_null(symelf_find_debug(path, root));
-	assert_true(sh("objcopy --only-keep-debug '%s' '%s'", in_dir("bid.unstripped"), dpath));
-	found = symelf_find_debug(path, root);
+	assert_true(bt_sh("cp '%s' '%s'", bt_path("pie"), dpath));
+	assert_null(symelf_find_debug(path, bt_root));
+	assert_true(bt_sh("objcopy --only-keep-debug '%s' '%s'", bt_path("bid.unstripped"), dpath));
+	found = symelf_find_debug(path, bt_root);
 	assert_non_null(found);
 	assert_string_equal(found, dpath);
 	free(found);
@@ -306,8 +251,8 @@ test_build_id(void **state)
 	assert_non_null(dbg);
 	assert_string_equal(dbg, dpath);
 	free(dbg);
-	check_fn(&st, in_dir("bid.unstripped"), false, "fn_local");
-	check_fn(&st, in_dir("bid.unstripped"), false, "fn_beta");
+	check_fn(&st, bt_path("bid.unstripped"), false, "fn_local");
+	check_fn(&st, bt_path("bid.unstripped"), false, "fn_beta");
 	symtab_free(&st);
 }
 
@@ -318,7 +263,7 @@ check_debuglink(const char *want)
 	struct symtab st;
 	struct tt_err err;
 	char *dbg;
-	int rc = load(in_dir("dl"), &st, &dbg, &err);
+	int rc = load(bt_path("dl"), &st, &dbg, &err);
 
 	if (want == NULL) {
 		assert_int_equal(rc, -1);
@@ -328,7 +273,7 @@ check_debuglink(const char *want)
 		assert_non_null(dbg);
 		assert_string_equal(dbg, want);
 		free(dbg);
-		check_fn(&st, in_dir("dl.unstripped"), false, "fn_local");
+		check_fn(&st, bt_path("dl.unstripped"), false, "fn_local");
 	}
 	symtab_free(&st);
 }
@@ -338,21 +283,21 @@ check_debuglink(const char *want)
 static void
 test_debuglink(void **state)
 {
-	char under_root[sizeof root + sizeof dir + 16];
+	char under_root[sizeof bt_root + sizeof bt_dir + 16];
 
-	snprintf(under_root, sizeof under_root, "%s%s/dl.debug", root, dir);
-	check_debuglink(in_dir("dl.debug"));
+	snprintf(under_root, sizeof under_root, "%s%s/dl.debug", bt_root, bt_dir);
+	check_debuglink(bt_path("dl.debug"));
 	assert_true(
-	    sh("mkdir -p '%s/.debug' && mv '%s' '%s/.debug/'", dir, in_dir("dl.debug"), dir));
-	check_debuglink(in_dir(".debug/dl.debug"));
-	assert_true(sh("mkdir -p '%s%s' && mv '%s' '%s'", root, dir, in_dir(".debug/dl.debug"),
+	    bt_sh("mkdir -p '%s/.debug' && mv '%s' '%s/.debug/'", bt_dir, bt_path("dl.debug"), bt_dir));
+	check_debuglink(bt_path(".debug/dl.debug"));
+	assert_true(bt_sh("mkdir -p '%s%s' && mv '%s' '%s'", bt_root, bt_dir, bt_path(".debug/dl.debug"),
 	               under_root));
 	check_debuglink(under_root);
 	/* same name, other contents: the CRC does not match */
-	assert_true(sh("cp '%s' '%s'", in_dir("full"), in_dir("dl.debug")));
-	assert_true(sh("rm '%s'", under_root));
+	assert_true(bt_sh("cp '%s' '%s'", bt_path("full"), bt_path("dl.debug")));
+	assert_true(bt_sh("rm '%s'", under_root));
 	check_debuglink(NULL);
-	assert_null(symelf_find_debug(in_dir("dl"), root));
+	assert_null(symelf_find_debug(bt_path("dl"), bt_root));
 }
 
 /* Run a program printing "addr %p" and its maps; translate that address to
@@ -407,11 +352,11 @@ test_offsets(void **state)
 {
 	struct dso *d;
 
-	check_mapped(in_dir("pie"), in_dir("pie"), "fn_local");
-	check_mapped(in_dir("nopie"), in_dir("nopie"), "fn_local");
-	check_mapped(in_dir("libuser"), in_dir("libt.so"), "lib_inner");
+	check_mapped(bt_path("pie"), bt_path("pie"), "fn_local");
+	check_mapped(bt_path("nopie"), bt_path("nopie"), "fn_local");
+	check_mapped(bt_path("libuser"), bt_path("libt.so"), "lib_inner");
 	/* an offset outside every segment comes back unchanged */
-	d = dso_get(in_dir("libt.so"), 0, 1);
+	d = dso_get(bt_path("libt.so"), 0, 1);
 	assert_int_equal(dso_offset_to_addr(d, 0x7fffffff), 0x7fffffff);
 	/* segments and symbols are loaded once */
 	assert_true(d->has_syms);
@@ -441,21 +386,21 @@ static void
 test_bad_files(void **state)
 {
 	size_t len;
-	char *buf = slurp(in_dir("full"), &len);
+	char *buf = slurp(bt_path("full"), &len);
 	struct dso *d;
 
-	write_file(in_dir("text"), "hello, this is not an ELF file\n", 31);
-	expect_fail(in_dir("text"), "not an ELF file");
-	write_file(in_dir("trunc"), buf, 100);
-	expect_fail(in_dir("trunc"), NULL);
-	write_file(in_dir("empty"), "", 0);
-	expect_fail(in_dir("empty"), NULL);
-	expect_fail(dir, "not a regular file");
-	assert_true(sh("mkfifo '%s'", in_dir("fifo")));
-	expect_fail(in_dir("fifo"), "not a regular file");
-	expect_fail(in_dir("missing"), "cannot open");
-	assert_null(symelf_find_debug(in_dir("trunc"), root));
-	d = dso_get(in_dir("text"), 0, 0);
+	write_file(bt_path("text"), "hello, this is not an ELF file\n", 31);
+	expect_fail(bt_path("text"), "not an ELF file");
+	write_file(bt_path("trunc"), buf, 100);
+	expect_fail(bt_path("trunc"), NULL);
+	write_file(bt_path("empty"), "", 0);
+	expect_fail(bt_path("empty"), NULL);
+	expect_fail(bt_dir, "not a regular file");
+	assert_true(bt_sh("mkfifo '%s'", bt_path("fifo")));
+	expect_fail(bt_path("fifo"), "not a regular file");
+	expect_fail(bt_path("missing"), "cannot open");
+	assert_null(symelf_find_debug(bt_path("trunc"), bt_root));
+	d = dso_get(bt_path("text"), 0, 0);
 	assert_null(dso_find_sym(d, 0x1000));
 	assert_non_null(strstr(d->load_error, "not an ELF"));
 	dso_cache_free();
@@ -472,8 +417,8 @@ load_mutant(const char *buf, size_t len)
 	char *dbg;
 	size_t i;
 
-	write_file(in_dir("mutant"), buf, len);
-	if (load(in_dir("mutant"), &st, &dbg, &err) == 0)
+	write_file(bt_path("mutant"), buf, len);
+	if (load(bt_path("mutant"), &st, &dbg, &err) == 0)
 		for (i = 0; i < st.n; i++)
 			assert_true(strlen(st.syms[i].name) < len);
 	free(dbg);
@@ -485,7 +430,7 @@ static void
 test_corrupt(void **state)
 {
 	size_t len, i, k;
-	char *orig = slurp(in_dir("full"), &len), *buf = xmalloc(len);
+	char *orig = slurp(bt_path("full"), &len), *buf = xmalloc(len);
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
 	Elf64_Shdr *sh;
 	unsigned seed = 12345;
@@ -539,42 +484,36 @@ build_all(void)
 {
 	char src[PATH_MAX + 16];
 
-	snprintf(src, sizeof src, "%s/prog.c", dir);
+	snprintf(src, sizeof src, "%s/prog.c", bt_dir);
 	write_file(src, prog_src, sizeof prog_src - 1);
-	write_file(in_dir("lib.c"), lib_src, sizeof lib_src - 1);
-	write_file(in_dir("libuser.c"), libuser_src, sizeof libuser_src - 1);
-	return sh("%s -g -O1 -Wl,--build-id -o '%s' '%s'", cc, in_dir("full"), src) &&
-	       sh("%s -O1 -rdynamic -o '%s' '%s' && strip --strip-all '%s'", cc, in_dir("dyn"), src,
-	          in_dir("dyn")) &&
-	       sh("%s -g -O1 -Wl,--build-id=sha1 -o '%s' '%s' && cp '%s' '%s' && strip --strip-all "
+	write_file(bt_path("lib.c"), lib_src, sizeof lib_src - 1);
+	write_file(bt_path("libuser.c"), libuser_src, sizeof libuser_src - 1);
+	return bt_sh("%s -g -O1 -Wl,--build-id -o '%s' '%s'", bt_cc, bt_path("full"), src) &&
+	       bt_sh("%s -O1 -rdynamic -o '%s' '%s' && strip --strip-all '%s'", bt_cc, bt_path("dyn"), src,
+	          bt_path("dyn")) &&
+	       bt_sh("%s -g -O1 -Wl,--build-id=sha1 -o '%s' '%s' && cp '%s' '%s' && strip --strip-all "
 	          "'%s'",
-	          cc, in_dir("bid.unstripped"), src, in_dir("bid.unstripped"), in_dir("bid"),
-	          in_dir("bid")) &&
-	       sh("cd '%s' && %s -g -O1 -Wl,--build-id=none -o dl.unstripped prog.c && "
+	          bt_cc, bt_path("bid.unstripped"), src, bt_path("bid.unstripped"), bt_path("bid"),
+	          bt_path("bid")) &&
+	       bt_sh("cd '%s' && %s -g -O1 -Wl,--build-id=none -o dl.unstripped prog.c && "
 	          "objcopy --only-keep-debug dl.unstripped dl.debug && "
 	          "strip --strip-all -o dl dl.unstripped && objcopy --add-gnu-debuglink=dl.debug "
 	          "dl",
-	          dir, cc) &&
-	       sh("%s -O1 -fPIE -pie -o '%s' '%s'", cc, in_dir("pie"), src) &&
-	       sh("%s -O1 -fno-pie -no-pie -o '%s' '%s'", cc, in_dir("nopie"), src) &&
-	       sh("cd '%s' && %s -O1 -shared -fPIC -o libt.so lib.c && "
+	          bt_dir, bt_cc) &&
+	       bt_sh("%s -O1 -fPIE -pie -o '%s' '%s'", bt_cc, bt_path("pie"), src) &&
+	       bt_sh("%s -O1 -fno-pie -no-pie -o '%s' '%s'", bt_cc, bt_path("nopie"), src) &&
+	       bt_sh("cd '%s' && %s -O1 -shared -fPIC -o libt.so lib.c && "
 	          "%s -O1 -o libuser libuser.c -L. -lt -Wl,-rpath,'%s'",
-	          dir, cc, cc, dir);
+	          bt_dir, bt_cc, bt_cc, bt_dir);
 }
 
 /* Make the directory tree and the binaries. */
 static int
 setup(void **state)
 {
-	char tmpl[] = "/tmp/tt-symelf-XXXXXX", real[PATH_MAX];
 
-	if (mkdtemp(tmpl) == NULL || realpath(tmpl, real) == NULL || strlen(real) >= sizeof dir)
+	if (bt_mkdirs("tt-symelf") != 0)
 		return -1;
-	strcpy(dir, real);
-	snprintf(root, sizeof root, "%s/debugroot", dir);
-	if (mkdir(root, 0700) != 0)
-		return -1;
-	dso_set_debug_root(root);
 	return build_all() ? 0 : -1;
 }
 
@@ -583,27 +522,7 @@ static int
 teardown(void **state)
 {
 	dso_cache_free();
-	return sh("rm -rf '%s'", dir) ? 0 : -1;
-}
-
-/* Whether the tools this test needs are there (else the binary is skipped). */
-static const char *
-missing_tool(void)
-{
-	static char what[64];
-	const char *tools[] = {"nm", "strip", "objcopy", "readelf"};
-	size_t i;
-
-	if (!sh("echo 'int main(void){return 0;}' | %s -x c -o /dev/null - 2>/dev/null", cc)) {
-		snprintf(what, sizeof what, "no working C compiler (%s)", cc);
-		return what;
-	}
-	for (i = 0; i < ARRAY_SIZE(tools); i++)
-		if (!sh("command -v %s >/dev/null 2>&1", tools[i])) {
-			snprintf(what, sizeof what, "%s (binutils) not found", tools[i]);
-			return what;
-		}
-	return NULL;
+	return bt_sh("rm -rf '%s'", bt_dir) ? 0 : -1;
 }
 
 int
@@ -615,12 +534,10 @@ main(void)
 	    cmocka_unit_test(test_offsets),        cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_corrupt),
 	};
+	static const char *const tools[] = { "nm", "strip", "objcopy", "readelf" };
 	const char *why;
 
-	cc = getenv("TT_CC");
-	if (cc == NULL || cc[0] == '\0')
-		cc = "cc";
-	if ((why = missing_tool()) != NULL) {
+	if ((why = bt_missing(tools, ARRAY_SIZE(tools))) != NULL) {
 		printf("1..0 # SKIP %s\n", why);
 		return 0;
 	}

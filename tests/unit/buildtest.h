@@ -1,0 +1,32 @@
+/* buildtest: tests that compile programs at test time (with $TT_CC) into
+ * a private temporary directory, with a separate debug-file root inside
+ * it, and read them back with binutils. */
+#ifndef TRACETOP_TEST_BUILDTEST_H
+#define TRACETOP_TEST_BUILDTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+extern char bt_dir[256];	/* the directory (canonical path) */
+extern char bt_root[300];	/* bt_dir/debugroot, set as the DSO debug root */
+extern const char *bt_cc;	/* $TT_CC, or cc */
+
+/* The compiler to use, and the binutils the test needs: NULL when all are
+ * there, else why not (for a "1..0 # SKIP" plan). */
+const char *bt_missing(const char *const *tools, size_t n);
+
+/* Make bt_dir (mkdtemp from prefix) and bt_root. 0 or -1. */
+int bt_mkdirs(const char *prefix);
+
+/* bt_dir/name in a rotating static buffer (valid for the next three calls). */
+const char *bt_path(const char *name);
+
+/* Run a shell command built from fmt; whether it exited 0 (else the
+ * command is printed as a TAP diagnostic). */
+bool bt_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Address and size of a defined symbol per nm (dynamic: nm -D). */
+bool bt_nm(const char *file, bool dynamic, const char *name, uint64_t *addr, uint64_t *size);
+
+#endif
