@@ -43,21 +43,6 @@ tui_status(struct tui *t, bool error, const char *fmt, ...)
 	t->dirty = true;
 }
 
-/* Keep a row unless a zoom or a K/U toggle hides it. */
-static bool
-loop_keep(const struct hist_entry *e, void *arg)
-{
-	const struct tui *t = arg;
-
-	if (e->key.kernel ? t->hide_kernel : t->hide_user)
-		return false;
-	if (t->zoom.pid != 0 && e->key.pid != t->zoom.pid)
-		return false;
-	if (t->zoom.dso != NULL && e->key.dso != t->zoom.dso)
-		return false;
-	return true;
-}
-
 /* Refresh t->snap for the shown event and tell the panes. */
 void
 tui_snapshot(struct tui *t)
@@ -65,7 +50,7 @@ tui_snapshot(struct tui *t)
 	static const enum hist_sort by_overhead[] = { HIST_SORT_OVERHEAD, HIST_SORT_END };
 	uint64_t total;
 
-	engine_snapshot(t->engine, t->event, by_overhead, loop_keep, t, &t->snap);
+	engine_snapshot(t->engine, t->event, by_overhead, top_keep_row, t, &t->snap);
 	t->cg = engine_callgraph(t->engine, t->event);
 	engine_event_samples(t->engine, t->event, &t->snap_samples, &total);
 	t->snap_rate = engine_stats(t->engine)->interval_secs > 0

@@ -242,6 +242,22 @@ top_set_title(struct top *p)
 	p->cols[p->sym_col].title = p->sym_title;
 }
 
+/* The snapshot filter of the Top pane's zooms and K/U toggles: keep a row
+ * unless one of them hides it. */
+bool
+top_keep_row(const struct hist_entry *e, void *arg)
+{
+	const struct tui *t = arg;
+
+	if (e->key.kernel ? t->hide_kernel : t->hide_user)
+		return false;
+	if (t->zoom.pid != 0 && e->key.pid != t->zoom.pid)
+		return false;
+	if (t->zoom.dso != NULL && e->key.dso != t->zoom.dso)
+		return false;
+	return true;
+}
+
 /* Create the pane. */
 static void *
 top_init(struct tui *t)

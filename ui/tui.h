@@ -93,6 +93,8 @@ void tui_status(struct tui *t, bool error, const char *fmt, ...)
 void tui_snapshot(struct tui *t);
 
 extern const struct pane_ops pane_top;
+/* The snapshot filter for the Top pane's zooms and K/U (arg: the tui). */
+bool top_keep_row(const struct hist_entry *e, void *arg);
 extern const struct pane_ops pane_help;
 
 #endif

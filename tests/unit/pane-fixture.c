@@ -49,28 +49,13 @@ tui_status(struct tui *t, bool error, const char *fmt, ...)
 	t->dirty = true;
 }
 
-/* The loop's row filter: zooms and K/U. */
-bool
-keep(const struct hist_entry *e, void *arg)
-{
-	const struct tui *t = arg;
-
-	if (e->key.kernel ? t->hide_kernel : t->hide_user)
-		return false;
-	if (t->zoom.pid != 0 && e->key.pid != t->zoom.pid)
-		return false;
-	if (t->zoom.dso != NULL && e->key.dso != t->zoom.dso)
-		return false;
-	return true;
-}
-
 /* Fake of the loop's snapshot: the fixture's hist through the filter,
  * then every pane's update. */
 void
 tui_snapshot(struct tui *t)
 {
 	snapshots++;
-	hist_snapshot(cur->h, by_overhead, keep, t, &t->snap);
+	hist_snapshot(cur->h, by_overhead, top_keep_row, t, &t->snap);
 	for (size_t i = 0; i < t->npanes; i++)
 		t->panes[i]->update(t->pane_state[i], t);
 	t->dirty = true;

@@ -36,7 +36,6 @@ extern int snapshots;
 extern int zoom_calls;
 extern int zoom_tids[8];
 
-bool keep(const struct hist_entry *e, void *arg);
 void add_n(struct hist *h, const struct hist_key *k, int n);
 int setup(void **state);
 int teardown(void **state);
