@@ -30,6 +30,8 @@
 #define ENGINE_LEAF_STACK 512
 /* Inlined callees kept per frame (innermost first). */
 #define ENGINE_MAX_INLINE 4
+/* Records between two releases of ring space during a pass. */
+#define ENGINE_RELEASE_EVERY 64
 /* Resolved frames remembered by (task, ip); a power of two. */
 #define ENGINE_FCACHE_SIZE 8192
 /* Call-graph branches under this percent of their command fold into [other]. */
@@ -668,7 +670,7 @@ engine_read(struct engine *e)
 {
 	struct engine_head *heap = e->heap;
 	uint64_t st = e->el.sample_type;
-	size_t i, n = 0;
+	size_t i, n = 0, done = 0;
 
 	for (i = 0; i < e->el.nrings; i++) {
 		struct ring *r = &e->el.rings[i];
@@ -685,6 +687,10 @@ engine_read(struct engine *e)
 	while (n > 0) {
 		struct ring *r = heap[0].ring;
 
+		/* A long pass (cold caches at start) must not fill the rings. */
+		if (++done % ENGINE_RELEASE_EVERY == 0)
+			for (i = 0; i < n; i++)
+				ring_release(heap[i].ring);
 		engine_record(e, heap[0].h);
 		heap[0].h = ring_next(r);
 		if (heap[0].h != NULL) {
@@ -867,3 +873,4 @@ engine_free(struct engine *e)
 	free(e->cpus);
 	free(e);
 }
+

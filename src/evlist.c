@@ -123,7 +123,9 @@ evlist_prepare_attr(struct perf_event_attr *a, const struct evlist_target *t,
 	a->inherit = t->inherit;
 	a->sample_id_all = 1;
 	a->watermark = 1;
-	a->wakeup_watermark = (uint32_t)((size_t)p->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 2);
+	/* Wake at an eighth full: a drain slowed by cold caches (the first
+	 * symbol tables, unwind tables) then still has room to catch up. */
+	a->wakeup_watermark = (uint32_t)((size_t)p->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 8);
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = sideband;
 	a->exclude_guest = 1;
 	a->sample_regs_user = p->regs_user;

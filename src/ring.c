@@ -163,6 +163,7 @@ ring_next(struct ring *r)
 		rec = (const struct perf_event_header *)r->scratch;
 	}
 	r->tail += hdr.size;
+	r->last_size = hdr.size;
 	return rec;
 }
 
@@ -171,6 +172,15 @@ void
 ring_rewind(struct ring *r)
 {
 	r->tail = __atomic_load_n(&r->meta->data_tail, __ATOMIC_RELAXED);
+}
+
+/* Publish the read position minus the record still in use. */
+void
+ring_release(struct ring *r)
+{
+	if (!r->in_pass || r->corrupt)
+		return;
+	__atomic_store_n(&r->meta->data_tail, r->tail - r->last_size, __ATOMIC_RELEASE);
 }
 
 /* Publish the read position so the kernel can reuse the space. */

@@ -23,6 +23,7 @@ struct ring {
 	bool in_pass;			   /* tail loaded by ring_begin, not yet ended */
 	bool corrupt;			   /* pass ended on a bad header */
 	uint64_t resync;		   /* where ring_end moves tail after corruption */
+	uint64_t last_size;		   /* bytes of the record ring_next returned last */
 };
 
 /* mmap a ring of 2^order data pages on a perf fd. 0 or -errno. */
@@ -47,6 +48,11 @@ const struct perf_event_header *ring_next(struct ring *r);
 /* Rewind the read position to the kernel-visible tail (for a second pass
  * over the same records). */
 void ring_rewind(struct ring *r);
+
+/* In the middle of a pass, let the kernel reuse the space of the records
+ * read so far, all but the last one returned (the caller may still hold
+ * it). A long pass then no longer makes the kernel drop samples. */
+void ring_release(struct ring *r);
 
 /* Publish tail to the kernel (with the needed barrier), freeing the space. */
 void ring_end(struct ring *r);

@@ -1,12 +1,14 @@
 /* unwind: user call stacks from a sample's copied stack and registers
- * (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER), with libunwind's remote
- * unwinder reading unwind tables (.eh_frame_hdr / .eh_frame) from the ELF
- * files the task maps, cached per DSO. Also the frame-pointer fix: the
+ * (PERF_SAMPLE_REGS_USER + PERF_SAMPLE_STACK_USER), with unwind tables
+ * (.eh_frame_hdr / .eh_frame) read from the ELF files the task maps: our
+ * own cached rules for ordinary frames, libunwind's remote unwinder for
+ * the rest. Also the frame-pointer fix: the
  * real caller of a frameless leaf, from one unwind step. The only module
  * that includes libunwind. */
 #ifndef TRACETOP_UNWIND_H
 #define TRACETOP_UNWIND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -48,6 +50,17 @@ size_t unwind_user(struct unwind *u, struct task *t, const struct unwind_sample 
  * one unwind step (CFA rule of the leaf), or 0 if unknown. Used to insert
  * the caller that a frame-pointer chain skips when the leaf has no frame. */
 uint64_t unwind_leaf_return(struct unwind *u, struct task *t, const struct unwind_sample *s);
+
+/* What the unwinder did: steps taken by our own rules, unwinds finished
+ * by libunwind, address rows interpreted. */
+struct unwind_stats {
+	uint64_t fast_steps, slow_unwinds, rows;
+};
+const struct unwind_stats *unwind_stats(const struct unwind *u);
+
+/* Our rules first (true, the default), or libunwind for every frame: the
+ * two must agree, and tests compare them. */
+void unwind_set_fast(struct unwind *u, bool on);
 
 /* Forget cached tables of a DSO whose file changed (or of every DSO). */
 void unwind_flush(struct unwind *u);

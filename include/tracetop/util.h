@@ -13,6 +13,16 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Spread a 64-bit key's bits over a hash table index (a murmur3 finaliser). */
+static inline size_t
+hash_u64(uint64_t v)
+{
+	v ^= v >> 33;
+	v *= 0xff51afd7ed558ccdULL;
+	v ^= v >> 33;
+	return (size_t)v;
+}
+
 /* An expected failure with a message for the user (not a bug). */
 struct tt_err {
 	char msg[512];

@@ -232,6 +232,33 @@ test_rewind(void **state)
 	fake_free(f);
 }
 
+/* ring_release mid-pass frees every record read but the last one
+ * returned; ring_end then publishes the whole pass. */
+static void
+test_release(void **state)
+{
+	struct fake *f = fake_new();
+	int i;
+
+	fake_at(f, 64);
+	for (i = 0; i < 3; i++)
+		fake_rec(f, PERF_RECORD_SAMPLE, 40, (unsigned)i);
+	ring_begin(&f->r);
+	ring_release(&f->r); /* nothing read yet */
+	assert_int_equal(f->meta->data_tail, 64);
+	check_rec(ring_next(&f->r), PERF_RECORD_SAMPLE, 40, 0);
+	check_rec(ring_next(&f->r), PERF_RECORD_SAMPLE, 40, 1);
+	ring_release(&f->r); /* record 1 is still held */
+	assert_int_equal(f->meta->data_tail, 64 + 40);
+	check_rec(ring_next(&f->r), PERF_RECORD_SAMPLE, 40, 2);
+	assert_null(ring_next(&f->r));
+	ring_end(&f->r);
+	assert_int_equal(f->meta->data_tail, 64 + 120);
+	ring_release(&f->r); /* outside a pass: no effect */
+	assert_int_equal(f->meta->data_tail, 64 + 120);
+	fake_free(f);
+}
+
 /* ring_end publishes the tail reached; the next pass resumes there and
  * sees records written in between. */
 static void
@@ -498,7 +525,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_in_order),        cmocka_unit_test(test_wrap),
 	    cmocka_unit_test(test_header_straddle), cmocka_unit_test(test_empty),
-	    cmocka_unit_test(test_rewind),          cmocka_unit_test(test_end_publishes),
+	    cmocka_unit_test(test_rewind),
+	    cmocka_unit_test(test_release),          cmocka_unit_test(test_end_publishes),
 	    cmocka_unit_test(test_corrupt_zero),    cmocka_unit_test(test_corrupt_short),
 	    cmocka_unit_test(test_corrupt_too_big), cmocka_unit_test(test_corrupt_tail_bytes),
 	    cmocka_unit_test(test_cycles),          cmocka_unit_test(test_scratch_reuse),

@@ -473,6 +473,35 @@ test_non_pie(void **state)
 	run_free(&np);
 }
 
+/* Our rules and libunwind alone give the same frames for every sample
+ * (leaf or not); the chain's samples never need libunwind. */
+static void
+test_fast_matches_libunwind(void **state)
+{
+	uint64_t fast[MAX_FRAMES], slow[MAX_FRAMES];
+	const struct unwind_stats *st = unwind_stats(uw);
+	uint64_t slow0, steps0;
+	size_t nf, ns, same = 0;
+
+	assert_true(fx.n >= 20);
+	for (size_t i = 0; i < fx.n; i++) {
+		struct unwind_sample s = as_input(&fx.samples[i]);
+
+		nf = unwind_user(uw, fx.task, &s, fast, MAX_FRAMES);
+		unwind_set_fast(uw, false);
+		ns = unwind_user(uw, fx.task, &s, slow, MAX_FRAMES);
+		unwind_set_fast(uw, true);
+		same += nf == ns && memcmp(fast, slow, nf * sizeof *fast) == 0;
+	}
+	printf("# same frames from both unwinders: %zu of %zu samples\n", same, fx.n);
+	assert_int_equal(same, fx.n);
+	slow0 = st->slow_unwinds;
+	steps0 = st->fast_steps;
+	assert_true(count_full_chains(&fx, fx.task) * 10 >= fx.nleaf * 9);
+	assert_int_equal(st->slow_unwinds, slow0);
+	assert_true(st->fast_steps - steps0 >= fx.nleaf * (CHAIN_DEPTH - 1));
+}
+
 /* Run the tests; skip them all (saying why) if sampling is impossible. */
 int
 main(void)
@@ -485,6 +514,7 @@ main(void)
 	    cmocka_unit_test(test_garbage_regs),
 	    cmocka_unit_test(test_cache_owner),
 	    cmocka_unit_test(test_non_pie),
+	    cmocka_unit_test(test_fast_matches_libunwind),
 	};
 	int fd = open_sampler(0);
 

@@ -1,0 +1,453 @@
+/* elfimage: an ELF object's bytes as the unwinder reads them: the file
+ * (or our own copy of the vDSO) in 4 KiB chunks cached on first read, its
+ * PT_LOAD segments and its .eh_frame_hdr search table. A file that changes
+ * under us (size or mtime) is never read again. */
+#include "config.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracetop/elfimage.h"
+#include "tracetop/util.h"
+
+#define CHUNK_SHIFT 12 /* file bytes are cached 4 KiB at a time */
+#define CHUNK_SIZE (1U << CHUNK_SHIFT)
+#define MAX_PHDRS 128 /* more program headers: not a file we unwind */
+
+/* .eh_frame_hdr pointer encodings (DW_EH_PE_*). */
+#define EH_PE_OMIT 0xff
+#define EH_PE_APPL 0x70
+#define EH_PE_TABLE 0x3b /* datarel | sdata4: the only table we search */
+
+/* Bytes of a file (or of the in-memory vDSO) cached by chunk index. */
+struct elfimage_chunk {
+	uint64_t idx;
+	unsigned char *data; /* NULL: empty slot */
+	size_t len;          /* short only at the end of the file */
+};
+
+/* Free an image and its cached bytes. */
+static void
+image_free(struct elfimage *img)
+{
+	for (size_t i = 0; i < img->chunk_cap; i++)
+		free(img->chunks[i].data);
+	free(img->chunks);
+	free(img->segs);
+	free(img);
+}
+
+/* Double a chunk table and re-insert its chunks. */
+static void
+chunks_grow(struct elfimage *img)
+{
+	size_t cap = img->chunk_cap ? img->chunk_cap * 2 : 16, i, j;
+	struct elfimage_chunk *nc = xcalloc(cap, sizeof *nc);
+
+	for (i = 0; i < img->chunk_cap; i++) {
+		if (img->chunks[i].data == NULL)
+			continue;
+		for (j = hash_u64(img->chunks[i].idx) & (cap - 1); nc[j].data != NULL;
+		     j = (j + 1) & (cap - 1))
+			;
+		nc[j] = img->chunks[i];
+	}
+	free(img->chunks);
+	img->chunks = nc;
+	img->chunk_cap = cap;
+}
+
+/* Open the image's file if it is still the one first read (-1 otherwise;
+ * a different size or mtime marks the image stale for good). */
+static int
+image_open(struct elfimage *img)
+{
+	struct stat st;
+	int fd = open(img->dso->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != img->size ||
+	    st.st_mtim.tv_sec != img->mtime.tv_sec || st.st_mtim.tv_nsec != img->mtime.tv_nsec) {
+		img->stale = true;
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Read chunk idx of the image's file into the cache; NULL on failure. */
+static const struct elfimage_chunk *
+chunk_load(struct elfimage *img, uint64_t idx, size_t slot)
+{
+	unsigned char *buf;
+	ssize_t n;
+	int fd = image_open(img);
+
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(CHUNK_SIZE);
+	n = pread(fd, buf, CHUNK_SIZE, (off_t)(idx << CHUNK_SHIFT));
+	close(fd);
+	if (n <= 0) {
+		free(buf);
+		return NULL;
+	}
+	img->chunks[slot].idx = idx;
+	img->chunks[slot].data = buf;
+	img->chunks[slot].len = (size_t)n;
+	img->nchunks++;
+	return &img->chunks[slot];
+}
+
+/* The cached bytes of file chunk idx, reading them on first use. */
+static const struct elfimage_chunk *
+chunk_get(struct elfimage *img, uint64_t idx)
+{
+	size_t i;
+
+	if (img->stale)
+		return NULL;
+	if (img->nchunks * 2 >= img->chunk_cap)
+		chunks_grow(img);
+	for (i = hash_u64(idx) & (img->chunk_cap - 1); img->chunks[i].data != NULL;
+	     i = (i + 1) & (img->chunk_cap - 1))
+		if (img->chunks[i].idx == idx)
+			return &img->chunks[i];
+	return chunk_load(img, idx, i);
+}
+
+/* Bytes at file offset off of the image: a pointer, how many follow
+ * contiguously (*avail, to the end of its chunk) and how many precede it
+ * (*before, from the chunk's start); NULL past the end. */
+const unsigned char *
+elfimage_bytes(struct elfimage *img, uint64_t off, uint64_t *avail, uint64_t *before)
+{
+	const struct elfimage_chunk *c;
+	uint64_t in;
+
+	if (off >= img->size)
+		return NULL;
+	if (img->mem != NULL) {
+		*avail = img->size - off;
+		*before = off;
+		return img->mem + off;
+	}
+	c = chunk_get(img, off >> CHUNK_SHIFT);
+	in = off & (CHUNK_SIZE - 1);
+	if (c == NULL || in >= c->len)
+		return NULL;
+	*avail = c->len - in;
+	*before = in;
+	return c->data + in;
+}
+
+/* Copy len bytes at file offset off into buf, across chunks. 0 or -1. */
+int
+elfimage_copy(struct elfimage *img, uint64_t off, void *buf, size_t len)
+{
+	unsigned char *out = buf;
+	const unsigned char *p;
+	uint64_t avail, before;
+
+	if (off > img->size || len > img->size - off)
+		return -1;
+	while (len > 0) {
+		p = elfimage_bytes(img, off, &avail, &before);
+		if (p == NULL)
+			return -1;
+		if (avail > len)
+			avail = len;
+		memcpy(out, p, avail);
+		out += avail;
+		off += avail;
+		len -= avail;
+	}
+	return 0;
+}
+
+/* The PT_LOAD segment holding vaddr, or NULL. */
+const struct dso_seg *
+elfimage_seg_of_vaddr(const struct elfimage *img, uint64_t vaddr)
+{
+	for (size_t i = 0; i < img->nsegs; i++)
+		if (vaddr - img->segs[i].vaddr < img->segs[i].filesz)
+			return &img->segs[i];
+	return NULL;
+}
+
+/* The PT_LOAD segment holding file offset off, or NULL. */
+const struct dso_seg *
+elfimage_seg_of_offset(const struct elfimage *img, uint64_t off)
+{
+	for (size_t i = 0; i < img->nsegs; i++)
+		if (off - img->segs[i].off < img->segs[i].filesz)
+			return &img->segs[i];
+	return NULL;
+}
+
+/* Read one DW_EH_PE-encoded absolute value at b[*pos] (enc's format only:
+ * 2, 4 or 8 bytes); 0 or -1 for an unsupported or truncated encoding. */
+static int
+eh_read(const unsigned char *b, size_t len, size_t *pos, unsigned enc, uint64_t *val)
+{
+	size_t size;
+	uint64_t v = 0;
+	bool sign = enc & 0x08;
+
+	if (enc == EH_PE_OMIT) {
+		*val = 0;
+		return 0;
+	}
+	switch (enc & 0x07) {
+	case 0x00: /* absptr, udata8, sdata8 */
+	case 0x04:
+		size = 8;
+		break;
+	case 0x02:
+		size = 2;
+		break;
+	case 0x03:
+		size = 4;
+		break;
+	default:
+		return -1;
+	}
+	if (len - *pos < size)
+		return -1;
+	for (size_t i = 0; i < size; i++)
+		v |= (uint64_t)b[*pos + i] << (8 * i);
+	if (sign && size < 8 && (v >> (8 * size - 1)) != 0)
+		v |= ~(uint64_t)0 << (8 * size);
+	*pos += size;
+	*val = v;
+	return 0;
+}
+
+/* Check the .eh_frame_hdr described by ph and note where its search table is. */
+static void
+eh_hdr_parse(struct elfimage *img, const Elf64_Phdr *ph)
+{
+	unsigned char b[4 + 8 + 8];
+	size_t len = ph->p_filesz < sizeof b ? (size_t)ph->p_filesz : sizeof b, pos = 4;
+	uint64_t skip, count;
+
+	if (len < 4 || elfimage_copy(img, ph->p_offset, b, len) != 0 || b[0] != 1 ||
+	    b[3] != EH_PE_TABLE || (b[2] & EH_PE_APPL) != 0 || (b[2] & 0x08) != 0 ||
+	    eh_read(b, len, &pos, b[1], &skip) != 0 || eh_read(b, len, &pos, b[2], &count) != 0)
+		return;
+	if (count == 0 || count > (ph->p_filesz - pos) / ELFIMAGE_TABLE_ENTRY)
+		return;
+	/* Served through a PT_LOAD segment, as in the process. */
+	if (elfimage_seg_of_vaddr(img, ph->p_vaddr) == NULL ||
+	    elfimage_seg_of_vaddr(img, ph->p_vaddr + ph->p_filesz - 1) !=
+	        elfimage_seg_of_vaddr(img, ph->p_vaddr))
+		return;
+	img->hdr_vaddr = ph->p_vaddr;
+	img->table_vaddr = ph->p_vaddr + pos;
+	img->fde_count = count;
+	img->has_table = true;
+}
+
+/* Read an x86-64 ELF's program headers: PT_LOAD segments, .eh_frame_hdr. */
+static int
+image_parse(struct elfimage *img)
+{
+	Elf64_Ehdr eh;
+	Elf64_Phdr ph, hdr = {.p_type = PT_NULL};
+
+	if (elfimage_copy(img, 0, &eh, sizeof eh) != 0 ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0 || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_X86_64 ||
+	    eh.e_phentsize != sizeof ph || eh.e_phnum == 0 || eh.e_phnum > MAX_PHDRS ||
+	    eh.e_phoff > img->size)
+		return -1;
+	img->segs = xcalloc(eh.e_phnum, sizeof *img->segs);
+	for (size_t i = 0; i < eh.e_phnum; i++) {
+		if (elfimage_copy(img, eh.e_phoff + i * sizeof ph, &ph, sizeof ph) != 0)
+			return -1;
+		if (ph.p_type == PT_GNU_EH_FRAME)
+			hdr = ph;
+		if (ph.p_type != PT_LOAD || ph.p_filesz == 0 || ph.p_offset > img->size ||
+		    ph.p_filesz > img->size - ph.p_offset)
+			continue;
+		img->segs[img->nsegs].off = ph.p_offset;
+		img->segs[img->nsegs].vaddr = ph.p_vaddr;
+		img->segs[img->nsegs].filesz = ph.p_filesz;
+		img->nsegs++;
+	}
+	if (img->nsegs == 0)
+		return -1;
+	if (hdr.p_type == PT_GNU_EH_FRAME && hdr.p_offset <= img->size &&
+	    hdr.p_filesz <= img->size - hdr.p_offset)
+		eh_hdr_parse(img, &hdr);
+	return 0;
+}
+
+/* Our own vDSO and its size (end of its headers and loaded bytes), or NULL. */
+static const unsigned char *
+vdso_self(uint64_t *size)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	const Elf64_Phdr *ph;
+	uint64_t end;
+
+	/* The kernel's own image, mapped in every process: trusted. */
+	if (base == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof *ph)
+		return NULL;
+	ph = (const Elf64_Phdr *)(base + eh->e_phoff);
+	end = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof *ph;
+	for (size_t i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	*size = end;
+	return base;
+}
+
+/* A new image for a DSO: its file, or our vDSO; ok stays false if neither
+ * can be read as an x86-64 ELF. */
+static struct elfimage *
+image_new(struct dso *d)
+{
+	struct elfimage *img = xcalloc(1, sizeof *img);
+	struct stat st;
+	int fd;
+
+	img->dso = d;
+	if (d->kind == DSO_ELF) {
+		fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd < 0)
+			return img;
+		/* The path names the mapped file only if the inode agrees (not,
+		 * e.g., for a path inside another mount namespace). */
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    (d->ino == 0 || st.st_ino == d->ino)) {
+			img->size = (uint64_t)st.st_size;
+			img->mtime = st.st_mtim;
+		}
+		close(fd);
+	} else if (strcmp(d->name, "[vdso]") == 0) {
+		img->mem = vdso_self(&img->size);
+	}
+	if (img->size != 0)
+		img->ok = image_parse(img) == 0;
+	return img;
+}
+
+/* Double the image table and re-insert its images. */
+static void
+images_grow(struct elfimages *u)
+{
+	size_t cap = u->cap ? u->cap * 2 : 64, i, j;
+	struct elfimage **ni = xcalloc(cap, sizeof *ni);
+
+	for (i = 0; i < u->cap; i++) {
+		if (u->v[i] == NULL)
+			continue;
+		for (j = hash_u64((uintptr_t)u->v[i]->dso) & (cap - 1); ni[j] != NULL;
+		     j = (j + 1) & (cap - 1))
+			;
+		ni[j] = u->v[i];
+	}
+	free(u->v);
+	u->v = ni;
+	u->cap = cap;
+}
+
+/* The usable image of a DSO (read on first use), or NULL. */
+struct elfimage *
+elfimages_get(struct elfimages *u, struct dso *d)
+{
+	size_t i;
+
+	if (u->n * 2 >= u->cap)
+		images_grow(u);
+	for (i = hash_u64((uintptr_t)d) & (u->cap - 1); u->v[i] != NULL; i = (i + 1) & (u->cap - 1))
+		if (u->v[i]->dso == d)
+			break;
+	if (u->v[i] == NULL) {
+		u->v[i] = image_new(d);
+		u->n++;
+	}
+	return u->v[i]->ok && !u->v[i]->stale ? u->v[i] : NULL;
+}
+
+/* Load bias of the object mapped by m at ip (runtime = vaddr + bias). */
+int
+elfimage_bias(const struct elfimage *img, const struct map *m, uint64_t ip, uint64_t *bias)
+{
+	const struct dso_seg *seg = elfimage_seg_of_offset(img, ip - m->start + m->pgoff);
+
+	if (seg == NULL)
+		return -1;
+	*bias = m->start - m->pgoff + seg->off - seg->vaddr;
+	return 0;
+}
+
+/* Drop every cached image (their files are read again on next use). */
+void
+elfimages_clear(struct elfimages *u)
+{
+	for (size_t i = 0; i < u->cap; i++)
+		if (u->v[i] != NULL)
+			image_free(u->v[i]);
+	free(u->v);
+	u->v = NULL;
+	u->n = u->cap = 0;
+}
+
+/* Copy len bytes at link-time address vaddr, inside one PT_LOAD segment. */
+int
+elfimage_read(struct elfimage *img, uint64_t vaddr, void *buf, size_t len)
+{
+	const struct dso_seg *seg = elfimage_seg_of_vaddr(img, vaddr);
+
+	if (seg == NULL || len > seg->filesz - (vaddr - seg->vaddr))
+		return -1;
+	return elfimage_copy(img, seg->off + (vaddr - seg->vaddr), buf, len);
+}
+
+/* Entry i of the search table: start address and FDE address, link-time. */
+static int
+table_entry(struct elfimage *img, uint64_t i, uint64_t *start, uint64_t *fde)
+{
+	int32_t e[2];
+
+	if (elfimage_read(img, img->table_vaddr + i * ELFIMAGE_TABLE_ENTRY, e, sizeof e) != 0)
+		return -1;
+	*start = img->hdr_vaddr + (uint64_t)(int64_t)e[0];
+	*fde = img->hdr_vaddr + (uint64_t)(int64_t)e[1];
+	return 0;
+}
+
+/* Binary search of .eh_frame_hdr for the FDE that may cover vaddr. */
+int
+elfimage_fde_find(struct elfimage *img, uint64_t vaddr, uint64_t *fde_vaddr)
+{
+	uint64_t lo = 0, hi, mid, start, fde;
+
+	if (!img->has_table)
+		return -1;
+	hi = img->fde_count;
+	/* The table is sorted by start; find the last start <= vaddr. */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (table_entry(img, mid, &start, &fde) != 0)
+			return -1;
+		if (start <= vaddr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (table_entry(img, lo, &start, &fde) != 0 || start > vaddr)
+		return -1;
+	*fde_vaddr = fde;
+	return 0;
+}
