@@ -176,9 +176,16 @@ rd_header(struct rd *r, size_t *end, uint32_t *id)
 	return r->bad ? -1 : 0;
 }
 
-/* Size and CIE address of the FDE at b. */
+/* Whether a record id marks a CIE in section sec. */
+static bool
+is_cie(uint32_t id, enum cfi_section sec)
+{
+	return id == (sec == CFI_EH_FRAME ? 0 : 0xffffffff);
+}
+
+/* Size and CIE location of the FDE at b. */
 int
-cfi_fde_header(const struct cfi_bytes *b, uint64_t *size, uint64_t *cie_vaddr)
+cfi_fde_header(const struct cfi_bytes *b, enum cfi_section sec, uint64_t *size, uint64_t *cie_at)
 {
 	struct rd r = {.p = b->p, .len = b->len, .vaddr = b->vaddr};
 	uint64_t len = rd_uint(&r, 4);
@@ -186,19 +193,19 @@ cfi_fde_header(const struct cfi_bytes *b, uint64_t *size, uint64_t *cie_vaddr)
 	uint32_t id;
 
 	if (len == 0xffffffff)
-		len = rd_uint(&r, 8);
+		return -1; /* 64-bit DWARF: not produced for x86-64 code */
 	id_at = r.pos;
 	id = (uint32_t)rd_uint(&r, 4);
-	if (r.bad || len < 4 || id == 0)
+	if (r.bad || len < 4 || is_cie(id, sec))
 		return -1;
 	*size = id_at + len;
-	*cie_vaddr = b->vaddr + id_at - id;
+	*cie_at = sec == CFI_EH_FRAME ? b->vaddr + id_at - id : id;
 	return 0;
 }
 
 /* Parse a CIE's header and augmentation. */
 static int
-cie_parse(const struct cfi_bytes *b, struct cie *c, size_t *end)
+cie_parse(const struct cfi_bytes *b, enum cfi_section sec, struct cie *c, size_t *end)
 {
 	struct rd r = {.p = b->p, .len = b->len, .vaddr = b->vaddr};
 	char aug[AUG_MAX + 1];
@@ -207,7 +214,7 @@ cie_parse(const struct cfi_bytes *b, struct cie *c, size_t *end)
 	uint8_t version;
 
 	memset(c, 0, sizeof *c);
-	if (rd_header(&r, end, &id) != 0 || id != 0)
+	if (rd_header(&r, end, &id) != 0 || !is_cie(id, sec))
 		return -1;
 	r.len = *end;
 	version = (uint8_t)rd_uint(&r, 1);
@@ -433,8 +440,8 @@ run(struct rd *r, size_t end, const struct cie *c, uint64_t *loc, uint64_t pc, s
 
 /* The rule row at pc from an FDE and its CIE. */
 int
-cfi_row_at(const struct cfi_bytes *cie, const struct cfi_bytes *fde, uint64_t pc,
-           struct cfi_row *row)
+cfi_row_at(const struct cfi_bytes *cie, const struct cfi_bytes *fde, enum cfi_section sec,
+           uint64_t pc, struct cfi_row *row)
 {
 	struct rd r = {.p = fde->p, .len = fde->len, .vaddr = fde->vaddr};
 	struct rd cr = {.p = cie->p, .len = cie->len, .vaddr = cie->vaddr, .pos = 0};
@@ -444,7 +451,8 @@ cfi_row_at(const struct cfi_bytes *cie, const struct cfi_bytes *fde, uint64_t pc
 	uint64_t begin, range, loc, skip;
 	uint32_t id;
 
-	if (cie_parse(cie, &c, &cie_end) != 0 || rd_header(&r, &end, &id) != 0 || id == 0)
+	if (cie_parse(cie, sec, &c, &cie_end) != 0 || rd_header(&r, &end, &id) != 0 ||
+	    is_cie(id, sec))
 		return -1;
 	r.len = end;
 	begin = rd_ptr(&r, c.fde_enc);

@@ -18,6 +18,8 @@
 #define CHUNK_SHIFT 12 /* file bytes are cached 4 KiB at a time */
 #define CHUNK_SIZE (1U << CHUNK_SHIFT)
 #define MAX_PHDRS 128 /* more program headers: not a file we unwind */
+#define MAX_SHDRS 65535
+#define DEBUG_FRAME_MAX (64ULL << 20) /* a bigger .debug_frame is not indexed */
 
 /* .eh_frame_hdr pointer encodings (DW_EH_PE_*). */
 #define EH_PE_OMIT 0xff
@@ -39,6 +41,7 @@ image_free(struct elfimage *img)
 		free(img->chunks[i].data);
 	free(img->chunks);
 	free(img->segs);
+	free(img->dbg_fdes);
 	free(img);
 }
 
@@ -283,6 +286,11 @@ image_parse(struct elfimage *img)
 	}
 	if (img->nsegs == 0)
 		return -1;
+	if (eh.e_shentsize == sizeof(Elf64_Shdr)) {
+		img->shoff = eh.e_shoff;
+		img->shnum = eh.e_shnum;
+		img->shstrndx = eh.e_shstrndx;
+	}
 	if (hdr.p_type == PT_GNU_EH_FRAME && hdr.p_offset <= img->size &&
 	    hdr.p_filesz <= img->size - hdr.p_offset)
 		eh_hdr_parse(img, &hdr);
@@ -449,5 +457,104 @@ elfimage_fde_find(struct elfimage *img, uint64_t vaddr, uint64_t *fde_vaddr)
 	if (table_entry(img, lo, &start, &fde) != 0 || start > vaddr)
 		return -1;
 	*fde_vaddr = fde;
+	return 0;
+}
+
+/* The file range of the .debug_frame section, from the section headers. */
+static int
+debug_frame_section(struct elfimage *img, uint64_t *off, uint64_t *size)
+{
+	static const char want[] = ".debug_frame";
+	char name[sizeof want];
+	Elf64_Shdr sh, strs;
+
+	if (img->shnum == 0 || img->shstrndx >= img->shnum || img->shoff > img->size ||
+	    elfimage_copy(img, img->shoff + img->shstrndx * sizeof sh, &strs, sizeof strs) != 0)
+		return -1;
+	for (size_t i = 1; i < img->shnum && i < MAX_SHDRS; i++) {
+		if (elfimage_copy(img, img->shoff + i * sizeof sh, &sh, sizeof sh) != 0)
+			return -1;
+		if (sh.sh_type != SHT_PROGBITS || sh.sh_name >= strs.sh_size ||
+		    strs.sh_offset > img->size - sizeof name ||
+		    elfimage_copy(img, strs.sh_offset + sh.sh_name, name, sizeof name) != 0 ||
+		    memcmp(name, want, sizeof want) != 0)
+			continue;
+		if (sh.sh_offset > img->size || sh.sh_size > img->size - sh.sh_offset ||
+		    sh.sh_size > DEBUG_FRAME_MAX)
+			return -1;
+		*off = sh.sh_offset;
+		*size = sh.sh_size;
+		return 0;
+	}
+	return -1;
+}
+
+/* Order .debug_frame FDEs by start address. */
+static int
+fde_cmp(const void *a, const void *b)
+{
+	const struct elfimage_fde *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Index the FDEs of .debug_frame: 32-bit DWARF records whose CIEs use
+ * 8-byte absolute addresses (what compilers emit for x86-64). */
+static void
+debug_frame_index(struct elfimage *img)
+{
+	uint64_t off, size, pos = 0, cap = 0;
+	uint32_t hdr[2];
+	uint64_t range[2];
+
+	img->dbg_state = -1;
+	if (debug_frame_section(img, &off, &size) != 0)
+		return;
+	while (size - pos >= sizeof hdr && elfimage_copy(img, off + pos, hdr, sizeof hdr) == 0) {
+		if (hdr[0] == 0xffffffff || hdr[0] > size - pos - 4)
+			break;
+		if (hdr[0] >= sizeof hdr[1] + sizeof range && hdr[1] != 0xffffffff &&
+		    elfimage_copy(img, off + pos + sizeof hdr, range, sizeof range) == 0 &&
+		    range[1] != 0 && range[0] + range[1] > range[0]) {
+			if (img->ndbg_fdes == cap) {
+				cap = cap ? cap * 2 : 64;
+				img->dbg_fdes =
+				    xrealloc(img->dbg_fdes, cap * sizeof *img->dbg_fdes);
+			}
+			img->dbg_fdes[img->ndbg_fdes++] =
+			    (struct elfimage_fde){range[0], range[0] + range[1], off + pos};
+		}
+		pos += 4 + (uint64_t)hdr[0];
+	}
+	if (img->ndbg_fdes == 0)
+		return;
+	qsort(img->dbg_fdes, img->ndbg_fdes, sizeof *img->dbg_fdes, fde_cmp);
+	img->dbg_off = off;
+	img->dbg_state = 1;
+}
+
+/* Binary search of the .debug_frame index. */
+int
+elfimage_debug_fde_find(struct elfimage *img, uint64_t vaddr, uint64_t *fde_off,
+                        uint64_t *section_off)
+{
+	size_t lo = 0, hi, mid;
+
+	if (img->dbg_state == 0)
+		debug_frame_index(img);
+	if (img->dbg_state != 1)
+		return -1;
+	hi = img->ndbg_fdes;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (img->dbg_fdes[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || vaddr >= img->dbg_fdes[lo - 1].end)
+		return -1;
+	*fde_off = img->dbg_fdes[lo - 1].off;
+	*section_off = img->dbg_off;
 	return 0;
 }

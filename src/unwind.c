@@ -385,40 +385,70 @@ call_init(struct uw_call *c, struct unwind *u, struct task *t, const struct unwi
 	return true;
 }
 
-/* Copy the CIE and FDE of the FDE at fde_vaddr into u->buf. 0 or -1. */
+/* Copy an FDE at file offset fde_off (link-time address fde_vaddr; 0 in
+ * .debug_frame, which has no pc-relative pointers) and its CIE into u->buf.
+ * sec_off: where .debug_frame starts (CIE pointers are offsets in it). */
 static int
-records_read(struct unwind *u, struct elfimage *img, uint64_t fde_vaddr, struct cfi_bytes *cie,
-             struct cfi_bytes *fde)
+records_read(struct unwind *u, struct elfimage *img, enum cfi_section sec, uint64_t sec_off,
+             uint64_t fde_off, uint64_t fde_vaddr, struct cfi_bytes *cie, struct cfi_bytes *fde)
 {
-	unsigned char hdr[16];
-	uint64_t fde_size, cie_size, cie_vaddr, skip;
+	unsigned char hdr[8];
+	uint64_t fde_size, cie_size = 0, cie_at, cie_off;
 	struct cfi_bytes b = {.p = hdr, .len = sizeof hdr, .vaddr = fde_vaddr};
 
-	if (elfimage_read(img, fde_vaddr, hdr, sizeof hdr) != 0 ||
-	    cfi_fde_header(&b, &fde_size, &cie_vaddr) != 0 ||
-	    elfimage_read(img, cie_vaddr, hdr, 12) != 0)
+	if (elfimage_copy(img, fde_off, hdr, sizeof hdr) != 0 ||
+	    cfi_fde_header(&b, sec, &fde_size, &cie_at) != 0)
 		return -1;
-	/* The CIE's size: 4-byte length, or 0xffffffff and an 8-byte one. */
-	memcpy(&cie_size, hdr, 4);
-	cie_size &= 0xffffffff;
-	skip = 4;
-	if (cie_size == 0xffffffff) {
-		memcpy(&cie_size, hdr + 4, 8);
-		skip = 12;
-	}
-	if (fde_size > RECORD_MAX || cie_size > RECORD_MAX - skip)
+	cie_off = sec == CFI_EH_FRAME ? fde_off - (fde_vaddr - cie_at) : sec_off + cie_at;
+	/* The CIE's size: its 4-byte length (64-bit records are refused). */
+	if (elfimage_copy(img, cie_off, &cie_size, 4) != 0 || cie_size == 0xffffffff ||
+	    fde_size > RECORD_MAX || cie_size > RECORD_MAX)
 		return -1;
-	cie_size += skip;
+	cie_size += 4;
 	if (u->buf_cap < fde_size + cie_size) {
 		u->buf_cap = fde_size + cie_size;
 		u->buf = xrealloc(u->buf, u->buf_cap);
 	}
 	*fde = (struct cfi_bytes){u->buf, fde_size, fde_vaddr};
-	*cie = (struct cfi_bytes){u->buf + fde_size, cie_size, cie_vaddr};
-	return elfimage_read(img, fde_vaddr, u->buf, fde_size) != 0 ||
-	               elfimage_read(img, cie_vaddr, u->buf + fde_size, cie_size) != 0
+	*cie = (struct cfi_bytes){u->buf + fde_size, cie_size, sec == CFI_EH_FRAME ? cie_at : 0};
+	return elfimage_copy(img, fde_off, u->buf, fde_size) != 0 ||
+	               elfimage_copy(img, cie_off, u->buf + fde_size, cie_size) != 0
 	           ? -1
 	           : 0;
+}
+
+/* The rules at vaddr from .eh_frame (through .eh_frame_hdr). 0 or -1. */
+static int
+row_eh_frame(struct unwind *u, struct elfimage *img, uint64_t vaddr, struct cfi_row *row)
+{
+	const struct dso_seg *seg;
+	struct cfi_bytes cie, fde;
+	uint64_t fde_vaddr;
+
+	if (elfimage_fde_find(img, vaddr, &fde_vaddr) != 0 ||
+	    (seg = elfimage_seg_of_vaddr(img, fde_vaddr)) == NULL)
+		return -1;
+	return records_read(u, img, CFI_EH_FRAME, 0, seg->off + (fde_vaddr - seg->vaddr), fde_vaddr,
+	                    &cie, &fde) == 0 &&
+	               cfi_row_at(&cie, &fde, CFI_EH_FRAME, vaddr, row) == 0
+	           ? 0
+	           : -1;
+}
+
+/* The rules at vaddr from .debug_frame (code built without unwind
+ * tables, e.g. -fno-asynchronous-unwind-tables -g). 0 or -1. */
+static int
+row_debug_frame(struct unwind *u, struct elfimage *img, uint64_t vaddr, struct cfi_row *row)
+{
+	struct cfi_bytes cie, fde;
+	uint64_t fde_off, sec_off;
+
+	if (elfimage_debug_fde_find(img, vaddr, &fde_off, &sec_off) != 0)
+		return -1;
+	return records_read(u, img, CFI_DEBUG_FRAME, sec_off, fde_off, 0, &cie, &fde) == 0 &&
+	               cfi_row_at(&cie, &fde, CFI_DEBUG_FRAME, vaddr, row) == 0
+	           ? 0
+	           : -1;
 }
 
 /* The rules at link-time address vaddr of img, interpreted on first use;
@@ -427,16 +457,13 @@ static const struct cfi_row *
 row_get(struct unwind *u, struct elfimage *img, uint64_t vaddr)
 {
 	struct row_slot *sl = &u->rows[hash_u64(vaddr ^ (uintptr_t)img) & (ROW_CACHE_SIZE - 1)];
-	struct cfi_bytes cie, fde;
-	uint64_t fde_vaddr;
 
 	if (sl->img != img || sl->vaddr != vaddr) {
 		sl->img = img;
 		sl->vaddr = vaddr;
 		u->stats.rows++;
-		sl->ok = elfimage_fde_find(img, vaddr, &fde_vaddr) == 0 &&
-		         records_read(u, img, fde_vaddr, &cie, &fde) == 0 &&
-		         cfi_row_at(&cie, &fde, vaddr, &sl->row) == 0;
+		sl->ok = row_eh_frame(u, img, vaddr, &sl->row) == 0 ||
+		         row_debug_frame(u, img, vaddr, &sl->row) == 0;
 	}
 	return sl->ok ? &sl->row : NULL;
 }

@@ -44,15 +44,24 @@ struct cfi_bytes {
 	uint64_t vaddr;
 };
 
-/* The size of the record (CIE or FDE) starting at b (length field
- * included) and, for an FDE, the address of its CIE. 0 or -1 (a
- * terminator, a CIE when an FDE was wanted, or a truncated header). */
-int cfi_fde_header(const struct cfi_bytes *b, uint64_t *size, uint64_t *cie_vaddr);
+/* Where a record comes from: .eh_frame (CIE id 0, an FDE's CIE pointer
+ * relative to itself, pointers as the CIE's augmentation says) or
+ * .debug_frame (CIE id 0xffffffff, CIE pointers are section offsets). */
+enum cfi_section {
+	CFI_EH_FRAME,
+	CFI_DEBUG_FRAME,
+};
+
+/* The size of the FDE starting at b (length field included) and where
+ * its CIE is: a link-time address (.eh_frame) or an offset in the section
+ * (.debug_frame). 0 or -1 (a terminator, a CIE, or a truncated header). */
+int cfi_fde_header(const struct cfi_bytes *b, enum cfi_section sec, uint64_t *size,
+                   uint64_t *cie_at);
 
 /* The rules at address pc from an FDE and its CIE (whole records).
  * 0; 1 when pc is outside the FDE's range; -1 for a malformed or
  * unsupported record. */
-int cfi_row_at(const struct cfi_bytes *cie, const struct cfi_bytes *fde, uint64_t pc,
-               struct cfi_row *row);
+int cfi_row_at(const struct cfi_bytes *cie, const struct cfi_bytes *fde, enum cfi_section sec,
+               uint64_t pc, struct cfi_row *row);
 
 #endif

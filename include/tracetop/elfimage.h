@@ -32,6 +32,17 @@ struct elfimage {
 	struct timespec mtime;
 	struct elfimage_chunk *chunks; /* open addressing by idx */
 	size_t nchunks, chunk_cap;
+	uint64_t shoff; /* section headers, for .debug_frame */
+	uint16_t shnum, shstrndx;
+	int dbg_state;                 /* .debug_frame: 0 not looked for, 1 indexed, -1 none */
+	uint64_t dbg_off;              /* its file offset */
+	struct elfimage_fde *dbg_fdes; /* its FDEs by start address */
+	size_t ndbg_fdes;
+};
+
+/* One .debug_frame FDE: the code it covers and its file offset. */
+struct elfimage_fde {
+	uint64_t start, end, off;
 };
 
 /* The images read so far, by DSO pointer. */
@@ -67,5 +78,12 @@ int elfimage_bias(const struct elfimage *img, const struct map *m, uint64_t ip, 
  * the .eh_frame_hdr table (the last entry starting at or below vaddr;
  * the FDE's own range is checked by its parser). 0 or -1. */
 int elfimage_fde_find(struct elfimage *img, uint64_t vaddr, uint64_t *fde_vaddr);
+
+/* The file offset of the .debug_frame FDE covering link-time address
+ * vaddr (for objects built without .eh_frame for it), and the file offset
+ * of the section, which its CIE pointers are relative to. The section is
+ * found and indexed on first use. 0 or -1. */
+int elfimage_debug_fde_find(struct elfimage *img, uint64_t vaddr, uint64_t *fde_off,
+                            uint64_t *section_off);
 
 #endif

@@ -27,18 +27,22 @@ put32(unsigned char *p, size_t at, uint32_t v)
 	return at + 4;
 }
 
-/* Look up rows at every address of the FDE's range and around it. */
+/* Look up rows at every address of the FDE's range and around it, as
+ * .eh_frame and as .debug_frame records. */
 static void
 rows(const struct cfi_bytes *cie, const struct cfi_bytes *fde)
 {
+	static const enum cfi_section secs[] = {CFI_EH_FRAME, CFI_DEBUG_FRAME};
 	struct cfi_row row;
-	uint64_t size, cie_vaddr;
+	uint64_t size, cie_at;
 
-	(void)cfi_fde_header(fde, &size, &cie_vaddr);
-	for (uint64_t pc = 0; pc < 80; pc++)
-		if (cfi_row_at(cie, fde, BASE + pc * 3, &row) == 0 &&
-		    (row.cfa_reg >= CFI_NREGS || row.rule[CFI_REG_RA] > CFI_UNSUPPORTED))
-			__builtin_trap();
+	for (size_t s = 0; s < 2; s++) {
+		(void)cfi_fde_header(fde, secs[s], &size, &cie_at);
+		for (uint64_t pc = 0; pc < 80; pc++)
+			if (cfi_row_at(cie, fde, secs[s], BASE + pc * 3, &row) == 0 &&
+			    (row.cfa_reg >= CFI_NREGS || row.rule[CFI_REG_RA] > CFI_UNSUPPORTED))
+				__builtin_trap();
+	}
 }
 
 /* One input: raw records or fuzzed instructions in valid records. */

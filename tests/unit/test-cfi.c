@@ -107,12 +107,13 @@ test_prologue(void **state)
 	struct cfi_row row;
 	uint64_t size, cie_vaddr;
 
-	assert_int_equal(cfi_fde_header(&fde, &size, &cie_vaddr), 0);
+	assert_int_equal(cfi_fde_header(&fde, CFI_EH_FRAME, &size, &cie_vaddr), 0);
 	assert_int_equal(size, fde.len);
 	assert_int_equal(cie_vaddr, CIE_AT);
-	assert_int_equal(cfi_fde_header(&cie, &size, &cie_vaddr), -1); /* a CIE, not an FDE */
+	assert_int_equal(cfi_fde_header(&cie, CFI_EH_FRAME, &size, &cie_vaddr),
+	                 -1); /* a CIE, not an FDE */
 
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT, &row), 0);
 	assert_int_equal(row.cfa_reg, CFI_REG_RSP);
 	assert_int_equal(row.cfa_off, 8);
 	assert_int_equal(row.rule[CFI_REG_RA], CFI_OFFSET);
@@ -121,29 +122,29 @@ test_prologue(void **state)
 	assert_false(row.cfa_expr);
 	assert_false(row.signal_frame);
 
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 1, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 1, &row), 0);
 	assert_int_equal(row.cfa_off, 16);
 	assert_int_equal(row.rule[CFI_REG_RBP], CFI_OFFSET);
 	assert_int_equal(row.off[CFI_REG_RBP], -16);
 
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 4, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 4, &row), 0);
 	assert_int_equal(row.cfa_reg, CFI_REG_RBP);
 	assert_int_equal(row.cfa_off, 16);
 
 	/* In the epilogue: rsp + 8 again, rbp restored to the CIE's rule. */
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 0x44, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 0x44, &row), 0);
 	assert_int_equal(row.cfa_reg, CFI_REG_RSP);
 	assert_int_equal(row.cfa_off, 8);
 	assert_int_equal(row.rule[CFI_REG_RBP], CFI_SAME);
 
 	/* After restore_state: the body's rules once more. */
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 0x45, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 0x45, &row), 0);
 	assert_int_equal(row.cfa_reg, CFI_REG_RBP);
 	assert_int_equal(row.rule[CFI_REG_RBP], CFI_OFFSET);
 
 	/* Outside the FDE's range. */
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT - 1, &row), 1);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + FUNC_LEN, &row), 1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT - 1, &row), 1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + FUNC_LEN, &row), 1);
 }
 
 /* Expressions and register copies are reported, not guessed. */
@@ -162,16 +163,16 @@ test_unsupported_rules(void **state)
 	struct cfi_bytes cie = make_cie(&cr, "zR"), fde = make_fde(&fr, expr, sizeof expr);
 	struct cfi_row row;
 
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT, &row), 0);
 	assert_true(row.cfa_expr);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 1, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 1, &row), 0);
 	assert_true(row.cfa_expr);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 2, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 2, &row), 0);
 	assert_false(row.cfa_expr);
 	assert_int_equal(row.cfa_off, 16);
 	assert_int_equal(row.rule[3], CFI_UNSUPPORTED);
 	assert_int_equal(row.rule[CFI_REG_RBP], CFI_UNSUPPORTED);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 3, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 3, &row), 0);
 	assert_int_equal(row.rule[CFI_REG_RA], CFI_UNDEF);
 }
 
@@ -195,16 +196,16 @@ test_other_forms(void **state)
 	struct cfi_bytes cie = make_cie(&cr, "zR"), fde = make_fde(&fr, forms, sizeof forms);
 	struct cfi_row row;
 
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 15, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 15, &row), 0);
 	assert_int_equal(row.cfa_off, 16);
 	assert_int_equal(row.rule[3], CFI_OFFSET);
 	assert_int_equal(row.off[3], -24);
 	assert_int_equal(row.rule[12], CFI_VAL_OFFSET);
 	assert_int_equal(row.off[12], -8);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 16, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 16, &row), 0);
 	assert_int_equal(row.cfa_off, 32);
 	assert_int_equal(row.rule[3], CFI_SAME);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 40, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 40, &row), 0);
 	assert_int_equal(row.rule[13], CFI_OFFSET);
 	assert_int_equal(row.off[13], 16);
 }
@@ -218,13 +219,13 @@ test_augmentations(void **state)
 	struct cfi_row row;
 
 	cie = make_cie(&cr, "zRS");
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT, &row), 0);
 	assert_true(row.signal_frame);
 	cie = make_cie(&cr, "zPLR");
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 1, &row), 0);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 1, &row), 0);
 	assert_int_equal(row.cfa_off, 16);
 	cie = make_cie(&cr, "eh");
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT, &row), -1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT, &row), -1);
 }
 
 /* Every truncation of either record fails cleanly (or, cut inside the
@@ -244,20 +245,58 @@ test_malformed(void **state)
 
 	for (size_t len = 0; len < fde.len; len++) {
 		cut = (struct cfi_bytes){fde.p, len, fde.vaddr};
-		assert_int_equal(cfi_row_at(&cie, &cut, FUNC_AT + 0x45, &row), -1);
+		assert_int_equal(cfi_row_at(&cie, &cut, CFI_EH_FRAME, FUNC_AT + 0x45, &row), -1);
 		if (len < 8)
-			assert_int_equal(cfi_fde_header(&cut, &size, &cv), -1);
+			assert_int_equal(cfi_fde_header(&cut, CFI_EH_FRAME, &size, &cv), -1);
 	}
 	for (size_t len = 0; len < cie.len; len++) {
 		cut = (struct cfi_bytes){cie.p, len, cie.vaddr};
-		assert_int_equal(cfi_row_at(&cut, &fde, FUNC_AT + 1, &row), -1);
+		assert_int_equal(cfi_row_at(&cut, &fde, CFI_EH_FRAME, FUNC_AT + 1, &row), -1);
 	}
 	fde = make_fde(&fr, bad_op, sizeof bad_op);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 2, &row), -1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 2, &row), -1);
 	fde = make_fde(&fr, underflow, sizeof underflow);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 2, &row), -1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 2, &row), -1);
 	fde = make_fde(&fr, overflow, sizeof overflow);
-	assert_int_equal(cfi_row_at(&cie, &fde, FUNC_AT + 2, &row), -1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 2, &row), -1);
+}
+
+/* .debug_frame records: CIE id 0xffffffff (version 4, no augmentation),
+ * an FDE whose CIE pointer is a section offset (here 0, which in
+ * .eh_frame would mark a CIE) and absolute 8-byte addresses. */
+static void
+test_debug_frame(void **state)
+{
+	struct rec cr = {.n = 0}, fr = {.n = 0};
+	struct cfi_bytes cie, fde;
+	struct cfi_row row;
+	uint64_t size, cie_at, a = FUNC_AT, len = FUNC_LEN;
+
+	put32(&cr, 0);
+	put32(&cr, 0xffffffff);
+	put(&cr, "\x04\0\x08\x00\x01\x78\x10", 7);
+	put(&cr, "\x0c\x07\x08\x90\x01", 5);
+	finish(&cr);
+	cie = (struct cfi_bytes){cr.b, cr.n, 0};
+	put32(&fr, 0);
+	put32(&fr, 0); /* the CIE at the section's start */
+	put(&fr, &a, 8);
+	put(&fr, &len, 8);
+	put(&fr, prologue, sizeof prologue);
+	finish(&fr);
+	fde = (struct cfi_bytes){fr.b, fr.n, 0};
+
+	assert_int_equal(cfi_fde_header(&fde, CFI_DEBUG_FRAME, &size, &cie_at), 0);
+	assert_int_equal(size, fde.len);
+	assert_int_equal(cie_at, 0);
+	assert_int_equal(cfi_fde_header(&fde, CFI_EH_FRAME, &size, &cie_at), -1);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_DEBUG_FRAME, FUNC_AT + 4, &row), 0);
+	assert_int_equal(row.cfa_reg, CFI_REG_RBP);
+	assert_int_equal(row.cfa_off, 16);
+	assert_int_equal(row.rule[CFI_REG_RA], CFI_OFFSET);
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_DEBUG_FRAME, FUNC_AT + FUNC_LEN, &row), 1);
+	/* The same bytes read as .eh_frame are not a CIE and an FDE. */
+	assert_int_equal(cfi_row_at(&cie, &fde, CFI_EH_FRAME, FUNC_AT + 4, &row), -1);
 }
 
 int
@@ -266,7 +305,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_prologue),    cmocka_unit_test(test_unsupported_rules),
 	    cmocka_unit_test(test_other_forms), cmocka_unit_test(test_augmentations),
-	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_malformed),   cmocka_unit_test(test_debug_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

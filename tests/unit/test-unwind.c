@@ -473,6 +473,27 @@ test_non_pie(void **state)
 	run_free(&np);
 }
 
+/* A build whose rules are only in .debug_frame (no .eh_frame for its
+ * code) unwinds as fully, by our rules alone (libunwind has no access to
+ * .debug_frame through its remote tables). */
+static void
+test_debug_frame(void **state)
+{
+	static struct run dr;
+	const struct unwind_stats *st = unwind_stats(uw);
+	uint64_t slow0;
+	size_t ok;
+
+	assert_int_equal(run_start(&dr, "chain-dbgframe"), 0);
+	assert_true(dr.nleaf >= 20);
+	slow0 = st->slow_unwinds;
+	ok = count_full_chains(&dr, dr.task);
+	printf("# .debug_frame full chain: %zu of %zu\n", ok, dr.nleaf);
+	assert_true(ok * 10 >= dr.nleaf * 9);
+	assert_int_equal(st->slow_unwinds, slow0);
+	run_free(&dr);
+}
+
 /* Our rules and libunwind alone give the same frames for every sample
  * (leaf or not); the chain's samples never need libunwind. */
 static void
@@ -515,6 +536,7 @@ main(void)
 	    cmocka_unit_test(test_cache_owner),
 	    cmocka_unit_test(test_non_pie),
 	    cmocka_unit_test(test_fast_matches_libunwind),
+	    cmocka_unit_test(test_debug_frame),
 	};
 	int fd = open_sampler(0);
 
