@@ -7,11 +7,12 @@
 #include "tracetop/report.h"
 #include "tracetop/util.h"
 #include "ui/calltree.h"
+#include "ui/listpane.h"
 #include "ui/table.h"
 #include "ui/tui.h"
 
 enum top_col {
-	COL_CHILDREN,		/* only with call stacks */
+	COL_CHILDREN, /* only with call stacks */
 	COL_OVERHEAD,
 	COL_SAMPLES,
 	COL_COMM,
@@ -24,18 +25,16 @@ enum top_col {
 
 /* Drop order at narrow widths: Samples, PID, Command, Shared Object. */
 static const struct table_col top_cols[COL_COUNT] = {
-	[COL_CHILDREN] = { "Children", 18, 7, 9, true, false, true, true },
-	[COL_OVERHEAD] = { "Overhead", 18, 7, 9, true, false, true, true },
-	[COL_SAMPLES] = { "Samples", 8, 7, 1, true, false, false, true },
-	[COL_COMM] = { "Command", 12, 7, 3, false, false, false, true },
-	[COL_PID] = { "PID", 7, 5, 2, true, false, false, true },
-	[COL_DSO] = { "Shared Object", 16, 8, 4, false, false, false, true },
-	[COL_MARK] = { "", 3, 3, 8, false, false, false, false },
-	/* width = min_width: the symbol shrinks before other columns drop */
-	[COL_SYMBOL] = { "Symbol", 16, 16, 9, false, true, false, true },
+    [COL_CHILDREN] = {"Children", 18, 7, 9, true, false, true, true},
+    [COL_OVERHEAD] = {"Overhead", 18, 7, 9, true, false, true, true},
+    [COL_SAMPLES] = {"Samples", 8, 7, 1, true, false, false, true},
+    [COL_COMM] = {"Command", 12, 7, 3, false, false, false, true},
+    [COL_PID] = {"PID", 7, 5, 2, true, false, false, true},
+    [COL_DSO] = {"Shared Object", 16, 8, 4, false, false, false, true},
+    [COL_MARK] = {"", 3, 3, 8, false, false, false, false},
+    /* width = min_width: the symbol shrinks before other columns drop */
+    [COL_SYMBOL] = {"Symbol", 16, 16, 9, false, true, false, true},
 };
-
-enum top_prompt { PROMPT_FOR_SEARCH, PROMPT_FOR_FILTER };
 
 enum top_menu_id {
 	MENU_ZOOM_PID,
@@ -45,20 +44,17 @@ enum top_menu_id {
 	MENU_PROBE,
 	MENU_CALLERS,
 	MENU_CALLEES,
-	MENU_SORT = 100, /* + column */
 };
 
 struct top {
-	struct table table;
-	struct table_col cols[COL_COUNT];	/* the columns shown */
-	enum top_col kind[COL_COUNT];		/* what each shown column is */
+	struct listpane list;
+	struct table_col cols[COL_COUNT]; /* the columns shown */
+	enum top_col kind[COL_COUNT];     /* what each shown column is */
 	size_t ncols;
-	size_t sym_col;		/* index of the Symbol column */
-	bool stacks;		/* the engine has call stacks: trees */
-	struct calltree tree;	/* the lines shown: rows and their trees */
+	size_t sym_col;       /* index of the Symbol column */
+	bool stacks;          /* the engine has call stacks: trees */
+	struct calltree tree; /* the lines shown: rows and their trees */
 	char sym_title[48];
-	enum top_prompt prompt;
-	bool sort_menu;		/* the open menu chooses the sort column */
 };
 
 /* The snapshot row a line belongs to. */
@@ -132,8 +128,7 @@ top_cmp_num(double a, double b)
 
 /* Ascending order of two snapshot rows by a column. */
 static int
-top_row_compare(const struct top *p, const struct hist_row *a, const struct hist_row *b,
-		size_t col)
+top_row_compare(const struct top *p, const struct hist_row *a, const struct hist_row *b, size_t col)
 {
 	char x[256], y[256];
 
@@ -169,7 +164,7 @@ top_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	if (a->top != b->top && (c = top_row_compare(p, a->top, b->top, col)) != 0)
 		return c;
 	c = a->top != b->top ? top_cmp_num(a->ord, b->ord) : top_cmp_num(a->seq, b->seq);
-	return p->table.descending ? -c : c;
+	return p->list.table.descending ? -c : c;
 }
 
 /* The overhead bar's length (none on tree lines). */
@@ -222,12 +217,12 @@ top_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 }
 
 static const struct table_ops top_table_ops = {
-	.cell = top_cell,
-	.compare = top_compare,
-	.bar_value = top_bar,
-	.row_id = top_row_id,
-	.match = top_match,
-	.cell_attr = top_cell_attr,
+    .cell = top_cell,
+    .compare = top_compare,
+    .bar_value = top_bar,
+    .row_id = top_row_id,
+    .match = top_match,
+    .cell_attr = top_cell_attr,
 };
 
 /* The Symbol column's title: with call stacks, which trees and which
@@ -238,7 +233,7 @@ top_set_title(struct top *p)
 	if (!p->stacks)
 		return;
 	snprintf(p->sym_title, sizeof p->sym_title, "Symbol (%s, %% of %s)",
-		 p->tree.callers ? "callers" : "callees", p->tree.relative ? "parent" : "total");
+	         p->tree.callers ? "callers" : "callees", p->tree.relative ? "parent" : "total");
 	p->cols[p->sym_col].title = p->sym_title;
 }
 
@@ -278,10 +273,10 @@ top_init(struct tui *t)
 		p->ncols++;
 	}
 	top_set_title(p);
-	table_init(&p->table, p->cols, p->ncols, &top_table_ops, p);
+	table_init(&p->list.table, p->cols, p->ncols, &top_table_ops, p);
 	/* by Self, or by Children with --children */
-	table_sort_by(&p->table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
-		      true);
+	table_sort_by(&p->list.table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
+	              true);
 	return p;
 }
 
@@ -291,7 +286,7 @@ top_free(void *pp)
 {
 	struct top *p = pp;
 
-	table_free(&p->table);
+	table_free(&p->list.table);
 	calltree_free(&p->tree);
 	free(p);
 }
@@ -303,10 +298,10 @@ top_rebuild(struct top *p, struct tui *t, uintptr_t select_id)
 {
 	calltree_build(&p->tree, p->stacks ? t->cg : NULL, &t->snap, t->theme.utf8);
 	if (select_id != 0) {
-		p->table.sel_id = select_id;
-		p->table.have_sel = true;
+		p->list.table.sel_id = select_id;
+		p->list.table.have_sel = true;
 	}
-	table_set_rows(&p->table, p->tree.ptrs, p->tree.nlines);
+	table_set_rows(&p->list.table, p->tree.ptrs, p->tree.nlines);
 }
 
 /* A new snapshot: hand its rows to the table. */
@@ -316,17 +311,6 @@ top_update(void *pp, struct tui *t)
 	top_rebuild(pp, t, 0);
 }
 
-/* A centred line of text in the pane (empty states). */
-static void
-top_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th)
-{
-	int len = (int)strlen(msg);
-
-	wattrset(win, th->attr[TH_DIM]);
-	mvwaddnstr(win, y, x + (len < w ? (w - len) / 2 : 0), msg, w);
-	wattrset(win, A_NORMAL);
-}
-
 /* Why K/U left nothing to show, and the key that brings rows back. */
 static const char *
 top_hidden_message(const struct tui *t)
@@ -334,7 +318,7 @@ top_hidden_message(const struct tui *t)
 	if (t->hide_kernel && t->hide_user)
 		return "No samples here (K and U show the hidden symbols)";
 	return t->hide_user ? "No samples here (U shows user symbols)"
-			    : "No samples here (K shows kernel symbols)";
+	                    : "No samples here (K shows kernel symbols)";
 }
 
 /* Draw the table, or say why it is empty. */
@@ -343,21 +327,21 @@ top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct top *p = pp;
 
-	table_draw(&p->table, win, y, x, h, w, &t->theme);
-	if (p->table.nrows > 0 || h < 3)
+	table_draw(&p->list.table, win, y, x, h, w, &t->theme);
+	if (p->list.table.nrows > 0 || h < 3)
 		return;
-	if (p->table.nall > 0)
-		top_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
-			    &t->theme);
+	if (p->list.table.nall > 0)
+		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
+		                 &t->theme);
 	else if (t->refreshes == 0)
-		top_message(win, y + h / 2, x, w, "Waiting for samples...", &t->theme);
+		listpane_message(win, y + h / 2, x, w, "Waiting for samples...", &t->theme);
 	else if (t->zoom.pid || t->zoom.tid || t->zoom.dso)
-		top_message(win, y + h / 2, x, w, "No samples here (Esc leaves the zoom)",
-			    &t->theme);
+		listpane_message(win, y + h / 2, x, w, "No samples here (Esc leaves the zoom)",
+		                 &t->theme);
 	else if (t->hide_kernel || t->hide_user)
-		top_message(win, y + h / 2, x, w, top_hidden_message(t), &t->theme);
+		listpane_message(win, y + h / 2, x, w, top_hidden_message(t), &t->theme);
 	else
-		top_message(win, y + h / 2, x, w, "No samples in this interval", &t->theme);
+		listpane_message(win, y + h / 2, x, w, "No samples in this interval", &t->theme);
 }
 
 /* Leave every zoom. */
@@ -377,7 +361,7 @@ top_unzoom(struct tui *t)
 static int
 top_row_menu(struct top *p, struct tui *t)
 {
-	const struct ct_line *l = table_selected(&p->table);
+	const struct ct_line *l = table_selected(&p->list.table);
 	const struct hist_row *r = l != NULL ? l->top : NULL;
 	char comm[64], dso[128], sym[256];
 
@@ -388,9 +372,9 @@ top_row_menu(struct top *p, struct tui *t)
 	report_symbol(r->entry, sym, sizeof sym);
 	menu_open(&t->menu, sym);
 	menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0, "Zoom into process %d (%s)",
-		 r->entry->key.pid, comm);
+	         r->entry->key.pid, comm);
 	menu_add(&t->menu, MENU_ZOOM_TID, r->entry->key.tid == 0,
-		 "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
+	         "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
 	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
 	menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (not in this version)", sym);
 	menu_add(&t->menu, MENU_PROBE, true, "Probe %s (not in this version)", sym);
@@ -398,32 +382,7 @@ top_row_menu(struct top *p, struct tui *t)
 		menu_add(&t->menu, MENU_CALLERS, false, "Show callers of %s", sym);
 		menu_add(&t->menu, MENU_CALLEES, false, "Show callees of %s", sym);
 	}
-	p->sort_menu = false;
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
-/* Open the sort column chooser. */
-static int
-top_sort_menu(struct top *p, struct tui *t)
-{
-	menu_open(&t->menu, "Sort by");
-	for (size_t i = 0; i < p->ncols; i++)
-		if (p->cols[i].sortable && p->cols[i].title[0] != '\0')
-			menu_add(&t->menu, MENU_SORT + (int)i, false, "%s", p->cols[i].title);
-	p->sort_menu = true;
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
-/* Open the search or filter prompt. */
-static int
-top_open_prompt(struct top *p, struct tui *t, enum top_prompt kind)
-{
-	p->prompt = kind;
-	t->prompt_owner = (int)t->cur;
-	if (kind == PROMPT_FOR_SEARCH)
-		prompt_open(&t->prompt, "Search: ", "");
-	else
-		prompt_open(&t->prompt, "Filter: ", p->table.filter);
+	listpane_menu_opened(&p->list);
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
@@ -435,7 +394,7 @@ top_toggle_hide(struct tui *t, bool kernel)
 
 	*flag = !*flag;
 	tui_status(t, false, "%s symbols %s", kernel ? "kernel" : "user",
-		   *flag ? "hidden" : "shown");
+	           *flag ? "hidden" : "shown");
 	tui_snapshot(t);
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -453,16 +412,18 @@ top_no_stacks(struct tui *t)
 static void
 top_show_below(struct top *p)
 {
-	const struct ct_line *l = table_selected(&p->table);
-	size_t end = p->table.sel, page = p->table.height > 0 ? (size_t)p->table.height : 1;
+	const struct ct_line *l = table_selected(&p->list.table);
+	size_t end = p->list.table.sel,
+	       page = p->list.table.height > 0 ? (size_t)p->list.table.height : 1;
 
 	if (l == NULL)
 		return;
-	while (end + 1 < p->table.nrows &&
-	       ((const struct ct_line *)p->table.rows[end + 1])->top == l->top)
+	while (end + 1 < p->list.table.nrows &&
+	       ((const struct ct_line *)p->list.table.rows[end + 1])->top == l->top)
 		end++;
-	if (end >= p->table.top + page)
-		p->table.top = end - page + 1 < p->table.sel ? end - page + 1 : p->table.sel;
+	if (end >= p->list.table.top + page)
+		p->list.table.top =
+		    end - page + 1 < p->list.table.sel ? end - page + 1 : p->list.table.sel;
 }
 
 /* Expand the selected row's tree, or the selected tree node. */
@@ -481,12 +442,12 @@ top_expand(struct top *p, struct tui *t, const struct ct_line *l)
 	calltree_set_open(&p->tree, l->id, true);
 	top_rebuild(p, t, 0);
 	top_show_below(p);
-	l = table_selected(&p->table);
-	if (p->table.sel + 1 >= p->table.nrows ||
-	    ((const struct ct_line *)p->table.rows[p->table.sel + 1])->top != l->top) {
+	l = table_selected(&p->list.table);
+	if (p->list.table.sel + 1 >= p->list.table.nrows ||
+	    ((const struct ct_line *)p->list.table.rows[p->list.table.sel + 1])->top != l->top) {
 		report_symbol(l->top->entry, sym, sizeof sym);
 		tui_status(t, false, "no %s of %s in the call stacks",
-			   p->tree.callers ? "callers" : "callees", sym);
+		           p->tree.callers ? "callers" : "callees", sym);
 	}
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -512,8 +473,8 @@ top_expand_all(struct top *p, struct tui *t)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < p->table.nrows && n < CT_MAX_OPEN; i++) {
-		const struct ct_line *l = p->table.rows[i];
+	for (size_t i = 0; i < p->list.table.nrows && n < CT_MAX_OPEN; i++) {
+		const struct ct_line *l = p->list.table.rows[i];
 
 		if (l->node == 0) {
 			calltree_set_open(&p->tree, l->id, true);
@@ -540,7 +501,7 @@ top_show_tree(struct top *p, struct tui *t, const struct hist_row *r, bool calle
 static int
 top_tree_action(struct top *p, struct tui *t, enum action a)
 {
-	const struct ct_line *l = table_selected(&p->table);
+	const struct ct_line *l = table_selected(&p->list.table);
 	uintptr_t row_id = l != NULL ? calltree_row_id(l->top) : 0;
 
 	if (!p->stacks)
@@ -562,7 +523,7 @@ top_tree_action(struct top *p, struct tui *t, enum action a)
 	default: /* ACT_TREE_PERCENT */
 		p->tree.relative = !p->tree.relative;
 		tui_status(t, false, "tree percentages of the %s",
-			   p->tree.relative ? "parent" : "total");
+		           p->tree.relative ? "parent" : "total");
 		top_set_title(p);
 		top_rebuild(p, t, 0);
 		return REACT_HANDLED | REACT_REDRAW;
@@ -577,7 +538,7 @@ top_tree_action(struct top *p, struct tui *t, enum action a)
 static int
 top_enter(struct top *p, struct tui *t)
 {
-	const struct ct_line *l = table_selected(&p->table);
+	const struct ct_line *l = table_selected(&p->list.table);
 
 	if (l == NULL || l->node == 0)
 		return top_row_menu(p, t);
@@ -587,34 +548,16 @@ top_enter(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Act on an action. */
+/* Act on an action: the pane's own, then the list's. */
 static int
 top_action(void *pp, struct tui *t, enum action a)
 {
 	struct top *p = pp;
+	int r;
 
 	switch (a) {
-	case ACT_SEARCH:
-		return top_open_prompt(p, t, PROMPT_FOR_SEARCH);
-	case ACT_FILTER:
-		return top_open_prompt(p, t, PROMPT_FOR_FILTER);
-	case ACT_SEARCH_NEXT:
-	case ACT_SEARCH_PREV:
-		if (p->table.search[0] == '\0')
-			tui_status(t, false, "no search yet: press / or F3");
-		else if (!table_search_next(&p->table, a == ACT_SEARCH_NEXT ? 1 : -1))
-			tui_status(t, true, "no match for '%s'", p->table.search);
-		return REACT_HANDLED | REACT_REDRAW;
-	case ACT_CLOSE:
-		if (p->table.filter[0] != '\0') {
-			table_set_filter(&p->table, "");
-			return REACT_HANDLED | REACT_REDRAW;
-		}
-		return top_unzoom(t);
 	case ACT_BACK:
 		return top_unzoom(t);
-	case ACT_SORT_MENU:
-		return top_sort_menu(p, t);
 	case ACT_ENTER:
 		return top_enter(p, t);
 	case ACT_EXPAND:
@@ -628,7 +571,9 @@ top_action(void *pp, struct tui *t, enum action a)
 	case ACT_HIDE_USER:
 		return top_toggle_hide(t, a == ACT_HIDE_KERNEL);
 	default:
-		return table_action(&p->table, a);
+		r = listpane_action(&p->list, t, a);
+		/* Esc clears the filter first, then leaves the zoom. */
+		return r == REACT_IGNORED && a == ACT_CLOSE ? top_unzoom(t) : r;
 	}
 }
 
@@ -639,17 +584,7 @@ top_mouse(void *pp, struct tui *t, int y, int x, unsigned long bstate)
 	struct top *p = pp;
 
 	(void)t;
-	if (bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
-		return table_click(&p->table, y, x);
-	if (bstate & BUTTON4_PRESSED)
-		table_scroll(&p->table, -3);
-#ifdef BUTTON5_PRESSED
-	else if (bstate & BUTTON5_PRESSED)
-		table_scroll(&p->table, 3);
-#endif
-	else
-		return REACT_IGNORED;
-	return REACT_HANDLED | REACT_REDRAW;
+	return listpane_mouse(&p->list, y, x, bstate);
 }
 
 /* The search or filter text changed, was accepted or cancelled. */
@@ -657,18 +592,8 @@ static int
 top_prompt(void *pp, struct tui *t, int result)
 {
 	struct top *p = pp;
-	const char *text = t->prompt.text;
 
-	if (p->prompt == PROMPT_FOR_FILTER) {
-		if (result == PROMPT_CANCEL)
-			table_set_filter(&p->table, "");
-		else if (result == PROMPT_CHANGED || result == PROMPT_DONE)
-			table_set_filter(&p->table, text);
-		return REACT_REDRAW;
-	}
-	if (result == PROMPT_CHANGED && text[0] != '\0' && !table_search(&p->table, text))
-		tui_status(t, true, "no match for '%s'", p->table.search);
-	return REACT_REDRAW;
+	return listpane_prompt(&p->list, t, result);
 }
 
 /* A menu item was chosen. */
@@ -676,15 +601,11 @@ static int
 top_menu(void *pp, struct tui *t, int id)
 {
 	struct top *p = pp;
-	const struct ct_line *l = table_selected(&p->table);
+	const struct ct_line *l = table_selected(&p->list.table);
 	const struct hist_row *r = l != NULL ? l->top : NULL;
 
-	if (p->sort_menu) {
-		size_t col = (size_t)(id - MENU_SORT);
-
-		table_sort_by(&p->table, col, p->cols[col].right);
+	if (listpane_menu(&p->list, id) != REACT_IGNORED)
 		return REACT_REDRAW;
-	}
 	if (r == NULL)
 		return REACT_REDRAW;
 	switch (id) {
@@ -710,14 +631,14 @@ top_menu(void *pp, struct tui *t, int id)
 }
 
 const struct pane_ops pane_top = {
-	.name = "Top",
-	.scope = SCOPE_TOP,
-	.init = top_init,
-	.free = top_free,
-	.update = top_update,
-	.draw = top_draw,
-	.action = top_action,
-	.mouse = top_mouse,
-	.prompt = top_prompt,
-	.menu = top_menu,
+    .name = "Top",
+    .scope = SCOPE_TOP,
+    .init = top_init,
+    .free = top_free,
+    .update = top_update,
+    .draw = top_draw,
+    .action = top_action,
+    .mouse = top_mouse,
+    .prompt = top_prompt,
+    .menu = top_menu,
 };

@@ -1,0 +1,133 @@
+/* listpane: the behaviour every list pane shares around its table. */
+#include "config.h"
+
+#include <string.h>
+
+#include "ui/listpane.h"
+
+/* Open the search or filter prompt for the current pane. */
+static int
+listpane_open_prompt(struct listpane *lp, struct tui *t, enum listpane_prompt kind)
+{
+	lp->prompt = kind;
+	t->prompt_owner = (int)t->cur;
+	if (kind == LISTPANE_SEARCH)
+		prompt_open(&t->prompt, "Search: ", "");
+	else
+		prompt_open(&t->prompt, "Filter: ", lp->table.filter);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Open the sort column chooser. */
+static int
+listpane_sort_menu(struct listpane *lp, struct tui *t)
+{
+	const struct table *tb = &lp->table;
+
+	menu_open(&t->menu, "Sort by");
+	for (size_t i = 0; i < tb->ncols; i++)
+		if (tb->cols[i].sortable && tb->cols[i].title[0] != '\0')
+			menu_add(&t->menu, LISTPANE_MENU_SORT + (int)i, false, "%s",
+			         tb->cols[i].title);
+	lp->sort_menu = true;
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The shared list actions. */
+int
+listpane_action(struct listpane *lp, struct tui *t, enum action a)
+{
+	switch (a) {
+	case ACT_SEARCH:
+		return listpane_open_prompt(lp, t, LISTPANE_SEARCH);
+	case ACT_FILTER:
+		return listpane_open_prompt(lp, t, LISTPANE_FILTER);
+	case ACT_SEARCH_NEXT:
+	case ACT_SEARCH_PREV:
+		if (lp->table.search[0] == '\0')
+			tui_status(t, false, "no search yet: press / or F3");
+		else if (!table_search_next(&lp->table, a == ACT_SEARCH_NEXT ? 1 : -1))
+			tui_status(t, true, "no match for '%s'", lp->table.search);
+		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_CLOSE:
+		if (lp->table.filter[0] == '\0')
+			return REACT_IGNORED;
+		table_set_filter(&lp->table, "");
+		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_SORT_MENU:
+		return listpane_sort_menu(lp, t);
+	default:
+		return table_action(&lp->table, a);
+	}
+}
+
+/* Filter as typed; search as typed, saying when nothing matches. */
+int
+listpane_prompt(struct listpane *lp, struct tui *t, int result)
+{
+	const char *text = t->prompt.text;
+
+	switch (lp->prompt) {
+	case LISTPANE_FILTER:
+		if (result == PROMPT_CANCEL)
+			table_set_filter(&lp->table, "");
+		else if (result == PROMPT_CHANGED || result == PROMPT_DONE)
+			table_set_filter(&lp->table, text);
+		return REACT_REDRAW;
+	case LISTPANE_SEARCH:
+		if (result == PROMPT_CHANGED && text[0] != '\0' && !table_search(&lp->table, text))
+			tui_status(t, true, "no match for '%s'", lp->table.search);
+		return REACT_REDRAW;
+	default:
+		return REACT_IGNORED;
+	}
+}
+
+/* Another menu of the pane is open: choices are not sort columns. */
+void
+listpane_menu_opened(struct listpane *lp)
+{
+	lp->sort_menu = false;
+}
+
+/* Sort by the chosen column (numbers descending first, as htop). */
+int
+listpane_menu(struct listpane *lp, int id)
+{
+	size_t col;
+
+	if (!lp->sort_menu || id < LISTPANE_MENU_SORT)
+		return REACT_IGNORED;
+	col = (size_t)(id - LISTPANE_MENU_SORT);
+	if (col < lp->table.ncols)
+		table_sort_by(&lp->table, col, lp->table.cols[col].right);
+	return REACT_REDRAW;
+}
+
+/* Clicks and the wheel. */
+int
+listpane_mouse(struct listpane *lp, int y, int x, unsigned long bstate)
+{
+	if (bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		return table_click(&lp->table, y, x);
+	if (bstate & BUTTON4_PRESSED)
+		table_scroll(&lp->table, -3);
+#ifdef BUTTON5_PRESSED
+	else if (bstate & BUTTON5_PRESSED)
+		table_scroll(&lp->table, 3);
+#endif
+	else
+		return REACT_IGNORED;
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* A centred line of text (empty states). */
+void
+listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th)
+{
+	int len = (int)strlen(msg);
+
+	wattrset(win, th->attr[TH_DIM]);
+	mvwaddnstr(win, y, x + (len < w ? (w - len) / 2 : 0), msg, w);
+	wattrset(win, A_NORMAL);
+}
