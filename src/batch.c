@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "tracetop/batch.h"
+#include "tracetop/report-counters.h"
 #include "tracetop/report.h"
 
 /* How often to look for the targets' exit when nothing else wakes us. */
@@ -42,10 +43,27 @@ batch_rows(const struct options *o, FILE *out)
 	return ws.ws_row - 5u;
 }
 
+/* What one batch view prints every refresh, and its state. */
+struct batch_view {
+	void (*report)(struct batch_view *v);
+	struct engine *e;
+	const struct options *o;
+	FILE *out;
+	struct hist_snapshot snap;		/* top */
+	struct counters *c;			/* counters */
+	struct counters_snapshot csnap[COUNTERS_NSCOPES];
+	long reports;
+	char notice[320];			/* the counters notice last printed */
+};
+
 /* Print one refresh of every event. */
 static void
-batch_report(struct engine *e, const struct options *o, FILE *out, struct hist_snapshot *snap)
+batch_report(struct batch_view *v)
 {
+	struct engine *e = v->e;
+	const struct options *o = v->o;
+	FILE *out = v->out;
+	struct hist_snapshot *snap = &v->snap;
 	const struct engine_stats *st = engine_stats(e);
 	size_t i;
 
@@ -95,21 +113,20 @@ batch_signal_stop(int sfd)
 }
 
 /* The loop: drain rings as they fill, report every delay seconds. */
-int
-batch_run(struct engine *e, const struct options *o, FILE *out)
+static int
+batch_loop(struct batch_view *v)
 {
 	struct pollfd fds[1025];
-	struct hist_snapshot snap = { 0 };
+	const struct options *o = v->o;
 	uint64_t delay_ns = (uint64_t)(o->delay * 1e9), next;
 	size_t nfds;
-	long reports = 0;
 	int sfd = signals_fd(NULL);
 
 	if (sfd < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
 		return 1;
 	}
-	nfds = engine_pollfds(e, fds + 1, ARRAY_SIZE(fds) - 1);
+	nfds = engine_pollfds(v->e, fds + 1, ARRAY_SIZE(fds) - 1);
 	fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
 	next = now_ns() + (o->batch || delay_ns < BATCH_FIRST_FRAME_NS ? delay_ns
 									: BATCH_FIRST_FRAME_NS);
@@ -124,20 +141,81 @@ batch_run(struct engine *e, const struct options *o, FILE *out)
 		if ((fds[0].revents & POLLIN) && batch_signal_stop(sfd))
 			break;
 		poll_drop_hangups(fds + 1, nfds);
-		engine_read(e);
-		if (engine_finished(e)) {
-			engine_read(e);
-			batch_report(e, o, out, &snap);
+		engine_read(v->e);
+		if (engine_finished(v->e)) {
+			engine_read(v->e);
+			v->report(v);
 			break;
 		}
 		if (now_ns() >= next) {
-			batch_report(e, o, out, &snap);
+			v->report(v);
 			next = now_ns() + delay_ns;
-			if (o->count > 0 && ++reports >= o->count)
+			if (++v->reports >= o->count && o->count > 0)
 				break;
 		}
 	}
-	hist_snapshot_free(&snap);
 	close(sfd);
-	return ferror(out) ? 1 : 0;
+	return ferror(v->out) ? 1 : 0;
+}
+
+/* The top view's loop. */
+int
+batch_run(struct engine *e, const struct options *o, FILE *out)
+{
+	struct batch_view v = { .report = batch_report, .e = e, .o = o, .out = out };
+	int status = batch_loop(&v);
+
+	hist_snapshot_free(&v.snap);
+	return status;
+}
+
+/* Print one refresh of the counters in every scope asked for. */
+static void
+batch_counters_report(struct batch_view *v)
+{
+	const char *notice = counters_notice(v->c);
+	char scopes[64] = "";
+	size_t n = 0;
+	int s;
+
+	counters_tick(v->c);
+	for (s = 0; s < COUNTERS_NSCOPES; s++) {
+		if (!(v->o->counters_scopes & (1u << s)))
+			continue;
+		snprintf(scopes + strlen(scopes), sizeof scopes - strlen(scopes), "%s%s",
+			 n ? "," : "", counters_scope_name((enum counters_scope)s));
+		counters_snapshot(v->c, (enum counters_scope)s, &v->csnap[n++]);
+	}
+	struct report_counters_info ri = {
+		.target = engine_target(v->e),
+		.scopes = scopes,
+		.time = v->csnap[0].elapsed,
+		.interval = v->csnap[0].interval,
+		.header = v->reports == 0,
+	};
+	/* text shows the notice when it changes, JSON in every object */
+	if (notice != NULL && (v->o->format == FORMAT_JSON || strcmp(notice, v->notice) != 0))
+		ri.notice = notice;
+	ri.header |= ri.notice != NULL;
+	snprintf(v->notice, sizeof v->notice, "%s", notice ? notice : "");
+	if (v->o->format == FORMAT_JSON)
+		report_counters_json(v->out, &ri, v->csnap, n);
+	else
+		report_counters_text(v->out, &ri, v->csnap, n);
+}
+
+/* The counters view's loop. */
+int
+batch_counters_run(struct engine *e, struct counters *c, const struct options *o, FILE *out)
+{
+	struct batch_view v = { .report = batch_counters_report, .e = e, .o = o, .out = out,
+				.c = c };
+	int status;
+
+	counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS)) ? COUNTERS_PROCESS
+										 : o->counters_scope);
+	status = batch_loop(&v);
+	for (size_t i = 0; i < ARRAY_SIZE(v.csnap); i++)
+		counters_snapshot_free(&v.csnap[i]);
+	return status;
 }

@@ -874,3 +874,10 @@ engine_free(struct engine *e)
 	free(e);
 }
 
+/* The command's pid, from engine_new on (the counters view counts it from
+ * its exec too), or 0 without a command. */
+int
+engine_child_pid(const struct engine *e)
+{
+	return e->child > 0 ? (int)e->child : 0;
+}

@@ -654,13 +654,13 @@ evspec_fallback(const struct evspec *hw, struct evspec *out)
 	snprintf(out->name, sizeof out->name, "cpu-clock%s%s", n > 0 ? ":" : "", mods);
 }
 
-/* Ask the kernel whether it can count an event for this thread: "" if so,
- * else a bracketed note for the catalog. */
-static const char *
-probe_note(uint32_t type, uint64_t config)
+/* Ask the kernel whether it can count an event (user space of this
+ * thread): 0 if so, else its errno. */
+int
+evspec_probe(uint32_t type, uint64_t config)
 {
 	struct perf_event_attr attr;
-	int fd, e;
+	int fd;
 
 	memset(&attr, 0, sizeof attr);
 	attr.size = sizeof attr;
@@ -669,12 +669,23 @@ probe_note(uint32_t type, uint64_t config)
 	attr.disabled = 1;
 	attr.exclude_kernel = 1;
 	attr.exclude_hv = 1;
-	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+	fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd >= 0) {
 		close(fd);
-		return "";
+		return 0;
 	}
-	e = errno;
+	return errno;
+}
+
+/* "" if the kernel can count an event for this thread, else a bracketed
+ * note for the catalog. */
+static const char *
+probe_note(uint32_t type, uint64_t config)
+{
+	int e = evspec_probe(type, config);
+
+	if (e == 0)
+		return "";
 	return e == EACCES || e == EPERM ? "[no permission]" : "[not supported]";
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tracetop/batch.h"
+#include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
@@ -34,18 +35,54 @@ raise_fd_limit(void)
 	}
 }
 
-/* Parse every -e spec; prints the error and returns -1 on a bad one. */
+/* Parse n event specs (-e, --counters) into specs; prints the error and
+ * returns -1 on a bad one. */
 static int
-parse_events(const struct options *o, struct evspec *specs)
+parse_events(char *const *names, size_t n, struct evspec *specs)
 {
 	struct tt_err err;
 
-	for (size_t i = 0; i < o->nevents; i++)
-		if (evspec_parse(o->events[i], &specs[i], &err) != 0) {
+	for (size_t i = 0; i < n; i++)
+		if (evspec_parse(names[i], &specs[i], &err) != 0) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			return -1;
 		}
 	return 0;
+}
+
+/* Parse -e and --counters: 0, or -1 after printing the bad one. */
+static int
+parse_all_events(const struct options *o, struct evspec *specs)
+{
+	struct evspec *counters = xcalloc(o->ncounters, sizeof *counters);
+	int rc = parse_events(o->events, o->nevents, specs);
+
+	if (rc == 0)
+		rc = parse_events(o->counters, o->ncounters, counters);
+	free(counters);
+	return rc;
+}
+
+/* The target options (-p, -t, -C) of o, shared by the engine and the
+ * counters, as designated initializers. */
+#define TARGET_OPTS(o)                                                                             \
+	.pids = (o)->pids, .npids = (o)->npids, .tids = (o)->tids, .ntids = (o)->ntids,            \
+	.cpus = (o)->cpus, .ncpus = (o)->ncpus
+
+/* Open the counters of the counters view on the engine's target. */
+static struct counters *
+open_counters(const struct options *o, const struct engine *e, struct tt_err *err)
+{
+	struct counters_opts co = {
+		.events = o->ncounters ? (const char *const *)o->counters : NULL,
+		.nevents = o->ncounters,
+		TARGET_OPTS(o),
+		.command = engine_child_pid(e),
+		.include_self = o->include_self,
+		.scope = o->counters_scope,
+	};
+
+	return counters_new(&co, err);
 }
 
 /* Open the engine and run the front end; returns the exit status. */
@@ -55,12 +92,7 @@ run(const struct options *o, struct evspec *specs)
 	struct engine_opts eo = {
 		.events = specs,
 		.nevents = o->nevents,
-		.pids = o->pids,
-		.npids = o->npids,
-		.tids = o->tids,
-		.ntids = o->ntids,
-		.cpus = o->cpus,
-		.ncpus = o->ncpus,
+		TARGET_OPTS(o),
 		.argv = o->argv,
 		.freq = o->freq,
 		.period = o->period,
@@ -72,9 +104,16 @@ run(const struct options *o, struct evspec *specs)
 	};
 	struct tt_err err;
 	struct engine *e;
+	struct counters *c = NULL;
 	FILE *out = stdout;
 	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	bool counting = o->view == VIEW_COUNTERS;
 	int status;
+
+	if (counting) { /* the engine only starts the command and watches the targets */
+		eo.nevents = 0;
+		eo.callgraph = CALLGRAPH_NONE;
+	}
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
@@ -85,17 +124,28 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		return EXIT_RUNTIME;
 	}
-	if (engine_notice(e) != NULL && !tui)
-		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
-	if (engine_start(e, &err) != 0) {
+	if (counting && (c = open_counters(o, e, &err)) == NULL) {
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		engine_free(e);
 		return EXIT_RUNTIME;
 	}
-	if (tui)
+	if (engine_notice(e) != NULL && !tui)
+		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
+	if (engine_start(e, &err) != 0) {
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+		counters_free(c);
+		engine_free(e);
+		return EXIT_RUNTIME;
+	}
+	/* the interactive Counters pane is still to come: until then the
+	 * counters view prints like perf stat -I, on a terminal too */
+	if (counting)
+		status = batch_counters_run(e, c, o, out);
+	else if (tui)
 		status = tui_run(e, o);
 	else
 		status = batch_run(e, o, out);
+	counters_free(c);
 	engine_free(e);
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
@@ -130,7 +180,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	specs = xcalloc(o.nevents, sizeof *specs);
-	status = parse_events(&o, specs) != 0 ? EXIT_USAGE : run(&o, specs);
+	status = parse_all_events(&o, specs) != 0 ? EXIT_USAGE : run(&o, specs);
 	free(specs);
 	options_free(&o);
 	return status;

@@ -19,6 +19,9 @@ enum {
 	OPT_HELP_KEYS,
 	OPT_CALL_GRAPH,
 	OPT_CHILDREN,
+	OPT_VIEW,
+	OPT_COUNTERS,
+	OPT_COUNTERS_SCOPE,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -56,6 +59,9 @@ static const struct opt_def opt_defs[] = {
 	{ "call-graph", OPT_CALL_GRAPH, "MODE", "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no" },
 	{ "children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks" },
 	{ "rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)" },
+	{ "view", OPT_VIEW, "VIEW", "show top (the profile, default) or counters (like perf stat -I)" },
+	{ "counters", OPT_COUNTERS, "LIST", "count these events in the counters view (default task-clock, ...)" },
+	{ "counters-scope", OPT_COUNTERS_SCOPE, "SCOPES", "counters per total (default), cpu or process; a list in batch" },
 	{ "include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile" },
 	{ "no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen" },
 	{ "list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit" },
@@ -134,9 +140,9 @@ parse_positive(const char *name, const char *arg, uint64_t *out, struct tt_err *
 	return 0;
 }
 
-/* Add the events of a comma-separated -e list, as perf allows. */
+/* Append the events of a comma-separated list (-e, --counters) to *v. */
 static int
-options_add_events(struct options *o, const char *arg, struct tt_err *err)
+options_add_events(char ***v, size_t *n, const char *opt, const char *arg, struct tt_err *err)
 {
 	const char *p = arg;
 
@@ -144,10 +150,35 @@ options_add_events(struct options *o, const char *arg, struct tt_err *err)
 		size_t len = strcspn(p, ",");
 
 		if (len == 0)
-			return err_set(err, "-e expects EVENT[,EVENT...], got '%s'; see --list-events",
-				       arg);
-		o->events = xrealloc(o->events, (o->nevents + 1) * sizeof *o->events);
-		o->events[o->nevents++] = xstrndup(p, len);
+			return err_set(err, "%s expects EVENT[,EVENT...], got '%s'; see --list-events",
+				       opt, arg);
+		*v = xrealloc(*v, (*n + 1) * sizeof **v);
+		(*v)[(*n)++] = xstrndup(p, len);
+		if (p[len] == '\0')
+			return 0;
+		p += len + 1;
+	}
+}
+
+/* Parse --counters-scope SCOPE[,SCOPE...]: total, cpu, process. */
+static int
+options_counters_scope(struct options *o, const char *arg, struct tt_err *err)
+{
+	const char *p = arg;
+	char name[16];
+
+	o->counters_scopes = 0;
+	for (;;) {
+		size_t len = strcspn(p, ",");
+		int s;
+
+		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+		if (len == 0 || len >= sizeof name || (s = counters_scope_parse(name)) < 0)
+			return err_set(err, "--counters-scope expects total, cpu or process (or a "
+				       "comma-separated list), got '%s'", arg);
+		if (o->counters_scopes == 0)
+			o->counters_scope = (enum counters_scope)s;
+		o->counters_scopes |= 1u << s;
 		if (p[len] == '\0')
 			return 0;
 		p += len + 1;
@@ -182,15 +213,39 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 	return 0;
 }
 
+/* The names of --format and --view, in enum order. */
+static const char *const format_names[] = { "text", "json", "folded" };
+static const char *const view_names[] = { "top", "counters" };
+
+/* The index of arg among n names, or -1. */
+static int
+options_choice(const char *arg, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(arg, names[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
 /* Apply one parsed option. */
 static int
 options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 {
 	uint64_t u;
+	int k;
 
 	switch (c) {
 	case 'e':
-		return options_add_events(o, arg, err);
+		return options_add_events(&o->events, &o->nevents, "-e", arg, err);
+	case OPT_COUNTERS:
+		return options_add_events(&o->counters, &o->ncounters, "--counters", arg, err);
+	case OPT_COUNTERS_SCOPE:
+		return options_counters_scope(o, arg, err);
+	case OPT_VIEW:
+		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
+			return err_set(err, "--view expects top or counters, got '%s'", arg);
+		o->view = (enum options_view)k;
+		return 0;
 	case 'p':
 		free(o->pids);
 		o->pids = NULL;
@@ -247,14 +302,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		o->output = arg;
 		return 0;
 	case OPT_FORMAT:
-		if (strcmp(arg, "text") == 0)
-			o->format = FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			o->format = FORMAT_JSON;
-		else if (strcmp(arg, "folded") == 0)
-			o->format = FORMAT_FOLDED;
-		else
+		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
 			return err_set(err, "--format expects text, json or folded, got '%s'", arg);
+		o->format = (enum report_format)k;
 		return 0;
 	case 's':
 		return hist_parse_sort(arg, o->sort, err);
@@ -336,6 +386,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	o->delay = 2.0;
 	o->sort[0] = HIST_SORT_OVERHEAD;
 	o->sort[1] = HIST_SORT_END;
+	o->counters_scopes = 1u << COUNTERS_TOTAL;
 	options_getopt_tables(longs, shorts);
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-xyz" */
@@ -366,6 +417,9 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "-p and -t cannot be combined");
 	if (o->output && !o->batch)
 		return err_set(err, "-o only applies to batch mode (-b)");
+	if (o->format == FORMAT_FOLDED && o->view == VIEW_COUNTERS)
+		return err_set(err, "--format folded is for the top view; use text or json with "
+			       "--view counters");
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--format folded needs call stacks: add -g or --call-graph dwarf");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
@@ -392,6 +446,9 @@ options_free(struct options *o)
 	for (size_t i = 0; i < o->nevents; i++)
 		free(o->events[i]);
 	free(o->events);
+	for (size_t i = 0; i < o->ncounters; i++)
+		free(o->counters[i]);
+	free(o->counters);
 	free(o->pids);
 	free(o->tids);
 	free(o->cpus);

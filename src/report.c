@@ -99,6 +99,16 @@ report_json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Write ,"key":"s" (s escaped), or nothing when s is NULL. */
+void
+report_json_member(FILE *out, const char *key, const char *s)
+{
+	if (s == NULL)
+		return;
+	fprintf(out, ",\"%s\":", key);
+	report_json_string(out, s);
+}
+
 /* Most caller chains shown per JSON row. */
 #define REPORT_MAX_CHAINS 5
 
@@ -200,16 +210,9 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		n = ri->max_rows;
 	fputs("{\"view\":\"top\",\"event\":", out);
 	report_json_string(out, ri->event);
-	if (ri->requested != NULL) {
-		fputs(",\"requested_event\":", out);
-		report_json_string(out, ri->requested);
-	}
-	if (ri->notice != NULL) {
-		fputs(",\"notice\":", out);
-		report_json_string(out, ri->notice);
-	}
-	fputs(",\"target\":", out);
-	report_json_string(out, ri->target);
+	report_json_member(out, "requested_event", ri->requested);
+	report_json_member(out, "notice", ri->notice);
+	report_json_member(out, "target", ri->target);
 	fprintf(out, ",\"time\":%.3f,\"interval\":%.3f,\"samples\":%llu,\"samples_per_sec\":%.1f,"
 		     "\"lost\":%llu,\"total_samples\":%llu,\"total_lost\":%llu,\"rows\":[",
 		ri->wall, ri->seconds, (unsigned long long)ri->samples, report_rate(ri),

@@ -101,4 +101,10 @@ const struct engine_stats *engine_stats(const struct engine *e);
 /* Stop sampling, kill a still-running command, release everything. */
 void engine_free(struct engine *e);
 
+/* The command's pid (started stopped before its exec by engine_new and
+ * released by engine_start), or 0 without a command. An engine may have
+ * no events at all: it then only starts the command and watches the
+ * targets for the counters view. */
+int engine_child_pid(const struct engine *e);
+
 #endif

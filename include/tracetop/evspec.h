@@ -26,6 +26,10 @@ int evspec_parse(const char *spec, struct evspec *out, struct tt_err *err);
  * its :u/:k modifiers. */
 void evspec_fallback(const struct evspec *hw, struct evspec *out);
 
+/* Ask the kernel whether it can count an event of this type and config
+ * for this thread's user space: 0 if so, else the errno it answered. */
+int evspec_probe(uint32_t type, uint64_t config);
+
 /* Print the catalog like `perf list`: hardware (marked "not supported" when
  * the kernel refuses them), software, hw cache, tracepoints (from tracefs,
  * or a line saying why they are missing), raw syntax. */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
@@ -15,6 +16,12 @@ enum report_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_FOLDED,
+};
+
+/* What the screen or the batch reports show first. */
+enum options_view {
+	VIEW_TOP,		/* the profile, by function */
+	VIEW_COUNTERS,		/* counts and rates, like perf stat -I */
 };
 
 
@@ -40,6 +47,11 @@ struct options {
 	bool include_self;	/* --include-self */
 	unsigned rows;		/* --rows: rows per batch report, 0 = all */
 	bool no_mouse;		/* --no-mouse */
+	enum options_view view;	/* --view */
+	char **counters;	/* --counters, in order; none: the defaults */
+	size_t ncounters;
+	unsigned counters_scopes; /* --counters-scope: bit 1 << scope per scope named */
+	enum counters_scope counters_scope; /* the first scope named (default total) */
 	bool list_events;
 	bool help_keys;		/* --help-keys */
 	bool help, version;

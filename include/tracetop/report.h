@@ -41,4 +41,8 @@ void report_folded(FILE *out, const struct report_info *ri);
 /* Write s as a JSON string literal (quotes included), escaped. */
 void report_json_string(FILE *out, const char *s);
 
+/* Write the member ,"key":"s" of an object (s escaped); nothing when s is
+ * NULL. */
+void report_json_member(FILE *out, const char *key, const char *s);
+
 #endif

@@ -102,6 +102,14 @@ options_equal(const struct options *a, const struct options *b)
 	for (i = 0; a->sort[i] != HIST_SORT_END || b->sort[i] != HIST_SORT_END; i++)
 		if (a->sort[i] != b->sort[i])
 			return false;
+	if (a->ncounters != b->ncounters)
+		return false;
+	for (i = 0; i < a->ncounters; i++)
+		if (strcmp(a->counters[i], b->counters[i]) != 0)
+			return false;
+	if (a->view != b->view || a->counters_scopes != b->counters_scopes ||
+	    a->counters_scope != b->counters_scope)
+		return false;
 	if ((a->output == NULL) != (b->output == NULL) ||
 	    (a->output != NULL && strcmp(a->output, b->output) != 0))
 		return false;
@@ -154,6 +162,42 @@ test_defaults(void **state)
 	assert_null(o.argv);
 	assert_int_equal(o.npids + o.ntids + o.ncpus, 0);
 	assert_false(o.batch || o.zero || o.include_self || o.list_events || o.help || o.version);
+	assert_int_equal(o.view, VIEW_TOP);
+	assert_int_equal(o.ncounters, 0);
+	assert_null(o.counters);
+	assert_int_equal(o.counters_scopes, 1u << COUNTERS_TOTAL);
+	assert_int_equal(o.counters_scope, COUNTERS_TOTAL);
+	options_free(&o);
+}
+
+/* --view, --counters (a list, repeatable, apart from -e) and
+ * --counters-scope (one scope, or a list whose first is the one in use). */
+static void
+test_counters(void **state)
+{
+	struct options o;
+
+	parse_ok(&o, ARGS("--view", "counters", "--counters", "page-faults,cs", "--counters",
+	                  "cycles:u", "-e", "cpu-clock"));
+	assert_int_equal(o.view, VIEW_COUNTERS);
+	assert_int_equal(o.ncounters, 3);
+	assert_string_equal(o.counters[0], "page-faults");
+	assert_string_equal(o.counters[1], "cs");
+	assert_string_equal(o.counters[2], "cycles:u");
+	assert_events(&o, "cpu-clock", NULL);
+	options_free(&o);
+	parse_ok(&o, ARGS("--counters-scope", "process,total", "--view", "top"));
+	assert_int_equal(o.view, VIEW_TOP);
+	assert_int_equal(o.counters_scope, COUNTERS_PROCESS);
+	assert_int_equal(o.counters_scopes, (1u << COUNTERS_PROCESS) | (1u << COUNTERS_TOTAL));
+	options_free(&o);
+	parse_ok(&o, ARGS("--counters-scope", "cpu", "--counters-scope", "total"));
+	assert_int_equal(o.counters_scope, COUNTERS_TOTAL);
+	assert_int_equal(o.counters_scopes, 1u << COUNTERS_TOTAL);
+	options_free(&o);
+	parse_ok(&o, ARGS("-b", "--view=counters", "--format", "json", "--", "ls"));
+	assert_int_equal(o.view, VIEW_COUNTERS);
+	assert_int_equal(o.format, FORMAT_JSON);
 	options_free(&o);
 }
 
@@ -323,6 +367,9 @@ test_long_forms(void **state)
 	    {{"--include-self"}, {"--include"}},
 	    {{"--list-events"}, {"--list"}},
 	    {{"--version"}, {"--vers"}},
+	    {{"--view", "counters"}, {"--view=counters"}},
+	    {{"--counters", "cs"}, {"--counters=cs"}},
+	    {{"--counters-scope", "cpu"}, {"--counters-s", "cpu"}},
 	};
 	struct options def, a, b;
 	char *va[MAX_ARGS + 2], *vb[MAX_ARGS + 2], buf[256];
@@ -400,6 +447,15 @@ test_errors(void **state)
 	    {{"-e", "a,,b"}, {"-e", "a,,b"}},
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
+	    {{"--view", "stat"}, {"--view", "top or counters"}},
+	    {{"--view", ""}, {"--view", "''"}},
+	    {{"--counters", ""}, {"--counters", "''"}},
+	    {{"--counters", "a,,b"}, {"--counters", "a,,b"}},
+	    {{"--counters-scope", "cpus"}, {"--counters-scope", "'cpus'"}},
+	    {{"--counters-scope", "total,"}, {"--counters-scope", "total,"}},
+	    {{"--counters-scope", ""}, {"--counters-scope"}},
+	    {{"--view", "counters", "--format", "folded"}, {"folded", "counters"}},
+	    {{"--counter", "x"}, {"--counter"}},
 	};
 	char *argv[MAX_ARGS + 2], buf[256];
 	size_t bad = 0;
@@ -527,6 +583,7 @@ main(void)
 	    cmocka_unit_test(test_command),  cmocka_unit_test(test_long_forms),
 	    cmocka_unit_test(test_errors),   cmocka_unit_test(test_long_names),
 	    cmocka_unit_test(test_usage),    cmocka_unit_test(test_reparse),
+	    cmocka_unit_test(test_counters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -25,7 +25,7 @@ driver_past_deadline(void)
 }
 
 /* Write our pid to path through a temporary file and a rename. */
-static void
+void
 driver_pidfile(const char *name, const char *path)
 {
 	char tmp[4096];

@@ -11,6 +11,10 @@
 void driver_start(const char *name, int argc, char **argv, const char *pidfile_env,
 		  void *(*thread_fn)(void *));
 
+/* Write our pid to path atomically (a temporary file, then a rename);
+ * exit 1 on failure. name is for messages. */
+void driver_pidfile(const char *name, const char *path);
+
 /* Has the deadline passed? (One clock read: call it once per round.) */
 int driver_past_deadline(void);
 
