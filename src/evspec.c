@@ -689,67 +689,48 @@ probe_note(uint32_t type, uint64_t config)
 	return e == EACCES || e == EPERM ? "[no permission]" : "[not supported]";
 }
 
-/* One catalog line: the name, then a note in a column. */
+/* The hardware or software events of the catalog. */
 static void
-list_row(FILE *out, const char *name, const char *note)
+catalog_named(const struct evspec_visitor *v, uint32_t type)
 {
-	if (*note == '\0')
-		fprintf(out, "  %s\n", name);
-	else
-		fprintf(out, "  %-48s %s\n", name, note);
-}
-
-/* The hardware or software section of the catalog. */
-static void
-list_named(FILE *out, const char *title, uint32_t type)
-{
-	char name[128];
-	size_t i;
-
-	fprintf(out, "%s:\n", title);
-	for (i = 0; i < ARRAY_SIZE(named_events); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(named_events); i++) {
 		const struct named_event *e = &named_events[i];
 
-		if (e->type != type)
-			continue;
-		snprintf(name, sizeof name, "%s%s%s", e->name, e->alias ? " OR " : "",
-		         e->alias ? e->alias : "");
-		list_row(out, name,
-		         type == PERF_TYPE_HARDWARE ? probe_note(e->type, e->config) : "");
+		if (e->type == type)
+			v->event(v->arg, e->name, e->alias,
+			         type == PERF_TYPE_HARDWARE ? probe_note(e->type, e->config) : "");
 	}
 }
 
-/* The hardware cache section of the catalog. */
+/* The hardware cache events of the catalog. */
 static void
-list_cache(FILE *out)
+catalog_cache(const struct evspec_visitor *v)
 {
 	char name[128];
 	uint64_t config;
-	unsigned i;
 
-	fputs("Hardware cache events:\n", out);
-	for (i = 0; i < NCACHE * NOP * NRESULT; i++)
+	for (unsigned i = 0; i < NCACHE * NOP * NRESULT; i++)
 		if (cache_event_name(i, name, sizeof name, &config))
-			list_row(out, name, probe_note(PERF_TYPE_HW_CACHE, config));
+			v->event(v->arg, name, NULL, probe_note(PERF_TYPE_HW_CACHE, config));
 }
 
-/* The tracepoint section: SUBSYS:EVENT from tracefs, or why there are none. */
+/* The tracepoints: SUBSYS:EVENT from tracefs (escaped), or why there are none. */
 static void
-list_tracepoints(FILE *out)
+catalog_tracepoints(const struct evspec_visitor *v)
 {
 	const char *dir = evspec_tracefs_dir();
-	char path[PATH_MAX], esc[2 * NAME_MAX + 8], name[2 * NAME_MAX + 2];
+	char path[PATH_MAX], esc[2 * NAME_MAX + 8], name[2 * NAME_MAX + 2], msg[PATH_MAX + 64];
 	char **subs, **evs;
 	size_t nsub = 0, nev, i, j;
 
-	fputs("Tracepoint events:\n", out);
 	if (dir == NULL) {
-		fputs("  (none: tracefs is not mounted; " MOUNT_HINT ")\n", out);
+		v->message(v->arg, "(none: tracefs is not mounted; " MOUNT_HINT ")");
 		return;
 	}
 	snprintf(path, sizeof path, "%s/events", dir);
 	if ((subs = list_subdirs(path, &nsub)) == NULL) {
-		fprintf(out, "  (none: cannot read %s: %s)\n", path, strerror(errno));
+		snprintf(msg, sizeof msg, "(none: cannot read %s: %s)", path, strerror(errno));
+		v->message(v->arg, msg);
 		return;
 	}
 	for (i = 0; i < nsub; i++) {
@@ -759,24 +740,70 @@ list_tracepoints(FILE *out)
 		for (j = 0; j < nev; j++) {
 			snprintf(name, sizeof name, "%s:%s", subs[i], evs[j]);
 			str_escape(esc, sizeof esc, name, sizeof name);
-			list_row(out, esc, "");
+			v->event(v->arg, esc, NULL, "");
 		}
 		free_names(evs, nev);
 	}
 	free_names(subs, nsub);
 }
 
+/* Walk one section of the catalog. */
+void
+evspec_catalog(enum evspec_section s, const struct evspec_visitor *v)
+{
+	switch (s) {
+	case EVSPEC_HARDWARE:
+		catalog_named(v, PERF_TYPE_HARDWARE);
+		break;
+	case EVSPEC_SOFTWARE:
+		catalog_named(v, PERF_TYPE_SOFTWARE);
+		break;
+	case EVSPEC_CACHE:
+		catalog_cache(v);
+		break;
+	case EVSPEC_TRACEPOINT:
+		catalog_tracepoints(v);
+		break;
+	}
+}
+
+/* One catalog line: the name (and alias), then a note in a column. */
+static void
+list_event(void *arg, const char *name, const char *alias, const char *note)
+{
+	FILE *out = arg;
+	char full[160];
+
+	snprintf(full, sizeof full, "%s%s%s", name, alias ? " OR " : "", alias ? alias : "");
+	if (*note == '\0')
+		fprintf(out, "  %s\n", full);
+	else
+		fprintf(out, "  %-48s %s\n", full, note);
+}
+
+/* An explanation in place of a section's events. */
+static void
+list_message(void *arg, const char *text)
+{
+	fprintf(arg, "  %s\n", text);
+}
+
 /* Print the event catalog like `perf list`. */
 void
 evspec_list(FILE *out)
 {
-	list_named(out, "Hardware events", PERF_TYPE_HARDWARE);
-	fputc('\n', out);
-	list_named(out, "Software events", PERF_TYPE_SOFTWARE);
-	fputc('\n', out);
-	list_cache(out);
-	fputc('\n', out);
-	list_tracepoints(out);
+	static const char *const titles[] = {
+	    [EVSPEC_HARDWARE] = "Hardware events",
+	    [EVSPEC_SOFTWARE] = "Software events",
+	    [EVSPEC_CACHE] = "Hardware cache events",
+	    [EVSPEC_TRACEPOINT] = "Tracepoint events",
+	};
+	const struct evspec_visitor v = {list_event, list_message, out};
+
+	for (size_t s = 0; s < ARRAY_SIZE(titles); s++) {
+		fprintf(out, "%s%s:\n", s > 0 ? "\n" : "", titles[s]);
+		evspec_catalog((enum evspec_section)s, &v);
+	}
 	fputs("\nRaw events:\n", out);
-	list_row(out, "rNNNN", "raw PMU event, NNNN = config in hex (e.g. r003c)");
+	list_event(out, "rNNNN", NULL, "raw PMU event, NNNN = config in hex (e.g. r003c)");
 }

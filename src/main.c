@@ -74,12 +74,12 @@ static struct counters *
 open_counters(const struct options *o, const struct engine *e, struct tt_err *err)
 {
 	struct counters_opts co = {
-		.events = o->ncounters ? (const char *const *)o->counters : NULL,
-		.nevents = o->ncounters,
-		TARGET_OPTS(o),
-		.command = engine_child_pid(e),
-		.include_self = o->include_self,
-		.scope = o->counters_scope,
+	    .events = o->ncounters ? (const char *const *)o->counters : NULL,
+	    .nevents = o->ncounters,
+	    TARGET_OPTS(o),
+	    .command = engine_child_pid(e),
+	    .include_self = o->include_self,
+	    .scope = o->counters_scope,
 	};
 
 	return counters_new(&co, err);
@@ -90,27 +90,29 @@ static int
 run(const struct options *o, struct evspec *specs)
 {
 	struct engine_opts eo = {
-		.events = specs,
-		.nevents = o->nevents,
-		TARGET_OPTS(o),
-		.argv = o->argv,
-		.freq = o->freq,
-		.period = o->period,
-		.mmap_pages = o->mmap_pages,
-		.include_self = o->include_self,
-		.decay = TOP_DECAY,
-		.callgraph = o->callgraph,
-		.stack_size = o->stack_size,
+	    .events = specs,
+	    .nevents = o->nevents,
+	    TARGET_OPTS(o),
+	    .argv = o->argv,
+	    .freq = o->freq,
+	    .period = o->period,
+	    .mmap_pages = o->mmap_pages,
+	    .include_self = o->include_self,
+	    .decay = TOP_DECAY,
+	    .callgraph = o->callgraph,
+	    .stack_size = o->stack_size,
 	};
 	struct tt_err err;
 	struct engine *e;
 	struct counters *c = NULL;
 	FILE *out = stdout;
 	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-	bool counting = o->view == VIEW_COUNTERS;
+	/* batch --view counters: the engine only starts the command and
+	 * watches the targets; the screen samples and counts, a Tab apart */
+	bool counting = o->view == VIEW_COUNTERS && !tui;
 	int status;
 
-	if (counting) { /* the engine only starts the command and watches the targets */
+	if (counting) {
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
@@ -124,7 +126,9 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		return EXIT_RUNTIME;
 	}
-	if (counting && (c = open_counters(o, e, &err)) == NULL) {
+	/* On the screen, counters that cannot be opened only leave their
+	 * pane saying why. */
+	if ((counting || tui) && (c = open_counters(o, e, &err)) == NULL && counting) {
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		engine_free(e);
 		return EXIT_RUNTIME;
@@ -137,12 +141,10 @@ run(const struct options *o, struct evspec *specs)
 		engine_free(e);
 		return EXIT_RUNTIME;
 	}
-	/* the interactive Counters pane is still to come: until then the
-	 * counters view prints like perf stat -I, on a terminal too */
 	if (counting)
 		status = batch_counters_run(e, c, o, out);
 	else if (tui)
-		status = tui_run(e, o);
+		status = tui_run(e, c, c == NULL ? err.msg : NULL, o);
 	else
 		status = batch_run(e, o, out);
 	counters_free(c);

@@ -7,71 +7,82 @@
 #include "ui/curses.h"
 #include "ui/keymap.h"
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 /* Every binding. Order matters: it is the order of the key bar, the help
  * pane and the man page; an action's first binding with a bar label is the
  * one the key bar shows. */
 static const struct keybind keymap[] = {
-	{ KEY_F(1), true, "F1", ACT_HELP, SCOPE_GLOBAL, "Help", "show this help (Esc or q closes it)" },
-	{ '?', false, "?", ACT_HELP, SCOPE_GLOBAL, NULL, NULL },
-	{ 'h', false, "h", ACT_HELP, SCOPE_GLOBAL, NULL, NULL },
-	{ KEY_F(3), true, "F3", ACT_SEARCH, SCOPE_TABLE, "Search", "search rows incrementally" },
-	{ '/', false, "/", ACT_SEARCH, SCOPE_TABLE, NULL, NULL },
-	{ 'n', false, "n", ACT_SEARCH_NEXT, SCOPE_TABLE, NULL, "next match of the search" },
-	{ 'N', false, "N", ACT_SEARCH_PREV, SCOPE_TABLE, NULL, "previous match of the search" },
-	{ KEY_F(4), true, "F4", ACT_FILTER, SCOPE_TABLE, "Filter",
-	  "filter by command, shared object or symbol (! negates, Esc clears)" },
-	{ '\\', false, "\\", ACT_FILTER, SCOPE_TABLE, NULL, NULL },
-	{ KEY_F(6), true, "F6", ACT_SORT_MENU, SCOPE_TABLE, "SortBy", "choose the sort column" },
-	{ '<', false, "<", ACT_SORT_PREV, SCOPE_TABLE, NULL, "sort by the previous column" },
-	{ '>', false, ">", ACT_SORT_NEXT, SCOPE_TABLE, NULL, "sort by the next column" },
-	{ 'I', false, "I", ACT_SORT_INVERT, SCOPE_TABLE, NULL, "invert the sort order" },
-	{ '\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
-	  "menu for the selected row: zoom into its process, thread or shared object" },
-	{ '\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL },
-	{ KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL },
-	{ KEY_LEFT, true, "Left", ACT_BACK, SCOPE_TABLE, NULL, "back out of a zoom" },
-	{ KEY_UP, true, "Up", ACT_UP, SCOPE_TABLE, NULL, "move the selection up" },
-	{ KEY_DOWN, true, "Down", ACT_DOWN, SCOPE_TABLE, NULL, "move the selection down" },
-	{ KEY_PPAGE, true, "PgUp", ACT_PAGE_UP, SCOPE_TABLE, NULL, "move up one page" },
-	{ KEY_NPAGE, true, "PgDn", ACT_PAGE_DOWN, SCOPE_TABLE, NULL, "move down one page" },
-	{ KEY_HOME, true, "Home", ACT_HOME, SCOPE_TABLE, NULL, "go to the first row" },
-	{ KEY_END, true, "End", ACT_END, SCOPE_TABLE, NULL, "go to the last row" },
-	{ 'K', false, "K", ACT_HIDE_KERNEL, SCOPE_TOP, NULL, "hide or show kernel symbols" },
-	{ 'U', false, "U", ACT_HIDE_USER, SCOPE_TOP, NULL, "hide or show user symbols" },
-	{ '+', false, "+", ACT_EXPAND, SCOPE_TOP, NULL,
-	  "with -g: expand the row's call graph (Enter toggles one of its lines)" },
-	{ '-', false, "-", ACT_COLLAPSE, SCOPE_TOP, NULL,
-	  "with -g: collapse the selected call-graph line or row" },
-	{ 'E', false, "E", ACT_EXPAND_ALL, SCOPE_TOP, NULL, "with -g: expand every row shown" },
-	{ 'C', false, "C", ACT_COLLAPSE_ALL, SCOPE_TOP, NULL, "with -g: collapse every row" },
-	{ 'G', false, "G", ACT_TREE_MODE, SCOPE_TOP, NULL,
-	  "with -g: show callers or callees in the call graphs" },
-	{ '%', false, "%", ACT_TREE_PERCENT, SCOPE_TOP, NULL,
-	  "with -g: call-graph percentages of the total or of the parent" },
-	{ 27, false, "Esc", ACT_CLOSE, SCOPE_GLOBAL, NULL,
-	  "close a dialog, clear the filter, or leave a zoom" },
-	{ '\t', false, "Tab", ACT_NEXT_PANE, SCOPE_GLOBAL, NULL, "next pane" },
-	{ KEY_BTAB, true, "Shift-Tab", ACT_PREV_PANE, SCOPE_GLOBAL, NULL, "previous pane" },
-	{ 'z', false, "z", ACT_TOGGLE_ZERO, SCOPE_GLOBAL, NULL,
-	  "switch between decaying and zeroing the counts at each refresh" },
-	{ 'Z', false, "Z", ACT_FREEZE, SCOPE_GLOBAL, "Freeze",
-	  "freeze the display (sampling goes on); again to thaw" },
-	{ 'd', false, "d", ACT_DELAY, SCOPE_GLOBAL, NULL, "change the refresh interval" },
-	{ 'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e" },
-	{ CTRL('L'), false, "Ctrl-L", ACT_REDRAW, SCOPE_GLOBAL, NULL, "redraw the screen" },
-	{ KEY_F(10), true, "F10", ACT_QUIT, SCOPE_GLOBAL, "Quit", "quit (q first closes a dialog)" },
-	{ 'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL },
+    {KEY_F(1), true, "F1", ACT_HELP, SCOPE_GLOBAL, "Help", "show this help (Esc or q closes it)"},
+    {'?', false, "?", ACT_HELP, SCOPE_GLOBAL, NULL, NULL},
+    {'h', false, "h", ACT_HELP, SCOPE_GLOBAL, NULL, NULL},
+    {KEY_F(3), true, "F3", ACT_SEARCH, SCOPE_TABLE, "Search", "search rows incrementally"},
+    {'/', false, "/", ACT_SEARCH, SCOPE_TABLE, NULL, NULL},
+    {'n', false, "n", ACT_SEARCH_NEXT, SCOPE_TABLE, NULL, "next match of the search"},
+    {'N', false, "N", ACT_SEARCH_PREV, SCOPE_TABLE, NULL, "previous match of the search"},
+    {KEY_F(4), true, "F4", ACT_FILTER, SCOPE_TABLE, "Filter",
+     "filter by command, shared object or symbol (! negates, Esc clears)"},
+    {'\\', false, "\\", ACT_FILTER, SCOPE_TABLE, NULL, NULL},
+    {KEY_F(6), true, "F6", ACT_SORT_MENU, SCOPE_TABLE, "SortBy", "choose the sort column"},
+    {'<', false, "<", ACT_SORT_PREV, SCOPE_TABLE, NULL, "sort by the previous column"},
+    {'>', false, ">", ACT_SORT_NEXT, SCOPE_TABLE, NULL, "sort by the next column"},
+    {'I', false, "I", ACT_SORT_INVERT, SCOPE_TABLE, NULL, "invert the sort order"},
+    {'\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
+     "menu for the selected row: zoom into its process, thread or shared object"},
+    {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
+    {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
+    {KEY_LEFT, true, "Left", ACT_BACK, SCOPE_TABLE, NULL, "back out of a zoom"},
+    {KEY_UP, true, "Up", ACT_UP, SCOPE_TABLE, NULL, "move the selection up"},
+    {KEY_DOWN, true, "Down", ACT_DOWN, SCOPE_TABLE, NULL, "move the selection down"},
+    {KEY_PPAGE, true, "PgUp", ACT_PAGE_UP, SCOPE_TABLE, NULL, "move up one page"},
+    {KEY_NPAGE, true, "PgDn", ACT_PAGE_DOWN, SCOPE_TABLE, NULL, "move down one page"},
+    {KEY_HOME, true, "Home", ACT_HOME, SCOPE_TABLE, NULL, "go to the first row"},
+    {KEY_END, true, "End", ACT_END, SCOPE_TABLE, NULL, "go to the last row"},
+    {'K', false, "K", ACT_HIDE_KERNEL, SCOPE_TOP, NULL, "hide or show kernel symbols"},
+    {'U', false, "U", ACT_HIDE_USER, SCOPE_TOP, NULL, "hide or show user symbols"},
+    {'+', false, "+", ACT_EXPAND, SCOPE_TOP, NULL,
+     "with -g: expand the row's call graph (Enter toggles one of its lines)"},
+    {'-', false, "-", ACT_COLLAPSE, SCOPE_TOP, NULL,
+     "with -g: collapse the selected call-graph line or row"},
+    {'E', false, "E", ACT_EXPAND_ALL, SCOPE_TOP, NULL, "with -g: expand every row shown"},
+    {'C', false, "C", ACT_COLLAPSE_ALL, SCOPE_TOP, NULL, "with -g: collapse every row"},
+    {'G', false, "G", ACT_TREE_MODE, SCOPE_TOP, NULL,
+     "with -g: show callers or callees in the call graphs"},
+    {'%', false, "%", ACT_TREE_PERCENT, SCOPE_TOP, NULL,
+     "with -g: call-graph percentages of the total or of the parent"},
+    {'s', false, "s", ACT_COUNTERS_SCOPE, SCOPE_COUNTERS, "Scope",
+     "count the system total, per CPU or per process"},
+    {'a', false, "a", ACT_ADD, SCOPE_COUNTERS, "Add",
+     "count another event, picked from the event catalog"},
+    {KEY_IC, true, "Insert", ACT_ADD, SCOPE_COUNTERS, NULL, NULL},
+    {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_COUNTERS, "Remove",
+     "stop counting the selected row's event"},
+    {27, false, "Esc", ACT_CLOSE, SCOPE_GLOBAL, NULL,
+     "close a dialog, clear the filter, or leave a zoom"},
+    {'\t', false, "Tab", ACT_NEXT_PANE, SCOPE_GLOBAL, NULL, "next pane"},
+    {KEY_BTAB, true, "Shift-Tab", ACT_PREV_PANE, SCOPE_GLOBAL, NULL, "previous pane"},
+    {'z', false, "z", ACT_TOGGLE_ZERO, SCOPE_GLOBAL, NULL,
+     "switch between decaying and zeroing the counts at each refresh"},
+    {'Z', false, "Z", ACT_FREEZE, SCOPE_GLOBAL, "Freeze",
+     "freeze the display (sampling goes on); again to thaw"},
+    {'d', false, "d", ACT_DELAY, SCOPE_GLOBAL, NULL, "change the refresh interval"},
+    {'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e"},
+    {CTRL('L'), false, "Ctrl-L", ACT_REDRAW, SCOPE_GLOBAL, NULL, "redraw the screen"},
+    {KEY_F(10), true, "F10", ACT_QUIT, SCOPE_GLOBAL, "Quit", "quit (q first closes a dialog)"},
+    {'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL},
 };
 
-/* Does binding b apply in scope (list panes see table keys too)? */
+const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL, SCOPE_TABLE, SCOPE_TOP, SCOPE_COUNTERS};
+const size_t keymap_nscopes = ARRAY_SIZE(keymap_scopes);
+
+/* Does binding b apply in scope (every pane but help is a list pane and
+ * sees the table keys too)? */
 static bool
 keymap_applies(const struct keybind *b, enum key_scope scope)
 {
 	if (b->scope == SCOPE_GLOBAL || b->scope == scope)
 		return true;
-	return b->scope == SCOPE_TABLE && scope == SCOPE_TOP;
+	return b->scope == SCOPE_TABLE && scope != SCOPE_GLOBAL;
 }
 
 /* The action for a key in scope. */
@@ -104,6 +115,8 @@ keymap_scope_name(enum key_scope scope)
 		return "Lists";
 	case SCOPE_TOP:
 		return "Top pane";
+	case SCOPE_COUNTERS:
+		return "Counters pane";
 	}
 	return "";
 }
@@ -121,7 +134,7 @@ keymap_keys_of(size_t i, char *buf, size_t len)
 		if (strstr(buf, keymap[j].name) != NULL && strlen(keymap[j].name) > 1)
 			continue; /* Enter is bound three ways */
 		used += (size_t)snprintf(buf + used, used < len ? len - used : 0, "%s%s",
-					 used ? " " : "", keymap[j].name);
+		                         used ? " " : "", keymap[j].name);
 	}
 }
 
@@ -146,13 +159,12 @@ keymap_help_lines(enum key_scope scope, char lines[][96], size_t max)
 void
 keymap_print(FILE *out)
 {
-	static const enum key_scope scopes[] = { SCOPE_GLOBAL, SCOPE_TABLE, SCOPE_TOP };
 	char lines[ARRAY_SIZE(keymap)][96];
 
-	for (size_t s = 0; s < ARRAY_SIZE(scopes); s++) {
-		size_t n = keymap_help_lines(scopes[s], lines, ARRAY_SIZE(lines));
+	for (size_t s = 0; s < keymap_nscopes; s++) {
+		size_t n = keymap_help_lines(keymap_scopes[s], lines, ARRAY_SIZE(lines));
 
-		fprintf(out, "%s%s:\n", s ? "\n" : "", keymap_scope_name(scopes[s]));
+		fprintf(out, "%s%s:\n", s ? "\n" : "", keymap_scope_name(keymap_scopes[s]));
 		for (size_t i = 0; i < n; i++)
 			fprintf(out, "  %s\n", lines[i]);
 	}

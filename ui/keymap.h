@@ -15,7 +15,12 @@ enum key_scope {
 	SCOPE_GLOBAL,		/* everywhere */
 	SCOPE_TABLE,		/* list panes */
 	SCOPE_TOP,		/* the Top pane */
+	SCOPE_COUNTERS,		/* the Counters pane */
 };
+
+/* Every scope, in the order of the help pane and the man page. */
+extern const enum key_scope keymap_scopes[];
+extern const size_t keymap_nscopes;
 
 struct keybind {
 	wint_t key;		/* a character, or a KEY_* code when is_key */

@@ -121,6 +121,21 @@ listpane_mouse(struct listpane *lp, int y, int x, unsigned long bstate)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* The pane's mouse events, for a pane that begins with its list. */
+int
+listpane_pane_mouse(void *pane, struct tui *t, int y, int x, unsigned long bstate)
+{
+	(void)t;
+	return listpane_mouse(pane, y, x, bstate);
+}
+
+/* The pane's prompts, for a pane that begins with its list. */
+int
+listpane_pane_prompt(void *pane, struct tui *t, int result)
+{
+	return listpane_prompt(pane, t, result);
+}
+
 /* A centred line of text (empty states). */
 void
 listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th)

@@ -40,6 +40,11 @@ void listpane_menu_opened(struct listpane *lp);
 /* Clicks select rows and sort by titles; the wheel scrolls. */
 int listpane_mouse(struct listpane *lp, int y, int x, unsigned long bstate);
 
+/* pane_ops.mouse and pane_ops.prompt for a pane whose state begins with
+ * its struct listpane. */
+int listpane_pane_mouse(void *pane, struct tui *t, int y, int x, unsigned long bstate);
+int listpane_pane_prompt(void *pane, struct tui *t, int result);
+
 /* A centred, dimmed line: why the list is empty. */
 void listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th);
 

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tracetop/counters.h"
 #include "tracetop/util.h"
 #include "ui/screen.h"
 #include "ui/tui.h"
@@ -27,7 +28,8 @@
 #define LOOP_MAX_FDS 1024
 
 /* The panes, in tab order. */
-static const struct pane_ops *const loop_panes[] = { &pane_top };
+static const struct pane_ops *const loop_panes[] = {&pane_top, &pane_counters};
+#define LOOP_PANE_COUNTERS 1
 
 /* Put a message on the status line. */
 void
@@ -47,15 +49,15 @@ tui_status(struct tui *t, bool error, const char *fmt, ...)
 void
 tui_snapshot(struct tui *t)
 {
-	static const enum hist_sort by_overhead[] = { HIST_SORT_OVERHEAD, HIST_SORT_END };
+	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
 	uint64_t total;
 
 	engine_snapshot(t->engine, t->event, by_overhead, top_keep_row, t, &t->snap);
 	t->cg = engine_callgraph(t->engine, t->event);
 	engine_event_samples(t->engine, t->event, &t->snap_samples, &total);
 	t->snap_rate = engine_stats(t->engine)->interval_secs > 0
-			       ? (double)t->snap_samples / engine_stats(t->engine)->interval_secs
-			       : 0;
+	                   ? (double)t->snap_samples / engine_stats(t->engine)->interval_secs
+	                   : 0;
 	for (size_t i = 0; i < t->npanes; i++)
 		if (t->panes[i]->update != NULL)
 			t->panes[i]->update(t->pane_state[i], t);
@@ -115,6 +117,19 @@ loop_prompt_key(struct tui *t, wint_t ch, bool is_key)
 		loop_delay_prompt(t, r);
 	else if (t->panes[owner]->prompt != NULL)
 		t->panes[owner]->prompt(t->pane_state[owner], t, r);
+	t->dirty = true;
+}
+
+/* Route a key to the open picker; its owner acts on a choice. */
+static void
+loop_picker_key(struct tui *t, wint_t ch, bool is_key)
+{
+	int owner = t->picker_owner;
+	size_t idx;
+
+	if (picker_key(&t->picker, ch, is_key, &idx) == PICKER_CHOSEN && owner >= 0 &&
+	    t->panes[owner]->pick != NULL)
+		t->panes[owner]->pick(t->pane_state[owner], t, idx);
 	t->dirty = true;
 }
 
@@ -197,8 +212,9 @@ loop_mouse(struct tui *t)
 		t->dirty = true;
 		return;
 	}
-	if (!t->help && p->mouse != NULL && (p->mouse(t->pane_state[t->cur], t, ev.y, ev.x,
-						       (unsigned long)ev.bstate) & REACT_REDRAW))
+	if (!t->help && p->mouse != NULL &&
+	    (p->mouse(t->pane_state[t->cur], t, ev.y, ev.x, (unsigned long)ev.bstate) &
+	     REACT_REDRAW))
 		t->dirty = true;
 }
 
@@ -212,6 +228,13 @@ loop_key(struct tui *t, wint_t ch, bool is_key)
 
 	if (t->prompt.active) {
 		loop_prompt_key(t, ch, is_key);
+		return;
+	}
+	if (t->picker.active && !(is_key && (ch == KEY_MOUSE || ch == KEY_RESIZE))) {
+		if (is_key && ch == KEY_F(10))
+			t->quit = true;
+		else
+			loop_picker_key(t, ch, is_key);
 		return;
 	}
 	if (is_key && ch == KEY_MOUSE) {
@@ -229,7 +252,7 @@ loop_key(struct tui *t, wint_t ch, bool is_key)
 		if (a == ACT_QUIT && is_key) /* F10 quits even from a menu */
 			t->quit = true;
 		else if ((menu_action(&t->menu, a, &id) & REACT_HANDLED) && !t->menu.active &&
-			 a == ACT_ENTER && p->menu != NULL)
+		         a == ACT_ENTER && p->menu != NULL)
 			p->menu(t->pane_state[t->cur], t, id);
 		t->dirty = true;
 		return;
@@ -271,6 +294,8 @@ loop_draw(struct tui *t)
 	}
 	if (t->menu.active)
 		menu_draw(&t->menu, stdscr, LINES, COLS, &t->theme);
+	if (t->picker.active)
+		picker_draw(&t->picker, stdscr, LINES, COLS, &t->theme);
 	screen_draw_footer(t);
 	wnoutrefresh(stdscr);
 	doupdate();
@@ -281,8 +306,8 @@ loop_draw(struct tui *t)
 static size_t
 loop_pollfds(struct tui *t, struct pollfd *fds, int sfd)
 {
-	fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	fds[0] = (struct pollfd){.fd = sfd, .events = POLLIN};
+	fds[1] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
 	return 2 + engine_pollfds(t->engine, fds + 2, LOOP_MAX_FDS - 2);
 }
 
@@ -297,7 +322,7 @@ loop_timeout(const struct tui *t, uint64_t next)
 	if (wake <= now)
 		return 0;
 	return (wake - now) / 1000000 > LOOP_MAX_WAIT_MS ? LOOP_MAX_WAIT_MS
-							  : (int)((wake - now + 999999) / 1000000);
+	                                                 : (int)((wake - now + 999999) / 1000000);
 }
 
 /* End of a refresh interval: tick the engine, take the new snapshot. */
@@ -305,6 +330,8 @@ static void
 loop_refresh(struct tui *t)
 {
 	engine_tick(t->engine, t->zero);
+	if (t->counters != NULL)
+		counters_tick(t->counters);
 	t->refreshes++;
 	if (!t->frozen)
 		tui_snapshot(t);
@@ -322,8 +349,7 @@ loop_finished(struct tui *t)
 
 	t->frozen = true;
 	if (st >= 0 && WIFEXITED(st))
-		tui_status(t, false, "the command exited with status %d; q quits",
-			   WEXITSTATUS(st));
+		tui_status(t, false, "the command exited with status %d; q quits", WEXITSTATUS(st));
 	else if (st >= 0 && WIFSIGNALED(st))
 		tui_status(t, false, "the command was killed by signal %d; q quits", WTERMSIG(st));
 	else
@@ -353,15 +379,23 @@ loop_free_panes(struct tui *t)
 
 /* Run the interactive screen. */
 int
-tui_run(struct engine *e, const struct options *o)
+tui_run(struct engine *e, struct counters *c, const char *counters_error, const struct options *o)
 {
-	struct tui t = { .engine = e, .opts = o, .delay = o->delay, .zero = o->zero,
-			 .mouse = !o->no_mouse, .prompt_owner = -1, .dirty = true };
+	struct tui t = {.engine = e,
+	                .counters = c,
+	                .counters_error = counters_error,
+	                .opts = o,
+	                .delay = o->delay,
+	                .zero = o->zero,
+	                .mouse = !o->no_mouse,
+	                .prompt_owner = -1,
+	                .picker_owner = -1,
+	                .dirty = true};
 	struct pollfd fds[LOOP_MAX_FDS];
 	sigset_t old;
-	uint64_t next = now_ns() + (o->delay * 1e9 < LOOP_FIRST_FRAME_NS
-					    ? (uint64_t)(o->delay * 1e9)
-					    : LOOP_FIRST_FRAME_NS);
+	uint64_t next =
+	    now_ns() + (o->delay * 1e9 < LOOP_FIRST_FRAME_NS ? (uint64_t)(o->delay * 1e9)
+	                                                     : LOOP_FIRST_FRAME_NS);
 	bool finished = false;
 	int sfd = signals_fd(&old);
 	size_t nfds;
@@ -378,6 +412,8 @@ tui_run(struct engine *e, const struct options *o)
 	theme_init(&t.theme, false);
 	t.cg = engine_callgraph(e, t.event);
 	loop_init_panes(&t);
+	if (o->view == VIEW_COUNTERS)
+		t.cur = LOOP_PANE_COUNTERS;
 	if (engine_notice(e) != NULL)
 		tui_status(&t, false, "%s", engine_notice(e));
 	nfds = loop_pollfds(&t, fds, sfd);
@@ -412,6 +448,7 @@ tui_run(struct engine *e, const struct options *o)
 		}
 	}
 	screen_end();
+	picker_free(&t.picker);
 	loop_free_panes(&t);
 	hist_snapshot_free(&t.snap);
 	close(sfd);

@@ -82,7 +82,7 @@ menu_action(struct menu *m, enum action a, int *chosen)
 	switch (a) {
 	case ACT_UP:
 		return m->n ? menu_select(m, menu_seek(m, (m->sel + m->n - 1) % m->n, -1))
-			    : REACT_HANDLED;
+		            : REACT_HANDLED;
 	case ACT_DOWN:
 		return m->n ? menu_select(m, menu_seek(m, (m->sel + 1) % m->n, +1)) : REACT_HANDLED;
 	case ACT_HOME:
@@ -154,25 +154,26 @@ menu_layout(struct menu *m, int lines, int cols)
 		m->top = m->n > (size_t)rows ? m->n - (size_t)rows : 0;
 }
 
-/* The box's border in attr, the title on the top edge. */
-static void
-menu_draw_box(const struct menu *m, WINDOW *win, attr_t attr, const struct theme *th)
+/* A dialog box with its title on the top border. */
+void
+menu_box(WINDOW *win, int y0, int x0, int h, int w, const char *title, attr_t attr,
+         const struct theme *th)
 {
-	int y1 = m->y0 + m->h - 1, x1 = m->x0 + m->w - 1;
+	int y1 = y0 + h - 1, x1 = x0 + w - 1;
 
 	wattrset(win, attr);
-	mvwaddch(win, m->y0, m->x0, ACS_ULCORNER | attr);
-	mvwhline(win, m->y0, m->x0 + 1, ACS_HLINE | attr, m->w - 2);
-	mvwaddch(win, m->y0, x1, ACS_URCORNER | attr);
-	mvwvline(win, m->y0 + 1, m->x0, ACS_VLINE | attr, m->h - 2);
-	mvwvline(win, m->y0 + 1, x1, ACS_VLINE | attr, m->h - 2);
-	mvwaddch(win, y1, m->x0, ACS_LLCORNER | attr);
-	mvwhline(win, y1, m->x0 + 1, ACS_HLINE | attr, m->w - 2);
+	mvwaddch(win, y0, x0, ACS_ULCORNER | attr);
+	mvwhline(win, y0, x0 + 1, ACS_HLINE | attr, w - 2);
+	mvwaddch(win, y0, x1, ACS_URCORNER | attr);
+	mvwvline(win, y0 + 1, x0, ACS_VLINE | attr, h - 2);
+	mvwvline(win, y0 + 1, x1, ACS_VLINE | attr, h - 2);
+	mvwaddch(win, y1, x0, ACS_LLCORNER | attr);
+	mvwhline(win, y1, x0 + 1, ACS_HLINE | attr, w - 2);
 	mvwaddch(win, y1, x1, ACS_LRCORNER | attr);
-	if (m->title[0] != '\0' && m->w > 6) {
+	if (title[0] != '\0' && w > 6) {
 		wattrset(win, attr | A_BOLD);
-		mvwaddch(win, m->y0, m->x0 + 2, ' ');
-		prompt_str_draw(win, m->title, m->w - 6, th->ellipsis);
+		mvwaddch(win, y0, x0 + 2, ' ');
+		prompt_str_draw(win, title, w - 6, th->ellipsis);
 		waddch(win, ' ');
 	}
 }
@@ -190,7 +191,7 @@ menu_draw(struct menu *m, WINDOW *win, int lines, int cols, const struct theme *
 		m->h = m->w = 0; /* too small to draw: clicks miss */
 		return;
 	}
-	menu_draw_box(m, win, attr, th);
+	menu_box(win, m->y0, m->x0, m->h, m->w, m->title, attr, th);
 	for (int r = 0; r < m->h - 2; r++) {
 		size_t i = m->top + (size_t)r;
 		attr_t a = attr;

@@ -54,4 +54,9 @@ bool menu_click(struct menu *m, int y, int x, int *chosen);
  * items do not fit. */
 void menu_draw(struct menu *m, WINDOW *win, int lines, int cols, const struct theme *th);
 
+/* A dialog box at (y0, x0), h by w, its title on the top border (shared
+ * by the dialogs: menu, picker). */
+void menu_box(WINDOW *win, int y0, int x0, int h, int w, const char *title, attr_t attr,
+	      const struct theme *th);
+
 #endif

@@ -13,18 +13,17 @@
 static size_t
 help_lines(char lines[][96], bool *heading, size_t max)
 {
-	static const enum key_scope scopes[] = { SCOPE_GLOBAL, SCOPE_TABLE, SCOPE_TOP };
 	size_t n = 0, k;
 
 	memset(heading, 0, max * sizeof *heading);
 	heading[n] = true;
 	snprintf(lines[n++], 96, "tracetop %s: keys (arrows scroll, Esc or q closes)",
-		 PACKAGE_VERSION);
-	for (size_t s = 0; s < ARRAY_SIZE(scopes) && n + 2 < max; s++) {
+	         PACKAGE_VERSION);
+	for (size_t s = 0; s < keymap_nscopes && n + 2 < max; s++) {
 		lines[n++][0] = '\0';
 		heading[n] = true;
-		snprintf(lines[n++], 96, "%s", keymap_scope_name(scopes[s]));
-		k = keymap_help_lines(scopes[s], lines + n, max - n);
+		snprintf(lines[n++], 96, "%s", keymap_scope_name(keymap_scopes[s]));
+		k = keymap_help_lines(keymap_scopes[s], lines + n, max - n);
 		for (size_t i = 0; i < k; i++) { /* indent under the heading */
 			memmove(lines[n + i] + 2, lines[n + i], 93);
 			memcpy(lines[n + i], "  ", 2);
@@ -86,8 +85,8 @@ help_action(void *p, struct tui *t, enum action a)
 }
 
 const struct pane_ops pane_help = {
-	.name = "Help",
-	.scope = SCOPE_GLOBAL,
-	.draw = help_draw,
-	.action = help_action,
+    .name = "Help",
+    .scope = SCOPE_GLOBAL,
+    .draw = help_draw,
+    .action = help_action,
 };

@@ -47,7 +47,7 @@ enum top_menu_id {
 };
 
 struct top {
-	struct listpane list;
+	struct listpane list;             /* first: the listpane_pane_* ops take the pane as it */
 	struct table_col cols[COL_COUNT]; /* the columns shown */
 	enum top_col kind[COL_COUNT];     /* what each shown column is */
 	size_t ncols;
@@ -577,25 +577,6 @@ top_action(void *pp, struct tui *t, enum action a)
 	}
 }
 
-/* Clicks select and sort; the wheel scrolls. */
-static int
-top_mouse(void *pp, struct tui *t, int y, int x, unsigned long bstate)
-{
-	struct top *p = pp;
-
-	(void)t;
-	return listpane_mouse(&p->list, y, x, bstate);
-}
-
-/* The search or filter text changed, was accepted or cancelled. */
-static int
-top_prompt(void *pp, struct tui *t, int result)
-{
-	struct top *p = pp;
-
-	return listpane_prompt(&p->list, t, result);
-}
-
 /* A menu item was chosen. */
 static int
 top_menu(void *pp, struct tui *t, int id)
@@ -638,7 +619,7 @@ const struct pane_ops pane_top = {
     .update = top_update,
     .draw = top_draw,
     .action = top_action,
-    .mouse = top_mouse,
-    .prompt = top_prompt,
+    .mouse = listpane_pane_mouse,
+    .prompt = listpane_pane_prompt,
     .menu = top_menu,
 };

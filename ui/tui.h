@@ -14,6 +14,7 @@
 #include "ui/curses.h"
 #include "ui/keymap.h"
 #include "ui/menu.h"
+#include "ui/picker.h"
 #include "ui/prompt.h"
 #include "ui/theme.h"
 
@@ -38,6 +39,8 @@ struct pane_ops {
 	int (*prompt)(void *p, struct tui *t, int result);
 	/* An item of a menu this pane opened was chosen. */
 	int (*menu)(void *p, struct tui *t, int id);
+	/* Item idx of the picker this pane opened was chosen. */
+	int (*pick)(void *p, struct tui *t, size_t idx);
 };
 
 /* What the Top pane is zoomed into (0 / NULL: not). */
@@ -47,8 +50,12 @@ struct zoom {
 	const struct dso *dso;
 };
 
+struct counters;
+
 struct tui {
 	struct engine *engine;
+	struct counters *counters;	/* the Counters pane's, NULL if they failed... */
+	const char *counters_error;	/* ...for this reason */
 	const struct options *opts;
 	struct theme theme;
 	double delay;			/* seconds between refreshes */
@@ -73,6 +80,8 @@ struct tui {
 	struct prompt prompt;
 	int prompt_owner;		/* pane index, or -1 for the loop's own (delay) */
 	struct menu menu;
+	struct picker picker;
+	int picker_owner;		/* pane index */
 	/* status line */
 	char status[256];
 	bool status_error;
@@ -83,7 +92,8 @@ struct tui {
 
 /* Run the interactive screen until quit, -n refreshes, the command's or
  * targets' exit, or a signal. Returns the exit status. */
-int tui_run(struct engine *e, const struct options *o);
+int tui_run(struct engine *e, struct counters *c, const char *counters_error,
+	    const struct options *o);
 
 /* Put a message on the status line for a few seconds. */
 void tui_status(struct tui *t, bool error, const char *fmt, ...)
@@ -95,6 +105,7 @@ void tui_snapshot(struct tui *t);
 extern const struct pane_ops pane_top;
 /* The snapshot filter for the Top pane's zooms and K/U (arg: the tui). */
 bool top_keep_row(const struct hist_entry *e, void *arg);
+extern const struct pane_ops pane_counters;
 extern const struct pane_ops pane_help;
 
 #endif

@@ -30,6 +30,26 @@ void evspec_fallback(const struct evspec *hw, struct evspec *out);
  * for this thread's user space: 0 if so, else the errno it answered. */
 int evspec_probe(uint32_t type, uint64_t config);
 
+/* The catalog's sections, in --list-events order. */
+enum evspec_section {
+	EVSPEC_HARDWARE,
+	EVSPEC_SOFTWARE,
+	EVSPEC_CACHE,
+	EVSPEC_TRACEPOINT,
+};
+
+/* What a walk of the catalog reports: each event (its name, an alias or
+ * NULL, and "" or a note such as "[not supported]"), or a line saying why
+ * a section is empty. */
+struct evspec_visitor {
+	void (*event)(void *arg, const char *name, const char *alias, const char *note);
+	void (*message)(void *arg, const char *text);
+	void *arg;
+};
+
+/* Walk one section of the catalog (hardware events are probed). */
+void evspec_catalog(enum evspec_section s, const struct evspec_visitor *v);
+
 /* Print the catalog like `perf list`: hardware (marked "not supported" when
  * the kernel refuses them), software, hw cache, tracepoints (from tracefs,
  * or a line saying why they are missing), raw syntax. */

@@ -1,0 +1,139 @@
+#!/bin/bash
+# The Counters pane, driven for real in tmux: one Tab from the profile,
+# the default events with their derived CPU utilization, the three scopes,
+# adding an event through the picker and removing it, an event this
+# machine cannot count, sorting and filtering, --view counters, the help,
+# a narrow window and a clean exit.
+. "$(dirname "$0")/lib.sh"
+need_built "$TRACETOP" "$WORKLOADS/split"
+need_tmux
+need_root_perf
+
+start_split 120
+[ -n "$pid" ]
+ok $? "workload started"
+
+# lacks_text NAME ERE: succeed when no screen line matches ERE.
+lacks_text() {
+	! _tmux_has_text "$1" "$2"
+}
+
+# ---------------------------------------------------------------- scopes
+tui_start cnt 120 40 -p "$pid" -d 0.5
+tmux_wait_text cnt 5 'split_alpha'
+ok $? "the Top pane comes first"
+tmux_keys cnt Tab
+tmux_wait_text cnt 5 'Scope: total'
+ok $? "Tab shows the Counters pane"
+tmux_wait_text cnt 5 '^ *total +task-clock +[0-9,.]+ ms'
+ok $? "task-clock counted in milliseconds"
+for ev in page-faults context-switches cpu-migrations; do
+	tmux_wait_text cnt 3 "^ *total +$ev +[0-9,]+ "
+	ok $? "$ev has a row"
+done
+tmux_wait_text cnt 3 'total +CPUs utilized +[0-9]+\.[0-9]+'
+ok $? "CPU utilization derived from task-clock"
+# CPUs utilized is task-clock per wall second: the task-clock of the same
+# 0.5 s interval, in ms, over 500 (within 10 %: the interval jitters).
+# The first refresh comes after 0.25 s: read a later one.
+sleep 1.2
+screen=$(tmux_capture cnt)
+util=$(echo "$screen" | sed -nE 's/.*total +CPUs utilized +([0-9]+\.[0-9]+).*/\1/p' | head -n 1)
+ms=$(echo "$screen" | sed -nE 's/^ *total +task-clock +([0-9.]+) ms.*/\1/p' | head -n 1)
+awk -v u="${util:-0}" -v ms="${ms:-0}" 'BEGIN { e = ms / 500; exit !(u > 0 && u > e * 0.9 - 0.02 && u < e * 1.1 + 0.02) }'
+ok $? "utilization = task-clock per wall second (shown: $util CPUs, $ms ms in 0.5 s)"
+
+tmux_keys cnt s
+tmux_wait_text cnt 3 'Scope: cpu'
+ok $? "s: per CPU"
+tmux_wait_text cnt 3 '^ *cpu0 +task-clock' && tmux_wait_text cnt 3 '^ *cpu1 +task-clock'
+ok $? "a task-clock row per CPU"
+tmux_keys cnt s
+tmux_wait_text cnt 3 'Scope: process'
+ok $? "s: per process"
+tmux_wait_text cnt 3 "$pid split +task-clock"
+ok $? "the target process has rows"
+tmux_keys cnt s
+tmux_wait_text cnt 3 'Scope: total'
+ok $? "s again: back to the total"
+
+# ---------------------------------------------------------------- add, remove
+tmux_keys cnt a
+tmux_wait_text cnt 3 'Count an event'
+ok $? "a opens the event picker"
+tmux_keys cnt -l 'major-f'
+tmux_wait_text cnt 3 '1 of [0-9]+'
+ok $? "typing narrows the catalog to one event"
+tmux_keys cnt Enter
+tmux_wait_text cnt 3 '^ *total +major-faults +[0-9,]+ '
+ok $? "the picked event is counted"
+lacks_text cnt 'Count an event'
+ok $? "the picker closed"
+tmux_keys cnt F4
+tmux_keys cnt -l 'major'
+tmux_keys cnt Enter
+tmux_wait_text cnt 3 'major-faults'
+tmux_keys cnt DC
+tmux_wait_text cnt 3 'stopped counting major-faults'
+ok $? "Delete stops counting the selected event"
+tmux_keys cnt Escape
+tmux_wait_text cnt 3 '^ *total +page-faults'
+sleep 1
+lacks_text cnt '^ *total +major-faults'
+ok $? "its row is gone"
+
+# ---------------------------------------------------------------- sort, filter
+tmux_keys cnt F6
+tmux_wait_text cnt 3 'Sort by'
+tmux_keys cnt Down Down Down Enter
+tmux_wait_text cnt 3 'Per second' # title still there
+first=$(tmux_capture cnt | grep -E '^ *total ' | head -n 1)
+like "$first" 'task-clock' "sorted by rate: task-clock (ns/s) first"
+tmux_keys cnt F4
+tmux_keys cnt -l 'switch'
+tmux_keys cnt Enter
+sleep 0.5
+is "$(tmux_capture cnt | grep -cE '^ *total ')" 1 "the filter keeps context-switches only"
+tmux_keys cnt Escape
+
+# ---------------------------------------------------------------- help, size
+tmux_keys cnt F1
+tmux_wait_text cnt 3 'keys \(arrows scroll'
+tmux_keys cnt End
+tmux_wait_text cnt 3 'Counters pane'
+ok $? "the help lists the Counters pane's keys"
+tmux_wait_text cnt 3 'count the system total, per CPU or per process'
+tmux_keys cnt q
+_tt_tmux resize-window -t cnt -x 80 -y 24 2>/dev/null
+tmux_wait_text cnt 3 'Scope: total'
+sleep 1
+w=$(max_width cnt)
+[ "$w" -le 80 ]
+ok $? "80x24: no line wider than the window ($w)"
+tmux_keys cnt q
+wait_for 5 tmux_exited cnt >/dev/null
+tmux_wait_text cnt 3 'exit=0'
+ok $? "q exits 0"
+tmux_kill
+
+# ---------------------------------------------------------------- --view, unsupported
+tui_start view 120 30 -p "$pid" -d 0.5 --view counters --counters cycles,task-clock
+tmux_wait_text view 5 'Scope: total'
+ok $? "--view counters starts on the Counters pane"
+if ! "$TRACETOP" --list-events | grep -qE '^ +cycles OR cpu-cycles +\[not supported\]'; then
+	skip "this machine has a PMU: cycles can be counted" "cycles: <not supported>"
+else
+	tmux_wait_text view 5 'cycles +<not supported>'
+	ok $? "cycles: <not supported>, not 0"
+	tmux_wait_text view 3 'cycles.*(PMU|not supported|counted)'
+	ok $? "with the reason"
+fi
+tmux_wait_text view 3 'total +task-clock +[0-9,.]+ ms'
+ok $? "the other counter still counts"
+tmux_keys view q
+wait_for 5 tmux_exited view >/dev/null
+tmux_wait_text view 3 'exit=0'
+ok $? "q exits 0"
+tmux_kill
+
+done_testing

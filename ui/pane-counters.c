@@ -1,0 +1,561 @@
+/* pane-counters: live counts and rates per CPU and per process, like
+ * perf stat -I, in the shared table: one row per event (or derived metric)
+ * per scope key, with the last interval, the rate, the total, the share of
+ * time the event was on the PMU and a sparkline of recent intervals. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/counters.h"
+#include "tracetop/evspec.h"
+#include "tracetop/report-counters.h"
+#include "tracetop/util.h"
+#include "ui/listpane.h"
+#include "ui/tui.h"
+
+enum cnt_col {
+	COL_SCOPE,
+	COL_EVENT,
+	COL_VALUE,
+	COL_RATE,
+	COL_TOTAL,
+	COL_SHARE,
+	COL_HIST,
+	COL_NOTE,
+	COL_COUNT
+};
+
+/* Drop order at narrow widths: History, Run%, Per second, Total. */
+static const struct table_col cnt_cols[COL_COUNT] = {
+    [COL_SCOPE] = {"Scope", 18, 5, 8, false, false, false, true},
+    [COL_EVENT] = {"Event", 18, 10, 9, false, false, false, true},
+    [COL_VALUE] = {"Interval", 15, 8, 9, true, false, false, true},
+    [COL_RATE] = {"Per second", 11, 8, 4, true, false, false, true},
+    [COL_TOTAL] = {"Total", 14, 8, 5, true, false, false, true},
+    [COL_SHARE] = {"Run%", 5, 4, 2, true, false, false, true},
+    [COL_HIST] = {"History", 12, 8, 1, false, false, false, false},
+    [COL_NOTE] = {"Note", 8, 4, 3, false, true, false, false},
+};
+
+enum cnt_menu_id {
+	MENU_REMOVE,
+	MENU_ADD,
+};
+
+struct cnt {
+	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
+	struct counters_snapshot snap;
+	const struct counters_row **ptrs;
+	size_t cap;
+	char **catalog; /* event names for the picker, loaded on first use */
+	size_t ncatalog, catalog_cap;
+	size_t menu_event; /* the event of the row the Enter menu is about */
+	bool utf8;         /* block glyphs for the sparklines */
+};
+
+/* A count in a column: thousands grouped ("1,234,567"), or a time in
+ * milliseconds for nanosecond events, or a metric's value. */
+static void
+cnt_number(const struct counters_row *r, double v, char *buf, size_t len)
+{
+	char digits[32], *o = buf;
+	size_t n, lead;
+
+	if (r->metric) {
+		snprintf(buf, len, r->percent ? "%.2f%%" : "%.2f", v);
+		return;
+	}
+	if (r->nsec) {
+		snprintf(buf, len, "%.2f ms", v / 1e6);
+		return;
+	}
+	snprintf(digits, sizeof digits, "%.0f", v < 0 ? 0 : v);
+	n = strlen(digits);
+	lead = n % 3 ? n % 3 : 3;
+	if (len < n + n / 3 + 1) {
+		snprintf(buf, len, "%s", digits);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (i >= lead && (i - lead) % 3 == 0)
+			*o++ = ',';
+		*o++ = digits[i];
+	}
+	*o = '\0';
+}
+
+/* A rate with an SI suffix: "812", "12.3k", "4.56M". */
+static void
+cnt_rate(double v, char *buf, size_t len)
+{
+	static const char suffix[] = " kMGTP";
+	size_t i = 0;
+
+	while (v >= 1000 && i + 1 < sizeof suffix - 1) {
+		v /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, v < 10 ? "%.2f%c" : v < 100 ? "%.1f%c" : "%.0f%c", v, suffix[i]);
+}
+
+/* A sparkline of the row's history, scaled to its largest value. */
+static void
+cnt_sparkline(const struct counters_row *r, bool utf8, char *buf, size_t len)
+{
+	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+	                                     "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char ascii[] = "_.-:=+*#";
+	size_t used = 0, from = r->nhist > 12 ? r->nhist - 12 : 0;
+	double max = 0;
+
+	buf[0] = '\0';
+	for (size_t i = from; i < r->nhist; i++)
+		max = r->history[i] > max ? r->history[i] : max;
+	for (size_t i = from; i < r->nhist; i++) {
+		int level = max > 0 ? (int)(r->history[i] / max * 7 + 0.5) : 0;
+		const char *g = utf8 ? blocks[level] : (char[2]){ascii[level], '\0'};
+		size_t gl = strlen(g);
+
+		if (used + gl + 1 > len)
+			break;
+		memcpy(buf + used, g, gl + 1);
+		used += gl;
+	}
+}
+
+/* Cell text. */
+static void
+cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+{
+	const struct counters_row *r = row;
+	const struct cnt *p = ctx;
+	char esc[96];
+
+	buf[0] = '\0';
+	switch ((enum cnt_col)col) {
+	case COL_SCOPE:
+		report_counters_scope(r, buf, len);
+		break;
+	case COL_EVENT:
+		str_escape(esc, sizeof esc, r->event, strlen(r->event));
+		snprintf(buf, len, "%s", esc);
+		break;
+	case COL_VALUE:
+		if (!r->supported)
+			snprintf(buf, len, "<not supported>");
+		else
+			cnt_number(r, r->value, buf, len);
+		break;
+	case COL_RATE:
+		if (r->supported && r->nsec && !r->metric)
+			snprintf(buf, len, "%.1f ms/s", r->rate / 1e6);
+		else if (r->supported && !r->metric)
+			cnt_rate(r->rate, buf, len);
+		break;
+	case COL_TOTAL:
+		if (r->supported)
+			cnt_number(r, r->total, buf, len);
+		break;
+	case COL_SHARE:
+		if (r->supported && !r->metric)
+			snprintf(buf, len, r->share >= 0.9995 ? "100" : "%.1f", r->share * 100);
+		break;
+	case COL_HIST:
+		if (r->supported)
+			cnt_sparkline(r, p->utf8, buf, len);
+		break;
+	case COL_NOTE:
+		if (!r->supported)
+			snprintf(buf, len, "%s", r->reason ? r->reason : "");
+		else if (r->metric && r->note != NULL && strcmp(r->note, r->event) != 0)
+			snprintf(buf, len, "%s", r->note);
+		else if (r->exited)
+			snprintf(buf, len, "exited");
+		break;
+	case COL_COUNT:
+		break;
+	}
+}
+
+/* The natural order: scope kind, CPU or pid, then the events as given
+ * with their metrics after them. */
+static int
+cnt_natural(const struct counters_row *a, const struct counters_row *b)
+{
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->metric != b->metric)
+		return a->metric ? 1 : -1;
+	return a->event_idx < b->event_idx ? -1 : a->event_idx > b->event_idx;
+}
+
+/* Numbers of unsupported rows sort below every real value. */
+static double
+cnt_key(const struct counters_row *r, double v)
+{
+	return r->supported ? v : -INFINITY;
+}
+
+/* Order two rows by a column. */
+static int
+cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct counters_row *a = pa, *b = pb;
+	double x = 0, y = 0;
+
+	(void)ctx;
+	switch ((enum cnt_col)col) {
+	case COL_EVENT: {
+		int c = strcmp(a->event, b->event);
+
+		return c != 0 ? c : cnt_natural(a, b);
+	}
+	case COL_VALUE:
+		x = cnt_key(a, a->value), y = cnt_key(b, b->value);
+		break;
+	case COL_RATE:
+		x = cnt_key(a, a->rate), y = cnt_key(b, b->rate);
+		break;
+	case COL_TOTAL:
+		x = cnt_key(a, a->total), y = cnt_key(b, b->total);
+		break;
+	case COL_SHARE:
+		x = cnt_key(a, a->share), y = cnt_key(b, b->share);
+		break;
+	default:
+		return cnt_natural(a, b);
+	}
+	if (x != y)
+		return x < y ? -1 : 1;
+	return cnt_natural(a, b);
+}
+
+/* Identity across refreshes: scope key and event (names are interned). */
+static uintptr_t
+cnt_row_id(const void *row, void *ctx)
+{
+	const struct counters_row *r = row;
+
+	(void)ctx;
+	return (uintptr_t)hash_u64((uint64_t)(uintptr_t)r->event ^
+	                           ((uint64_t)r->kind << 60 | (uint64_t)(uint32_t)r->cpu << 32 |
+	                            (uint32_t)r->pid | (uint64_t)r->metric << 59));
+}
+
+/* Filter and search over scope, command and event. */
+static bool
+cnt_match(const void *row, const char *text, void *ctx)
+{
+	const struct counters_row *r = row;
+	char scope[96];
+
+	(void)ctx;
+	report_counters_scope(r, scope, sizeof scope);
+	return strcasestr(scope, text) != NULL || strcasestr(r->event, text) != NULL;
+}
+
+/* Dim what has exited or cannot be counted. */
+static attr_t
+cnt_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
+{
+	const struct counters_row *r = row;
+
+	(void)ctx;
+	if (!r->supported && (col == COL_VALUE || col == COL_NOTE))
+		return th->attr[TH_DIM];
+	if (r->exited)
+		return th->attr[TH_DIM];
+	if (col == COL_HIST)
+		return th->attr[TH_BAR];
+	return 0;
+}
+
+static const struct table_ops cnt_table_ops = {
+    .cell = cnt_cell,
+    .compare = cnt_compare,
+    .row_id = cnt_row_id,
+    .match = cnt_match,
+    .cell_attr = cnt_cell_attr,
+};
+
+/* Create the pane. */
+static void *
+cnt_init(struct tui *t)
+{
+	struct cnt *p = xcalloc(1, sizeof *p);
+
+	p->utf8 = t->theme.utf8;
+	table_init(&p->list.table, cnt_cols, COL_COUNT, &cnt_table_ops, p);
+	table_sort_by(&p->list.table, COL_SCOPE, false);
+	return p;
+}
+
+/* Free the catalog names. */
+static void
+cnt_catalog_free(struct cnt *p)
+{
+	for (size_t i = 0; i < p->ncatalog; i++)
+		free(p->catalog[i]);
+	free(p->catalog);
+	p->catalog = NULL;
+	p->ncatalog = p->catalog_cap = 0;
+}
+
+/* Free the pane. */
+static void
+cnt_free(void *pp)
+{
+	struct cnt *p = pp;
+
+	table_free(&p->list.table);
+	counters_snapshot_free(&p->snap);
+	cnt_catalog_free(p);
+	free(p->ptrs);
+	free(p);
+}
+
+/* A refresh: the rows of the scope in use. */
+static void
+cnt_update(void *pp, struct tui *t)
+{
+	struct cnt *p = pp;
+
+	if (t->counters == NULL || t->frozen)
+		return;
+	counters_snapshot(t->counters, counters_scope(t->counters), &p->snap);
+	if (p->cap < p->snap.n) {
+		p->cap = p->snap.n;
+		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
+	}
+	for (size_t i = 0; i < p->snap.n; i++)
+		p->ptrs[i] = &p->snap.rows[i];
+	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap.n);
+}
+
+/* The pane's title line: scope, what limits it. */
+static void
+cnt_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
+{
+	struct cnt *p = pp;
+	const char *notice = t->counters ? counters_notice(t->counters) : NULL;
+	const struct counters_row *sel;
+	char line[256], *reason = NULL;
+
+	if (h < 2)
+		return;
+	if (t->counters == NULL) {
+		listpane_message(win, y + h / 2, x, w,
+		                 t->counters_error ? t->counters_error
+		                                   : "Counters are not available",
+		                 &t->theme);
+		return;
+	}
+	sel = table_selected(&p->list.table);
+	if (notice == NULL && sel != NULL && !sel->supported) /* the reason in full */
+		notice = reason = xasprintf("%s: %s", sel->event, sel->reason ? sel->reason : "");
+	snprintf(line, sizeof line, "Scope: %s (s switches)%s%s",
+	         counters_scope_name(counters_scope(t->counters)), notice ? "  " : "",
+	         notice ? notice : "");
+	free(reason);
+	wattrset(win, notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
+	mvwaddnstr(win, y, x, line, w);
+	wattrset(win, A_NORMAL);
+	table_draw(&p->list.table, win, y + 1, x, h - 1, w, &t->theme);
+	if (p->list.table.nrows > 0 || h < 4)
+		return;
+	if (p->list.table.nall > 0)
+		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
+		                 &t->theme);
+	else if (t->refreshes == 0)
+		listpane_message(win, y + h / 2, x, w, "Counting... (values after one refresh)",
+		                 &t->theme);
+	else if (counters_scope(t->counters) == COUNTERS_PROCESS)
+		listpane_message(win, y + h / 2, x, w, "No processes counted in this interval",
+		                 &t->theme);
+	else
+		listpane_message(win, y + h / 2, x, w, "Nothing counted: add an event with a",
+		                 &t->theme);
+}
+
+/* Next scope this target has rows in. */
+static int
+cnt_next_scope(struct tui *t)
+{
+	enum counters_scope s = counters_scope(t->counters);
+
+	for (int i = 1; i < COUNTERS_NSCOPES; i++) {
+		enum counters_scope n = (enum counters_scope)((s + i) % COUNTERS_NSCOPES);
+
+		if (counters_scope_available(t->counters, n)) {
+			counters_set_scope(t->counters, n);
+			tui_status(t, false, "counting: %s%s", counters_scope_name(n),
+			           n == COUNTERS_PROCESS ? " (values after the next refresh)" : "");
+			tui_snapshot(t);
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+	}
+	tui_status(t, false, "no other scope for this target");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Collect one catalog event for the picker. */
+static void
+cnt_catalog_event(void *arg, const char *name, const char *alias, const char *note)
+{
+	struct cnt *p = arg;
+
+	(void)alias;
+	if (p->ncatalog == p->catalog_cap) {
+		p->catalog_cap = p->catalog_cap ? p->catalog_cap * 2 : 256;
+		p->catalog = xrealloc(p->catalog, p->catalog_cap * sizeof *p->catalog);
+	}
+	p->catalog[p->ncatalog++] = *note ? xasprintf("%s  %s", name, note) : xstrdup(name);
+}
+
+/* Sections are titled in --list-events; the picker needs only the events. */
+static void
+cnt_catalog_message(void *arg, const char *text)
+{
+	(void)arg;
+	(void)text;
+}
+
+/* Open the picker over the event catalog. */
+static int
+cnt_add(struct cnt *p, struct tui *t)
+{
+	const struct evspec_visitor v = {cnt_catalog_event, cnt_catalog_message, p};
+
+	if (t->counters == NULL)
+		return REACT_IGNORED;
+	if (p->catalog == NULL)
+		for (int s = EVSPEC_HARDWARE; s <= EVSPEC_TRACEPOINT; s++)
+			evspec_catalog((enum evspec_section)s, &v);
+	picker_open(&t->picker, "Count an event", (const char *const *)p->catalog, p->ncatalog);
+	t->picker_owner = (int)t->cur;
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Stop counting the event of the selected row. */
+static int
+cnt_remove(struct tui *t, size_t idx)
+{
+	char name[128];
+
+	if (t->counters == NULL || idx >= counters_nevents(t->counters))
+		return REACT_HANDLED;
+	str_escape(name, sizeof name, counters_event_name(t->counters, idx),
+	           strlen(counters_event_name(t->counters, idx)));
+	if (counters_remove(t->counters, idx) != 0) {
+		tui_status(t, true, "cannot stop counting %s", name);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	tui_status(t, false, "stopped counting %s", name);
+	tui_snapshot(t);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The Enter menu of a row. */
+static int
+cnt_row_menu(struct cnt *p, struct tui *t)
+{
+	const struct counters_row *r = table_selected(&p->list.table);
+	char name[96];
+
+	listpane_menu_opened(&p->list);
+	menu_open(&t->menu, "Counters");
+	if (r != NULL) {
+		str_escape(name, sizeof name, r->event, strlen(r->event));
+		p->menu_event = r->event_idx;
+		menu_add(&t->menu, MENU_REMOVE, r->metric, "Stop counting %s%s", name,
+		         r->metric ? " (a metric: remove its events)" : "");
+	}
+	menu_add(&t->menu, MENU_ADD, false, "Count another event...");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Act on an action: the pane's own, then the list's. */
+static int
+cnt_action(void *pp, struct tui *t, enum action a)
+{
+	struct cnt *p = pp;
+	const struct counters_row *r;
+
+	switch (a) {
+	case ACT_COUNTERS_SCOPE:
+		return t->counters ? cnt_next_scope(t) : REACT_IGNORED;
+	case ACT_ADD:
+		return cnt_add(p, t);
+	case ACT_REMOVE:
+		r = table_selected(&p->list.table);
+		if (r == NULL || r->metric) {
+			tui_status(t, false, "select an event's row to stop counting it");
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+		return cnt_remove(t, r->event_idx);
+	case ACT_ENTER:
+		return cnt_row_menu(p, t);
+	default:
+		return listpane_action(&p->list, t, a);
+	}
+}
+
+/* A menu choice. */
+static int
+cnt_menu(void *pp, struct tui *t, int id)
+{
+	struct cnt *p = pp;
+
+	if (listpane_menu(&p->list, id) != REACT_IGNORED)
+		return REACT_REDRAW;
+	if (id == MENU_REMOVE)
+		return cnt_remove(t, p->menu_event);
+	if (id == MENU_ADD)
+		return cnt_add(p, t);
+	return REACT_REDRAW;
+}
+
+/* An event was picked from the catalog: count it. */
+static int
+cnt_pick(void *pp, struct tui *t, size_t idx)
+{
+	struct cnt *p = pp;
+	struct tt_err err;
+	char name[128], *sp;
+
+	if (idx >= p->ncatalog || t->counters == NULL)
+		return REACT_REDRAW;
+	snprintf(name, sizeof name, "%s", p->catalog[idx]);
+	if ((sp = strchr(name, ' ')) != NULL)
+		*sp = '\0'; /* drop the "[not supported]" note */
+	if (counters_add(t->counters, name, &err) != 0) {
+		tui_status(t, true, "%s", err.msg);
+		return REACT_REDRAW;
+	}
+	tui_status(t, false, "counting %s (values after the next refresh)", name);
+	tui_snapshot(t);
+	return REACT_REDRAW;
+}
+
+const struct pane_ops pane_counters = {
+    .name = "Counters",
+    .scope = SCOPE_COUNTERS,
+    .init = cnt_init,
+    .free = cnt_free,
+    .update = cnt_update,
+    .draw = cnt_draw,
+    .action = cnt_action,
+    .mouse = listpane_pane_mouse,
+    .prompt = listpane_pane_prompt,
+    .menu = cnt_menu,
+    .pick = cnt_pick,
+};

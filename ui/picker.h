@@ -1,0 +1,50 @@
+/* picker: a fuzzy finder over a long list (events to count, tracepoints,
+ * functions to probe): a box with a query line and the matching items,
+ * best first, narrowed as the user types. */
+#ifndef TRACETOP_UI_PICKER_H
+#define TRACETOP_UI_PICKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <wchar.h>
+
+#include "ui/curses.h"
+#include "ui/prompt.h"
+#include "ui/theme.h"
+
+enum picker_result {
+	PICKER_NONE,   /* key used (or ignored), nothing decided */
+	PICKER_CHOSEN, /* Enter on an item */
+	PICKER_CANCEL, /* Esc */
+};
+
+struct picker {
+	bool active;
+	char title[64];
+	const char *const *items; /* borrowed: the caller keeps them alive while open */
+	size_t nitems;
+	size_t *match; /* indexes of the matching items, best first */
+	size_t nmatch, cap;
+	size_t sel, top; /* in match */
+	int rows;        /* list rows of the last draw */
+	struct prompt query;
+};
+
+/* Open over items (n of them), every one shown until something is typed. */
+void picker_open(struct picker *pk, const char *title, const char *const *items, size_t n);
+void picker_close(struct picker *pk);
+void picker_free(struct picker *pk);
+
+/* One key: Up/Down/PgUp/PgDn/Home/End move, Enter chooses (*chosen is the
+ * item's index), Esc cancels; everything else edits the query. */
+enum picker_result picker_key(struct picker *pk, wint_t ch, bool is_key, size_t *chosen);
+
+/* How well item matches query: -1 when it does not (the query's characters
+ * must appear in order, case-insensitively); lower is better — a prefix,
+ * then a substring (earlier first), then a scattered match (tighter first). */
+long picker_score(const char *item, const char *query);
+
+/* Draw centred on a lines x cols screen. */
+void picker_draw(struct picker *pk, WINDOW *win, int lines, int cols, const struct theme *th);
+
+#endif
