@@ -71,8 +71,10 @@ end=$(date +%s)
 ok $? "-- COMMAND stops with the command ($((end - start)) s for a 3 s run)"
 check "-- COMMAND: split within 5 points" "$TT_TMP/cmd.json" --comm split --min-coverage 90
 
-# -z zeroes each refresh: the last report holds about one interval of samples
-"$TRACETOP" -b -z -p "$pid" -d 0.5 -n 3 --format json >"$TT_TMP/z.json" 2>/dev/null
+# -z zeroes each refresh: the last report holds about one interval of
+# samples (a whole second: under a loaded make check a half-second window
+# of a preempted workload strayed 6 points once)
+"$TRACETOP" -b -z -p "$pid" -d 1 -n 2 --format json >"$TT_TMP/z.json" 2>/dev/null
 check "-z: split within 5 points" "$TT_TMP/z.json" --pid "$pid"
 
 # -o writes the file
