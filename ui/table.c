@@ -372,6 +372,7 @@ void
 table_refresh(struct table *t)
 {
 	size_t old = t->sel;
+	bool at_end = t->follow && (t->nrows == 0 || t->sel + 1 >= t->nrows);
 
 	grow(&t->rows, &t->caprows, t->nall);
 	grow(&t->tmp, &t->captmp, t->nall / 2 + 1);
@@ -381,7 +382,10 @@ table_refresh(struct table *t)
 			t->rows[t->nrows++] = t->all[i];
 	if (t->ops->compare != NULL && t->sort_col < t->ncols)
 		merge_sort(t, t->rows, t->tmp, t->nrows);
-	table_restore_sel(t, old);
+	if (at_end && t->nrows > 0)
+		table_select(t, t->nrows - 1); /* a stream's tail: keep following it */
+	else
+		table_restore_sel(t, old);
 }
 
 /* Replace the rows (a new snapshot); the selection follows its row. */

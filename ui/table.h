@@ -69,6 +69,7 @@ struct table {
 	int col_w[TABLE_MAX_COLS];
 	int y0, x0;		/* where the last draw put the title line */
 	int width;		/* columns drawn by the last draw */
+	bool follow;		/* a selection on the last row stays on the last row */
 };
 
 void table_init(struct table *t, const struct table_col *cols, size_t ncols,

@@ -501,6 +501,36 @@ test_selection_follows(void **state)
 	table_free(&t);
 }
 
+/* With follow on, a selection on the last row stays on the last row as
+ * rows are appended (a stream's tail); moved up, it stays on its row. */
+static void
+test_follow_tail(void **state)
+{
+	struct frow rows[NSAMPLE];
+	const void *p[NSAMPLE];
+	struct table t;
+
+	memcpy(rows, sample, sizeof(rows));
+	for (size_t i = 0; i < NSAMPLE; i++)
+		p[i] = &rows[i];
+	table_with(&t, cols, rows, 3);
+	t.follow = true;
+	table_sort_by(&t, C_PID, false);
+	table_action(&t, ACT_END);
+	assert_int_equal(sel_pid(&t), 303);
+	table_set_rows(&t, p, 5);
+	assert_int_equal(sel_pid(&t), 505); /* followed the tail */
+	table_action(&t, ACT_UP);
+	table_set_rows(&t, p, NSAMPLE);
+	assert_int_equal(sel_pid(&t), 404); /* stayed on its row */
+	t.follow = false;
+	table_action(&t, ACT_END);
+	table_set_rows(&t, p, 5);
+	table_set_rows(&t, p, NSAMPLE);
+	assert_int_equal(sel_pid(&t), 505); /* without follow: the row, not the tail */
+	table_free(&t);
+}
+
 /* Up, down, pages, home and end keep the selection on screen. */
 static void
 test_navigation(void **state)
@@ -882,6 +912,7 @@ main(void)
 	    cmocka_unit_test(test_sort_columns),
 	    cmocka_unit_test(test_filter),
 	    cmocka_unit_test(test_selection_follows),
+	    cmocka_unit_test(test_follow_tail),
 	    cmocka_unit_test(test_navigation),
 	    cmocka_unit_test(test_search),
 	    cmocka_unit_test(test_click),
