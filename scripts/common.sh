@@ -7,12 +7,14 @@
 TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$TOP/build"
 
-# Debian packages needed to build tracetop and run its tests.
+# Debian packages needed to build tracetop and run its tests (qemu, busybox,
+# cpio and xz: tests/vm boots Debian's kernel with tracetop in an initramfs).
 TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
 	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev
 	tmux python3 binutils
+	qemu-system-x86 busybox-static cpio xz-utils
 )
 
 # Print a message from the scripts on stderr.
