@@ -13,6 +13,9 @@
 
 #include "tracetop/batch.h"
 #include "tracetop/report-counters.h"
+#include "tracetop/report-probes.h"
+#include "tracetop/report-trace.h"
+#include "tracetop/stream.h"
 #include "tracetop/report.h"
 
 /* How often to look for the targets' exit when nothing else wakes us. */
@@ -46,13 +49,17 @@ batch_rows(const struct options *o, FILE *out)
 /* What one batch view prints every refresh, and its state. */
 struct batch_view {
 	void (*report)(struct batch_view *v);
+	void (*flush)(struct batch_view *v);	/* after a stop by a signal, or NULL */
 	struct engine *e;
 	const struct options *o;
 	FILE *out;
 	struct hist_snapshot snap;		/* top */
 	struct counters *c;			/* counters */
 	struct counters_snapshot csnap[COUNTERS_NSCOPES];
+	struct probes *p;			/* probes */
+	struct probes_snapshot psnap;
 	long reports;
+	bool final;				/* this report is the last one */
 	char notice[320];			/* the counters notice last printed */
 };
 
@@ -144,10 +151,12 @@ batch_loop(struct batch_view *v)
 		engine_read(v->e);
 		if (engine_finished(v->e)) {
 			engine_read(v->e);
+			v->final = true;
 			v->report(v);
 			break;
 		}
 		if (now_ns() >= next) {
+			v->final = o->count > 0 && v->reports + 1 >= o->count;
 			v->report(v);
 			next = now_ns() + delay_ns;
 			if (++v->reports >= o->count && o->count > 0)
@@ -155,6 +164,8 @@ batch_loop(struct batch_view *v)
 		}
 	}
 	close(sfd);
+	if (!v->final && v->flush != NULL)
+		v->flush(v); /* stopped by a signal: what is still held back */
 	return ferror(v->out) ? 1 : 0;
 }
 
@@ -166,6 +177,8 @@ batch_run(struct engine *e, const struct options *o, FILE *out)
 	int status = batch_loop(&v);
 
 	hist_snapshot_free(&v.snap);
+	if (status == 0 && o->annotate != NULL)
+		status = batch_annotate(e, o, out);
 	return status;
 }
 
@@ -217,5 +230,87 @@ batch_counters_run(struct engine *e, struct counters *c, const struct options *o
 	status = batch_loop(&v);
 	for (size_t i = 0; i < ARRAY_SIZE(v.csnap); i++)
 		counters_snapshot_free(&v.csnap[i]);
+	return status;
+}
+
+/* Frame i of an entry's stack, for the trace report. */
+static bool
+batch_trace_frame(void *arg, const struct stream_entry *en, size_t i, char *buf, size_t len)
+{
+	return engine_trace_frame(arg, en, i, buf, len, NULL);
+}
+
+/* Print the events logged since the last refresh, then forget them. Only
+ * settled events are printed (one of another CPU may still come with an
+ * earlier time), the rest with the next refresh; the last prints all. */
+static void
+batch_trace_report(struct batch_view *v)
+{
+	struct stream *s = engine_stream(v->e);
+	const struct stream_stats *st;
+	struct report_trace_info ri;
+
+	engine_tick(v->e, v->o->zero);
+	st = stream_stats(s);
+	ri = (struct report_trace_info){
+	    .rows = v->final ? stream_len(s) : stream_count_until(s, stream_settled(s, now_ns())),
+	    .time = st->secs,
+	    .dropped = st->interval_dropped,
+	    .lost = st->interval_lost,
+	    .frame = v->o->callgraph != CALLGRAPH_NONE ? batch_trace_frame : NULL,
+	    .frame_arg = v->e,
+	};
+	if (v->o->format == FORMAT_JSON)
+		report_trace_json(v->out, &ri, s);
+	else
+		report_trace_text(v->out, &ri, s);
+	stream_consume(s, ri.rows);
+}
+
+/* After a signal: the events still held back, if any. */
+static void
+batch_trace_flush(struct batch_view *v)
+{
+	v->final = true;
+	if (stream_len(engine_stream(v->e)) > 0)
+		batch_trace_report(v);
+}
+
+/* The trace view's loop. */
+int
+batch_trace_run(struct engine *e, const struct options *o, FILE *out)
+{
+	struct batch_view v = { .report = batch_trace_report, .flush = batch_trace_flush, .e = e,
+				.o = o, .out = out };
+
+	return batch_loop(&v);
+}
+
+/* Print one refresh of the probes: ours with their hits, then others'. */
+static void
+batch_probes_report(struct batch_view *v)
+{
+	struct report_probes_info ri = {
+		.group = probes_group(v->p),
+		.target = engine_target(v->e),
+		.header = v->reports == 0,
+	};
+
+	probes_tick(v->p);
+	probes_snapshot(v->p, &v->psnap);
+	if (v->o->format == FORMAT_JSON)
+		report_probes_json(v->out, &ri, &v->psnap);
+	else
+		report_probes_text(v->out, &ri, &v->psnap);
+}
+
+/* The probes view's loop. */
+int
+batch_probes_run(struct engine *e, struct probes *p, const struct options *o, FILE *out)
+{
+	struct batch_view v = { .report = batch_probes_report, .e = e, .o = o, .out = out, .p = p };
+	int status = batch_loop(&v);
+
+	probes_snapshot_free(&v.psnap);
 	return status;
 }

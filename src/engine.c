@@ -10,18 +10,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/dso.h"
 #include "tracetop/engine.h"
+#include "tracetop/engine-impl.h"
 #include "tracetop/evlist.h"
 #include "tracetop/record.h"
 #include "tracetop/srcline.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
-
-#define ENGINE_SAMPLE_TYPE                                                                         \
-	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
-	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
 /* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
 #define ENGINE_MAX_FRAMES 128
@@ -56,6 +54,7 @@ struct engine_fcache {
 	struct dso *dso;
 	const struct sym *sym;
 	uint64_t addr;
+	uint64_t elf;			/* ip in the symbol's space (ELF or kernel address), or 0 */
 	uint8_t ninline;		/* inlined callees at ip (call stacks only) */
 	const struct sym *inl[ENGINE_MAX_INLINE];
 };
@@ -65,39 +64,10 @@ struct engine_event {
 	struct hist *hist;
 	struct callgraph *cg;	/* call stacks, or NULL without -g */
 	struct hist *zoom;	/* samples of the zoomed thread only, or NULL */
+	struct addrhist *ah;	/* self samples per instruction, made on first use */
 	uint64_t samples;	/* since start */
 	uint64_t tick_samples;	/* samples at the last tick */
 	uint64_t interval;	/* samples in the last refresh */
-};
-
-struct engine {
-	struct evlist el;
-	struct engine_event *events;
-	struct engine_head *heap;	/* one slot per ring */
-	struct tasks *tasks;
-	struct engine_stats stats;
-	int *tids;		/* threads opened (for -p / -t / command) */
-	size_t ntids;
-	int *pids;		/* processes whose end ends the run (-p) */
-	size_t npids;
-	int *cpus;
-	size_t ncpus;
-	pid_t child;		/* the command, or 0 */
-	int child_status;
-	bool child_done;
-	int go_fd, err_fd;	/* command start handshake */
-	int self;
-	bool include_self;
-	int zoom_tid;		/* thread zoom: also count its samples apart */
-	double decay;
-	enum callgraph_mode cg_mode;
-	struct unwind *unwind;	/* fp leaf fix and dwarf mode */
-	struct engine_fcache *fcache;
-	uint32_t fgen;		/* bumped when mappings change */
-	uint64_t last_tick_ns;
-	uint64_t tick_samples, tick_lost;
-	char target[128];
-	const char *unknown_comm;
 };
 
 /* List the threads of process pid from /proc; -1 if it does not exist. */
@@ -279,6 +249,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	e->include_self = o->include_self;
 	e->decay = o->decay;
 	e->cg_mode = o->callgraph;
+	e->trace_log = o->trace_log;
 	e->fcache = xcalloc(ENGINE_FCACHE_SIZE, sizeof *e->fcache);
 	e->fgen = 1;
 	if (o->callgraph != CALLGRAPH_NONE)
@@ -289,6 +260,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		engine_free(e);
 		return NULL;
 	}
+	e->inherit = t.inherit;
 	e->heap = xcalloc(e->el.nrings, sizeof *e->heap);
 	e->events = xcalloc(e->el.nevsels, sizeof *e->events);
 	for (i = 0; i < e->el.nevsels; i++) {
@@ -303,6 +275,10 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	if (o->callgraph != CALLGRAPH_NONE)
 		dso_find_sym(dso_kernel(NULL), 0);
 	e->last_tick_ns = now_ns();
+	if ((o->ntraces > 0 || o->ftrace != NULL) && engine_trace_setup(e, o, err) != 0) {
+		engine_free(e);
+		return NULL;
+	}
 	return e;
 }
 
@@ -316,6 +292,9 @@ engine_start(struct engine *e, struct tt_err *err)
 		rc = evlist_enable(&e->el);
 		if (rc < 0)
 			return err_set(err, "cannot enable the events: %s", strerror(-rc));
+		if (e->trace != NULL && engine_trace_start(e, err) != 0)
+			return -1;
+		e->started = true;
 		e->last_tick_ns = now_ns();
 		return 0;
 	}
@@ -331,6 +310,7 @@ engine_start(struct engine *e, struct tt_err *err)
 	}
 	close(e->err_fd);
 	e->err_fd = -1;
+	e->started = true;
 	e->last_tick_ns = now_ns();
 	return 0;
 }
@@ -397,7 +377,7 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 }
 
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key. */
-static void
+void
 engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr)
 {
 	const struct map *m = th ? task_find_map(th->proc, ip) : NULL;
@@ -448,7 +428,7 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 		}
 		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen,
 					     .kernel = kernel, .dso = key->dso, .sym = key->sym,
-					     .addr = key->addr };
+					     .addr = key->addr, .elf = kernel ? ip : elf_addr };
 		if (e->cg_mode != CALLGRAPH_NONE && key->sym != NULL && elf_addr != 0)
 			c->ninline = (uint8_t)srcline_inlines(key->dso, elf_addr, c->inl,
 							      ENGINE_MAX_INLINE);
@@ -586,6 +566,22 @@ engine_keys(struct engine *e, struct thread *th, const struct record_sample *s,
 	return k;
 }
 
+/* Count the sampled instruction in its function's address histogram (the
+ * leaf was just resolved: a cache hit). */
+static void
+engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
+		    bool kernel)
+{
+	struct hist_key key;
+	const struct engine_fcache *c = engine_resolve(e, th, ip, kernel, &key);
+
+	if (c->sym == NULL || c->elf == 0)
+		return;
+	if (ev->ah == NULL)
+		ev->ah = addrhist_new(e->decay);
+	addrhist_add(ev->ah, c->dso, c->sym, kernel, c->elf);
+}
+
 /* Count one sample: the hot path (no allocation once tasks are known). */
 static void
 engine_sample(struct engine *e, const struct perf_event_header *h)
@@ -600,6 +596,8 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	struct hist *zoom;
 	size_t n = 1, self;
 
+	if (e->trace != NULL && engine_trace_sample(e, h))
+		return;
 	if (record_parse_sample(h, e->el.sample_type, UNWIND_REGS_MASK, &s) != 0) {
 		e->stats.bad_records++;
 		return;
@@ -622,6 +620,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	}
 	n = engine_keys(e, th, &s, ips, kern, n, keys, &self);
 	hist_add(ev->hist, &keys[self]);
+	engine_addrhist_add(e, ev, th, ips[0], kern[0]);
 	if (zoom != NULL)
 		hist_add(zoom, &keys[self]);
 	if (ev->cg != NULL)
@@ -703,6 +702,8 @@ engine_read(struct engine *e)
 		}
 		engine_heap_down(heap, n, 0);
 	}
+	if (e->trace != NULL)
+		engine_trace_read(e);
 }
 
 /* Has the command, or every target process, gone? */
@@ -742,6 +743,8 @@ engine_tick(struct engine *e, bool zero)
 		struct engine_event *ev = &e->events[i];
 
 		hist_tick(ev->hist, zero);
+		if (ev->ah != NULL)
+			addrhist_tick(ev->ah, zero);
 		if (ev->zoom != NULL)
 			hist_tick(ev->zoom, zero);
 		if (ev->cg != NULL)
@@ -755,6 +758,8 @@ engine_tick(struct engine *e, bool zero)
 	e->tick_samples = e->stats.samples;
 	e->tick_lost = e->stats.lost;
 	e->last_tick_ns = now;
+	if (e->trace != NULL)
+		engine_trace_tick(e);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
 	e->fgen++; /* reaped tasks' addresses may be reused by new ones */
 }
@@ -852,8 +857,10 @@ engine_free(struct engine *e)
 	}
 	if (e->err_fd >= 0)
 		close(e->err_fd);
+	engine_trace_free(e);
 	for (i = 0; e->events != NULL && i < e->el.nevsels; i++) {
 		hist_free(e->events[i].hist);
+		addrhist_free(e->events[i].ah);
 		if (e->events[i].zoom != NULL)
 			hist_free(e->events[i].zoom);
 		if (e->events[i].cg != NULL)
@@ -880,4 +887,11 @@ int
 engine_child_pid(const struct engine *e)
 {
 	return e->child > 0 ? (int)e->child : 0;
+}
+
+/* The per-instruction samples of event idx, or NULL before its first. */
+const struct addrhist *
+engine_addrhist(const struct engine *e, size_t idx)
+{
+	return e->events[idx].ah;
 }

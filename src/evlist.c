@@ -255,6 +255,30 @@ evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
 	return 0;
 }
 
+/* Open one more event on (pid, cpu) into the mapped ring of slot ri. */
+int
+evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
+	      uint64_t *id)
+{
+	int fd, e;
+
+	if (ri >= el->nrings || el->ring_fds[ri] < 0) {
+		errno = ENODEV;
+		return -1;
+	}
+	fd = sys_perf_event_open(a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, id) < 0 ||
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, el->ring_fds[ri]) < 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
 /* Apply an ioctl to every fd. */
 static int
 evlist_ioctl_all(struct evlist *el, unsigned long req)

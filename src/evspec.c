@@ -3,10 +3,8 @@
 #include "config.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <mntent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +14,9 @@
 #include <unistd.h>
 
 #include "tracetop/evspec.h"
+#include "tracetop/tracefs.h"
 
 #define SEE_LIST "see tracetop --list-events"
-#define MOUNT_HINT "mount it with: mount -t tracefs nodev /sys/kernel/tracing"
 #define RAW_HINT "raw events are r followed by 1-16 hex digits, e.g. r003c"
 #define MOD_CHARS "ukhp"
 
@@ -99,10 +97,6 @@ static const unsigned cache_valid_ops[NCACHE] = {
     [PERF_COUNT_HW_CACHE_BPU] = OPBIT(READ),
     [PERF_COUNT_HW_CACHE_NODE] = OPBIT(READ) | OPBIT(WRITE) | OPBIT(PREFETCH),
 };
-
-static char tracefs_override[PATH_MAX];
-static bool tracefs_overridden;
-static char tracefs_found[PATH_MAX];
 
 /* Match the longest alias of one row of tab at *s, case-insensitively, and
  * step past it and a following '-'; the row index or -1. */
@@ -367,106 +361,6 @@ parse_modifiers(const char *mods, const char *spec, struct perf_event_attr *attr
 	return 0;
 }
 
-/* Whether dir has an events/ directory (or one we may not look into, which
- * still proves tracefs is there when allow_denied). */
-static bool
-has_events(const char *dir, bool allow_denied)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	snprintf(path, sizeof path, "%s/events", dir);
-	if (stat(path, &st) == 0)
-		return S_ISDIR(st.st_mode);
-	return allow_denied && errno == EACCES;
-}
-
-/* Point tracepoint lookup at dir instead of searching (for tests); a dir
- * without events/ counts as tracefs not mounted; NULL searches again. */
-void
-evspec_set_tracefs_dir(const char *dir)
-{
-	tracefs_overridden = dir != NULL;
-	if (dir != NULL)
-		snprintf(tracefs_override, sizeof tracefs_override, "%s", dir);
-}
-
-/* Find the tracefs mount: the usual places, then /proc/mounts. */
-const char *
-evspec_tracefs_dir(void)
-{
-	const char *dir = NULL;
-	struct mntent *m;
-	FILE *fp;
-
-	if (tracefs_overridden)
-		return has_events(tracefs_override, true) ? tracefs_override : NULL;
-	if (has_events("/sys/kernel/tracing", true))
-		return "/sys/kernel/tracing";
-	if (has_events("/sys/kernel/debug/tracing", false))
-		return "/sys/kernel/debug/tracing";
-	if ((fp = setmntent("/proc/mounts", "r")) == NULL)
-		return NULL;
-	while (dir == NULL && (m = getmntent(fp)) != NULL) {
-		if (strcmp(m->mnt_type, "tracefs") == 0 && has_events(m->mnt_dir, true)) {
-			snprintf(tracefs_found, sizeof tracefs_found, "%s", m->mnt_dir);
-			dir = tracefs_found;
-		}
-	}
-	endmntent(fp);
-	return dir;
-}
-
-/* Order strings for qsort. */
-static int
-name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted names of the subdirectories of path (free with free_names), or
- * NULL with errno set when it cannot be read. */
-static char **
-list_subdirs(const char *path, size_t *n)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	char **v;
-	size_t cnt = 0, cap = 16;
-
-	if (d == NULL)
-		return NULL;
-	v = xmalloc(cap * sizeof *v);
-	while ((de = readdir(d)) != NULL) {
-		struct stat st;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (de->d_type == DT_UNKNOWN
-		        ? fstatat(dirfd(d), de->d_name, &st, 0) != 0 || !S_ISDIR(st.st_mode)
-		        : de->d_type != DT_DIR)
-			continue;
-		if (cnt == cap)
-			v = xrealloc(v, (cap *= 2) * sizeof *v);
-		v[cnt++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	qsort(v, cnt, sizeof *v, name_cmp);
-	*n = cnt;
-	return v;
-}
-
-/* Free what list_subdirs returned. */
-static void
-free_names(char **v, size_t n)
-{
-	size_t i;
-
-	for (i = 0; v != NULL && i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
 /* Whether a tracepoint subsystem or event name is safe to use in a path. */
 static bool
 tp_name_ok(const char *s)
@@ -485,7 +379,7 @@ tp_name_ok(const char *s)
 static bool
 tracepoint_exists(const char *sys, const char *ev)
 {
-	const char *dir = evspec_tracefs_dir();
+	const char *dir = tt_tracefs_dir();
 	char path[PATH_MAX];
 
 	if (dir == NULL || !tp_name_ok(sys) || !tp_name_ok(ev))
@@ -511,10 +405,10 @@ unknown_tracepoint(const char *dir, const char *sys, const char *ev, struct tt_e
 	if (!have_sys)
 		snprintf(path, sizeof path, "%s/events", dir);
 	suggest_init(&s, have_sys ? ev : sys);
-	names = list_subdirs(path, &n);
+	names = dir_list(path, &n);
 	for (i = 0; i < n; i++)
 		suggest_feed(&s, names[i]);
-	free_names(names, n);
+	names_free(names, n);
 	if ((best = suggest_result(&s)) == NULL)
 		return err_set(err, "unknown tracepoint '%s:%s'%s; " SEE_LIST, sys, ev,
 		               have_sys ? "" : " (no such subsystem)");
@@ -540,10 +434,11 @@ tracepoint_lookup(const char *sys, const char *ev, struct perf_event_attr *attr,
 	if (!tp_name_ok(sys) || !tp_name_ok(ev))
 		return err_set(err, "bad tracepoint name '%s:%s'; expected SUBSYSTEM:EVENT", sys,
 		               ev);
-	if ((dir = evspec_tracefs_dir()) == NULL)
-		return err_set(err,
-		               "cannot use tracepoint '%s:%s': tracefs is not mounted; " MOUNT_HINT,
-		               sys, ev);
+	if ((dir = tt_tracefs_dir()) == NULL)
+		return err_set(
+		    err,
+		    "cannot use tracepoint '%s:%s': tracefs is not mounted; " TT_TRACEFS_MOUNT_HINT,
+		    sys, ev);
 	snprintf(path, sizeof path, "%s/events/%s/%s/id", dir, sys, ev);
 	if ((len = read_file(path, buf, sizeof buf)) < 0) {
 		if (errno == ENOENT || errno == ENOTDIR)
@@ -718,17 +613,17 @@ catalog_cache(const struct evspec_visitor *v)
 static void
 catalog_tracepoints(const struct evspec_visitor *v)
 {
-	const char *dir = evspec_tracefs_dir();
+	const char *dir = tt_tracefs_dir();
 	char path[PATH_MAX], esc[2 * NAME_MAX + 8], name[2 * NAME_MAX + 2], msg[PATH_MAX + 64];
 	char **subs, **evs;
 	size_t nsub = 0, nev, i, j;
 
 	if (dir == NULL) {
-		v->message(v->arg, "(none: tracefs is not mounted; " MOUNT_HINT ")");
+		v->message(v->arg, "(none: tracefs is not mounted; " TT_TRACEFS_MOUNT_HINT ")");
 		return;
 	}
 	snprintf(path, sizeof path, "%s/events", dir);
-	if ((subs = list_subdirs(path, &nsub)) == NULL) {
+	if ((subs = dir_list(path, &nsub)) == NULL) {
 		snprintf(msg, sizeof msg, "(none: cannot read %s: %s)", path, strerror(errno));
 		v->message(v->arg, msg);
 		return;
@@ -736,15 +631,15 @@ catalog_tracepoints(const struct evspec_visitor *v)
 	for (i = 0; i < nsub; i++) {
 		snprintf(path, sizeof path, "%s/events/%s", dir, subs[i]);
 		nev = 0;
-		evs = list_subdirs(path, &nev);
+		evs = dir_list(path, &nev);
 		for (j = 0; j < nev; j++) {
 			snprintf(name, sizeof name, "%s:%s", subs[i], evs[j]);
 			str_escape(esc, sizeof esc, name, sizeof name);
 			v->event(v->arg, esc, NULL, "");
 		}
-		free_names(evs, nev);
+		names_free(evs, nev);
 	}
-	free_names(subs, nsub);
+	names_free(subs, nsub);
 }
 
 /* Walk one section of the catalog. */

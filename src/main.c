@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -13,6 +14,8 @@
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
+#include "tracetop/probe-cli.h"
+#include "tracetop/tracefs.h"
 #include "ui/keymap.h"
 #include "ui/tui.h"
 
@@ -50,7 +53,31 @@ parse_events(char *const *names, size_t n, struct evspec *specs)
 	return 0;
 }
 
-/* Parse -e and --counters: 0, or -1 after printing the bad one. */
+/* Check the -T names: known tracepoints. 0, or -1 after printing the
+ * bad one. */
+static int
+parse_traces(const struct options *o)
+{
+	struct evspec spec;
+	struct tt_err err;
+
+	for (size_t i = 0; i < o->ntraces; i++) {
+		if (evspec_parse(o->traces[i].event, &spec, &err) != 0) {
+			fprintf(stderr, "tracetop: -T: %s\n", err.msg);
+			return -1;
+		}
+		if (spec.attr.type != PERF_TYPE_TRACEPOINT) {
+			fprintf(stderr,
+			        "tracetop: -T: '%s' is not a tracepoint; name one as "
+			        "SUBSYSTEM:EVENT (see tracetop --list-events)\n",
+			        o->traces[i].event);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Parse -e, --counters and -T: 0, or -1 after printing the bad one. */
 static int
 parse_all_events(const struct options *o, struct evspec *specs)
 {
@@ -59,8 +86,58 @@ parse_all_events(const struct options *o, struct evspec *specs)
 
 	if (rc == 0)
 		rc = parse_events(o->counters, o->ncounters, counters);
+	if (rc == 0)
+		rc = parse_traces(o);
 	free(counters);
 	return rc;
+}
+
+/* Say which instance a killed tracetop left was removed. */
+static void
+cleanup_removed(void *arg, const char *name, int pid)
+{
+	char esc[256];
+
+	str_escape(esc, sizeof esc, name, strlen(name));
+	fprintf(stderr, "tracetop: removed tracefs instance %s left by tracetop pid %d%s\n", esc,
+	        pid, arg ? "" : " (no longer running)");
+	if (arg != NULL)
+		++*(int *)arg;
+}
+
+/* --cleanup: remove what killed tracetops left in tracefs. */
+static int
+cleanup(void)
+{
+	struct tt_err err;
+	int n = 0;
+
+	if (tt_tracefs_cleanup_stale(cleanup_removed, &n, &err) < 0) {
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	if (tt_tracefs_dir() == NULL)
+		fprintf(stderr, "tracetop: tracefs is not mounted: nothing to clean up\n");
+	else if (n == 0)
+		fprintf(stderr, "tracetop: no tracefs instance of a killed tracetop to remove\n");
+	/* and the probe groups they left */
+	if (tt_tracefs_dir() != NULL && probe_cli_cleanup(true) < 0)
+		return EXIT_RUNTIME;
+	return 0;
+}
+
+/* Block the stop signals while tracefs is being changed: the loops read
+ * them from a signalfd and everything is undone on the way out. */
+static void
+block_stop_signals(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
 }
 
 /* The target options (-p, -t, -C) of o, shared by the engine and the
@@ -101,21 +178,48 @@ run(const struct options *o, struct evspec *specs)
 	    .decay = TOP_DECAY,
 	    .callgraph = o->callgraph,
 	    .stack_size = o->stack_size,
+	    .traces = o->traces,
+	    .ntraces = o->ntraces,
+	    .ftrace = o->ftrace,
+	    .ftrace_graph = o->ftrace_graph,
+	    .trace_log = o->trace_log,
 	};
+	struct evspec dummy;
 	struct tt_err err;
 	struct engine *e;
 	struct counters *c = NULL;
+	struct probes *p = NULL;
+	struct engine_trace_opt *traces = NULL;
 	FILE *out = stdout;
 	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	/* batch --view counters: the engine only starts the command and
 	 * watches the targets; the screen samples and counts, a Tab apart */
 	bool counting = o->view == VIEW_COUNTERS && !tui;
+	/* batch --view trace: no profile; a dummy event per CPU carries the
+	 * rings the tracepoints write into and the process records */
+	bool tracing = o->view == VIEW_TRACE && !tui;
+	/* batch --view probes: like counters, hits are counted, nothing sampled */
+	bool probing = o->view == VIEW_PROBES && !tui;
 	int status;
 
-	if (counting) {
+	if (counting || probing) {
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
+	if (tracing && evspec_parse("dummy", &dummy, &err) == 0) {
+		eo.events = &dummy;
+		eo.nevents = 1;
+	}
+	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0)
+		block_stop_signals();
+	/* what a killed tracetop left in tracefs goes first */
+	tt_tracefs_cleanup_stale(cleanup_removed, NULL, NULL);
+	probe_cli_cleanup(false);
+	/* the probes exist before the engine streams their events */
+	if ((status = probe_cli_open(o, tui, &p)) != 0)
+		return status;
+	if (p != NULL && (tracing || tui))
+		eo.traces = traces = probe_cli_traces(o, p, &eo.ntraces);
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
@@ -133,6 +237,17 @@ run(const struct options *o, struct evspec *specs)
 		engine_free(e);
 		return EXIT_RUNTIME;
 	}
+	if (p != NULL && (probing || tui)) {
+		struct counters_opts po = {TARGET_OPTS(o), .command = engine_child_pid(e)};
+
+		if (probes_count_start(p, &po, &err) != 0) {
+			fprintf(stderr, "tracetop: cannot count the probes' hits: %s\n", err.msg);
+			counters_free(c);
+			engine_free(e);
+			probes_free(p);
+			return EXIT_RUNTIME;
+		}
+	}
 	if (engine_notice(e) != NULL && !tui)
 		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
 	if (engine_start(e, &err) != 0) {
@@ -143,12 +258,18 @@ run(const struct options *o, struct evspec *specs)
 	}
 	if (counting)
 		status = batch_counters_run(e, c, o, out);
+	else if (tracing)
+		status = batch_trace_run(e, o, out);
+	else if (probing)
+		status = batch_probes_run(e, p, o, out);
 	else if (tui)
-		status = tui_run(e, c, c == NULL ? err.msg : NULL, o);
+		status = tui_run(e, c, c == NULL ? err.msg : NULL, p, o);
 	else
 		status = batch_run(e, o, out);
 	counters_free(c);
 	engine_free(e);
+	probes_free(p); /* after the engine: a probe in use cannot be removed */
+	free(traces);
 	if (out != stdout && fclose(out) != 0) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
 		status = EXIT_RUNTIME;
@@ -169,6 +290,16 @@ main(int argc, char **argv)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		return EXIT_USAGE;
 	}
+	if (o.cleanup) {
+		status = cleanup();
+		options_free(&o);
+		return status;
+	}
+	if (o.probe_vars != NULL) {
+		status = probe_cli_vars(&o);
+		options_free(&o);
+		return status;
+	}
 	if (o.help || o.version || o.list_events || o.help_keys) {
 		if (o.help)
 			options_usage(stdout);
@@ -182,7 +313,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	specs = xcalloc(o.nevents, sizeof *specs);
-	status = parse_all_events(&o, specs) != 0 ? EXIT_USAGE : run(&o, specs);
+	status = parse_all_events(&o, specs) != 0 || probe_cli_check(&o) != 0 ? EXIT_USAGE
+	                                                                      : run(&o, specs);
 	free(specs);
 	options_free(&o);
 	return status;

@@ -22,6 +22,14 @@ enum {
 	OPT_VIEW,
 	OPT_COUNTERS,
 	OPT_COUNTERS_SCOPE,
+	OPT_FILTER,
+	OPT_FTRACE,
+	OPT_FTRACE_GRAPH,
+	OPT_CLEANUP,
+	OPT_PROBE,
+	OPT_PROBE_VARS,
+	OPT_ANNOTATE,
+	OPT_TRACE_LOG,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -59,9 +67,18 @@ static const struct opt_def opt_defs[] = {
 	{ "call-graph", OPT_CALL_GRAPH, "MODE", "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no" },
 	{ "children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks" },
 	{ "rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)" },
-	{ "view", OPT_VIEW, "VIEW", "show top (the profile, default) or counters (like perf stat -I)" },
+	{ "annotate", OPT_ANNOTATE, "SYMBOL", "batch: at the end, print SYMBOL's instructions and source lines with their samples" },
+	{ "view", OPT_VIEW, "VIEW", "show top (the profile, default), counters (like perf stat -I) or trace" },
 	{ "counters", OPT_COUNTERS, "LIST", "count these events in the counters view (default task-clock, ...)" },
 	{ "counters-scope", OPT_COUNTERS_SCOPE, "SCOPES", "counters per total (default), cpu or process; a list in batch" },
+	{ "trace", 'T', "EVENT", "stream tracepoint EVENT (SUBSYSTEM:EVENT; repeatable) in the trace view" },
+	{ "filter", OPT_FILTER, "EXPR", "filter the -T before it in the kernel (ftrace syntax: 'prev_pid == 1')" },
+	{ "ftrace", OPT_FTRACE, "FUNCS", "follow these kernel functions (comma list, globs) with the function tracer" },
+	{ "ftrace-graph", OPT_FTRACE_GRAPH, NULL, "use the function_graph tracer for --ftrace (entries and exits)" },
+	{ "trace-log", OPT_TRACE_LOG, "N", "keep N trace events (default 65536; batch: per refresh), drop the oldest" },
+	{ "probe", OPT_PROBE, "SPEC", "add a probe: [BINARY:]FUNC[+OFF|%return] [ARG...] (repeatable)" },
+	{ "probe-vars", OPT_PROBE_VARS, "SPEC", "list the parameters and variables at a probe point and exit" },
+	{ "cleanup", OPT_CLEANUP, NULL, "remove tracefs instances and probes left by a killed tracetop and exit" },
 	{ "include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile" },
 	{ "no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen" },
 	{ "list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit" },
@@ -215,7 +232,7 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 
 /* The names of --format and --view, in enum order. */
 static const char *const format_names[] = { "text", "json", "folded" };
-static const char *const view_names[] = { "top", "counters" };
+static const char *const view_names[] = { "top", "counters", "trace", "probes" };
 
 /* The index of arg among n names, or -1. */
 static int
@@ -243,8 +260,47 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
-			return err_set(err, "--view expects top or counters, got '%s'", arg);
+			return err_set(err, "--view expects top, counters, trace or probes, got '%s'", arg);
 		o->view = (enum options_view)k;
+		o->view_given = true;
+		return 0;
+	case 'T':
+		if (*arg == '\0')
+			return err_set(err, "-T expects a tracepoint SUBSYSTEM:EVENT; see --list-events");
+		o->traces = xrealloc(o->traces, (o->ntraces + 1) * sizeof *o->traces);
+		o->traces[o->ntraces++] = (struct engine_trace_opt){ .event = arg };
+		return 0;
+	case OPT_FILTER:
+		if (o->ntraces == 0)
+			return err_set(err, "--filter applies to the -T before it: give -T EVENT first");
+		if (o->traces[o->ntraces - 1].filter != NULL)
+			return err_set(err, "-T %s already has a --filter; combine them with && or ||",
+				       o->traces[o->ntraces - 1].event);
+		o->traces[o->ntraces - 1].filter = arg;
+		return 0;
+	case OPT_FTRACE:
+		o->ftrace = arg;
+		return 0;
+	case OPT_FTRACE_GRAPH:
+		o->ftrace_graph = true;
+		return 0;
+	case OPT_CLEANUP:
+		o->cleanup = true;
+		return 0;
+	case OPT_PROBE:
+		o->probes = xrealloc(o->probes, (o->nprobes + 1) * sizeof *o->probes);
+		o->probes[o->nprobes++] = arg;
+		return 0;
+	case OPT_PROBE_VARS:
+		o->probe_vars = arg;
+		return 0;
+	case OPT_TRACE_LOG:
+		if (parse_positive("--trace-log", arg, &u, err) != 0)
+			return -1;
+		if (u < 16 || u > (1u << 24))
+			return err_set(err, "--trace-log expects 16 to %u events, got '%s'", 1u << 24, arg);
+		for (o->trace_log = 16; o->trace_log < u; o->trace_log *= 2)
+			;
 		return 0;
 	case 'p':
 		free(o->pids);
@@ -300,6 +356,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case 'o':
 		o->output = arg;
+		return 0;
+	case OPT_ANNOTATE:
+		o->annotate = arg;
 		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
@@ -417,11 +476,25 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "-p and -t cannot be combined");
 	if (o->output && !o->batch)
 		return err_set(err, "-o only applies to batch mode (-b)");
-	if (o->format == FORMAT_FOLDED && o->view == VIEW_COUNTERS)
+	if (o->annotate && !o->batch)
+		return err_set(err, "--annotate only applies to batch mode (-b); on the screen, "
+			       "press a on a function");
+	if (o->ftrace_graph && o->ftrace == NULL)
+		return err_set(err, "--ftrace-graph needs --ftrace FUNC[,FUNC...]");
+	/* tracepoints or functions asked for: the trace view, unless told */
+	if ((o->ntraces > 0 || o->ftrace != NULL) && !o->view_given)
+		o->view = VIEW_TRACE;
+	else if (o->nprobes > 0 && !o->view_given)
+		o->view = VIEW_PROBES; /* probes and their hits */
+	if (o->format == FORMAT_FOLDED && o->view != VIEW_TOP)
 		return err_set(err, "--format folded is for the top view; use text or json with "
-			       "--view counters");
+			       "--view %s", view_names[o->view]);
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--format folded needs call stacks: add -g or --call-graph dwarf");
+	if (o->annotate && o->view != VIEW_TOP)
+		return err_set(err, "--annotate is for the top view, not --view %s", view_names[o->view]);
+	if (o->annotate && o->format == FORMAT_FOLDED)
+		return err_set(err, "--annotate prints text or json, not folded stacks");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {
@@ -452,4 +525,6 @@ options_free(struct options *o)
 	free(o->pids);
 	free(o->tids);
 	free(o->cpus);
+	free(o->traces);
+	free(o->probes);
 }

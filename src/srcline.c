@@ -1,5 +1,6 @@
 /* srcline: inlined-function chains from DWARF (libdw), cached per
- * (DSO, address), with the inlined functions interned per DSO as symbols. */
+ * (DSO, address), with the inlined functions interned per DSO as symbols;
+ * and line-table rows (file:line) of addresses, for annotation. */
 #include "config.h"
 
 #include <dwarf.h>
@@ -488,6 +489,31 @@ srcline_inlines(struct dso *d, uint64_t addr, const struct sym **out, size_t max
 	n = resolve(w, addr, found);
 	cache_put(d, addr, found, n);
 	return copy_out(out, max, found, n);
+}
+
+/* The line table's row for an address of a DSO. */
+bool
+srcline_line(struct dso *d, uint64_t addr, const char **file, int *line)
+{
+	struct dwinfo *w;
+	Dwarf_Die cudie;
+	Dwarf_Line *l;
+
+	if (d == NULL || d->kind != DSO_ELF)
+		return false;
+	w = dwinfo_get(d);
+	if (w->dw == NULL || cu_at(w, addr, &cudie) == NULL ||
+	    (l = dwarf_getsrc_die(&cudie, addr)) == NULL || dwarf_lineno(l, line) != 0)
+		return false;
+	*file = dwarf_linesrc(l, NULL, NULL);
+	return *file != NULL;
+}
+
+/* Whether a DSO has DWARF. */
+bool
+srcline_has_debug(struct dso *d)
+{
+	return d != NULL && d->kind == DSO_ELF && dwinfo_get(d)->dw != NULL;
 }
 
 /* Counters. */

@@ -41,8 +41,8 @@ init_globals(void)
 }
 
 /* Open path as an ELF file; NULL with err on failure. *fdp gets the fd. */
-static Elf *
-elf_open(const char *path, int *fdp, struct tt_err *err)
+Elf *
+symelf_open(const char *path, int *fdp, struct tt_err *err)
 {
 	struct stat sb;
 	Elf *elf;
@@ -76,9 +76,9 @@ fail:
 	return NULL;
 }
 
-/* Release what elf_open returned. */
-static void
-elf_close(Elf *elf, int fd)
+/* Release what symelf_open returned. */
+void
+symelf_close(Elf *elf, int fd)
 {
 	elf_end(elf);
 	close(fd);
@@ -243,12 +243,12 @@ symelf_build_id(const char *path, uint8_t *id, size_t idlen)
 {
 	struct tt_err err;
 	int fd, len;
-	Elf *elf = elf_open(path, &fd, &err);
+	Elf *elf = symelf_open(path, &fd, &err);
 
 	if (elf == NULL)
 		return -1;
 	len = elf_build_id(elf, id, idlen);
-	elf_close(elf, fd);
+	symelf_close(elf, fd);
 	return len;
 }
 
@@ -413,12 +413,12 @@ symelf_find_debug(const char *path, const char *debug_root)
 	struct tt_err err;
 	char *found;
 	int fd;
-	Elf *elf = elf_open(path, &fd, &err);
+	Elf *elf = symelf_open(path, &fd, &err);
 
 	if (elf == NULL)
 		return NULL;
 	found = find_debug(elf, path, debug_root);
-	elf_close(elf, fd);
+	symelf_close(elf, fd);
 	return found;
 }
 
@@ -435,10 +435,10 @@ load_debug_symbols(Elf *elf, const char *path, const char *root, struct symtab *
 
 	if (dpath == NULL)
 		return 0;
-	delf = elf_open(dpath, &dfd, &err);
+	delf = symelf_open(dpath, &dfd, &err);
 	if (delf != NULL) {
 		n = load_symbols(delf, SHT_SYMTAB, st);
-		elf_close(delf, dfd);
+		symelf_close(delf, dfd);
 	}
 	if (n > 0)
 		*debug_used = dpath;
@@ -460,7 +460,7 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 	*segs = NULL;
 	*nsegs = 0;
 	*debug_used = NULL;
-	elf = elf_open(path, &fd, err);
+	elf = symelf_open(path, &fd, err);
 	if (elf == NULL)
 		return -1;
 	if (gelf_getehdr(elf, &eh) == NULL || load_segments(elf, segs, nsegs) != 0) {
@@ -468,7 +468,7 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 		free(*segs);
 		*segs = NULL;
 		*nsegs = 0;
-		elf_close(elf, fd);
+		symelf_close(elf, fd);
 		return -1;
 	}
 	n = load_symbols(elf, SHT_SYMTAB, st);
@@ -476,10 +476,103 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 		n = load_debug_symbols(elf, path, debug_root, st, debug_used);
 	if (n == 0)
 		n = load_symbols(elf, SHT_DYNSYM, st);
-	elf_close(elf, fd);
+	symelf_close(elf, fd);
 	if (n == 0)
 		return err_set(err,
 		               "%s: no function symbols (stripped, and no debug file under %s)",
 		               path, debug_root ? debug_root : DEFAULT_DEBUG_ROOT);
 	return 0;
+}
+
+/* The kind of a symbol: code when a function or in executable code. */
+static enum symelf_kind
+sym_kind(Elf *elf, const GElf_Sym *sym)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (type == STT_FUNC || type == STT_GNU_IFUNC)
+		return SYMELF_CODE;
+	if (type == STT_NOTYPE && sym->st_shndx < SHN_LORESERVE &&
+	    (scn = elf_getscn(elf, sym->st_shndx)) != NULL && gelf_getshdr(scn, &sh) != NULL &&
+	    (sh.sh_flags & SHF_EXECINSTR))
+		return SYMELF_CODE;
+	return SYMELF_DATA;
+}
+
+/* Look name up in the first symbol table of a type; whether found. */
+static bool
+find_symbol(Elf *elf, Elf64_Word type, const char *name, struct symelf_hit *hit)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = find_section_type(elf, type, &sh);
+	Elf_Data *data;
+	GElf_Sym sym;
+	size_t i, n, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	const char *s;
+	bool found = false;
+
+	if (scn == NULL || sh.sh_type == SHT_NOBITS || entsize == 0 ||
+	    (data = elf_getdata(scn, NULL)) == NULL || data->d_buf == NULL)
+		return false;
+	n = data->d_size / entsize;
+	for (i = 1; i < n && gelf_getsym(data, (int)i, &sym) != NULL; i++) {
+		int t = GELF_ST_TYPE(sym.st_info);
+
+		if (sym.st_shndx == SHN_UNDEF || t == STT_SECTION || t == STT_FILE ||
+		    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL || strcmp(s, name) != 0)
+			continue;
+		if (found && hit->kind == SYMELF_CODE)
+			continue;
+		*hit = (struct symelf_hit){
+		    .addr = sym.st_value, .size = sym.st_size, .kind = sym_kind(elf, &sym)};
+		found = true;
+	}
+	return found;
+}
+
+/* Look a symbol up by name. */
+int
+symelf_find(const char *path, const char *debug_root, const char *name, struct symelf_hit *hit,
+            struct dso_seg **segs, size_t *nsegs, struct tt_err *err)
+{
+	struct tt_err derr;
+	char *dpath;
+	Elf *elf, *delf;
+	int fd, dfd;
+	bool found;
+
+	*segs = NULL;
+	*nsegs = 0;
+	if ((elf = symelf_open(path, &fd, err)) == NULL)
+		return -1;
+	if (load_segments(elf, segs, nsegs) != 0) {
+		symelf_close(elf, fd);
+		return err_set(err, "%s: corrupt or truncated ELF: %s", path, elf_errmsg(-1));
+	}
+	found = find_symbol(elf, SHT_SYMTAB, name, hit);
+	if (!found && (dpath = find_debug(elf, path, debug_root)) != NULL) {
+		if ((delf = symelf_open(dpath, &dfd, &derr)) != NULL) {
+			found = find_symbol(delf, SHT_SYMTAB, name, hit);
+			symelf_close(delf, dfd);
+		}
+		free(dpath);
+	}
+	if (!found)
+		found = find_symbol(elf, SHT_DYNSYM, name, hit);
+	symelf_close(elf, fd);
+	return found ? 1 : 0;
+}
+
+/* ELF address to file offset. */
+int
+symelf_vaddr_to_offset(const struct dso_seg *segs, size_t nsegs, uint64_t vaddr, uint64_t *off)
+{
+	for (size_t i = 0; i < nsegs; i++)
+		if (vaddr - segs[i].vaddr < segs[i].filesz) {
+			*off = vaddr - segs[i].vaddr + segs[i].off;
+			return 0;
+		}
+	return -1;
 }

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -454,4 +456,51 @@ poll_drop_hangups(struct pollfd *fds, size_t n)
 	for (size_t i = 0; i < n; i++)
 		if (fds[i].revents & (POLLHUP | POLLERR | POLLNVAL))
 			fds[i].fd = -1;
+}
+
+/* Order strings for qsort. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted subdirectory names of path. */
+char **
+dir_list(const char *path, size_t *n)
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+	char **v;
+	size_t cnt = 0, cap = 16;
+
+	if (d == NULL)
+		return NULL;
+	v = xmalloc(cap * sizeof *v);
+	while ((de = readdir(d)) != NULL) {
+		struct stat st;
+
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type == DT_UNKNOWN
+		        ? fstatat(dirfd(d), de->d_name, &st, 0) != 0 || !S_ISDIR(st.st_mode)
+		        : de->d_type != DT_DIR)
+			continue;
+		if (cnt == cap)
+			v = xrealloc(v, (cap *= 2) * sizeof *v);
+		v[cnt++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	qsort(v, cnt, sizeof *v, name_cmp);
+	*n = cnt;
+	return v;
+}
+
+/* Free a dir_list result. */
+void
+names_free(char **v, size_t n)
+{
+	for (size_t i = 0; v != NULL && i < n; i++)
+		free(v[i]);
+	free(v);
 }

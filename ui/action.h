@@ -46,7 +46,20 @@ enum action {
 	/* counters pane */
 	ACT_COUNTERS_SCOPE,	/* s: total, per CPU, per process */
 	ACT_ADD,		/* a, Insert: add (a counter) */
-	ACT_REMOVE,		/* Delete: remove (the selected counter) */
+	ACT_REMOVE,		/* Delete: remove (the selected counter, event, probe) */
+	/* trace pane */
+	ACT_PAUSE,		/* p: pause the stream */
+	ACT_SUMMARY,		/* v: the stream or the counts per event */
+	/* probes pane */
+	ACT_TOGGLE,		/* Space: turn the selected probe on or off */
+	/* annotate pane (and a in Top) */
+	ACT_ANNOTATE,		/* a in Top: annotate the selected function */
+	ACT_HOT_NEXT,		/* ]: the next (cooler) hot line */
+	ACT_HOT_PREV,		/* [: the previous (hotter) hot line */
+	ACT_RETURN,		/* Backspace: back from a followed call */
+	ACT_TOGGLE_SOURCE,	/* S */
+	ACT_TOGGLE_ADDR,	/* A */
+	ACT_TOGGLE_COUNTS,	/* P: percent or samples */
 	ACT_COUNT
 };
 

@@ -57,6 +57,34 @@ static const struct keybind keymap[] = {
     {KEY_IC, true, "Insert", ACT_ADD, SCOPE_COUNTERS, NULL, NULL},
     {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_COUNTERS, "Remove",
      "stop counting the selected row's event"},
+    {'a', false, "a", ACT_ADD, SCOPE_TRACE, "Events",
+     "turn tracepoints on or off: a checklist of the catalog (Space toggles, type to narrow)"},
+    {KEY_IC, true, "Insert", ACT_ADD, SCOPE_TRACE, NULL, NULL},
+    {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_TRACE, NULL,
+     "stop tracing the selected row's event"},
+    {'p', false, "p", ACT_PAUSE, SCOPE_TRACE, "Pause",
+     "pause the stream: the view holds still, events are still counted"},
+    {'v', false, "v", ACT_SUMMARY, SCOPE_TRACE, "Summary",
+     "switch between the event stream and the counts and rates per event"},
+    {'a', false, "a", ACT_ADD, SCOPE_PROBES, "Insert",
+     "insert a probe: a kernel function, or a function of a binary or of a target's objects"},
+    {KEY_IC, true, "Insert", ACT_ADD, SCOPE_PROBES, NULL, NULL},
+    {' ', false, "Space", ACT_TOGGLE, SCOPE_PROBES, "On/off",
+     "turn the selected probe's counting on or off"},
+    {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_PROBES, "Remove", "remove the selected probe"},
+    {'a', false, "a", ACT_ANNOTATE, SCOPE_TOP, NULL,
+     "annotate the selected function: its instructions and source lines"},
+    {']', false, "]", ACT_HOT_NEXT, SCOPE_ANNOTATE, "Hot",
+     "the next hot line (cooler), from the hottest"},
+    {'[', false, "[", ACT_HOT_PREV, SCOPE_ANNOTATE, NULL, "the previous hot line (hotter)"},
+    {'\n', false, "Enter", ACT_ENTER, SCOPE_ANNOTATE, "Follow",
+     "follow the selected jump, or call into its target"},
+    {KEY_BACKSPACE, true, "Backspace", ACT_RETURN, SCOPE_ANNOTATE, "Back",
+     "back from a call followed with Enter"},
+    {127, false, "Backspace", ACT_RETURN, SCOPE_ANNOTATE, NULL, NULL},
+    {'S', false, "S", ACT_TOGGLE_SOURCE, SCOPE_ANNOTATE, NULL, "hide or show the source lines"},
+    {'A', false, "A", ACT_TOGGLE_ADDR, SCOPE_ANNOTATE, NULL, "hide or show the addresses"},
+    {'P', false, "P", ACT_TOGGLE_COUNTS, SCOPE_ANNOTATE, NULL, "show percentages or sample counts"},
     {27, false, "Esc", ACT_CLOSE, SCOPE_GLOBAL, NULL,
      "close a dialog, clear the filter, or leave a zoom"},
     {'\t', false, "Tab", ACT_NEXT_PANE, SCOPE_GLOBAL, NULL, "next pane"},
@@ -72,7 +100,8 @@ static const struct keybind keymap[] = {
     {'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL},
 };
 
-const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL, SCOPE_TABLE, SCOPE_TOP, SCOPE_COUNTERS};
+const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL, SCOPE_TABLE,  SCOPE_TOP,     SCOPE_COUNTERS,
+                                        SCOPE_TRACE,  SCOPE_PROBES, SCOPE_ANNOTATE};
 const size_t keymap_nscopes = ARRAY_SIZE(keymap_scopes);
 
 /* Does binding b apply in scope (every pane but help is a list pane and
@@ -117,6 +146,12 @@ keymap_scope_name(enum key_scope scope)
 		return "Top pane";
 	case SCOPE_COUNTERS:
 		return "Counters pane";
+	case SCOPE_TRACE:
+		return "Trace pane";
+	case SCOPE_PROBES:
+		return "Probes pane";
+	case SCOPE_ANNOTATE:
+		return "Annotate pane";
 	}
 	return "";
 }

@@ -16,6 +16,9 @@ enum key_scope {
 	SCOPE_TABLE,		/* list panes */
 	SCOPE_TOP,		/* the Top pane */
 	SCOPE_COUNTERS,		/* the Counters pane */
+	SCOPE_TRACE,		/* the Trace pane */
+	SCOPE_PROBES,		/* the Probes pane */
+	SCOPE_ANNOTATE,		/* the Annotate pane */
 };
 
 /* Every scope, in the order of the help pane and the man page. */

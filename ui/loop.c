@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tracetop/counters.h"
+#include "tracetop/probe.h"
 #include "tracetop/util.h"
 #include "ui/screen.h"
 #include "ui/tui.h"
@@ -28,8 +29,11 @@
 #define LOOP_MAX_FDS 1024
 
 /* The panes, in tab order. */
-static const struct pane_ops *const loop_panes[] = {&pane_top, &pane_counters};
+static const struct pane_ops *const loop_panes[] = {&pane_top, &pane_counters, &pane_trace,
+                                                    &pane_probes, &pane_annotate};
 #define LOOP_PANE_COUNTERS 1
+#define LOOP_PANE_TRACE 2
+#define LOOP_PANE_PROBES 3
 
 /* Put a message on the status line. */
 void
@@ -127,9 +131,11 @@ loop_picker_key(struct tui *t, wint_t ch, bool is_key)
 	int owner = t->picker_owner;
 	size_t idx;
 
-	if (picker_key(&t->picker, ch, is_key, &idx) == PICKER_CHOSEN && owner >= 0 &&
+	enum picker_result r = picker_key(&t->picker, ch, is_key, &idx);
+
+	if ((r == PICKER_CHOSEN || r == PICKER_TOGGLED) && owner >= 0 &&
 	    t->panes[owner]->pick != NULL)
-		t->panes[owner]->pick(t->pane_state[owner], t, idx);
+		t->panes[owner]->pick(t->pane_state[owner], t, idx, r == PICKER_TOGGLED);
 	t->dirty = true;
 }
 
@@ -332,6 +338,8 @@ loop_refresh(struct tui *t)
 	engine_tick(t->engine, t->zero);
 	if (t->counters != NULL)
 		counters_tick(t->counters);
+	if (t->probes != NULL)
+		probes_tick(t->probes);
 	t->refreshes++;
 	if (!t->frozen)
 		tui_snapshot(t);
@@ -379,10 +387,12 @@ loop_free_panes(struct tui *t)
 
 /* Run the interactive screen. */
 int
-tui_run(struct engine *e, struct counters *c, const char *counters_error, const struct options *o)
+tui_run(struct engine *e, struct counters *c, const char *counters_error, struct probes *p,
+        const struct options *o)
 {
 	struct tui t = {.engine = e,
 	                .counters = c,
+	                .probes = p,
 	                .counters_error = counters_error,
 	                .opts = o,
 	                .delay = o->delay,
@@ -414,6 +424,10 @@ tui_run(struct engine *e, struct counters *c, const char *counters_error, const 
 	loop_init_panes(&t);
 	if (o->view == VIEW_COUNTERS)
 		t.cur = LOOP_PANE_COUNTERS;
+	else if (o->view == VIEW_TRACE)
+		t.cur = LOOP_PANE_TRACE;
+	else if (o->view == VIEW_PROBES)
+		t.cur = LOOP_PANE_PROBES;
 	if (engine_notice(e) != NULL)
 		tui_status(&t, false, "%s", engine_notice(e));
 	nfds = loop_pollfds(&t, fds, sfd);

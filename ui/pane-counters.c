@@ -526,12 +526,13 @@ cnt_menu(void *pp, struct tui *t, int id)
 
 /* An event was picked from the catalog: count it. */
 static int
-cnt_pick(void *pp, struct tui *t, size_t idx)
+cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 {
 	struct cnt *p = pp;
 	struct tt_err err;
 	char name[128], *sp;
 
+	(void)toggled; /* not a checklist */
 	if (idx >= p->ncatalog || t->counters == NULL)
 		return REACT_REDRAW;
 	snprintf(name, sizeof name, "%s", p->catalog[idx]);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/probe.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
 #include "ui/calltree.h"
@@ -364,6 +365,7 @@ top_row_menu(struct top *p, struct tui *t)
 	const struct ct_line *l = table_selected(&p->list.table);
 	const struct hist_row *r = l != NULL ? l->top : NULL;
 	char comm[64], dso[128], sym[256];
+	struct tt_err err;
 
 	if (r == NULL)
 		return REACT_HANDLED;
@@ -376,8 +378,22 @@ top_row_menu(struct top *p, struct tui *t)
 	menu_add(&t->menu, MENU_ZOOM_TID, r->entry->key.tid == 0,
 	         "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
 	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
-	menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (not in this version)", sym);
-	menu_add(&t->menu, MENU_PROBE, true, "Probe %s (not in this version)", sym);
+	if (r->entry->key.sym == NULL || r->entry->key.dso == NULL)
+		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (no symbol to annotate)", sym);
+	else if (r->entry->key.inlined)
+		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (inlined: annotate its caller)",
+		         sym);
+	else
+		menu_add(&t->menu, MENU_ANNOTATE, false, "Annotate %s (instructions, source lines)",
+		         sym);
+	if (t->probes == NULL)
+		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (probes are not available)", sym);
+	else if (r->entry->key.sym == NULL || (!r->entry->key.kernel && r->entry->key.dso == NULL))
+		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (no symbol to probe)", sym);
+	else if (r->entry->key.kernel && !probe_kind_supported(PROBE_KPROBE, &err))
+		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (this kernel has no kprobes)", sym);
+	else
+		menu_add(&t->menu, MENU_PROBE, false, "Probe %s (count its calls, trace them)", sym);
 	if (p->stacks) {
 		menu_add(&t->menu, MENU_CALLERS, false, "Show callers of %s", sym);
 		menu_add(&t->menu, MENU_CALLEES, false, "Show callees of %s", sym);
@@ -548,6 +564,21 @@ top_enter(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* Annotate a row's function in the Annotate pane. */
+static int
+top_annotate(struct tui *t, const struct hist_row *r)
+{
+	const struct hist_key *k = &r->entry->key;
+
+	if (k->sym == NULL || k->dso == NULL)
+		tui_status(t, false, "no symbol to annotate here");
+	else if (k->inlined)
+		tui_status(t, false, "an inlined function: annotate the function it was inlined into");
+	else
+		pane_annotate_open(t, k->dso, k->sym, k->kernel);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
 /* Act on an action: the pane's own, then the list's. */
 static int
 top_action(void *pp, struct tui *t, enum action a)
@@ -570,6 +601,11 @@ top_action(void *pp, struct tui *t, enum action a)
 	case ACT_HIDE_KERNEL:
 	case ACT_HIDE_USER:
 		return top_toggle_hide(t, a == ACT_HIDE_KERNEL);
+	case ACT_ANNOTATE: {
+		const struct ct_line *l = table_selected(&p->list.table);
+
+		return l != NULL && l->top != NULL ? top_annotate(t, l->top) : REACT_HANDLED;
+	}
 	default:
 		r = listpane_action(&p->list, t, a);
 		/* Esc clears the filter first, then leaves the zoom. */
@@ -604,6 +640,12 @@ top_menu(void *pp, struct tui *t, int id)
 	case MENU_CALLERS:
 	case MENU_CALLEES:
 		return top_show_tree(p, t, r, id == MENU_CALLERS);
+	case MENU_ANNOTATE:
+		return top_annotate(t, r);
+	case MENU_PROBE:
+		pane_probes_insert(t, r->entry->key.kernel ? NULL : r->entry->key.dso->name,
+		                   r->entry->key.sym->name);
+		return REACT_REDRAW;
 	default:
 		return REACT_REDRAW;
 	}

@@ -95,7 +95,17 @@ picker_open(struct picker *pk, const char *title, const char *const *items, size
 		pk->match = xrealloc(pk->match, n * sizeof *pk->match);
 	}
 	prompt_open(&pk->query, "> ", "");
+	pk->marks = NULL;
 	picker_filter(pk);
+}
+
+/* Open it as a checklist. */
+void
+picker_open_checklist(struct picker *pk, const char *title, const char *const *items, size_t n,
+                      const bool *marks)
+{
+	picker_open(pk, title, items, n);
+	pk->marks = marks;
 }
 
 /* Close it (the items are the caller's). */
@@ -104,6 +114,7 @@ picker_close(struct picker *pk)
 {
 	pk->active = false;
 	pk->items = NULL;
+	pk->marks = NULL;
 	pk->nitems = pk->nmatch = 0;
 	prompt_close(&pk->query);
 }
@@ -161,6 +172,12 @@ picker_key(struct picker *pk, wint_t ch, bool is_key, size_t *chosen)
 		picker_close(pk);
 		return PICKER_CHOSEN;
 	}
+	if (!is_key && ch == ' ' && pk->marks != NULL) {
+		if (pk->nmatch == 0)
+			return PICKER_NONE;
+		*chosen = pk->match[pk->sel];
+		return PICKER_TOGGLED;
+	}
 	if (!is_key && ch == 27) {
 		picker_close(pk);
 		return PICKER_CANCEL;
@@ -210,8 +227,12 @@ picker_draw(struct picker *pk, WINDOW *win, int lines, int cols, const struct th
 
 		wattrset(win, i < pk->nmatch && i == pk->sel ? th->attr[TH_DIALOG_SELECTED] : attr);
 		mvwaddch(win, y0 + 2 + r, x0 + 1, ' ');
+		if (i < pk->nmatch && pk->marks != NULL)
+			used += prompt_str_draw(win, pk->marks[pk->match[i]] ? "[x] " : "[ ] ", 4,
+			                        NULL);
 		if (i < pk->nmatch)
-			used += prompt_str_draw(win, pk->items[pk->match[i]], w - 4, th->ellipsis);
+			used += prompt_str_draw(win, pk->items[pk->match[i]], w - 3 - used,
+			                        th->ellipsis);
 		for (; used < w - 2; used++)
 			waddch(win, ' ');
 	}

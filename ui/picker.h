@@ -13,9 +13,10 @@
 #include "ui/theme.h"
 
 enum picker_result {
-	PICKER_NONE,   /* key used (or ignored), nothing decided */
-	PICKER_CHOSEN, /* Enter on an item */
-	PICKER_CANCEL, /* Esc */
+	PICKER_NONE,    /* key used (or ignored), nothing decided */
+	PICKER_CHOSEN,  /* Enter on an item */
+	PICKER_TOGGLED, /* Space on an item of a checklist (the picker stays open) */
+	PICKER_CANCEL,  /* Esc */
 };
 
 struct picker {
@@ -28,15 +29,22 @@ struct picker {
 	size_t sel, top; /* in match */
 	int rows;        /* list rows of the last draw */
 	struct prompt query;
+	const bool *marks; /* a checklist: item i is on when marks[i] (the caller's) */
 };
 
 /* Open over items (n of them), every one shown until something is typed. */
 void picker_open(struct picker *pk, const char *title, const char *const *items, size_t n);
+/* Open as a checklist: marks[i] (kept up to date by the caller) shows item
+ * i as on; Space toggles the selected item (PICKER_TOGGLED), Enter too but
+ * closes. Items cannot contain spaces. */
+void picker_open_checklist(struct picker *pk, const char *title, const char *const *items, size_t n,
+                           const bool *marks);
 void picker_close(struct picker *pk);
 void picker_free(struct picker *pk);
 
-/* One key: Up/Down/PgUp/PgDn/Home/End move, Enter chooses (*chosen is the
- * item's index), Esc cancels; everything else edits the query. */
+/* One key: Up/Down/PgUp/PgDn move, Enter chooses (*chosen is the item's
+ * index), Space in a checklist toggles, Esc cancels; everything else edits
+ * the query. */
 enum picker_result picker_key(struct picker *pk, wint_t ch, bool is_key, size_t *chosen);
 
 /* How well item matches query: -1 when it does not (the query's characters

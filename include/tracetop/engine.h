@@ -21,6 +21,12 @@ enum callgraph_mode {
 	CALLGRAPH_DWARF,	/* copied user stack unwound with DWARF CFI */
 };
 
+/* A tracepoint to stream from the start, with its kernel-side filter. */
+struct engine_trace_opt {
+	const char *event;		/* "subsys:name" */
+	const char *filter;		/* ftrace filter syntax, or NULL */
+};
+
 struct engine_opts {
 	const struct evspec *events;
 	size_t nevents;
@@ -33,6 +39,11 @@ struct engine_opts {
 	double decay;			/* per refresh, e.g. 0.875 */
 	enum callgraph_mode callgraph;
 	unsigned stack_size;		/* dwarf: user stack bytes per sample */
+	const struct engine_trace_opt *traces;	/* tracepoints into the stream */
+	size_t ntraces;
+	const char *ftrace;		/* kernel functions for the function tracer, or NULL */
+	bool ftrace_graph;		/* function_graph instead of function */
+	unsigned trace_log;		/* stream entries kept, a power of two (0: default) */
 };
 
 struct engine_stats {
@@ -106,5 +117,61 @@ void engine_free(struct engine *e);
  * no events at all: it then only starts the command and watches the
  * targets for the counters view. */
 int engine_child_pid(const struct engine *e);
+
+/* ---- the trace stream (tracepoints and the function tracer) ----
+ * Tracepoints are opened per CPU (and per thread of a -p/-t/command
+ * target) with a sample at every hit carrying the raw payload (and the
+ * call stack with -g), written into the same rings as the samples and
+ * merged with them in time order; their events go to the stream, not to
+ * the Top pane's counts. */
+struct stream;
+struct stream_entry;
+
+/* The stream (made on first use; it lives as long as the engine). */
+struct stream *engine_stream(struct engine *e);
+
+/* Start streaming the tracepoint name ("subsys:name"), filtered in the
+ * kernel by filter (ftrace filter syntax; NULL or "" for none). Enabling
+ * one that is on replaces its filter. -1 with err: unknown event (named,
+ * with a suggestion), a filter the kernel refuses (with its own words),
+ * permissions. */
+int engine_trace_enable(struct engine *e, const char *name, const char *filter,
+			struct tt_err *err);
+
+/* Stop streaming name (its counts stay in the stream). -1 with err when
+ * it is not on. */
+int engine_trace_disable(struct engine *e, const char *name, struct tt_err *err);
+
+/* The tracepoints on: how many; the name of the i-th (and its filter, NULL
+ * for none, in *filter when filter is not NULL). */
+size_t engine_trace_count(const struct engine *e);
+const char *engine_trace_name(const struct engine *e, size_t i, const char **filter);
+
+/* Whether name is on. */
+bool engine_trace_enabled(const struct engine *e, const char *name);
+
+/* Follow the kernel functions funcs (comma-separated names or globs) with
+ * the function tracer (function_graph when graph) in a private tracefs
+ * instance; its events ("ftrace:function", ...) join the stream. -1 with
+ * err naming what the kernel lacks or refuses. */
+int engine_ftrace_start(struct engine *e, const char *funcs, bool graph, struct tt_err *err);
+
+/* Stop the function tracer and remove its instance (nothing if off). */
+void engine_ftrace_stop(struct engine *e);
+
+/* Whether the function tracer runs. */
+bool engine_ftrace_on(const struct engine *e);
+
+/* Frame i (0: where the event fired) of a logged event's call stack (with
+ * -g) as "symbol (object)", escaped, into buf; *kernel tells kernel code.
+ * false past the last frame or without a stack. */
+bool engine_trace_frame(struct engine *e, const struct stream_entry *en, size_t i, char *buf,
+			size_t len, bool *kernel);
+
+struct addrhist;
+/* The self samples of event idx per instruction address of every sampled
+ * function (NULL before the first sample), for annotate_update. Decayed at
+ * each engine_tick like the rows. */
+const struct addrhist *engine_addrhist(const struct engine *e, size_t idx);
 
 #endif

@@ -62,6 +62,12 @@ int evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
 int evlist_enable(struct evlist *el);
 int evlist_disable(struct evlist *el);
 
+/* Open one more event, attr as given, on (pid, cpu) writing into the ring
+ * of CPU slot ri (mapped by evlist_open): its fd (the caller closes it)
+ * and sample id in *id, or -1 with errno (ENODEV: no ring there). */
+int evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
+		  uint64_t *id);
+
 /* The event a sample id belongs to, or NULL. */
 struct evsel *evlist_find_id(struct evlist *el, uint64_t id);
 

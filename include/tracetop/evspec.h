@@ -55,12 +55,4 @@ void evspec_catalog(enum evspec_section s, const struct evspec_visitor *v);
  * or a line saying why they are missing), raw syntax. */
 void evspec_list(FILE *out);
 
-/* The tracefs mount point (/sys/kernel/tracing or the debugfs one), or NULL. */
-const char *evspec_tracefs_dir(void);
-
-/* Use dir as the tracefs mount instead of searching for one (tests point it
- * at a fixture); a dir without events/ counts as not mounted. NULL searches
- * again. */
-void evspec_set_tracefs_dir(const char *dir);
-
 #endif

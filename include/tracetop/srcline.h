@@ -1,8 +1,10 @@
-/* srcline: inlined functions at an address, from a DSO's DWARF debug info
- * (the only module that uses libdw). Single-threaded, like the DSO cache. */
+/* srcline: inlined functions and source lines at an address, from a DSO's
+ * DWARF debug info (the only module that uses libdw). Single-threaded, like
+ * the DSO cache. */
 #ifndef TRACETOP_SRCLINE_H
 #define TRACETOP_SRCLINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +28,14 @@
  * debug info once (dso->debug_file when set, else the file itself); a DSO
  * without DWARF is remembered as such and costs a pointer compare after. */
 size_t srcline_inlines(struct dso *d, uint64_t addr, const struct sym **out, size_t max);
+
+/* The source line of addr (an ELF address of the DSO, as above) from the
+ * line table of the DSO's debug info: *file (libdw's string, valid until
+ * srcline_free_all) and *line. false without line info there. */
+bool srcline_line(struct dso *d, uint64_t addr, const char **file, int *line);
+
+/* Whether the DSO has DWARF debug info (opened on first use). */
+bool srcline_has_debug(struct dso *d);
 
 /* Counters, for tests and benchmarks. */
 struct srcline_stats {

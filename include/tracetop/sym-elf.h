@@ -11,6 +11,14 @@
 #include "tracetop/symtab.h"
 #include "tracetop/util.h"
 
+struct Elf;
+
+/* Open path read-only as ELF (a regular file only: a FIFO planted under its
+ * name cannot hang us), libelf initialised; NULL with err. *fd gets the
+ * descriptor that symelf_close closes. */
+struct Elf *symelf_open(const char *path, int *fd, struct tt_err *err);
+void symelf_close(struct Elf *elf, int fd);
+
 /* Read the NT_GNU_BUILD_ID note; its length (<= 20) or -1. */
 int symelf_build_id(const char *path, uint8_t *id, size_t idlen);
 
@@ -28,5 +36,28 @@ char *symelf_find_debug(const char *path, const char *debug_root);
  * on "no symbols" *segs is still filled, so offsets can be translated. */
 int symelf_load(const char *path, const char *debug_root, struct symtab *st,
 		struct dso_seg **segs, size_t *nsegs, char **debug_used, struct tt_err *err);
+
+/* What a symbol found by name is. */
+enum symelf_kind {
+	SYMELF_CODE, /* a function, or a label in an executable section */
+	SYMELF_DATA, /* an object, TLS, or a label elsewhere */
+};
+
+struct symelf_hit {
+	uint64_t addr, size; /* ELF address and size (0: unknown) */
+	enum symelf_kind kind;
+};
+
+/* Look a defined symbol of any type up by name in .symtab, else the
+ * separate debug file's .symtab (under debug_root, NULL: /usr/lib/debug),
+ * else .dynsym; code wins over data of the same name. *segs gets the
+ * PT_LOAD segments (malloc'd) as symelf_load gives them. 1 when found, 0
+ * when not, -1 with err when the file cannot be read as ELF. */
+int symelf_find(const char *path, const char *debug_root, const char *name, struct symelf_hit *hit,
+                struct dso_seg **segs, size_t *nsegs, struct tt_err *err);
+
+/* The file offset of ELF address vaddr through the PT_LOAD segments; -1
+ * when no segment holds it. */
+int symelf_vaddr_to_offset(const struct dso_seg *segs, size_t nsegs, uint64_t vaddr, uint64_t *off);
 
 #endif

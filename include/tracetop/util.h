@@ -78,4 +78,12 @@ void poll_drop_hangups(struct pollfd *fds, size_t n);
 /* Read a small file (sysfs, procfs) into buf, NUL-terminated; bytes or -1. */
 ssize_t read_file(const char *path, char *buf, size_t len);
 
+/* The sorted names of the subdirectories of path (dot names left out), in
+ * a malloc'd array of n malloc'd names (free with names_free), or NULL with
+ * errno set when it cannot be read. */
+char **dir_list(const char *path, size_t *n);
+
+/* Free what dir_list returned (NULL is ignored). */
+void names_free(char **v, size_t n);
+
 #endif

@@ -164,7 +164,7 @@ is "$(wc -l <"$TT_TMP/err")" 1 "unknown counter name: one line"
 status=0
 "$TRACETOP" -b --view stat -n 1 >/dev/null 2>"$TT_TMP/err" || status=$?
 is "$status" 2 "unknown view: exit 2"
-like "$(cat "$TT_TMP/err")" "--view expects top or counters, got 'stat'" "unknown view: valid ones named"
+like "$(cat "$TT_TMP/err")" "--view expects top, counters(, [a-z]+)* or [a-z]+, got 'stat'" "unknown view: valid ones named"
 status=0
 "$TRACETOP" -b --view counters --counters-scope cpus -n 1 >/dev/null 2>"$TT_TMP/err" || status=$?
 is "$status" 2 "unknown scope: exit 2"

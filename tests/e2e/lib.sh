@@ -300,6 +300,11 @@ _tmux_has_text() {
 	tmux_capture "$1" | grep -Eq -- "$2"
 }
 
+# lacks_text NAME ERE: succeed when no screen line matches ERE.
+lacks_text() {
+	! _tmux_has_text "$1" "$2"
+}
+
 # tmux_exited NAME: succeed when the program in the session has exited;
 # prints its exit status.
 tmux_exited() {

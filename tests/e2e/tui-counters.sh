@@ -13,11 +13,6 @@ start_split 120
 [ -n "$pid" ]
 ok $? "workload started"
 
-# lacks_text NAME ERE: succeed when no screen line matches ERE.
-lacks_text() {
-	! _tmux_has_text "$1" "$2"
-}
-
 # ---------------------------------------------------------------- scopes
 tui_start cnt 120 40 -p "$pid" -d 0.5
 tmux_wait_text cnt 5 'split_alpha'

@@ -33,11 +33,6 @@ line_matches() {
 	screen_line "$1" "$2" | grep -Eq -- "$3"
 }
 
-# lacks_text NAME ERE: succeed when no screen line matches ERE.
-lacks_text() {
-	! _tmux_has_text "$1" "$2"
-}
-
 # menu_title NAME: the line above the first menu item (its title border).
 menu_title() {
 	tmux_capture "$1" | grep -B 1 'Zoom into process' | head -n 1

@@ -2,11 +2,15 @@
 #include "config.h"
 
 #include <limits.h>
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <cmocka.h>
 
 #include "buildtest.h"
 #include "tracetop/dso.h"
@@ -106,4 +110,30 @@ bt_nm(const char *file, bool dynamic, const char *name, uint64_t *addr, uint64_t
 		}
 	pclose(p);
 	return found;
+}
+
+/* The DSO of a file in the directory. */
+struct dso *
+bt_dso(const char *name)
+{
+	const char *path = bt_path(name);
+	struct stat sb;
+
+	assert_int_equal(stat(path, &sb), 0);
+	return dso_get(path, sb.st_dev, sb.st_ino);
+}
+
+/* Skip without the tools, else run the group. */
+int
+bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
+	     const char *const *tools, size_t ntools, int (*setup)(void **),
+	     int (*teardown)(void **))
+{
+	const char *why = bt_missing(tools, ntools);
+
+	if (why != NULL) {
+		printf("1..0 # SKIP %s\n", why);
+		return 0;
+	}
+	return _cmocka_run_group_tests(name, tests, n, setup, teardown);
 }

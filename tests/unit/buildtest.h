@@ -29,4 +29,17 @@ bool bt_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Address and size of a defined symbol per nm (dynamic: nm -D). */
 bool bt_nm(const char *file, bool dynamic, const char *name, uint64_t *addr, uint64_t *size);
 
+struct dso;
+/* The DSO of bt_dir/name as the engine makes it (dso_get with the file's
+ * device and inode); the file must exist. */
+struct dso *bt_dso(const char *name);
+
+struct CMUnitTest;
+/* main() of a test that builds programs: the n tests as one cmocka group
+ * (setup, teardown) when the compiler and the tools are there, else the
+ * plan "1..0 # SKIP why". Returns main's status. */
+int bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
+		 const char *const *tools, size_t ntools, int (*setup)(void **),
+		 int (*teardown)(void **));
+
 #endif

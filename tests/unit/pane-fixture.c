@@ -1,8 +1,9 @@
 /* pane-fixture: shared by the Top pane's unit tests (test-pane-top.c,
  * test-calltree.c): a struct tui built by hand around a real hist (and
  * call graph) of fake entries, ncurses on /dev/null with the screen read
- * back cell by cell, and small fakes of tui_status, tui_snapshot and
- * engine_zoom_thread (the loop's and the engine's). */
+ * back cell by cell, and small fakes of tui_status, tui_snapshot,
+ * engine_zoom_thread, probe_kind_supported and pane_probes_insert (the
+ * loop's, the engine's, the probe manager's and the Probes pane's). */
 #include "config.h"
 
 #include <locale.h>
@@ -19,6 +20,8 @@
 
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
+#include "tracetop/probe.h"
+#include "tracetop/symtab.h"
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
@@ -69,6 +72,35 @@ engine_zoom_thread(struct engine *e, int tid)
 	if (zoom_calls < (int)(sizeof zoom_tids / sizeof zoom_tids[0]))
 		zoom_tids[zoom_calls] = tid;
 	zoom_calls++;
+}
+
+/* Fake of the probe manager's kernel check: no kprobes here. */
+bool
+probe_kind_supported(enum probe_kind k, struct tt_err *err)
+{
+	(void)k;
+	return err_set(err, "no kprobes (fake)") == 0;
+}
+
+/* Fake of the Probes pane's entry point: record the function. */
+char probe_insert_func[256];
+void
+pane_probes_insert(struct tui *t, const char *binary, const char *func)
+{
+	(void)t;
+	(void)binary;
+	snprintf(probe_insert_func, sizeof probe_insert_func, "%s", func);
+}
+
+/* Fake of the Annotate pane's entry point: record the function. */
+char annotate_open_sym[256];
+void
+pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel)
+{
+	(void)t;
+	(void)dso;
+	(void)kernel;
+	snprintf(annotate_open_sym, sizeof annotate_open_sym, "%s", sym->name);
 }
 
 /* Count n samples for a key. */

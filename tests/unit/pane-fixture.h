@@ -56,4 +56,8 @@ const char *selected(struct fixture *f);
 bool row_selected(struct fixture *f, const char *sym);
 void select_row(struct fixture *f, const char *sym);
 
+/* What the fakes of the Annotate and Probes panes' entry points were given. */
+extern char annotate_open_sym[256];
+extern char probe_insert_func[256];
+
 #endif

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "tracetop/evspec.h"
+#include "tracetop/tracefs.h"
 
 /* The fixture tracefs directory of the running test. */
 static char fixture[PATH_MAX];
@@ -316,7 +317,7 @@ setup_tracefs(void **state)
 	make_path(fixture, "events/sched/enable", "0\n");
 	make_path(fixture, "events/irq/irq_handler_entry/id", "50");
 	make_path(fixture, "events/header_page", "x\n");
-	evspec_set_tracefs_dir(fixture);
+	tt_tracefs_set_dir(fixture);
 	return 0;
 }
 
@@ -331,7 +332,7 @@ rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 static int
 teardown_tracefs(void **state)
 {
-	evspec_set_tracefs_dir(NULL);
+	tt_tracefs_set_dir(NULL);
 	return nftw(fixture, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -341,7 +342,7 @@ test_tracepoints(void **state)
 {
 	struct evspec ev;
 
-	assert_string_equal(evspec_tracefs_dir(), fixture);
+	assert_string_equal(tt_tracefs_dir(), fixture);
 	parse_ok("sched:sched_switch", &ev);
 	assert_int_equal(ev.attr.type, PERF_TYPE_TRACEPOINT);
 	assert_int_equal(ev.attr.config, 316);
@@ -377,8 +378,8 @@ test_tracefs_missing(void **state)
 	char dir[PATH_MAX + 16];
 
 	snprintf(dir, sizeof dir, "%s/events/sched", fixture);
-	evspec_set_tracefs_dir(dir);
-	assert_null(evspec_tracefs_dir());
+	tt_tracefs_set_dir(dir);
+	assert_null(tt_tracefs_dir());
 	parse_bad("sched:sched_switch", "tracefs is not mounted",
 	          "mount it with: mount -t tracefs nodev /sys/kernel/tracing");
 	/* Built-in events do not need tracefs. */
@@ -429,8 +430,8 @@ test_tracefs_search(void **state)
 	char path[PATH_MAX + 16];
 	struct stat st;
 
-	evspec_set_tracefs_dir(NULL);
-	dir = evspec_tracefs_dir();
+	tt_tracefs_set_dir(NULL);
+	dir = tt_tracefs_dir();
 	if (dir != NULL) {
 		snprintf(path, sizeof path, "%s/events", dir);
 		assert_true(stat(path, &st) == 0 || errno == EACCES);
@@ -593,7 +594,7 @@ test_list_no_tracefs(void **state)
 	char dir[PATH_MAX + 16], *text;
 
 	snprintf(dir, sizeof dir, "%s/nothing", fixture);
-	evspec_set_tracefs_dir(dir);
+	tt_tracefs_set_dir(dir);
 	text = list_to_string();
 	assert_contains(text, "Tracepoint events:\n  (none: tracefs is not mounted; mount it with: "
 	                      "mount -t tracefs nodev /sys/kernel/tracing)\n");

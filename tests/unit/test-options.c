@@ -447,7 +447,7 @@ test_errors(void **state)
 	    {{"-e", "a,,b"}, {"-e", "a,,b"}},
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
-	    {{"--view", "stat"}, {"--view", "top or counters"}},
+	    {{"--view", "stat"}, {"--view expects top, counters", "or probes"}},
 	    {{"--view", ""}, {"--view", "''"}},
 	    {{"--counters", ""}, {"--counters", "''"}},
 	    {{"--counters", "a,,b"}, {"--counters", "a,,b"}},

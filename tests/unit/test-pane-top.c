@@ -270,11 +270,17 @@ test_row_menu(void **state)
 	assert_false(m->items[1].disabled);
 	assert_string_equal(m->items[2].label, "Zoom into libc.so.6");
 	assert_false(m->items[2].disabled);
-	assert_string_equal(m->items[3].label, "Annotate alpha_fn (not in this version)");
-	assert_true(m->items[3].disabled);
+	assert_string_equal(m->items[3].label, "Annotate alpha_fn (instructions, source lines)");
+	assert_false(m->items[3].disabled);
+	/* no probe manager in this fixture: probing is offered, disabled, with why */
+	assert_string_equal(m->items[4].label, "Probe alpha_fn (probes are not available)");
 	assert_true(m->items[4].disabled);
 	assert_int_equal(m->sel, 0);
+	/* Annotate hands the row's function to the Annotate pane */
+	annotate_open_sym[0] = '\0';
 	menu_close(&f->t.menu);
+	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(annotate_open_sym, "alpha_fn");
 
 	/* the unresolved row has no shared object to zoom into */
 	assert_int_equal(act(f, ACT_END), REACT_HANDLED | REACT_REDRAW);

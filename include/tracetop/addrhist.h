@@ -1,0 +1,79 @@
+/* addrhist: samples per instruction address of every sampled function, so
+ * a function can be annotated at once, without a new recording. One table
+ * per event, keyed by (DSO, symbol) pointers; a function gets its address
+ * table on its first sample. Adding a sample allocates nothing in steady
+ * state (open addressing, a free list of function records that keep their
+ * address tables), and memory is bounded: at most ADDRHIST_MAX_SYMS
+ * functions, ADDRHIST_MAX_ADDRS addresses per function and
+ * ADDRHIST_MAX_SLOTS address slots in all; samples past a bound are only
+ * counted (dropped). Scores decay like hist's at every tick. */
+#ifndef TRACETOP_ADDRHIST_H
+#define TRACETOP_ADDRHIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/symtab.h"
+
+#define ADDRHIST_MAX_SYMS 65536       /* functions per table */
+#define ADDRHIST_MAX_ADDRS 8192       /* distinct addresses per function */
+#define ADDRHIST_MAX_SLOTS (1u << 21) /* address slots per table (48 MiB) */
+
+/* One sampled address of a function. */
+struct addrhist_addr {
+	uint32_t off;      /* from the symbol's start; ADDRHIST_EMPTY: free slot */
+	uint32_t interval; /* samples since the last tick */
+	uint64_t total;    /* samples since the function's first */
+	double score;      /* decayed count (or the last interval with zeroing) */
+};
+
+#define ADDRHIST_EMPTY UINT32_MAX
+
+/* The address histogram of one function. */
+struct addrhist_sym {
+	const struct dso *dso;
+	const struct sym *sym;
+	bool kernel;
+	uint64_t interval;           /* samples since the last tick */
+	uint64_t total;              /* since the first sample */
+	double score;                /* decayed, the sum of the addresses' scores */
+	uint64_t dropped;            /* samples not kept per address (bounds) */
+	struct addrhist_addr *addrs; /* cap slots, open addressing by off */
+	uint32_t naddrs, cap;
+};
+
+struct addrhist;
+
+/* An empty table whose scores decay by decay (in [0, 1]) per tick. */
+struct addrhist *addrhist_new(double decay);
+void addrhist_free(struct addrhist *ah);
+
+/* Count one sample at addr (in the symbol's address space: the ELF address
+ * for user code, the kernel virtual address for the kernel) of sym in dso.
+ * Addresses outside [sym->start, sym->start + sym->size) are ignored. */
+void addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
+                  uint64_t addr);
+
+/* End an interval: score = score * decay + interval (= interval with
+ * zero); functions whose score fades below 0.5 with no new sample are
+ * removed (their records are reused). */
+void addrhist_tick(struct addrhist *ah, bool zero);
+
+/* The histogram of (dso, sym), or NULL when it has none (no sample yet or
+ * faded). Valid until the next addrhist_add or addrhist_tick. */
+const struct addrhist_sym *addrhist_find(const struct addrhist *ah, const struct dso *dso,
+                                         const struct sym *sym);
+
+/* Sizes, for tests and the memory bound: functions kept, address slots
+ * allocated, samples dropped by the bounds. */
+struct addrhist_stats {
+	size_t syms;
+	size_t slots;
+	uint64_t dropped;
+};
+
+void addrhist_get_stats(const struct addrhist *ah, struct addrhist_stats *st);
+
+#endif

@@ -1,0 +1,108 @@
+/* annotate: a sampled function as its instructions and source lines, with
+ * the share of the function's samples each instruction took. The
+ * disassembly (capstone, x86-64, AT&T syntax as perf and objdump print it;
+ * this is the only module that includes capstone) is made once, by
+ * annotate_new; annotate_update refreshes the counts from the event's
+ * address histogram (cheap: call it every refresh). Source lines come from
+ * the DSO's debug info (line table) and, when the source file is readable,
+ * carry its text; without debug info the annotation is the disassembly
+ * alone and says so in its notice. Text taken from files (symbol names,
+ * source lines) is raw: escape it before it reaches a terminal or file. */
+#ifndef TRACETOP_ANNOTATE_H
+#define TRACETOP_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tracetop/addrhist.h"
+#include "tracetop/dso.h"
+#include "tracetop/symtab.h"
+#include "tracetop/util.h"
+
+enum annotate_kind {
+	ANNOTATE_INSN,   /* one instruction */
+	ANNOTATE_SOURCE, /* a source line, above the instructions made from it */
+};
+
+struct annotate_line {
+	enum annotate_kind kind;
+	uint64_t addr;                /* insn: its address (the ELF address for user code, the
+	                               * kernel virtual address for the kernel); source: the
+	                               * address of the instruction below it */
+	uint32_t size;                /* insn: its bytes */
+	const char *text;             /* insn: "mnemonic operands"; source: "file.c:LINE text"
+	                               * (just "file.c:LINE" when the file cannot be read) */
+	const char *file;             /* source: the file as the debug info names it */
+	int lineno;                   /* source: its line number */
+	bool jump, call, ret;         /* insn: a jump (conditional or not), call, return */
+	uint64_t target_addr;         /* jump or call with a direct target: where to; else 0 */
+	ssize_t target;               /* ...the line of that instruction in this function, or -1 */
+	const char *target_name;      /* ..."name" or "name+0xOFF", or NULL if unknown */
+	struct dso *target_dso;       /* ...outside the function: the function */
+	const struct sym *target_sym; /* there, to annotate it (else NULL) */
+	double score;                 /* insn: decayed samples, from annotate_update */
+	uint64_t samples;             /* insn: score, rounded */
+	uint64_t total;               /* insn: samples since the function's first */
+	double percent;               /* insn: share of the function's (decayed) samples */
+};
+
+struct annotation {
+	const char *symbol;   /* the function's name */
+	const char *dso_name; /* its object: a path, [kernel.kallsyms] or [module] */
+	struct dso *dso;      /* the keys of its address histogram */
+	const struct sym *sym;
+	bool kernel;
+	uint64_t start, size;  /* the bytes disassembled (size may be cut) */
+	bool truncated;        /* the function is longer than ANNOTATE_MAX_BYTES */
+	bool debug;            /* source lines are interleaved */
+	char notice[256];      /* why not ("no debug info for libc.so.6:
+	                        * disassembly only"), or "" */
+	const char *code_from; /* the file the bytes were read from */
+	struct annotate_line *lines;
+	size_t nlines;
+	size_t ninsns;
+	double score;     /* the function's decayed samples placed on lines */
+	uint64_t samples; /* score, rounded */
+	uint64_t total;   /* samples since the first */
+	ssize_t hottest;  /* the hottest instruction's line, or -1 without samples */
+	/* private */
+	size_t *insn_line; /* line of each instruction, in address order */
+	size_t *hot;       /* instruction lines with samples, hottest first */
+	size_t nhot;
+	char **strings; /* owned texts */
+	size_t nstrings;
+};
+
+/* Disassemble sym of dso (a hist entry's dso and sym; kernel for kernel
+ * code) with source lines when there is debug info. The samples are kept
+ * per real function: an inlined entry's symbol (key.inlined) has none.
+ * NULL with err saying why: no symbol, code that is not in a file (JIT,
+ * anonymous), unreadable or changed file, no /proc/kcore and no vmlinux
+ * for kernel code. No samples yet: call annotate_update. symbol, dso_name
+ * and the dso and sym pointers stay valid as long as the DSO cache (the
+ * engine's run); everything else belongs to the annotation. */
+struct annotation *annotate_new(struct dso *dso, const struct sym *sym, bool kernel,
+                                struct tt_err *err);
+
+/* Refresh the per-instruction samples, percentages, hottest line and the
+ * hot order from an event's address histogram (engine_addrhist; NULL or a
+ * function without samples: all zero). */
+void annotate_update(struct annotation *a, const struct addrhist *ah);
+
+/* The hot instruction after line (dir > 0: the next cooler one; dir < 0:
+ * the next hotter one), wrapping around; from a line without samples, the
+ * hottest (dir > 0) or the coolest sampled one. -1 without samples. */
+ssize_t annotate_next_hot(const struct annotation *a, ssize_t line, int dir);
+
+/* The line of the instruction holding addr, or -1 outside the function. */
+ssize_t annotate_line_of(const struct annotation *a, uint64_t addr);
+
+/* The next line after from (dir > 0) or before it (dir < 0), wrapping,
+ * whose text contains needle (case-insensitively); -1 when none does. */
+ssize_t annotate_search(const struct annotation *a, ssize_t from, const char *needle, int dir);
+
+void annotate_free(struct annotation *a);
+
+#endif

@@ -1,0 +1,506 @@
+/* annotate: disassembly through capstone (the only file that includes it),
+ * source lines from the debug info, per-instruction samples from the
+ * address histogram. */
+#include "config.h"
+
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracetop/annotate-code.h"
+#include "tracetop/annotate.h"
+#include "tracetop/srcline.h"
+
+#define SRC_FILES 16        /* source files kept open while building */
+#define SRC_MAX (16u << 20) /* a bigger source file is shown as file:line */
+#define SRC_TEXT_MAX 512    /* columns of source text kept per line */
+
+/* One source file's text, split into lines. */
+struct srcfile {
+	const char *path; /* as the debug info gives it */
+	char *buf;        /* NULL: unreadable */
+	size_t *starts;   /* offset of each line */
+	size_t nlines;
+};
+
+/* One instruction as capstone gave it. */
+struct insn {
+	uint64_t addr;
+	uint32_t size;
+	char *text;
+	bool jump, call, ret;
+	uint64_t target;
+};
+
+/* What annotate_new works with. */
+struct build {
+	struct annotation *a;
+	struct insn *insns;
+	size_t ninsns, cap;
+	size_t lines_cap;
+	struct srcfile files[SRC_FILES];
+	size_t nfiles;
+};
+
+/* Keep a malloc'd string with the annotation; returns it. */
+static char *
+own(struct annotation *a, char *s)
+{
+	a->strings = xrealloc(a->strings, (a->nstrings + 1) * sizeof *a->strings);
+	a->strings[a->nstrings++] = s;
+	return s;
+}
+
+/* Append a line (zeroed but for kind, addr and target -1); its index. */
+static size_t
+add_line(struct build *b, enum annotate_kind kind, uint64_t addr)
+{
+	struct annotation *a = b->a;
+
+	if (a->nlines == b->lines_cap) {
+		b->lines_cap = b->lines_cap ? b->lines_cap * 2 : 256;
+		a->lines = xrealloc(a->lines, b->lines_cap * sizeof *a->lines);
+	}
+	a->lines[a->nlines] = (struct annotate_line){.kind = kind, .addr = addr, .target = -1};
+	return a->nlines++;
+}
+
+/* Record one decoded instruction. */
+static void
+add_insn(struct build *b, csh h, const cs_insn *in)
+{
+	struct insn *n;
+	const cs_x86 *x;
+
+	if (b->ninsns == b->cap) {
+		b->cap = b->cap ? b->cap * 2 : 256;
+		b->insns = xrealloc(b->insns, b->cap * sizeof *b->insns);
+	}
+	n = &b->insns[b->ninsns++];
+	*n = (struct insn){.addr = in->address, .size = in->size};
+	n->text =
+	    in->op_str[0] ? xasprintf("%s %s", in->mnemonic, in->op_str) : xstrdup(in->mnemonic);
+	if (in->id == 0 || in->detail == NULL)
+		return; /* data bytes (SKIPDATA) */
+	n->jump = cs_insn_group(h, in, CS_GRP_JUMP);
+	n->call = cs_insn_group(h, in, CS_GRP_CALL);
+	n->ret = cs_insn_group(h, in, CS_GRP_RET);
+	x = &in->detail->x86;
+	if ((n->jump || n->call) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
+		n->target = (uint64_t)x->operands[0].imm;
+}
+
+/* Disassemble code (len bytes at address start) into b->insns. 0, or -1
+ * with err. */
+static int
+disassemble(struct build *b, const unsigned char *code, size_t len, uint64_t start,
+            struct tt_err *err)
+{
+	const uint8_t *p = code;
+	uint64_t addr = start;
+	cs_insn *in;
+	cs_err e;
+	csh h;
+
+	if ((e = cs_open(CS_ARCH_X86, CS_MODE_64, &h)) != CS_ERR_OK)
+		return err_set(err, "capstone: %s", cs_strerror(e));
+	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_option(h, CS_OPT_SKIPDATA, CS_OPT_ON);
+	in = cs_malloc(h);
+	while (len > 0 && cs_disasm_iter(h, &p, &len, &addr, in))
+		add_insn(b, h, in);
+	cs_free(in, 1);
+	cs_close(&h);
+	if (b->ninsns == 0)
+		return err_set(err, "no instructions decoded at 0x%" PRIx64, start);
+	return 0;
+}
+
+/* Read a source file and index its lines (buf NULL when unreadable). */
+static void
+srcfile_load(struct srcfile *f, const char *path)
+{
+	struct stat sb;
+	size_t len, n = 0;
+	int fd;
+
+	f->path = path;
+	f->buf = NULL;
+	/* O_NONBLOCK: a FIFO named like a source file must not hang us. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)) < 0)
+		return;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size > SRC_MAX ||
+	    symtab_read_fd(fd, SRC_MAX, &f->buf, &len) != 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	for (size_t i = 0; i < len; i++)
+		n += f->buf[i] == '\n';
+	f->starts = xmalloc((n + 1) * sizeof *f->starts);
+	f->starts[0] = 0;
+	n = 1;
+	for (size_t i = 0; i < len; i++)
+		if (f->buf[i] == '\n') {
+			f->buf[i] = '\0';
+			if (i + 1 < len)
+				f->starts[n++] = i + 1;
+		}
+	f->nlines = n;
+}
+
+/* The cached text of a source file (loaded on first use). */
+static struct srcfile *
+srcfile_get(struct build *b, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < b->nfiles; i++)
+		if (b->files[i].path == path || strcmp(b->files[i].path, path) == 0)
+			return &b->files[i];
+	if (b->nfiles == SRC_FILES) { /* full: forget the oldest */
+		free(b->files[0].buf);
+		free(b->files[0].starts);
+		memmove(b->files, b->files + 1, (SRC_FILES - 1) * sizeof *b->files);
+		b->nfiles--;
+	}
+	i = b->nfiles++;
+	b->files[i] = (struct srcfile){0};
+	srcfile_load(&b->files[i], path);
+	return &b->files[i];
+}
+
+/* "base:LINE text" for a source line: tabs expanded, trailing blanks cut. */
+static char *
+source_text(struct build *b, const char *path, int lineno)
+{
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+	struct srcfile *f = srcfile_get(b, path);
+	char text[SRC_TEXT_MAX + 1];
+	size_t n = 0;
+
+	if (f->buf != NULL && lineno > 0 && (size_t)lineno <= f->nlines) {
+		for (const char *p = f->buf + f->starts[lineno - 1]; *p && n < SRC_TEXT_MAX; p++) {
+			if (*p == '\t') {
+				do
+					text[n++] = ' ';
+				while (n % 8 != 0 && n < SRC_TEXT_MAX);
+			} else {
+				text[n++] = *p;
+			}
+		}
+		while (n > 0 && (text[n - 1] == ' ' || text[n - 1] == '\r'))
+			n--;
+	}
+	text[n] = '\0';
+	return n > 0 ? xasprintf("%s:%d %s", base, lineno, text) : xasprintf("%s:%d", base, lineno);
+}
+
+/* The lines: each instruction, with a source line above it whenever the
+ * debug info's file:line changes (user code with debug info only). */
+static void
+make_lines(struct build *b)
+{
+	struct annotation *a = b->a;
+	const char *prev_file = NULL, *file;
+	int prev_line = -1, lineno;
+	bool any = false;
+
+	a->insn_line = xmalloc(b->ninsns * sizeof *a->insn_line);
+	for (size_t i = 0; i < b->ninsns; i++) {
+		struct insn *in = &b->insns[i];
+		size_t k;
+
+		if (a->debug && srcline_line(a->dso, in->addr, &file, &lineno) &&
+		    (lineno != prev_line || prev_file == NULL || strcmp(file, prev_file) != 0)) {
+			k = add_line(b, ANNOTATE_SOURCE, in->addr);
+			a->lines[k].text = own(a, source_text(b, file, lineno));
+			a->lines[k].file = own(a, xstrdup(file));
+			a->lines[k].lineno = lineno;
+			prev_file = a->lines[k].file;
+			prev_line = lineno;
+			any = true;
+		}
+		k = add_line(b, ANNOTATE_INSN, in->addr);
+		a->lines[k].size = in->size;
+		a->lines[k].text = own(a, in->text);
+		in->text = NULL;
+		a->lines[k].jump = in->jump;
+		a->lines[k].call = in->call;
+		a->lines[k].ret = in->ret;
+		a->lines[k].target_addr = in->target;
+		a->insn_line[i] = k;
+	}
+	a->ninsns = b->ninsns;
+	if (a->debug && !any) {
+		a->debug = false;
+		snprintf(a->notice, sizeof a->notice, "no line info for %s in %s: disassembly only",
+		         a->symbol, a->dso->short_name);
+	}
+}
+
+/* The index of the instruction holding addr, or -1. */
+static ssize_t
+insn_at(const struct annotation *a, uint64_t addr)
+{
+	size_t lo = 0, hi = a->ninsns;
+
+	if (addr < a->start || addr - a->start >= a->size)
+		return -1;
+	while (lo < hi) { /* first instruction past addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->lines[a->insn_line[mid]].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo == 0 ? -1 : (ssize_t)(lo - 1);
+}
+
+/* The line of the instruction holding addr. */
+ssize_t
+annotate_line_of(const struct annotation *a, uint64_t addr)
+{
+	ssize_t i = insn_at(a, addr);
+
+	return i < 0 ? -1 : (ssize_t)a->insn_line[i];
+}
+
+/* "name" or "name+0xOFF" for addr in symbol s. */
+static char *
+sym_offset_name(const struct sym *s, uint64_t addr)
+{
+	return addr == s->start ? xstrdup(s->name)
+	                        : xasprintf("%s+0x%" PRIx64, s->name, addr - s->start);
+}
+
+/* Resolve the direct targets: lines inside the function, functions
+ * outside it (in the same object, or in the kernel for kernel code). */
+static void
+resolve_targets(struct annotation *a)
+{
+	for (size_t i = 0; i < a->nlines; i++) {
+		struct annotate_line *l = &a->lines[i];
+		struct dso *d = a->dso;
+		const struct sym *s = NULL;
+		ssize_t k;
+
+		if (l->kind != ANNOTATE_INSN || l->target_addr == 0)
+			continue;
+		if ((k = annotate_line_of(a, l->target_addr)) >= 0) {
+			if (a->lines[k].addr == l->target_addr)
+				l->target = k;
+			l->target_name = own(a, sym_offset_name(a->sym, l->target_addr));
+			continue;
+		}
+		if (a->kernel)
+			d = dso_kernel_resolve(l->target_addr, &s);
+		else
+			s = dso_find_sym(d, l->target_addr);
+		if (s == NULL)
+			continue;
+		l->target_name = own(a, sym_offset_name(s, l->target_addr));
+		l->target_dso = d;
+		l->target_sym = s;
+	}
+}
+
+/* Free what a build holds beyond the annotation. */
+static void
+build_done(struct build *b)
+{
+	for (size_t i = 0; i < b->ninsns; i++)
+		free(b->insns[i].text);
+	free(b->insns);
+	for (size_t i = 0; i < b->nfiles; i++) {
+		free(b->files[i].buf);
+		free(b->files[i].starts);
+	}
+}
+
+/* Read the function's bytes into a malloc'd buffer (a->size may shrink). */
+static unsigned char *
+read_code(struct annotation *a, struct tt_err *err)
+{
+	unsigned char *code = xmalloc(a->size);
+	size_t len = a->size;
+	int rc;
+
+	if (a->kernel) {
+		rc = annotate_code_kernel(a->sym, code, &len, &a->code_from, err);
+		a->size = len;
+	} else {
+		rc = annotate_code_user(a->dso, a->start, len, code, err);
+		a->code_from = a->dso->name;
+	}
+	if (rc != 0) {
+		free(code);
+		return NULL;
+	}
+	return code;
+}
+
+/* Build the annotation of a function. */
+struct annotation *
+annotate_new(struct dso *dso, const struct sym *sym, bool kernel, struct tt_err *err)
+{
+	struct annotation *a;
+	struct build b = {0};
+	unsigned char *code;
+
+	if (dso == NULL || sym == NULL) {
+		err_set(err, "no symbol: only a resolved function can be annotated");
+		return NULL;
+	}
+	kernel = kernel || dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE;
+	if (!kernel && dso->kind != DSO_ELF) {
+		err_set(err, "%s is in %s, which is not a file: nothing to disassemble", sym->name,
+		        dso->name);
+		return NULL;
+	}
+	if (sym->size == 0) {
+		err_set(err, "%s has no size: cannot tell where it ends", sym->name);
+		return NULL;
+	}
+	a = xcalloc(1, sizeof *a);
+	a->symbol = sym->name;
+	a->dso_name = dso->name;
+	a->dso = dso;
+	a->sym = sym;
+	a->kernel = kernel;
+	a->start = sym->start;
+	a->size = sym->size;
+	a->hottest = -1;
+	if (a->size > ANNOTATE_MAX_BYTES) {
+		a->size = ANNOTATE_MAX_BYTES;
+		a->truncated = true;
+	}
+	b.a = a;
+	if ((code = read_code(a, err)) == NULL || disassemble(&b, code, a->size, a->start, err)) {
+		free(code);
+		build_done(&b);
+		annotate_free(a);
+		return NULL;
+	}
+	free(code);
+	if (kernel)
+		snprintf(a->notice, sizeof a->notice,
+		         "no debug info for the kernel: disassembly only");
+	else if (!(a->debug = srcline_has_debug(dso)))
+		snprintf(a->notice, sizeof a->notice, "no debug info for %s: disassembly only",
+		         dso->short_name);
+	make_lines(&b);
+	resolve_targets(a);
+	build_done(&b);
+	return a;
+}
+
+/* Order hot lines: more samples first, then by position. */
+static int
+hot_cmp(const void *x, const void *y, void *arg)
+{
+	const struct annotate_line *l = arg;
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+
+	if (l[i].score != l[j].score)
+		return l[i].score < l[j].score ? 1 : -1;
+	return (i > j) - (i < j);
+}
+
+/* Refresh the counts from the address histogram. */
+void
+annotate_update(struct annotation *a, const struct addrhist *ah)
+{
+	const struct addrhist_sym *hs = addrhist_find(ah, a->dso, a->sym);
+
+	a->score = 0;
+	a->total = 0;
+	a->nhot = 0;
+	a->hottest = -1;
+	for (size_t i = 0; i < a->nlines; i++) {
+		a->lines[i].score = a->lines[i].percent = 0;
+		a->lines[i].samples = a->lines[i].total = 0;
+	}
+	for (uint32_t i = 0; hs != NULL && i < hs->cap; i++) {
+		const struct addrhist_addr *h = &hs->addrs[i];
+		ssize_t k;
+
+		if (h->off == ADDRHIST_EMPTY || (k = annotate_line_of(a, a->start + h->off)) < 0)
+			continue;
+		a->lines[k].score += h->score;
+		a->lines[k].total += h->total;
+		a->score += h->score;
+		a->total += h->total;
+	}
+	a->samples = (uint64_t)(a->score + 0.5);
+	a->hot = xrealloc(a->hot, (a->ninsns ? a->ninsns : 1) * sizeof *a->hot);
+	for (size_t i = 0; i < a->ninsns; i++) {
+		struct annotate_line *l = &a->lines[a->insn_line[i]];
+
+		l->samples = (uint64_t)(l->score + 0.5);
+		l->percent = a->score > 0 ? 100.0 * l->score / a->score : 0;
+		if (l->score > 0)
+			a->hot[a->nhot++] = a->insn_line[i];
+	}
+	qsort_r(a->hot, a->nhot, sizeof *a->hot, hot_cmp, a->lines);
+	if (a->nhot > 0)
+		a->hottest = (ssize_t)a->hot[0];
+}
+
+/* The next hot line in heat order. */
+ssize_t
+annotate_next_hot(const struct annotation *a, ssize_t line, int dir)
+{
+	size_t k;
+
+	if (a->nhot == 0)
+		return -1;
+	for (k = 0; k < a->nhot && (ssize_t)a->hot[k] != line; k++)
+		;
+	if (k == a->nhot)
+		return (ssize_t)a->hot[dir >= 0 ? 0 : a->nhot - 1];
+	k = dir >= 0 ? (k + 1) % a->nhot : (k + a->nhot - 1) % a->nhot;
+	return (ssize_t)a->hot[k];
+}
+
+/* Search the lines' text, wrapping around. */
+ssize_t
+annotate_search(const struct annotation *a, ssize_t from, const char *needle, int dir)
+{
+	size_t n = a->nlines, i;
+
+	if (n == 0 || needle == NULL || needle[0] == '\0')
+		return -1;
+	if (from < 0 || (size_t)from >= n)
+		from = dir >= 0 ? (ssize_t)n - 1 : 0;
+	i = (size_t)from;
+	for (size_t step = 0; step < n; step++) {
+		i = dir >= 0 ? (i + 1) % n : (i + n - 1) % n;
+		if (strcasestr(a->lines[i].text, needle) != NULL)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+/* Free an annotation and its strings. */
+void
+annotate_free(struct annotation *a)
+{
+	if (a == NULL)
+		return;
+	for (size_t i = 0; i < a->nstrings; i++)
+		free(a->strings[i]);
+	free(a->strings);
+	free(a->lines);
+	free(a->insn_line);
+	free(a->hot);
+	free(a);
+}

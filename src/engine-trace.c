@@ -1,0 +1,544 @@
+/* engine-trace: tracepoints opened per CPU (and per thread of a target)
+ * into the sampling rings, and the function tracer in a private tracefs
+ * instance, both feeding the stream. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "tracetop/dso.h"
+#include "tracetop/engine-impl.h"
+#include "tracetop/evspec.h"
+#include "tracetop/hist.h"
+#include "tracetop/stream.h"
+#include "tracetop/tasks.h"
+#include "tracetop/tracefs.h"
+
+/* One tracepoint on. */
+struct engine_tp {
+	const char *name; /* "subsys:name", interned */
+	char *filter;     /* NULL for none */
+	int ev;           /* its stream event */
+	int *fds;
+	size_t nfds;
+};
+
+/* A trace fd's sample id and the stream event it feeds (-1: the
+ * tracepoint was turned off; its last records are dropped). */
+struct engine_trace_id {
+	uint64_t id; /* 0: empty slot (the kernel's ids start at 1) */
+	int ev;
+};
+
+struct engine_trace {
+	struct stream *stream;
+	struct engine_tp *tps;
+	size_t ntps;
+	uint64_t sample_type;
+	struct engine_trace_id *ids; /* open addressing, a power of two */
+	size_t nids, cap;
+	struct tt_ftrace *ftrace;
+	bool header_page; /* loaded into the stream */
+};
+
+/* Kernel symbols for the stream's %ps fields. */
+static const char *
+engine_trace_ksym(void *arg, uint64_t addr, uint64_t *start)
+{
+	const struct sym *sym = NULL;
+
+	(void)arg;
+	dso_kernel_resolve(addr, &sym);
+	if (sym == NULL)
+		return NULL;
+	*start = sym->start;
+	return sym->name;
+}
+
+/* The trace state, made on first use. */
+static struct engine_trace *
+engine_trace_get(struct engine *e)
+{
+	struct engine_trace *tr = e->trace;
+
+	if (tr != NULL)
+		return tr;
+	tr = xcalloc(1, sizeof *tr);
+	tr->stream = stream_new(0, e->trace_log);
+	stream_set_ksym(tr->stream, engine_trace_ksym, NULL);
+	/* the samples' leading fields, so the rings merge and parse alike */
+	tr->sample_type = ENGINE_SAMPLE_TYPE | PERF_SAMPLE_RAW;
+	if (e->cg_mode != CALLGRAPH_NONE)
+		tr->sample_type |= PERF_SAMPLE_CALLCHAIN;
+	e->trace = tr;
+	return tr;
+}
+
+/* The stream. */
+struct stream *
+engine_stream(struct engine *e)
+{
+	return engine_trace_get(e)->stream;
+}
+
+/* The slot of a sample id in the table (or the empty one for it). */
+static struct engine_trace_id *
+engine_trace_slot(const struct engine_trace *tr, uint64_t id)
+{
+	size_t mask = tr->cap - 1, i = hash_u64(id) & mask;
+
+	while (tr->ids[i].id != 0 && tr->ids[i].id != id)
+		i = (i + 1) & mask;
+	return &tr->ids[i];
+}
+
+/* Remember that sample id feeds stream event ev. */
+static void
+engine_trace_add_id(struct engine_trace *tr, uint64_t id, int ev)
+{
+	struct engine_trace_id *slot;
+
+	if ((tr->nids + 1) * 2 > tr->cap) {
+		struct engine_trace_id *old = tr->ids;
+		size_t oldcap = tr->cap;
+
+		tr->cap = tr->cap ? tr->cap * 2 : 256;
+		tr->ids = xcalloc(tr->cap, sizeof *tr->ids);
+		for (size_t i = 0; i < oldcap; i++)
+			if (old[i].id != 0)
+				*engine_trace_slot(tr, old[i].id) = old[i];
+		free(old);
+	}
+	slot = engine_trace_slot(tr, id);
+	if (slot->id == 0)
+		tr->nids++;
+	*slot = (struct engine_trace_id){id, ev};
+}
+
+/* Send a tracepoint sample to the stream. */
+bool
+engine_trace_sample(struct engine *e, const struct perf_event_header *h)
+{
+	struct engine_trace *tr = e->trace;
+	const struct engine_trace_id *slot;
+	struct record_sample s;
+	struct thread *th;
+	uint64_t id;
+
+	if (tr->nids == 0 || h->size < sizeof *h + sizeof id)
+		return false;
+	memcpy(&id, h + 1, sizeof id); /* PERF_SAMPLE_IDENTIFIER comes first */
+	slot = engine_trace_slot(tr, id);
+	if (slot->id != id)
+		return false;
+	if (slot->ev < 0)
+		return true;
+	if (record_parse_sample(h, tr->sample_type, 0, &s) != 0) {
+		e->stats.bad_records++;
+		return true;
+	}
+	if (!e->include_self && (int)s.pid == e->self)
+		return true;
+	th = tasks_thread(e->tasks, (int)s.pid, (int)s.tid);
+	stream_push(tr->stream, &(struct stream_sample){
+	                            .ev = slot->ev,
+	                            .time = s.time,
+	                            .cpu = (int)s.cpu,
+	                            .pid = (int)s.pid,
+	                            .tid = (int)s.tid,
+	                            .comm = th ? th->comm : NULL,
+	                            .raw = s.raw,
+	                            .raw_size = s.raw_size,
+	                            .ips = s.ips,
+	                            .nips = (uint32_t)s.nr,
+	                        });
+	return true;
+}
+
+/* The tracepoint on under name, or NULL. */
+static struct engine_tp *
+engine_trace_find(const struct engine *e, const char *name)
+{
+	const struct engine_trace *tr = e->trace;
+
+	for (size_t i = 0; tr != NULL && i < tr->ntps; i++)
+		if (strcmp(tr->tps[i].name, name) == 0)
+			return &tr->tps[i];
+	return NULL;
+}
+
+/* Load the format of name ("subsys:event") into the stream once. */
+static int
+engine_trace_format(struct engine_trace *tr, const char *name, struct tt_err *err)
+{
+	char sys[256];
+	const char *colon = strchr(name, ':');
+	size_t len;
+	char *text;
+	int ev;
+
+	if ((ev = stream_find_name(tr->stream, name)) >= 0)
+		return ev;
+	if (colon == NULL || (size_t)(colon - name) >= sizeof sys)
+		return err_set(err, "bad tracepoint name '%s'; expected SUBSYSTEM:EVENT", name);
+	snprintf(sys, sizeof sys, "%.*s", (int)(colon - name), name);
+	if ((text = tt_tracefs_event_format(sys, colon + 1, &len, err)) == NULL)
+		return -1;
+	ev = stream_add_format(tr->stream, sys, text, len, err);
+	free(text);
+	return ev;
+}
+
+/* The kernel's own words for a refused filter, in err. */
+static int
+engine_trace_bad_filter(const char *name, const char *filter, int errnum, struct tt_err *err)
+{
+	char sys[256], why[sizeof(struct tt_err) + 64];
+	const char *colon = strchr(name, ':');
+	struct tt_err ierr;
+
+	snprintf(sys, sizeof sys, "%.*s", (int)(colon - name), name);
+	if (tt_tracefs_filter_error(sys, colon + 1, filter, why, sizeof why, &ierr) != 0)
+		snprintf(why, sizeof why, "%s (%s)", strerror(errnum), ierr.msg);
+	else if (why[0] == '\0')
+		snprintf(why, sizeof why, "%s", strerror(errnum));
+	return err_set(err, "bad filter for %s: '%s': %s", name, filter, why);
+}
+
+/* Close a tracepoint's fds; their ids feed nothing any more. */
+static void
+engine_trace_close(struct engine_trace *tr, struct engine_tp *tp)
+{
+	for (size_t i = 0; i < tr->cap; i++)
+		if (tr->ids[i].id != 0 && tr->ids[i].ev == tp->ev)
+			tr->ids[i].ev = -1;
+	for (size_t i = 0; i < tp->nfds; i++)
+		close(tp->fds[i]);
+	free(tp->fds);
+	free(tp->filter);
+	tp->fds = NULL;
+	tp->nfds = 0;
+}
+
+/* Open tp on every CPU (and thread) of the target into the rings, with
+ * its filter; enabled at once when the engine runs. */
+static int
+engine_trace_open(struct engine *e, struct engine_tp *tp, const struct evspec *spec,
+                  struct tt_err *err)
+{
+	struct engine_trace *tr = e->trace;
+	size_t ntids = e->ntids ? e->ntids : 1;
+	struct evlist_params none = {0};
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof a);
+	a.size = sizeof a;
+	a.type = PERF_TYPE_TRACEPOINT;
+	a.config = spec->attr.config;
+	a.sample_period = 1;
+	a.sample_type = tr->sample_type;
+	a.disabled = 1;
+	a.inherit = e->inherit;
+	a.enable_on_exec = e->child > 0 && !e->started;
+	a.sample_id_all = 1;
+	tp->fds = xcalloc(e->ncpus * ntids, sizeof *tp->fds);
+	for (size_t c = 0; c < e->ncpus; c++)
+		for (size_t k = 0; k < ntids; k++) {
+			int pid = e->ntids ? e->tids[k] : -1, fd;
+			uint64_t id;
+
+			fd = evlist_attach(&e->el, &a, pid, e->cpus[c], c, &id);
+			if (fd < 0) {
+				evlist_open_error(errno, spec, pid, e->cpus[c], &none, err);
+				return -1;
+			}
+			tp->fds[tp->nfds++] = fd;
+			engine_trace_add_id(tr, id, tp->ev);
+			if (tp->filter != NULL &&
+			    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, tp->filter) < 0)
+				return engine_trace_bad_filter(tp->name, tp->filter, errno, err);
+		}
+	for (size_t i = 0; e->started && i < tp->nfds; i++)
+		if (ioctl(tp->fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+			return err_set(err, "cannot enable %s: %s", tp->name, strerror(errno));
+	return 0;
+}
+
+/* Turn a tracepoint on. */
+int
+engine_trace_enable(struct engine *e, const char *name, const char *filter, struct tt_err *err)
+{
+	struct engine_trace *tr = engine_trace_get(e);
+	struct engine_tp tp = {0};
+	struct evspec spec;
+
+	if (evspec_parse(name, &spec, err) != 0)
+		return -1;
+	if (spec.attr.type != PERF_TYPE_TRACEPOINT)
+		return err_set(err,
+		               "'%s' is not a tracepoint; name one as SUBSYSTEM:EVENT (see "
+		               "tracetop --list-events)",
+		               name);
+	if (e->el.nrings == 0 || e->el.ring_fds[0] < 0)
+		return err_set(err, "cannot stream %s: this session has no ring buffers", name);
+	if (engine_trace_find(e, name) != NULL && engine_trace_disable(e, name, err) != 0)
+		return -1;
+	tp.name = str_intern(name);
+	tp.filter = filter != NULL && *filter != '\0' ? xstrdup(filter) : NULL;
+	if ((tp.ev = engine_trace_format(tr, name, err)) < 0) {
+		free(tp.filter);
+		return -1;
+	}
+	if (engine_trace_open(e, &tp, &spec, err) != 0) {
+		engine_trace_close(tr, &tp);
+		return -1;
+	}
+	tr->tps = xrealloc(tr->tps, (tr->ntps + 1) * sizeof *tr->tps);
+	tr->tps[tr->ntps++] = tp;
+	return 0;
+}
+
+/* Turn a tracepoint off. */
+int
+engine_trace_disable(struct engine *e, const char *name, struct tt_err *err)
+{
+	struct engine_trace *tr = e->trace;
+	struct engine_tp *tp = engine_trace_find(e, name);
+
+	if (tp == NULL)
+		return err_set(err, "%s is not being traced", name);
+	engine_trace_close(tr, tp);
+	memmove(tp, tp + 1, (size_t)(tr->tps + tr->ntps - (tp + 1)) * sizeof *tp);
+	tr->ntps--;
+	return 0;
+}
+
+/* How many tracepoints are on. */
+size_t
+engine_trace_count(const struct engine *e)
+{
+	return e->trace ? e->trace->ntps : 0;
+}
+
+/* The i-th tracepoint on, and its filter. */
+const char *
+engine_trace_name(const struct engine *e, size_t i, const char **filter)
+{
+	if (e->trace == NULL || i >= e->trace->ntps)
+		return NULL;
+	if (filter != NULL)
+		*filter = e->trace->tps[i].filter;
+	return e->trace->tps[i].name;
+}
+
+/* Whether name is on. */
+bool
+engine_trace_enabled(const struct engine *e, const char *name)
+{
+	return engine_trace_find(e, name) != NULL;
+}
+
+/* Open the options' tracepoints and function tracer. */
+int
+engine_trace_setup(struct engine *e, const struct engine_opts *o, struct tt_err *err)
+{
+	engine_trace_get(e);
+	for (size_t i = 0; i < o->ntraces; i++)
+		if (engine_trace_enable(e, o->traces[i].event, o->traces[i].filter, err) != 0)
+			return -1;
+	if (o->ftrace != NULL && engine_ftrace_start(e, o->ftrace, o->ftrace_graph, err) != 0)
+		return -1;
+	return 0;
+}
+
+/* Enable what was opened before the start. */
+int
+engine_trace_start(struct engine *e, struct tt_err *err)
+{
+	struct engine_trace *tr = e->trace;
+
+	for (size_t t = 0; t < tr->ntps; t++)
+		for (size_t i = 0; i < tr->tps[t].nfds; i++)
+			if (ioctl(tr->tps[t].fds[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+				return err_set(err, "cannot enable %s: %s", tr->tps[t].name,
+				               strerror(errno));
+	return 0;
+}
+
+/* One event of the function tracer, into the stream. */
+static void
+engine_ftrace_event(void *arg, const struct tt_ftrace_rec *r)
+{
+	struct engine *e = arg;
+	struct stream *st = e->trace->stream;
+	int tid = stream_common_pid(st, r->raw, r->size);
+	struct thread *th = tid >= 0 ? tasks_thread(e->tasks, -1, tid) : NULL;
+	int pid = th != NULL && th->proc != NULL ? th->proc->pid : tid;
+
+	if (r->missed > 0)
+		stream_add_lost(st, (uint64_t)r->missed);
+	if (!e->include_self && pid == e->self)
+		return;
+	stream_push(st, &(struct stream_sample){
+	                    .ev = -1,
+	                    .time = r->time,
+	                    .cpu = r->cpu,
+	                    .pid = pid,
+	                    .tid = tid,
+	                    .comm = th ? th->comm : NULL,
+	                    .raw = r->raw,
+	                    .raw_size = r->size,
+	                });
+}
+
+/* Start the function tracer. */
+int
+engine_ftrace_start(struct engine *e, const char *funcs, bool graph, struct tt_err *err)
+{
+	struct engine_trace *tr = engine_trace_get(e);
+	enum tt_ftrace_tracer tracer = graph ? TT_FTRACE_GRAPH : TT_FTRACE_FUNCTION;
+	const char *const *evs = tt_tracefs_ftrace_events(tracer);
+	struct tt_ftrace *ft;
+	size_t len;
+	char *text;
+
+	engine_ftrace_stop(e);
+	ft = tt_tracefs_ftrace_start(funcs, tracer, e->ntids ? e->tids : NULL, e->ntids, err);
+	if (ft == NULL)
+		return -1;
+	for (size_t i = 0; evs[i] != NULL; i++)
+		if (engine_trace_format(tr, evs[i], err) < 0) {
+			tt_tracefs_ftrace_stop(ft);
+			return -1;
+		}
+	if (!tr->header_page) {
+		if ((text = tt_tracefs_header_page(&len, err)) == NULL ||
+		    stream_add_header_page(tr->stream, text, len, err) != 0) {
+			free(text);
+			tt_tracefs_ftrace_stop(ft);
+			return -1;
+		}
+		free(text);
+		tr->header_page = true;
+	}
+	tr->ftrace = ft;
+	return 0;
+}
+
+/* Stop the function tracer. */
+void
+engine_ftrace_stop(struct engine *e)
+{
+	if (e->trace == NULL || e->trace->ftrace == NULL)
+		return;
+	tt_tracefs_ftrace_stop(e->trace->ftrace);
+	e->trace->ftrace = NULL;
+}
+
+/* Whether the function tracer runs. */
+bool
+engine_ftrace_on(const struct engine *e)
+{
+	return e->trace != NULL && e->trace->ftrace != NULL;
+}
+
+/* Drain the function tracer. */
+void
+engine_trace_read(struct engine *e)
+{
+	struct engine_trace *tr = e->trace;
+
+	if (tr->ftrace != NULL)
+		tt_tracefs_ftrace_read(tr->ftrace, stream_tep(tr->stream), engine_ftrace_event, e);
+	stream_mark(tr->stream, now_ns());
+}
+
+/* Close the stream's refresh interval. */
+void
+engine_trace_tick(struct engine *e)
+{
+	stream_tick(e->trace->stream);
+}
+
+/* A frame's text: "symbol (object)", escaped. */
+static void
+engine_trace_frame_text(struct engine *e, const struct stream_entry *en, uint64_t ip, bool kernel,
+                        char *buf, size_t len)
+{
+	struct hist_key key = {0};
+	const struct sym *sym = NULL;
+	const struct dso *dso = NULL;
+	char name[256], obj[256];
+	uint64_t elf;
+
+	if (kernel) {
+		dso = dso_kernel_resolve(ip, &sym);
+	} else {
+		engine_resolve_user(tasks_thread(e->tasks, en->pid, en->tid), ip, &key, &elf);
+		sym = key.sym;
+		dso = key.dso;
+	}
+	if (sym != NULL)
+		str_escape(name, sizeof name, sym->name, strlen(sym->name));
+	else
+		snprintf(name, sizeof name, "[unknown] 0x%llx", (unsigned long long)ip);
+	if (dso != NULL)
+		str_escape(obj, sizeof obj, dso->kind == DSO_ELF ? dso->short_name : dso->name,
+		           SIZE_MAX);
+	else
+		snprintf(obj, sizeof obj, "[unknown]");
+	snprintf(buf, len, "%s (%s)", name, obj);
+}
+
+/* Frame i of a logged event's call stack. */
+bool
+engine_trace_frame(struct engine *e, const struct stream_entry *en, size_t i, char *buf, size_t len,
+                   bool *kernel)
+{
+	bool kern = true, first = true;
+	size_t k = 0;
+
+	for (uint32_t j = 0; j < en->nips; j++) {
+		uint64_t ip;
+
+		memcpy(&ip, &en->ips[j], sizeof ip);
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER)
+				return false;
+			kern = ip == PERF_CONTEXT_KERNEL;
+			first = true;
+			continue;
+		}
+		if (k++ < i) {
+			first = false;
+			continue;
+		}
+		/* a return address resolves to the call before it */
+		engine_trace_frame_text(e, en, first ? ip : ip - 1, kern, buf, len);
+		if (kernel != NULL)
+			*kernel = kern;
+		return true;
+	}
+	return false;
+}
+
+/* Release the trace state. */
+void
+engine_trace_free(struct engine *e)
+{
+	struct engine_trace *tr = e->trace;
+
+	if (tr == NULL)
+		return;
+	engine_ftrace_stop(e);
+	for (size_t i = 0; i < tr->ntps; i++)
+		engine_trace_close(tr, &tr->tps[i]);
+	free(tr->tps);
+	free(tr->ids);
+	stream_free(tr->stream);
+	free(tr);
+	e->trace = NULL;
+}

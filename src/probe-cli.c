@@ -1,0 +1,131 @@
+/* probe-cli: the command line's probe options. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/probe-cli.h"
+
+/* Print an error about SPEC (escaped) to stderr. */
+static void
+spec_error(const char *opt, const char *spec, const char *msg)
+{
+	char esc[512];
+
+	str_escape(esc, sizeof esc, spec, strlen(spec));
+	fprintf(stderr, "tracetop: %s '%s': %s\n", opt, esc, msg);
+}
+
+/* Check every --probe SPEC. */
+int
+probe_cli_check(const struct options *o)
+{
+	struct probe_spec s;
+	struct tt_err err;
+
+	for (size_t i = 0; i < o->nprobes; i++) {
+		if (probe_spec_parse(o->probes[i], &s, &err) != 0) {
+			spec_error("--probe", o->probes[i], err.msg);
+			return -1;
+		}
+		probe_spec_free(&s);
+	}
+	return 0;
+}
+
+/* What names the binaries: the command and -p's processes. */
+static struct probe_ctx
+cli_ctx(const struct options *o)
+{
+	return (struct probe_ctx){.argv = o->argv, .pids = o->pids, .npids = o->npids};
+}
+
+/* --probe-vars. */
+int
+probe_cli_vars(const struct options *o)
+{
+	struct probe_ctx ctx = cli_ctx(o);
+	struct probe_spec s;
+	struct tt_err err;
+	int rc;
+
+	if (probe_spec_parse(o->probe_vars, &s, &err) != 0) {
+		spec_error("--probe-vars", o->probe_vars, err.msg);
+		return 2;
+	}
+	rc = probe_vars_print(stdout, &s, &ctx, &err);
+	probe_spec_free(&s);
+	if (rc != 0) {
+		spec_error("--probe-vars", o->probe_vars, err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+/* Make the --probe probes. */
+int
+probe_cli_open(const struct options *o, bool always, struct probes **p)
+{
+	struct probe_ctx ctx = cli_ctx(o);
+	struct tt_err err;
+	bool usage;
+
+	*p = NULL;
+	if (o->nprobes == 0 && o->view != VIEW_PROBES && !always)
+		return 0;
+	*p = probes_new(&ctx);
+	for (size_t i = 0; i < o->nprobes; i++)
+		if (probes_add(*p, o->probes[i], &usage, &err) < 0) {
+			spec_error("--probe", o->probes[i], err.msg);
+			probes_free(*p);
+			*p = NULL;
+			return usage ? 2 : 1;
+		}
+	return 0;
+}
+
+/* -T's tracepoints and the probes'. */
+struct engine_trace_opt *
+probe_cli_traces(const struct options *o, const struct probes *p, size_t *n)
+{
+	size_t np = p ? probes_count(p) : 0;
+	struct engine_trace_opt *v;
+
+	*n = o->ntraces + np;
+	if (*n == 0)
+		return NULL;
+	v = xcalloc(*n, sizeof *v);
+	if (o->ntraces > 0)
+		memcpy(v, o->traces, o->ntraces * sizeof *v);
+	for (size_t i = 0; i < np; i++)
+		v[o->ntraces + i] = (struct engine_trace_opt){.event = probes_tracepoint(p, i)};
+	return v;
+}
+
+/* Say which group a killed tracetop left was removed. */
+static void
+cleanup_said(void *arg, const char *group, int pid, size_t nevents)
+{
+	fprintf(stderr,
+	        "tracetop: removed probe group %s (%zu probe%s) left by tracetop pid %d "
+	        "(no longer running)\n",
+	        group, nevents, nevents == 1 ? "" : "s", pid);
+	++*(int *)arg;
+}
+
+/* Remove dead tracetops' probe groups. */
+int
+probe_cli_cleanup(bool verbose)
+{
+	struct tt_err err;
+	int n = 0;
+
+	if (probe_cleanup_stale(cleanup_said, &n, &err) < 0) {
+		if (verbose) /* at start, a tracefs we may not read is no news */
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+		return -1;
+	}
+	if (verbose && n == 0)
+		fprintf(stderr, "tracetop: no probe group of a killed tracetop to remove\n");
+	return n;
+}

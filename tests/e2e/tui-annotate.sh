@@ -1,0 +1,125 @@
+#!/bin/bash
+# The Annotate pane, driven for real in tmux: from the Top pane (a, or the
+# Enter menu) to the hot function's instructions with their share of the
+# samples, the hottest selected, source lines of the -g build, ] and [
+# cycling hot lines, Enter following the loop's jump, S, A and P toggles,
+# and a function without debug info saying "disassembly only".
+. "$(dirname "$0")/lib.sh"
+need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/hotloop-nodebug"
+need_tmux
+need_root_perf
+
+# start_hot PROG: a hotloop build in the background; sets $pid.
+start_hot() {
+	HOTLOOP_PIDFILE="$TT_TMP/$1.pid" "$WORKLOADS/$1" 60 >/dev/null 2>&1 &
+	bg_pid $!
+	pid=$(wait_pidfile "$TT_TMP/$1.pid" 5)
+}
+
+# sel_addr NAME: the address of the selected line (the selection's
+# colours, black on cyan, start the line in a capture with attributes).
+sel_addr() {
+	tmux_capture "$1" -e | grep "^$(printf '\033')\[30m$(printf '\033')\[46m" | grep -v Percent |
+		sed -E 's/\x1b\[[0-9;]*m//g' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9a-f]+$/ && length($i) >= 3) { print $i; exit } }'
+}
+
+# sel_moved NAME ADDR: the selection is on a line of another address.
+sel_moved() {
+	local a
+	a=$(sel_addr "$1")
+	[ -n "$a" ] && [ "$a" != "$2" ]
+}
+
+# percent_of_rows NAME: the sum of the shares on screen.
+percent_of_rows() {
+	tmux_capture "$1" | sed -nE 's/^ *([0-9]+\.[0-9]+)% .*/\1/p' |
+		awk '{ s += $1 } END { printf "%.1f\n", s }'
+}
+
+start_hot hotloop
+[ -n "$pid" ]
+ok $? "hotloop started"
+tui_start an 140 45 -p "$pid" -d 0.5
+tmux_wait_text an 5 'hot_loop_fn'
+ok $? "hot_loop_fn in the Top pane"
+tmux_keys an F4
+tmux_keys an -l 'hot_loop_fn'
+tmux_keys an Enter
+tmux_keys an a
+tmux_wait_text an 5 'hot_loop_fn +.*hotloop +[0-9]+ samples'
+ok $? "a annotates the selected function"
+tmux_wait_text an 3 ' Top +Counters +Trace +Probes +Annotate'
+ok $? "in the Annotate pane"
+tmux_wait_text an 3 'hotloop\.c:[0-9]+ '
+ok $? "source lines of the -g build are interleaved"
+tmux_wait_text an 3 ' j[a-z]+ 0x[0-9a-f]+ +<hot_loop_fn\+0x[0-9a-f]+>'
+ok $? "the loop's jump names its target in the function"
+sleep 1.5
+sum=$(percent_of_rows an)
+awk -v s="$sum" 'BEGIN { exit !(s > 90 && s <= 100.5) }'
+ok $? "the shares shown add up to ~100 ($sum)"
+
+# the hottest line is selected: ] moves to the next one, [ back
+hot1=$(sel_addr an)
+tmux_keys an ']'
+wait_for 3 sel_moved an "$hot1"
+hot2=$(sel_addr an)
+[ -n "$hot1" ] && [ -n "$hot2" ] && [ "$hot1" != "$hot2" ]
+ok $? "] moves from the hottest line ($hot1) to the next hot one ($hot2)"
+tmux_keys an '['
+
+# toggles
+tmux_keys an S
+sleep 0.3
+! _tmux_has_text an 'hotloop\.c:[0-9]+ '
+ok $? "S hides the source lines"
+tmux_keys an S
+tmux_keys an P
+tmux_wait_text an 3 'Samples'
+ok $? "P shows sample counts"
+tmux_keys an P
+tmux_keys an A
+tmux_wait_text an 3 'Percent +Instruction'
+ok $? "A hides the addresses"
+tmux_keys an A
+
+# follow the loop's jump with Enter: the selection moves to its target
+tmux_keys an F3
+tmux_keys an -l 'j'
+tmux_keys an Enter
+tmux_keys an Enter
+sleep 0.3
+tmux_keys an BSpace
+tmux_wait_text an 3 'no call followed'
+ok $? "Backspace without a followed call says so"
+
+# help lists the pane's keys
+tmux_keys an F1
+tmux_keys an End
+tmux_wait_text an 3 'Annotate pane'
+ok $? "help lists the Annotate pane's keys"
+tmux_keys an q
+tmux_keys an q
+wait_for 5 tmux_exited an >/dev/null
+tmux_wait_text an 3 'exit=0'
+ok $? "q exits 0"
+tmux_kill
+kill "$pid" 2>/dev/null
+
+# ---------------------------------------------------------------- no debug info
+start_hot hotloop-nodebug
+tui_start nd 140 40 -p "$pid" -d 0.5
+tmux_wait_text nd 5 'hot_loop_fn'
+tmux_keys nd F4
+tmux_keys nd -l 'hot_loop_fn'
+tmux_keys nd Enter
+tmux_keys nd a
+tmux_wait_text nd 5 'disassembly only'
+ok $? "without debug info: the header says disassembly only"
+! _tmux_has_text nd 'hotloop\.c:[0-9]+'
+ok $? "and no source lines"
+tmux_keys nd q
+wait_for 5 tmux_exited nd >/dev/null
+tmux_kill
+
+done_testing

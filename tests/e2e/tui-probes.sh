@@ -1,0 +1,128 @@
+#!/bin/bash
+# The Probes pane, driven for real in tmux: a uprobe inserted through the
+# dialogue (a target's object, one of its functions, entry, arguments)
+# counts hits live and streams in the Trace pane; Space turns it off and
+# on; Delete removes it; the Top pane's "probe this function" makes a
+# %return probe; kprobes are refused here with the reason; and nothing of
+# tracetop's is left in tracefs after q.
+. "$(dirname "$0")/lib.sh"
+need_built "$TRACETOP" "$WORKLOADS/split"
+need_tmux
+need_root_perf
+TRACEFS=/sys/kernel/tracing
+[ -w "$TRACEFS/uprobe_events" ] || tap_skip_all "no uprobe_events in $TRACEFS (CONFIG_UPROBE_EVENTS)"
+
+# menu_sel_is NAME TEXT: the menu's selected item starts with TEXT (the
+# selection's colours are set between the box's border and the text).
+menu_sel_is() {
+	tmux_capture "$1" -e | grep -F "$2" | grep -qE "│($(printf '\033')\[[0-9;]*m)+ $2"
+}
+
+# our_groups: tracetop's probe groups left in tracefs.
+our_groups() {
+	grep -c ':tracetop_[0-9]*/' "$TRACEFS/uprobe_events" 2>/dev/null || true
+}
+
+start_split 120
+[ -n "$pid" ]
+ok $? "workload started"
+
+tui_start pr 140 40 -p "$pid" -d 0.5
+tmux_wait_text pr 5 'split_alpha'
+tmux_keys pr Tab Tab Tab
+tmux_wait_text pr 3 'group tracetop_[0-9]+: a inserts a probe'
+ok $? "the Probes pane is three Tabs from Top"
+tmux_wait_text pr 3 'No probes yet'
+ok $? "no probes yet"
+
+# ---------------------------------------------------------------- insert
+tmux_keys pr a
+tmux_wait_text pr 3 'Insert a probe'
+ok $? "a opens the insert menu"
+tmux_wait_text pr 3 'kernel function \(no kprobes in this kernel\)|A kernel function\.\.\.'
+ok $? "the kernel entry says whether kprobes exist"
+# the menu's selection starts on the first enabled item and skips disabled
+# ones: the kernel entry is disabled without kprobes
+if _tmux_has_text pr 'no kprobes in this kernel'; then
+	tmux_keys pr Down Enter
+else
+	tmux_keys pr Down Down Enter
+fi
+tmux_wait_text pr 3 'Object'
+ok $? "the target's objects are offered"
+tmux_keys pr -l 'workloads/split'
+tmux_keys pr Enter
+tmux_wait_text pr 3 'Function of .*split'
+ok $? "then the object's functions"
+tmux_keys pr -l 'split_gamma'
+tmux_keys pr Enter
+tmux_wait_text pr 3 'At the entry of split_gamma'
+ok $? "entry or return"
+tmux_keys pr Enter
+tmux_wait_text pr 3 'Arguments of split_gamma'
+ok $? "then the arguments"
+tmux_keys pr Enter
+tmux_wait_text pr 3 'probe tracetop_[0-9]+:split_gamma made'
+ok $? "the probe is made"
+tmux_wait_text pr 3 'tracetop_[0-9]+:split_gamma +uprobe +/[^ ]*workloads/sp'
+ok $? "its row: name, kind, target"
+is "$(our_groups)" 1 "it exists in uprobe_events"
+sleep 1.5
+hits=$(tmux_capture pr | sed -nE 's/.*:split_gamma +uprobe .* ([0-9]+) +[0-9.]+ +on *$/\1/p' | head -n 1)
+[ "${hits:-0}" -gt 0 ]
+ok $? "hits count live ($hits)"
+
+# ---------------------------------------------------------------- trace, toggle, delete
+tmux_keys pr BTab
+tmux_wait_text pr 3 'tracetop_[0-9]+:split_gamma'
+ok $? "its events stream in the Trace pane"
+tmux_keys pr Tab
+tmux_keys pr Space
+tmux_wait_text pr 3 'split_gamma +uprobe .* off *$'
+ok $? "Space turns it off"
+tmux_keys pr Space
+tmux_wait_text pr 3 'split_gamma +uprobe .* on *$'
+ok $? "Space again: on"
+tmux_keys pr DC
+tmux_wait_text pr 3 'removed tracetop_[0-9]+:split_gamma'
+ok $? "Delete removes it"
+sleep 0.5
+is "$(our_groups)" 0 "gone from uprobe_events"
+
+# ---------------------------------------------------------------- from Top
+tmux_keys pr Tab Tab # past the Annotate pane, round to Top
+tmux_wait_text pr 3 'split_alpha'
+tmux_keys pr F4
+tmux_keys pr -l 'split_beta'
+tmux_keys pr Enter
+tmux_keys pr Enter
+tmux_wait_text pr 3 'Probe split_beta \(count its calls'
+ok $? "Top's row menu offers to probe the function"
+# walk down the menu to the probe item and choose it
+n=0
+until tmux_capture pr | grep -qE 'At the (entry|return) of split_beta'; do
+	tmux_keys pr Down
+	sleep 0.2
+	if menu_sel_is pr 'Probe split_beta'; then
+		tmux_keys pr Enter
+		sleep 0.3
+	fi
+	[ $((++n)) -gt 10 ] && break
+done
+tmux_wait_text pr 3 'At the return of split_beta'
+ok $? "it leads to the Probes pane's entry-or-return step"
+tmux_keys pr Down Enter
+tmux_wait_text pr 3 'Arguments of split_beta'
+tmux_keys pr -l '$retval'
+tmux_keys pr Enter
+tmux_wait_text pr 3 'tracetop_[0-9]+:split_beta__re[^ ]* +uretprobe'
+ok $? "a %return probe with \$retval"
+
+tmux_keys pr q
+wait_for 5 tmux_exited pr >/dev/null
+tmux_wait_text pr 3 'exit=0'
+ok $? "q exits 0"
+tmux_kill
+is "$(our_groups)" 0 "nothing of tracetop's left in uprobe_events"
+
+done_testing

@@ -1,0 +1,104 @@
+#!/bin/bash
+# The Trace pane, driven for real in tmux: the stream of -T events with
+# fields decoded (an exec of a uniquely named program shows its filename),
+# the checklist of the catalog (Space turns a tracepoint on and off), the
+# summary per event, pause, Delete, the Enter menu's "show only", the
+# filter, and the tracefs state unchanged after the run.
+. "$(dirname "$0")/lib.sh"
+EXECME="$WORKLOADS/tt-execme-7f3a"
+need_built "$TRACETOP" "$EXECME"
+need_tmux
+need_root_perf
+TRACEFS=/sys/kernel/tracing
+[ -r "$TRACEFS/available_events" ] || tap_skip_all "tracefs is not mounted at $TRACEFS"
+
+# tracefs_state: the global tracing state a run must leave as it was.
+tracefs_state() {
+	cat "$TRACEFS/set_event" "$TRACEFS/tracing_on" "$TRACEFS/current_tracer"
+	ls "$TRACEFS/instances"
+}
+
+before=$(tracefs_state)
+tui_start tr 140 40 -d 0.5 -T sched:sched_process_exec --view trace
+tmux_wait_text tr 5 '1 tracepoint on'
+ok $? "--view trace starts on the Trace pane, -T's tracepoint on"
+"$EXECME" 2
+tmux_wait_text tr 5 'sched:sched_process_exec +filename=[^ ]*tt-execme-7f3a'
+ok $? "an exec shows up with its filename decoded"
+tmux_wait_text tr 3 'tt-execme-7f3a-[0-9]+ +sched:sched_process_exec'
+ok $? "with the command and pid of the task"
+
+# ---------------------------------------------------------------- checklist
+tmux_keys tr a
+tmux_wait_text tr 3 'Tracepoints \(Space'
+ok $? "a opens the checklist of tracepoints"
+tmux_keys tr -l 'sched_process_fork'
+tmux_wait_text tr 3 '\[ \] sched:sched_process_fork'
+ok $? "typing narrows it; the tracepoint is off"
+tmux_keys tr Space
+tmux_wait_text tr 3 '\[x\] sched:sched_process_fork'
+ok $? "Space turns it on (checked)"
+tmux_wait_text tr 3 'tracing sched:sched_process_fork'
+ok $? "the status line says so"
+tmux_keys tr Escape
+tmux_wait_text tr 3 '2 tracepoints on'
+ok $? "two tracepoints on"
+sh -c 'true & wait'
+tmux_wait_text tr 5 'sched:sched_process_fork +comm='
+ok $? "fork events stream in"
+
+# ---------------------------------------------------------------- summary
+tmux_keys tr v
+tmux_wait_text tr 3 'Event +.*Total +Per second'
+ok $? "v shows the summary"
+tmux_wait_text tr 3 '^sched:sched_process_exec +[0-9]+ '
+ok $? "with the exec count"
+tmux_keys tr v
+tmux_wait_text tr 3 'Command-PID'
+ok $? "v again: the stream"
+
+# ---------------------------------------------------------------- pause
+tmux_keys tr p
+tmux_wait_text tr 3 'PAUSED'
+ok $? "p pauses"
+rows1=$(tmux_capture tr | grep -c 'sched:sched_process_')
+"$EXECME" 3
+sleep 1.5
+rows2=$(tmux_capture tr | grep -c 'sched:sched_process_')
+is "$rows2" "$rows1" "paused: the list holds still"
+tmux_keys tr p
+tmux_wait_text tr 3 'stream resumed'
+ok $? "p again resumes"
+
+# ---------------------------------------------------------------- filter, menu
+tmux_keys tr F4
+tmux_keys tr -l 'execme'
+tmux_keys tr Enter
+sleep 0.5
+is "$(tmux_capture tr | grep -E 'sched:sched_process_' | grep -vc 'execme')" 0 \
+	"the filter keeps the execme rows only"
+tmux_keys tr Escape
+tmux_keys tr Enter
+tmux_wait_text tr 3 'Show only sched:sched_process_'
+ok $? "Enter opens the row menu"
+tmux_keys tr Escape
+
+# ---------------------------------------------------------------- Delete
+tmux_keys tr v
+tmux_wait_text tr 3 '^sched:sched_process_fork'
+tmux_keys tr Home
+sel=$(tmux_capture tr | grep -E '^sched:sched_process_(exec|fork)' | head -n 1 | awk '{print $1}')
+tmux_keys tr DC
+tmux_wait_text tr 3 "stopped tracing $sel"
+ok $? "Delete stops tracing the selected event ($sel)"
+tmux_wait_text tr 3 '1 tracepoint on'
+ok $? "one tracepoint left on"
+
+tmux_keys tr q
+wait_for 5 tmux_exited tr >/dev/null
+tmux_wait_text tr 3 'exit=0'
+ok $? "q exits 0"
+tmux_kill
+is "$(tracefs_state)" "$before" "set_event, tracing_on, current_tracer and instances as before"
+
+done_testing

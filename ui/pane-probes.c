@@ -1,0 +1,618 @@
+/* pane-probes: tracetop's probes and counted tracepoints, with live hit
+ * counts, and the system's other dynamic events (read-only), in the shared
+ * table. Inserting a probe is a short dialogue: where (a kernel function,
+ * a binary's function, a function of a target's objects) through pickers,
+ * entry or return, then optional arguments; the probe's events then stream
+ * in the Trace pane. The Top pane's "probe this function" joins it at the
+ * entry-or-return step. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/probe.h"
+#include "tracetop/util.h"
+#include "ui/listpane.h"
+#include "ui/tui.h"
+
+enum probes_col {
+	PCOL_NAME,
+	PCOL_KIND,
+	PCOL_TARGET,
+	PCOL_ARGS,
+	PCOL_HITS,
+	PCOL_RATE,
+	PCOL_STATE,
+	PCOL_COUNT
+};
+
+static const struct table_col probes_cols[PCOL_COUNT] = {
+    [PCOL_NAME] = {"Name", 36, 10, 9, false, false, false, true},
+    [PCOL_KIND] = {"Kind", 10, 6, 7, false, false, false, true},
+    [PCOL_TARGET] = {"Target", 24, 10, 8, false, true, false, true},
+    [PCOL_ARGS] = {"Arguments", 24, 6, 3, false, false, false, false},
+    [PCOL_HITS] = {"Hits", 10, 5, 8, true, false, false, true},
+    [PCOL_RATE] = {"Per second", 10, 6, 4, true, false, false, true},
+    [PCOL_STATE] = {"State", 8, 4, 5, false, false, false, true},
+};
+
+/* Where the insert dialogue is. */
+enum probes_step {
+	STEP_NONE,
+	STEP_WHERE,  /* menu: kernel, binary, a target's objects */
+	STEP_KFUNC,  /* picker: kernel functions */
+	STEP_BINARY, /* prompt: a binary's path */
+	STEP_OBJECT, /* picker: a target's objects */
+	STEP_UFUNC,  /* picker: the binary's functions */
+	STEP_WHEN,   /* menu: entry or return */
+	STEP_ARGS,   /* prompt: arguments */
+	STEP_ROW,    /* the Enter menu of a row */
+};
+
+enum probes_menu_id {
+	MENU_KERNEL,
+	MENU_BINARY,
+	MENU_OBJECTS, /* + index of the target pid */
+	MENU_ENTRY = 100,
+	MENU_RETURN,
+	MENU_TOGGLE = 200,
+	MENU_REMOVE,
+	MENU_STREAM,
+};
+
+struct probes_pane {
+	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
+	struct probes_snapshot snap;
+	const struct probes_row **ptrs;
+	size_t cap;
+	enum probes_step step;
+	char **names; /* the picker's items */
+	size_t nnames;
+	char binary[4096]; /* the binary being probed, "" for the kernel */
+	char func[512];    /* the function chosen */
+	bool ret;          /* %return */
+	char label[192];   /* the open prompt's label (the prompt keeps a pointer) */
+	struct tui *tui;
+};
+
+/* Cell text. */
+static void
+probes_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+{
+	const struct probes_row *r = row;
+	size_t used = 0;
+
+	(void)ctx;
+	buf[0] = '\0';
+	switch ((enum probes_col)col) {
+	case PCOL_NAME:
+		str_escape(buf, len, r->name, strlen(r->name));
+		break;
+	case PCOL_KIND:
+		snprintf(buf, len, "%s", probe_kind_name(r->kind));
+		break;
+	case PCOL_TARGET:
+		str_escape(buf, len, r->target ? r->target : "", r->target ? strlen(r->target) : 0);
+		break;
+	case PCOL_ARGS:
+		for (size_t i = 0; i < r->nargs && used + 1 < len; i++) {
+			used += (size_t)snprintf(buf + used, len - used, "%s", i ? " " : "");
+			if (used < len)
+				used += str_escape(buf + used, len - used, r->args[i],
+				                   strlen(r->args[i]));
+		}
+		break;
+	case PCOL_HITS:
+		if (r->ours)
+			snprintf(buf, len, "%llu", (unsigned long long)r->hits);
+		break;
+	case PCOL_RATE:
+		if (r->ours)
+			snprintf(buf, len, "%.1f", r->rate);
+		break;
+	case PCOL_STATE:
+		snprintf(buf, len, "%s", r->state ? r->state : "");
+		break;
+	case PCOL_COUNT:
+		break;
+	}
+}
+
+/* Rows by a column; ours first, then by name. */
+static int
+probes_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct probes_row *a = pa, *b = pb;
+
+	(void)ctx;
+	switch ((enum probes_col)col) {
+	case PCOL_HITS:
+		if (a->hits != b->hits)
+			return a->hits < b->hits ? -1 : 1;
+		break;
+	case PCOL_RATE:
+		if (a->rate != b->rate)
+			return a->rate < b->rate ? -1 : 1;
+		break;
+	case PCOL_KIND:
+		if (a->kind != b->kind)
+			return a->kind < b->kind ? -1 : 1;
+		break;
+	case PCOL_TARGET:
+		if (a->target && b->target && strcmp(a->target, b->target) != 0)
+			return strcmp(a->target, b->target);
+		break;
+	case PCOL_STATE:
+		if (a->state && b->state && strcmp(a->state, b->state) != 0)
+			return strcmp(a->state, b->state);
+		break;
+	default:
+		break;
+	}
+	if (a->ours != b->ours)
+		return a->ours ? -1 : 1;
+	return strcmp(a->name, b->name);
+}
+
+/* A row's identity: a hash of its name (names are unique). */
+static uintptr_t
+probes_row_id(const void *row, void *ctx)
+{
+	const char *s = ((const struct probes_row *)row)->name;
+	uint64_t h = 1469598103934665603ULL;
+
+	(void)ctx;
+	while (*s != '\0')
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return (uintptr_t)h;
+}
+
+/* Filter and search over name, kind and target. */
+static bool
+probes_match(const void *row, const char *text, void *ctx)
+{
+	const struct probes_row *r = row;
+
+	(void)ctx;
+	return strcasestr(r->name, text) != NULL ||
+	       strcasestr(probe_kind_name(r->kind), text) != NULL ||
+	       (r->target != NULL && strcasestr(r->target, text) != NULL);
+}
+
+/* Other tools' events dimmed: read-only. */
+static attr_t
+probes_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
+{
+	const struct probes_row *r = row;
+
+	(void)col;
+	(void)ctx;
+	return r->ours ? 0 : th->attr[TH_DIM];
+}
+
+static const struct table_ops probes_table_ops = {
+    .cell = probes_cell,
+    .compare = probes_compare,
+    .row_id = probes_row_id,
+    .match = probes_match,
+    .cell_attr = probes_cell_attr,
+};
+
+/* Create the pane. */
+static void *
+probes_init(struct tui *t)
+{
+	struct probes_pane *p = xcalloc(1, sizeof *p);
+
+	p->tui = t;
+	table_init(&p->list.table, probes_cols, PCOL_COUNT, &probes_table_ops, p);
+	table_sort_by(&p->list.table, PCOL_NAME, false);
+	return p;
+}
+
+/* Drop the picker's items. */
+static void
+probes_names_drop(struct probes_pane *p)
+{
+	names_free(p->names, p->nnames);
+	p->names = NULL;
+	p->nnames = 0;
+}
+
+/* Free the pane. */
+static void
+probes_free_pane(void *pp)
+{
+	struct probes_pane *p = pp;
+
+	table_free(&p->list.table);
+	probes_snapshot_free(&p->snap);
+	probes_names_drop(p);
+	free(p->ptrs);
+	free(p);
+}
+
+/* Count the tracepoints the Trace pane streams as rows of ours. */
+static void
+probes_sync_traces(struct tui *t)
+{
+	struct tt_err err;
+
+	for (size_t i = 0; i < engine_trace_count(t->engine); i++) {
+		const char *name = engine_trace_name(t->engine, i, NULL);
+
+		if (probes_find(t->probes, name) < 0)
+			probes_add_tracepoint(t->probes, name, &err);
+	}
+}
+
+/* A refresh: the manager's rows. */
+static void
+probes_update(void *pp, struct tui *t)
+{
+	struct probes_pane *p = pp;
+
+	if (t->probes == NULL)
+		return;
+	probes_sync_traces(t);
+	probes_snapshot(t->probes, &p->snap);
+	if (p->cap < p->snap.n) {
+		p->cap = p->snap.n;
+		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
+	}
+	for (size_t i = 0; i < p->snap.n; i++)
+		p->ptrs[i] = &p->snap.rows[i];
+	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap.n);
+}
+
+/* Draw the table and what the pane says above it. */
+static void
+probes_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
+{
+	struct probes_pane *p = pp;
+	char line[256];
+
+	if (h < 2)
+		return;
+	if (t->probes == NULL) {
+		listpane_message(win, y + h / 2, x, w, "Probes are not available", &t->theme);
+		return;
+	}
+	snprintf(line, sizeof line,
+	         "group %s: a inserts a probe, Space turns one on or off, "
+	         "Delete removes it%s%s",
+	         probes_group(t->probes), p->snap.notice ? "  " : "",
+	         p->snap.notice ? p->snap.notice : "");
+	wattrset(win, p->snap.notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
+	mvwaddnstr(win, y, x, line, w);
+	wattrset(win, A_NORMAL);
+	table_draw(&p->list.table, win, y + 1, x, h - 1, w, &t->theme);
+	if (p->list.table.nrows == 0 && h > 4)
+		listpane_message(win, y + h / 2, x, w,
+		                 p->list.table.nall ? "No rows match the filter (Esc clears it)"
+		                                    : "No probes yet: a inserts one",
+		                 &t->theme);
+}
+
+/* Open a picker over p->names for step. */
+static int
+probes_picker(struct probes_pane *p, struct tui *t, enum probes_step step, const char *title)
+{
+	if (p->nnames == 0) {
+		tui_status(t, true, "nothing to pick from");
+		p->step = STEP_NONE;
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	p->step = step;
+	picker_open(&t->picker, title, (const char *const *)p->names, p->nnames);
+	t->picker_owner = (int)t->cur;
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Load the function names of p->binary and pick one. */
+static int
+probes_pick_ufunc(struct probes_pane *p, struct tui *t)
+{
+	struct tt_err err;
+	char title[96], esc[64];
+
+	probes_names_drop(p);
+	if ((p->names = probe_binary_functions(p->binary, &p->nnames, &err)) == NULL) {
+		tui_status(t, true, "%s", err.msg);
+		p->step = STEP_NONE;
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	str_escape(esc, sizeof esc, p->binary, strlen(p->binary));
+	snprintf(title, sizeof title, "Function of %s", esc);
+	return probes_picker(p, t, STEP_UFUNC, title);
+}
+
+/* The entry-or-return menu for p->func. */
+static int
+probes_when_menu(struct probes_pane *p, struct tui *t)
+{
+	char esc[96];
+
+	str_escape(esc, sizeof esc, p->func, strlen(p->func));
+	p->step = STEP_WHEN;
+	listpane_menu_opened(&p->list);
+	menu_open(&t->menu, "Probe");
+	menu_add(&t->menu, MENU_ENTRY, false, "At the entry of %s", esc);
+	menu_add(&t->menu, MENU_RETURN, false, "At the return of %s (%%return, $retval)", esc);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The first step: where to probe. */
+static int
+probes_where_menu(struct probes_pane *p, struct tui *t)
+{
+	struct tt_err err;
+	const struct options *o = t->opts;
+	bool kprobes = probe_kind_supported(PROBE_KPROBE, &err);
+
+	p->step = STEP_WHERE;
+	listpane_menu_opened(&p->list);
+	menu_open(&t->menu, "Insert a probe");
+	menu_add(&t->menu, MENU_KERNEL, !kprobes, "%s",
+	         kprobes ? "A kernel function..."
+	                 : "A kernel function (no kprobes in this kernel)");
+	menu_add(&t->menu, MENU_BINARY, false, "A function of a binary (path)...");
+	for (size_t i = 0; o != NULL && i < o->npids && i < 8; i++)
+		menu_add(&t->menu, MENU_OBJECTS + (int)i, false,
+		         "A function of process %d's objects...", o->pids[i]);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Make the probe from the dialogue's answers and stream its events. */
+static void
+probes_make(struct probes_pane *p, struct tui *t, const char *args)
+{
+	char spec[4800];
+	struct tt_err err;
+	int i;
+
+	snprintf(spec, sizeof spec, "%s%s%s%s%s%s", p->binary, p->binary[0] ? ":" : "", p->func,
+	         p->ret ? "%return" : "", args[0] ? " " : "", args);
+	if ((i = probes_add(t->probes, spec, NULL, &err)) < 0) {
+		tui_status(t, true, "%s", err.msg);
+		return;
+	}
+	if (engine_trace_enable(t->engine, probes_tracepoint(t->probes, (size_t)i), NULL, &err) !=
+	    0)
+		tui_status(t, true, "probe %s made, but its events cannot stream: %s",
+		           probes_tracepoint(t->probes, (size_t)i), err.msg);
+	else
+		tui_status(t, false, "probe %s made: hits here, events in the Trace pane",
+		           probes_tracepoint(t->probes, (size_t)i));
+	tui_snapshot(t);
+}
+
+/* Space: turn the selected probe's counting (and streaming) on or off. */
+static int
+probes_toggle(struct probes_pane *p, struct tui *t)
+{
+	const struct probes_row *r = table_selected(&p->list.table);
+	struct tt_err err;
+	int i;
+
+	if (r == NULL || !r->ours || (i = probes_find(t->probes, r->name)) < 0) {
+		tui_status(t, false, "select one of tracetop's probes (others' are read-only)");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	if (probes_set_enabled(t->probes, (size_t)i, !r->enabled, &err) != 0)
+		tui_status(t, true, "%s", err.msg);
+	else
+		tui_status(t, false, "%s %s", r->name, r->enabled ? "off" : "on");
+	tui_snapshot(t);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Delete: remove the selected probe (its stream first: the kernel keeps a
+ * probe that is in use). */
+static int
+probes_delete(struct probes_pane *p, struct tui *t)
+{
+	const struct probes_row *r = table_selected(&p->list.table);
+	struct tt_err err;
+	char name[256];
+	int i;
+
+	if (r == NULL || !r->ours || (i = probes_find(t->probes, r->name)) < 0) {
+		tui_status(t, false, "select one of tracetop's probes (others' are read-only)");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	snprintf(name, sizeof name, "%s", r->name);
+	if (engine_trace_enabled(t->engine, name))
+		engine_trace_disable(t->engine, name, &err);
+	if (probes_remove(t->probes, (size_t)i, &err) != 0)
+		tui_status(t, true, "%s", err.msg);
+	else
+		tui_status(t, false, "removed %s", name);
+	tui_snapshot(t);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The Enter menu of a row. */
+static int
+probes_row_menu(struct probes_pane *p, struct tui *t)
+{
+	const struct probes_row *r = table_selected(&p->list.table);
+	char esc[128];
+
+	if (r == NULL)
+		return probes_where_menu(p, t);
+	str_escape(esc, sizeof esc, r->name, strlen(r->name));
+	p->step = STEP_ROW;
+	listpane_menu_opened(&p->list);
+	menu_open(&t->menu, esc);
+	menu_add(&t->menu, MENU_TOGGLE, !r->ours, "Turn %s", r->enabled ? "off" : "on");
+	menu_add(&t->menu, MENU_STREAM, !r->ours || engine_trace_enabled(t->engine, r->name),
+	         "Stream its events in the Trace pane");
+	menu_add(&t->menu, MENU_REMOVE, !r->ours || r->kind == PROBE_TRACEPOINT,
+	         "Remove the probe");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Act on an action. */
+static int
+probes_action(void *pp, struct tui *t, enum action a)
+{
+	struct probes_pane *p = pp;
+
+	if (t->probes == NULL)
+		return listpane_action(&p->list, t, a);
+	switch (a) {
+	case ACT_ADD:
+		return probes_where_menu(p, t);
+	case ACT_TOGGLE:
+		return probes_toggle(p, t);
+	case ACT_REMOVE:
+		return probes_delete(p, t);
+	case ACT_ENTER:
+		return probes_row_menu(p, t);
+	default:
+		return listpane_action(&p->list, t, a);
+	}
+}
+
+/* A menu choice: a step of the dialogue, a row's action, or the sort. */
+static int
+probes_menu(void *pp, struct tui *t, int id)
+{
+	struct probes_pane *p = pp;
+	const struct probes_row *r = table_selected(&p->list.table);
+	struct tt_err err;
+
+	if (listpane_menu(&p->list, id) != REACT_IGNORED)
+		return REACT_REDRAW;
+	if (id == MENU_KERNEL) {
+		p->binary[0] = '\0';
+		probes_names_drop(p);
+		if ((p->names = probe_kernel_functions(&p->nnames, &err)) == NULL) {
+			tui_status(t, true, "%s", err.msg);
+			return REACT_REDRAW;
+		}
+		return probes_picker(p, t, STEP_KFUNC, "Kernel function");
+	}
+	if (id == MENU_BINARY) {
+		p->step = STEP_BINARY;
+		t->prompt_owner = (int)t->cur;
+		prompt_open(&t->prompt, "Binary (path or name): ", "");
+		return REACT_REDRAW;
+	}
+	if (id >= MENU_OBJECTS && id < MENU_ENTRY && t->opts != NULL &&
+	    (size_t)(id - MENU_OBJECTS) < t->opts->npids) {
+		probes_names_drop(p);
+		p->names =
+		    probe_process_objects(t->opts->pids[id - MENU_OBJECTS], &p->nnames, &err);
+		if (p->names == NULL) {
+			tui_status(t, true, "%s", err.msg);
+			return REACT_REDRAW;
+		}
+		return probes_picker(p, t, STEP_OBJECT, "Object");
+	}
+	if (id == MENU_ENTRY || id == MENU_RETURN) {
+		char esc[96];
+
+		p->ret = id == MENU_RETURN;
+		p->step = STEP_ARGS;
+		str_escape(esc, sizeof esc, p->func, strlen(p->func));
+		snprintf(p->label, sizeof p->label, "Arguments of %s (optional, e.g. %s): ", esc,
+		         p->ret ? "$retval" : "x=%di name:string");
+		t->prompt_owner = (int)t->cur;
+		prompt_open(&t->prompt, p->label, "");
+		return REACT_REDRAW;
+	}
+	if (r != NULL && id == MENU_TOGGLE)
+		return probes_toggle(p, t);
+	if (r != NULL && id == MENU_REMOVE)
+		return probes_delete(p, t);
+	if (r != NULL && id == MENU_STREAM) {
+		if (engine_trace_enable(t->engine, r->name, NULL, &err) != 0)
+			tui_status(t, true, "%s", err.msg);
+		else
+			tui_status(t, false, "streaming %s in the Trace pane", r->name);
+	}
+	return REACT_REDRAW;
+}
+
+/* A picker choice: a function (then entry or return), or an object (then
+ * its functions). */
+static int
+probes_pick(void *pp, struct tui *t, size_t idx, bool toggled)
+{
+	struct probes_pane *p = pp;
+
+	(void)toggled;
+	if (idx >= p->nnames)
+		return REACT_REDRAW;
+	switch (p->step) {
+	case STEP_KFUNC:
+	case STEP_UFUNC:
+		snprintf(p->func, sizeof p->func, "%s", p->names[idx]);
+		probes_names_drop(p);
+		return probes_when_menu(p, t);
+	case STEP_OBJECT:
+		snprintf(p->binary, sizeof p->binary, "%s", p->names[idx]);
+		return probes_pick_ufunc(p, t);
+	default:
+		return REACT_REDRAW;
+	}
+}
+
+/* The binary or arguments prompt (and the list's own prompts). */
+static int
+probes_prompt(void *pp, struct tui *t, int result)
+{
+	struct probes_pane *p = pp;
+
+	if (p->step == STEP_BINARY) {
+		if (result == PROMPT_DONE && t->prompt.text[0] != '\0') {
+			snprintf(p->binary, sizeof p->binary, "%s", t->prompt.text);
+			return probes_pick_ufunc(p, t);
+		}
+		if (result == PROMPT_DONE || result == PROMPT_CANCEL)
+			p->step = STEP_NONE;
+		return REACT_REDRAW;
+	}
+	if (p->step == STEP_ARGS) {
+		if (result == PROMPT_DONE)
+			probes_make(p, t, t->prompt.text);
+		if (result == PROMPT_DONE || result == PROMPT_CANCEL)
+			p->step = STEP_NONE;
+		return REACT_REDRAW;
+	}
+	return listpane_prompt(&p->list, t, result);
+}
+
+/* From another pane (Top's "probe this function"): probe func of binary
+ * ("" or NULL: the kernel), asking entry or return and the arguments here. */
+void
+pane_probes_insert(struct tui *t, const char *binary, const char *func)
+{
+	for (size_t i = 0; i < t->npanes; i++) {
+		struct probes_pane *p = t->pane_state[i];
+
+		if (t->panes[i] != &pane_probes)
+			continue;
+		t->cur = i;
+		snprintf(p->binary, sizeof p->binary, "%s", binary ? binary : "");
+		snprintf(p->func, sizeof p->func, "%s", func);
+		probes_when_menu(p, t);
+		return;
+	}
+}
+
+const struct pane_ops pane_probes = {
+    .name = "Probes",
+    .scope = SCOPE_PROBES,
+    .init = probes_init,
+    .free = probes_free_pane,
+    .update = probes_update,
+    .draw = probes_draw,
+    .action = probes_action,
+    .mouse = listpane_pane_mouse,
+    .prompt = probes_prompt,
+    .menu = probes_menu,
+    .pick = probes_pick,
+};

@@ -1,0 +1,660 @@
+/* pane-trace: the live tracepoint stream, like trace-cmd stream, in the
+ * shared table: one row per logged event (time, CPU, command, event,
+ * decoded fields), following the newest unless the user moved away or
+ * paused; a second table counts events per tracepoint; with -g the stack
+ * of the selected event sits below the list. Rows hold only what sorting
+ * needs and the event's sequence number: the fields are decoded from the
+ * log when drawn, so an event pushed out of the log meanwhile just says so. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/evspec.h"
+#include "tracetop/stream.h"
+#include "tracetop/util.h"
+#include "ui/listpane.h"
+#include "ui/tui.h"
+
+#define TRACE_STACK_LINES 8 /* frames shown under the list, at most */
+#define TRACE_FIELDS_MAX 1024
+
+enum trace_col { TCOL_TIME, TCOL_CPU, TCOL_TASK, TCOL_EVENT, TCOL_FIELDS, TCOL_COUNT };
+
+static const struct table_col trace_cols[TCOL_COUNT] = {
+    [TCOL_TIME] = {"Time", 15, 10, 8, true, false, false, true},
+    [TCOL_CPU] = {"CPU", 4, 3, 2, true, false, false, true},
+    [TCOL_TASK] = {"Command-PID", 22, 8, 6, false, false, false, true},
+    [TCOL_EVENT] = {"Event", 26, 10, 7, false, false, false, true},
+    [TCOL_FIELDS] = {"Fields", 10, 8, 9, false, true, false, false},
+};
+
+enum sum_col { SCOL_EVENT, SCOL_TOTAL, SCOL_RATE, SCOL_INTERVAL, SCOL_FILTER, SCOL_COUNT };
+
+static const struct table_col sum_cols[SCOL_COUNT] = {
+    [SCOL_EVENT] = {"Event", 32, 10, 9, false, false, false, true},
+    [SCOL_TOTAL] = {"Total", 12, 6, 8, true, false, false, true},
+    [SCOL_RATE] = {"Per second", 12, 6, 7, true, false, false, true},
+    [SCOL_INTERVAL] = {"Last refresh", 12, 6, 5, true, false, false, true},
+    [SCOL_FILTER] = {"Filter", 10, 6, 4, false, true, false, false},
+};
+
+enum trace_menu_id {
+	MENU_ONLY_PID,
+	MENU_ONLY_EVENT,
+	MENU_SHOW_ALL,
+	MENU_STOP_EVENT,
+};
+
+/* What a stream row keeps: enough to sort and to find the event again. */
+struct trace_row {
+	uint64_t seq, time;
+	int cpu, pid;
+	const char *comm, *event; /* interned by the stream */
+};
+
+struct trace {
+	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
+	struct listpane sum;  /* the counts per event */
+	bool summary;         /* the summary is shown */
+	struct trace_row *rows;
+	const void **ptrs;
+	size_t nrows, cap;
+	struct stream_event_info *infos;
+	const void **info_ptrs;
+	size_t ninfos, info_cap;
+	struct stream_filter only; /* from the Enter menu */
+	char only_comm[32], only_event[128];
+	char **catalog; /* tracepoints for the checklist, on first use */
+	bool *marks;
+	size_t ncatalog, catalog_cap;
+	uint64_t t0; /* time of the first event seen: times are shown from it */
+	struct tui *tui;
+};
+
+/* The stream's entry for a row, if it is still in the log. */
+static bool
+trace_entry(const struct trace *p, const struct trace_row *r, struct stream_entry *en)
+{
+	struct stream *s = engine_stream(p->tui->engine);
+	size_t i = stream_index_of(s, r->seq);
+
+	return stream_get(s, i, en) && en->seq == r->seq;
+}
+
+/* Cell text of a stream row. */
+static void
+trace_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+{
+	const struct trace_row *r = row;
+	struct trace *p = ctx;
+	struct stream_entry en;
+	char esc[64];
+	uint64_t t = r->time - p->t0;
+
+	buf[0] = '\0';
+	switch ((enum trace_col)col) {
+	case TCOL_TIME:
+		snprintf(buf, len, "%llu.%06llu", (unsigned long long)(t / 1000000000),
+		         (unsigned long long)(t % 1000000000 / 1000));
+		break;
+	case TCOL_CPU:
+		snprintf(buf, len, "%d", r->cpu);
+		break;
+	case TCOL_TASK:
+		str_escape(esc, sizeof esc, r->comm ? r->comm : "<...>",
+		           r->comm ? strlen(r->comm) : 5);
+		snprintf(buf, len, "%s-%d", esc, r->pid);
+		break;
+	case TCOL_EVENT:
+		snprintf(buf, len, "%s", r->event ? r->event : "?");
+		break;
+	case TCOL_FIELDS:
+		if (trace_entry(p, r, &en))
+			stream_format_fields(engine_stream(p->tui->engine), &en, buf, len);
+		else
+			snprintf(buf, len, "(dropped from the log)");
+		break;
+	case TCOL_COUNT:
+		break;
+	}
+}
+
+/* Rows by a column; ties in time order. */
+static int
+trace_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct trace_row *a = pa, *b = pb;
+	int c = 0;
+
+	(void)ctx;
+	switch ((enum trace_col)col) {
+	case TCOL_CPU:
+		c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+		break;
+	case TCOL_TASK:
+		c = strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
+		if (c == 0)
+			c = a->pid < b->pid ? -1 : a->pid > b->pid;
+		break;
+	case TCOL_EVENT:
+		c = strcmp(a->event ? a->event : "", b->event ? b->event : "");
+		break;
+	default:
+		break;
+	}
+	return c != 0 ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* A row's identity: its sequence number in the stream. */
+static uintptr_t
+trace_row_id(const void *row, void *ctx)
+{
+	(void)ctx;
+	return (uintptr_t)((const struct trace_row *)row)->seq + 1;
+}
+
+/* Filter and search: command, pid, event and the decoded fields. */
+static bool
+trace_match(const void *row, const char *text, void *ctx)
+{
+	const struct trace_row *r = row;
+	char buf[TRACE_FIELDS_MAX];
+
+	if ((r->comm && strcasestr(r->comm, text)) || (r->event && strcasestr(r->event, text)))
+		return true;
+	snprintf(buf, sizeof buf, "%d", r->pid);
+	if (strcmp(buf, text) == 0)
+		return true;
+	trace_cell(row, TCOL_FIELDS, buf, sizeof buf, ctx);
+	return strcasestr(buf, text) != NULL;
+}
+
+/* Kernel-side names dimmed, like the Top pane's markers. */
+static attr_t
+trace_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
+{
+	(void)row;
+	(void)ctx;
+	return col == TCOL_TIME || col == TCOL_CPU ? th->attr[TH_DIM] : 0;
+}
+
+static const struct table_ops trace_table_ops = {
+    .cell = trace_cell,
+    .compare = trace_compare,
+    .row_id = trace_row_id,
+    .match = trace_match,
+    .cell_attr = trace_cell_attr,
+};
+
+/* Cell text of a summary row. */
+static void
+sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+{
+	const struct stream_event_info *in = row;
+	struct trace *p = ctx;
+	const char *filter = NULL;
+
+	buf[0] = '\0';
+	switch ((enum sum_col)col) {
+	case SCOL_EVENT:
+		snprintf(buf, len, "%s%s", in->name,
+		         engine_trace_enabled(p->tui->engine, in->name) ? "" : " (off)");
+		break;
+	case SCOL_TOTAL:
+		snprintf(buf, len, "%llu", (unsigned long long)in->total);
+		break;
+	case SCOL_RATE:
+		snprintf(buf, len, "%.1f", in->rate);
+		break;
+	case SCOL_INTERVAL:
+		snprintf(buf, len, "%llu", (unsigned long long)in->interval);
+		break;
+	case SCOL_FILTER:
+		for (size_t i = 0; i < engine_trace_count(p->tui->engine); i++)
+			if (strcmp(engine_trace_name(p->tui->engine, i, &filter), in->name) == 0)
+				break;
+		snprintf(buf, len, "%s", filter ? filter : "");
+		break;
+	case SCOL_COUNT:
+		break;
+	}
+}
+
+/* Summary rows by a column. */
+static int
+sum_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct stream_event_info *a = pa, *b = pb;
+
+	(void)ctx;
+	switch ((enum sum_col)col) {
+	case SCOL_TOTAL:
+		if (a->total != b->total)
+			return a->total < b->total ? -1 : 1;
+		break;
+	case SCOL_RATE:
+		if (a->rate != b->rate)
+			return a->rate < b->rate ? -1 : 1;
+		break;
+	case SCOL_INTERVAL:
+		if (a->interval != b->interval)
+			return a->interval < b->interval ? -1 : 1;
+		break;
+	default:
+		break;
+	}
+	return strcmp(a->name, b->name);
+}
+
+/* A summary row's identity: its (interned) event name. */
+static uintptr_t
+sum_row_id(const void *row, void *ctx)
+{
+	(void)ctx;
+	return (uintptr_t)((const struct stream_event_info *)row)->name;
+}
+
+/* Filter and search the summary by event name. */
+static bool
+sum_match(const void *row, const char *text, void *ctx)
+{
+	(void)ctx;
+	return strcasestr(((const struct stream_event_info *)row)->name, text) != NULL;
+}
+
+static const struct table_ops sum_table_ops = {
+    .cell = sum_cell,
+    .compare = sum_compare,
+    .row_id = sum_row_id,
+    .match = sum_match,
+};
+
+/* Create the pane. */
+static void *
+trace_init(struct tui *t)
+{
+	struct trace *p = xcalloc(1, sizeof *p);
+
+	p->tui = t;
+	table_init(&p->list.table, trace_cols, TCOL_COUNT, &trace_table_ops, p);
+	table_sort_by(&p->list.table, TCOL_TIME, false);
+	p->list.table.follow = true;
+	table_init(&p->sum.table, sum_cols, SCOL_COUNT, &sum_table_ops, p);
+	table_sort_by(&p->sum.table, SCOL_TOTAL, true);
+	return p;
+}
+
+/* Free the pane. */
+static void
+trace_free(void *pp)
+{
+	struct trace *p = pp;
+
+	table_free(&p->list.table);
+	table_free(&p->sum.table);
+	for (size_t i = 0; i < p->ncatalog; i++)
+		free(p->catalog[i]);
+	free(p->catalog);
+	free(p->marks);
+	free(p->rows);
+	free(p->ptrs);
+	free(p->infos);
+	free(p->info_ptrs);
+	free(p);
+}
+
+/* Make room for n rows and n summary rows. */
+static void
+trace_reserve(struct trace *p, size_t n, size_t ninfos)
+{
+	if (p->cap < n) {
+		p->cap = n;
+		p->rows = xrealloc(p->rows, n * sizeof *p->rows);
+		p->ptrs = xrealloc(p->ptrs, n * sizeof *p->ptrs);
+	}
+	if (p->info_cap < ninfos) {
+		p->info_cap = ninfos;
+		p->infos = xrealloc(p->infos, ninfos * sizeof *p->infos);
+		p->info_ptrs = xrealloc(p->info_ptrs, ninfos * sizeof *p->info_ptrs);
+	}
+}
+
+/* A refresh: the log's entries (those the Enter menu keeps) and the
+ * per-event counts. */
+static void
+trace_update(void *pp, struct tui *t)
+{
+	struct trace *p = pp;
+	struct stream *s = engine_stream(t->engine);
+	size_t n = stream_len(s), ne = stream_nevents(s), k = 0;
+	struct stream_entry en;
+
+	trace_reserve(p, n, ne);
+	for (size_t i = 0; i < n; i++) {
+		if (!stream_get(s, i, &en) || !stream_match(&en, &p->only))
+			continue;
+		if (p->t0 == 0 || en.time < p->t0)
+			p->t0 = en.time;
+		p->rows[k] = (struct trace_row){en.seq, en.time, en.cpu, en.pid, en.comm, en.event};
+		p->ptrs[k] = &p->rows[k];
+		k++;
+	}
+	p->nrows = k;
+	table_set_rows(&p->list.table, p->ptrs, k);
+	for (size_t i = 0; i < ne; i++) {
+		stream_event_info(s, i, &p->infos[i]);
+		p->info_ptrs[i] = &p->infos[i];
+	}
+	p->ninfos = ne;
+	table_set_rows(&p->sum.table, p->info_ptrs, ne);
+}
+
+/* The stack of the selected event (with -g), under the list; returns the
+ * lines it took. */
+static int
+trace_draw_stack(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int h, int w)
+{
+	const struct trace_row *r = table_selected(&p->list.table);
+	struct stream_entry en;
+	char frame[256];
+	bool kernel;
+	int n = 0;
+
+	if (r == NULL || !trace_entry(p, r, &en) || en.nips == 0 || h < 8)
+		return 0;
+	while (n < TRACE_STACK_LINES && n < h / 3 &&
+	       engine_trace_frame(t->engine, &en, (size_t)n, frame, sizeof frame, &kernel))
+		n++;
+	if (n == 0)
+		return 0;
+	wattrset(win, t->theme.attr[TH_TITLE]);
+	mvwhline(win, y + h - n - 1, x, ' ', w);
+	mvwaddnstr(win, y + h - n - 1, x, "Stack of the selected event", w);
+	for (int i = 0; i < n; i++) {
+		engine_trace_frame(t->engine, &en, (size_t)i, frame, sizeof frame, &kernel);
+		wattrset(win, kernel ? t->theme.attr[TH_KERNEL] : A_NORMAL);
+		mvwhline(win, y + h - n + i, x, ' ', w);
+		mvwaddnstr(win, y + h - n + i, x + 2, frame, w - 2);
+	}
+	wattrset(win, A_NORMAL);
+	return n + 1;
+}
+
+/* The status line of the pane: counts, drops, pause, the Enter filter. */
+static void
+trace_draw_title(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int w)
+{
+	struct stream *s = engine_stream(t->engine);
+	const struct stream_stats *st = stream_stats(s);
+	char line[320];
+	int n;
+
+	n = snprintf(line, sizeof line,
+	             "%zu tracepoint%s on%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
+	             "lost: %llu%s",
+	             engine_trace_count(t->engine), engine_trace_count(t->engine) == 1 ? "" : "s",
+	             engine_ftrace_on(t->engine) ? " + function tracer" : "",
+	             (unsigned long long)st->events,
+	             st->interval_secs > 0 ? (double)st->interval_events / st->interval_secs : 0.0,
+	             (unsigned long long)st->dropped, (unsigned long long)st->lost,
+	             stream_paused(s) ? "  PAUSED (p resumes)" : "");
+	if (p->only.pid != 0 || p->only.event != NULL)
+		snprintf(line + n, sizeof line - (size_t)n, "  showing only %s%s",
+		         p->only.event ? p->only.event : "", p->only.pid ? p->only_comm : "");
+	wattrset(win, stream_paused(s) || st->lost ? t->theme.attr[TH_HEADER_WARN]
+	                                           : t->theme.attr[TH_DIM]);
+	mvwaddnstr(win, y, x, line, w);
+	wattrset(win, A_NORMAL);
+}
+
+/* Draw the stream (or the summary) and the selected event's stack. */
+static void
+trace_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
+{
+	struct trace *p = pp;
+	struct listpane *lp = p->summary ? &p->sum : &p->list;
+	int stack;
+
+	if (h < 2)
+		return;
+	trace_draw_title(p, t, win, y, x, w);
+	stack = p->summary ? 0 : trace_draw_stack(p, t, win, y + 1, x, h - 1, w);
+	table_draw(&lp->table, win, y + 1, x, h - 1 - stack, w, &t->theme);
+	if (lp->table.nrows > 0 || h < 4)
+		return;
+	if (lp->table.nall > 0)
+		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
+		                 &t->theme);
+	else if (engine_trace_count(t->engine) == 0 && !engine_ftrace_on(t->engine))
+		listpane_message(win, y + h / 2, x, w,
+		                 "No tracepoint on: a picks them (or start with -T EVENT)",
+		                 &t->theme);
+	else
+		listpane_message(win, y + h / 2, x, w, "Waiting for events...", &t->theme);
+}
+
+/* Collect one tracepoint of the catalog. */
+static void
+trace_catalog_event(void *arg, const char *name, const char *alias, const char *note)
+{
+	struct trace *p = arg;
+
+	(void)alias;
+	(void)note;
+	if (p->ncatalog == p->catalog_cap) {
+		p->catalog_cap = p->catalog_cap ? p->catalog_cap * 2 : 1024;
+		p->catalog = xrealloc(p->catalog, p->catalog_cap * sizeof *p->catalog);
+	}
+	p->catalog[p->ncatalog++] = xstrdup(name);
+}
+
+/* Why the catalog is empty, on the status line. */
+static void
+trace_catalog_message(void *arg, const char *text)
+{
+	struct trace *p = arg;
+
+	tui_status(p->tui, true, "%s", text);
+}
+
+/* Open the checklist of every tracepoint, the ones on checked. */
+static int
+trace_pick(struct trace *p, struct tui *t)
+{
+	const struct evspec_visitor v = {trace_catalog_event, trace_catalog_message, p};
+
+	if (p->catalog == NULL)
+		evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	if (p->ncatalog == 0)
+		return REACT_HANDLED | REACT_REDRAW;
+	free(p->marks);
+	p->marks = xcalloc(p->ncatalog, sizeof *p->marks);
+	for (size_t i = 0; i < p->ncatalog; i++)
+		p->marks[i] = engine_trace_enabled(t->engine, p->catalog[i]);
+	picker_open_checklist(&t->picker, "Tracepoints (Space: on/off, Enter: on and close)",
+	                      (const char *const *)p->catalog, p->ncatalog, p->marks);
+	t->picker_owner = (int)t->cur;
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Turn a tracepoint on or off, saying what happened. */
+static void
+trace_set(struct tui *t, const char *name, bool on)
+{
+	struct tt_err err;
+	int rc = on ? engine_trace_enable(t->engine, name, NULL, &err)
+	            : engine_trace_disable(t->engine, name, &err);
+
+	if (rc != 0)
+		tui_status(t, true, "%s", err.msg);
+	else
+		tui_status(t, false, "%s %s", on ? "tracing" : "stopped tracing", name);
+}
+
+/* A tracepoint was toggled (Space) or chosen (Enter) in the checklist. */
+static int
+trace_picked(void *pp, struct tui *t, size_t idx, bool toggled)
+{
+	struct trace *p = pp;
+	bool on;
+
+	if (idx >= p->ncatalog)
+		return REACT_REDRAW;
+	on = engine_trace_enabled(t->engine, p->catalog[idx]);
+	if (toggled || !on)
+		trace_set(t, p->catalog[idx], !on);
+	if (p->marks != NULL && t->picker.active)
+		p->marks[idx] = engine_trace_enabled(t->engine, p->catalog[idx]);
+	return REACT_REDRAW;
+}
+
+/* The event name of the selected row, in either view. */
+static const char *
+trace_selected_event(const struct trace *p)
+{
+	if (p->summary) {
+		const struct stream_event_info *in = table_selected(&p->sum.table);
+
+		return in ? in->name : NULL;
+	}
+	const struct trace_row *r = table_selected(&p->list.table);
+
+	return r ? r->event : NULL;
+}
+
+/* Stop tracing the selected row's event. */
+static int
+trace_stop_selected(struct trace *p, struct tui *t)
+{
+	const char *name = trace_selected_event(p);
+
+	if (name == NULL || !engine_trace_enabled(t->engine, name))
+		tui_status(t, false, "select a row of a tracepoint that is on");
+	else
+		trace_set(t, name, false);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The Enter menu: show only this process or event, or everything. */
+static int
+trace_row_menu(struct trace *p, struct tui *t)
+{
+	const struct trace_row *r = p->summary ? NULL : table_selected(&p->list.table);
+	const char *event = trace_selected_event(p);
+	char comm[64];
+
+	listpane_menu_opened(&p->list);
+	listpane_menu_opened(&p->sum);
+	menu_open(&t->menu, "Trace");
+	if (r != NULL) {
+		str_escape(comm, sizeof comm, r->comm ? r->comm : "?",
+		           r->comm ? strlen(r->comm) : 1);
+		menu_add(&t->menu, MENU_ONLY_PID, false, "Show only %s-%d", comm, r->pid);
+	}
+	if (event != NULL)
+		menu_add(&t->menu, MENU_ONLY_EVENT, false, "Show only %s", event);
+	menu_add(&t->menu, MENU_SHOW_ALL, p->only.pid == 0 && p->only.event == NULL,
+	         "Show every event");
+	if (event != NULL)
+		menu_add(&t->menu, MENU_STOP_EVENT, !engine_trace_enabled(t->engine, event),
+		         "Stop tracing %s", event);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Act on an action: the pane's own, then the list's (of the view shown). */
+static int
+trace_action(void *pp, struct tui *t, enum action a)
+{
+	struct trace *p = pp;
+	struct stream *s = engine_stream(t->engine);
+
+	switch (a) {
+	case ACT_ADD:
+		return trace_pick(p, t);
+	case ACT_REMOVE:
+		return trace_stop_selected(p, t);
+	case ACT_PAUSE:
+		stream_pause(s, !stream_paused(s));
+		tui_status(t, false, "%s",
+		           stream_paused(s) ? "stream paused: events are still counted"
+		                            : "stream resumed");
+		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_SUMMARY:
+		p->summary = !p->summary;
+		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_ENTER:
+		return trace_row_menu(p, t);
+	default:
+		return listpane_action(p->summary ? &p->sum : &p->list, t, a);
+	}
+}
+
+/* Mouse events go to the table shown. */
+static int
+trace_mouse(void *pp, struct tui *t, int y, int x, unsigned long bstate)
+{
+	struct trace *p = pp;
+
+	(void)t;
+	return listpane_mouse(p->summary ? &p->sum : &p->list, y, x, bstate);
+}
+
+/* Prompts of the table shown. */
+static int
+trace_prompt(void *pp, struct tui *t, int result)
+{
+	struct trace *p = pp;
+
+	return listpane_prompt(p->summary ? &p->sum : &p->list, t, result);
+}
+
+/* A menu choice. */
+static int
+trace_menu(void *pp, struct tui *t, int id)
+{
+	struct trace *p = pp;
+	const struct trace_row *r = table_selected(&p->list.table);
+	const char *event = trace_selected_event(p);
+
+	if (listpane_menu(p->summary ? &p->sum : &p->list, id) != REACT_IGNORED)
+		return REACT_REDRAW;
+	switch (id) {
+	case MENU_ONLY_PID:
+		if (r != NULL) {
+			p->only.pid = r->pid;
+			snprintf(p->only_comm, sizeof p->only_comm, "pid %d", r->pid);
+		}
+		break;
+	case MENU_ONLY_EVENT:
+		if (event != NULL) {
+			snprintf(p->only_event, sizeof p->only_event, "%s", event);
+			p->only.event = p->only_event;
+			p->summary = false;
+		}
+		break;
+	case MENU_SHOW_ALL:
+		memset(&p->only, 0, sizeof p->only);
+		break;
+	case MENU_STOP_EVENT:
+		if (event != NULL)
+			trace_set(t, event, false);
+		break;
+	}
+	trace_update(p, t);
+	return REACT_REDRAW;
+}
+
+const struct pane_ops pane_trace = {
+    .name = "Trace",
+    .scope = SCOPE_TRACE,
+    .init = trace_init,
+    .free = trace_free,
+    .update = trace_update,
+    .draw = trace_draw,
+    .action = trace_action,
+    .mouse = trace_mouse,
+    .prompt = trace_prompt,
+    .menu = trace_menu,
+    .pick = trace_picked,
+};
