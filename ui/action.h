@@ -50,6 +50,7 @@ enum action {
 	/* trace pane */
 	ACT_PAUSE,		/* p: pause the stream */
 	ACT_SUMMARY,		/* v: the stream or the counts per event */
+	ACT_FTRACE,		/* f: follow kernel functions (function tracer) */
 	/* probes pane */
 	ACT_TOGGLE,		/* Space: turn the selected probe on or off */
 	/* annotate pane (and a in Top) */

@@ -64,6 +64,8 @@ static const struct keybind keymap[] = {
      "stop tracing the selected row's event"},
     {'p', false, "p", ACT_PAUSE, SCOPE_TRACE, "Pause",
      "pause the stream: the view holds still, events are still counted"},
+    {'f', false, "f", ACT_FTRACE, SCOPE_TRACE, "Ftrace",
+     "follow kernel functions with the function tracer (again: stop it)"},
     {'v', false, "v", ACT_SUMMARY, SCOPE_TRACE, "Summary",
      "switch between the event stream and the counts and rates per event"},
     {'a', false, "a", ACT_ADD, SCOPE_PROBES, "Insert",

@@ -75,6 +75,22 @@ struct probes_pane {
 	struct tui *tui;
 };
 
+/* A target as the column shows it: "/usr/lib/x/libc.so.6:malloc" as
+ * "libc.so.6:malloc", so the function survives narrow widths. */
+static const char *
+probes_short_target(const char *target)
+{
+	const char *colon, *slash;
+
+	if (target == NULL)
+		return "";
+	if (target[0] != '/' || (colon = strchr(target, ':')) == NULL)
+		return target;
+	for (slash = colon; slash > target && slash[-1] != '/'; slash--)
+		;
+	return slash;
+}
+
 /* Cell text. */
 static void
 probes_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
@@ -92,7 +108,8 @@ probes_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		snprintf(buf, len, "%s", probe_kind_name(r->kind));
 		break;
 	case PCOL_TARGET:
-		str_escape(buf, len, r->target ? r->target : "", r->target ? strlen(r->target) : 0);
+		str_escape(buf, len, probes_short_target(r->target),
+		           strlen(probes_short_target(r->target)));
 		break;
 	case PCOL_ARGS:
 		for (size_t i = 0; i < r->nargs && used + 1 < len; i++) {

@@ -68,7 +68,8 @@ struct trace {
 	char **catalog; /* tracepoints for the checklist, on first use */
 	bool *marks;
 	size_t ncatalog, catalog_cap;
-	uint64_t t0; /* time of the first event seen: times are shown from it */
+	uint64_t t0;        /* time of the first event seen: times are shown from it */
+	bool ftrace_prompt; /* the open prompt asks for functions to follow */
 	struct tui *tui;
 };
 
@@ -583,6 +584,17 @@ trace_action(void *pp, struct tui *t, enum action a)
 	case ACT_SUMMARY:
 		p->summary = !p->summary;
 		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_FTRACE:
+		if (engine_ftrace_on(t->engine)) {
+			engine_ftrace_stop(t->engine);
+			tui_status(t, false, "function tracer stopped");
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+		p->ftrace_prompt = true;
+		t->prompt_owner = (int)t->cur;
+		prompt_open(&t->prompt,
+		            "Kernel functions to follow (names or globs, comma-separated): ", "");
+		return REACT_HANDLED | REACT_REDRAW;
 	case ACT_ENTER:
 		return trace_row_menu(p, t);
 	default:
@@ -606,6 +618,20 @@ trace_prompt(void *pp, struct tui *t, int result)
 {
 	struct trace *p = pp;
 
+	struct tt_err err;
+
+	if (p->ftrace_prompt) {
+		if (result == PROMPT_DONE && t->prompt.text[0] != '\0') {
+			if (engine_ftrace_start(t->engine, t->prompt.text, false, &err) != 0)
+				tui_status(t, true, "%s", err.msg);
+			else
+				tui_status(t, false, "following %s with the function tracer",
+				           t->prompt.text);
+		}
+		if (result == PROMPT_DONE || result == PROMPT_CANCEL)
+			p->ftrace_prompt = false;
+		return REACT_REDRAW;
+	}
 	return listpane_prompt(p->summary ? &p->sum : &p->list, t, result);
 }
 

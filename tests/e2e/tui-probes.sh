@@ -64,7 +64,7 @@ ok $? "then the arguments"
 tmux_keys pr Enter
 tmux_wait_text pr 3 'probe tracetop_[0-9]+:split_gamma made'
 ok $? "the probe is made"
-tmux_wait_text pr 3 'tracetop_[0-9]+:split_gamma +uprobe +/[^ ]*workloads/sp'
+tmux_wait_text pr 3 'tracetop_[0-9]+:split_gamma +uprobe +split:split_gamma'
 ok $? "its row: name, kind, target"
 is "$(our_groups)" 1 "it exists in uprobe_events"
 sleep 1.5

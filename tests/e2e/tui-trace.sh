@@ -47,6 +47,22 @@ sh -c 'true & wait'
 tmux_wait_text tr 5 'sched:sched_process_fork +comm='
 ok $? "fork events stream in"
 
+# ---------------------------------------------------------------- function tracer
+tmux_keys tr f
+tmux_wait_text tr 3 'Kernel functions to follow'
+ok $? "f asks for kernel functions to follow"
+tmux_keys tr -l 'do_sys_openat2'
+tmux_keys tr Enter
+# (a kernel that allows function tracing lets root read the functions)
+if head -c 1 "$TRACEFS/available_filter_functions" >/dev/null 2>&1; then
+	tmux_wait_text tr 3 'following do_sys_openat2'
+	ok $? "the function tracer follows it"
+	tmux_keys tr f
+else
+	tmux_wait_text tr 3 'refused function tracing.*EPERM|function tracer'
+	ok $? "this kernel refuses function tracing: the status line says so, tracetop goes on"
+fi
+
 # ---------------------------------------------------------------- summary
 tmux_keys tr v
 tmux_wait_text tr 3 'Event +.*Total +Per second'
