@@ -38,19 +38,16 @@ cpu_of() {
 # run_tracetop RATE: made printed lost cpu
 run_tracetop() {
 	/usr/bin/time -f "%U %S" -o "$WORK/time" "$WORK/tracetop" -b --view trace -T "$EVENT" \
-		--format json -d 1 -- "$WORK/evgen" "$1" "$DUR" >"$WORK/tt.json" 2>"$WORK/tt.err" || true
-	python3 - "$WORK/tt.json" <<'PY'
+		--format json -d 1 -o "$WORK/tt.json" -- "$WORK/evgen" "$1" "$DUR" \
+		>"$WORK/tt.made" 2>"$WORK/tt.err" || true
+	python3 - "$WORK/tt.json" "$WORK/tt.made" <<'PY'
 import json, sys
-made = printed = lost = 0
+printed = lost = 0
+made = int((open(sys.argv[2]).read().split() or ["0"])[-1])   # the generator's own count
 for line in open(sys.argv[1]):
-    line = line.strip()
-    if not line.startswith("{"):
-        try: made = int(line)        # the generator's own count, on our stdout
-        except ValueError: pass
-        continue
     o = json.loads(line)
     printed += sum(1 for r in o.get("rows", []) if r.get("event") == "syscalls:sys_enter_getppid")
-    lost = max(lost, o.get("lost", 0) or 0)
+    lost += (o.get("lost", 0) or 0) + (o.get("dropped", 0) or 0)   # kernel losses, log drops
 print(made, printed, lost)
 PY
 }
@@ -61,7 +58,8 @@ run_perf() {
 		-o "$WORK/pt.out" -- "$WORK/evgen" "$1" "$DUR" >"$WORK/pt.made" 2>"$WORK/pt.err" || true
 	made=$(tail -n 1 "$WORK/pt.made")
 	printed=$(grep -c 'sys_enter_getppid' "$WORK/pt.out" || true)
-	lost=$(grep -hoE 'LOST [0-9]+' "$WORK/pt.out" "$WORK/pt.err" | awk '{ s += $2 } END { print s + 0 }')
+	lost=$({ grep -hoE 'LOST [0-9]+' "$WORK/pt.out" "$WORK/pt.err" || true; } |
+		awk '{ s += $2 } END { print s + 0 }')
 	echo "${made:-0} ${printed:-0} ${lost:-0}"
 }
 
@@ -83,8 +81,8 @@ python3 - "$RUN/raw.tsv" >"$RUN/summary.md" <<'PY'
 import csv, sys, statistics as st
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 rates = sorted({int(r["rate"]) for r in rows})
-print("| rate /s | tool | events seen / made (median) | lost (median) | CPU s (median) | CPU us / event |")
-print("|---|---|---|---|---|---|")
+print("| rate /s | tool | events made (median) | seen / made (median) | lost (median) | CPU s (median) | CPU us / event |")
+print("|---|---|---|---|---|---|---|")
 best = {}
 for rate in rates:
     for tool in ("tracetop", "perf"):
@@ -95,7 +93,7 @@ for rate in rates:
         lost = st.median(int(r["lost"]) for r in rs)
         cpu = st.median(float(r["cpu_s"]) for r in rs)
         made = st.median(int(r["made"]) for r in rs)
-        print(f"| {rate} | {tool} | {seen*100:.2f} % | {lost:.0f} | {cpu:.2f} | {cpu*1e6/max(1,made):.2f} |")
+        print(f"| {rate} | {tool} | {made:.0f} | {seen*100:.2f} % | {lost:.0f} | {cpu:.2f} | {cpu*1e6/max(1,made):.2f} |")
         if seen >= 0.9999 and lost == 0:
             best[tool] = max(best.get(tool, 0), rate)
 print()

@@ -25,6 +25,10 @@
  * a whole refresh interval. */
 #define BATCH_FIRST_FRAME_NS 250000000ULL
 
+/* Trace view: events logged before they are printed between refreshes
+ * (well under the log's STREAM_LOG_ENTRIES, so it never drops in batch). */
+#define BATCH_TRACE_DRAIN (STREAM_LOG_ENTRIES / 8)
+
 /* Wall-clock time as a double. */
 static double
 batch_wall(void)
@@ -50,6 +54,7 @@ batch_rows(const struct options *o, FILE *out)
 struct batch_view {
 	void (*report)(struct batch_view *v);
 	void (*flush)(struct batch_view *v);	/* after a stop by a signal, or NULL */
+	void (*drain)(struct batch_view *v);	/* after every read of the rings, or NULL */
 	struct engine *e;
 	const struct options *o;
 	FILE *out;
@@ -149,6 +154,8 @@ batch_loop(struct batch_view *v)
 			break;
 		poll_drop_hangups(fds + 1, nfds);
 		engine_read(v->e);
+		if (v->drain != NULL)
+			v->drain(v);
 		if (engine_finished(v->e)) {
 			engine_read(v->e);
 			v->final = true;
@@ -240,23 +247,20 @@ batch_trace_frame(void *arg, const struct stream_entry *en, size_t i, char *buf,
 	return engine_trace_frame(arg, en, i, buf, len, NULL);
 }
 
-/* Print the events logged since the last refresh, then forget them. Only
- * settled events are printed (one of another CPU may still come with an
- * earlier time), the rest with the next refresh; the last prints all. */
+/* Print the logged events that have settled (one of another CPU may still
+ * come with an earlier time; all of them on the last report), then forget
+ * them. The interval's drop and loss counts go with the refresh's report
+ * only (refresh), not with the prints between. */
 static void
-batch_trace_report(struct batch_view *v)
+batch_trace_print(struct batch_view *v, bool refresh)
 {
 	struct stream *s = engine_stream(v->e);
-	const struct stream_stats *st;
-	struct report_trace_info ri;
-
-	engine_tick(v->e, v->o->zero);
-	st = stream_stats(s);
-	ri = (struct report_trace_info){
+	const struct stream_stats *st = stream_stats(s);
+	struct report_trace_info ri = {
 	    .rows = v->final ? stream_len(s) : stream_count_until(s, stream_settled(s, now_ns())),
 	    .time = st->secs,
-	    .dropped = st->interval_dropped,
-	    .lost = st->interval_lost,
+	    .dropped = refresh ? st->interval_dropped : 0,
+	    .lost = refresh ? st->interval_lost : 0,
 	    .frame = v->o->callgraph != CALLGRAPH_NONE ? batch_trace_frame : NULL,
 	    .frame_arg = v->e,
 	};
@@ -265,6 +269,24 @@ batch_trace_report(struct batch_view *v)
 	else
 		report_trace_text(v->out, &ri, s);
 	stream_consume(s, ri.rows);
+}
+
+/* A refresh: close the interval, print what it logged. */
+static void
+batch_trace_report(struct batch_view *v)
+{
+	engine_tick(v->e, v->o->zero);
+	batch_trace_print(v, true);
+}
+
+/* Between refreshes: when events come faster than the log holds in one
+ * interval, print them now (JSON: an extra object) rather than let the
+ * log drop the oldest. */
+static void
+batch_trace_drain(struct batch_view *v)
+{
+	if (stream_len(engine_stream(v->e)) >= BATCH_TRACE_DRAIN)
+		batch_trace_print(v, false);
 }
 
 /* After a signal: the events still held back, if any. */
@@ -280,8 +302,8 @@ batch_trace_flush(struct batch_view *v)
 int
 batch_trace_run(struct engine *e, const struct options *o, FILE *out)
 {
-	struct batch_view v = { .report = batch_trace_report, .flush = batch_trace_flush, .e = e,
-				.o = o, .out = out };
+	struct batch_view v = { .report = batch_trace_report, .flush = batch_trace_flush,
+				.drain = batch_trace_drain, .e = e, .o = o, .out = out };
 
 	return batch_loop(&v);
 }

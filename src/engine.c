@@ -14,6 +14,7 @@
 #include "tracetop/callgraph.h"
 #include "tracetop/dso.h"
 #include "tracetop/engine.h"
+#include "tracetop/stream.h"
 #include "tracetop/engine-impl.h"
 #include "tracetop/evlist.h"
 #include "tracetop/record.h"
@@ -326,6 +327,16 @@ engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max)
 	return i;
 }
 
+/* Count samples the kernel dropped (full rings); a trace stream counts
+ * them too, so its reports say that events are missing. */
+static void
+engine_lost(struct engine *e, uint64_t n)
+{
+	e->stats.lost += n;
+	if (e->trace != NULL)
+		stream_add_lost(engine_stream(e), n);
+}
+
 /* Apply a side-band record to the process model and counters. */
 static void
 engine_sideband(struct engine *e, const struct perf_event_header *h)
@@ -363,12 +374,12 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_LOST:
 		if (record_parse_lost(h, st, &r.l) == 0)
-			e->stats.lost += r.l.lost;
+			engine_lost(e, r.l.lost);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
 		/* same leading u64 as LOST after the header */
 		if (h->size >= sizeof *h + sizeof(uint64_t))
-			e->stats.lost += *(const uint64_t *)(const void *)(h + 1);
+			engine_lost(e, *(const uint64_t *)(const void *)(h + 1));
 		break;
 	case PERF_RECORD_THROTTLE:
 		e->stats.throttled++;
