@@ -303,9 +303,7 @@ cnt_init(struct tui *t)
 static void
 cnt_catalog_free(struct cnt *p)
 {
-	for (size_t i = 0; i < p->ncatalog; i++)
-		free(p->catalog[i]);
-	free(p->catalog);
+	names_free(p->catalog, p->ncatalog);
 	p->catalog = NULL;
 	p->ncatalog = p->catalog_cap = 0;
 }
@@ -437,9 +435,10 @@ cnt_add(struct cnt *p, struct tui *t)
 
 	if (t->counters == NULL)
 		return REACT_IGNORED;
-	if (p->catalog == NULL)
-		for (int s = EVSPEC_HARDWARE; s <= EVSPEC_TRACEPOINT; s++)
-			evspec_catalog((enum evspec_section)s, &v);
+	/* read again each time: probes made since are events too */
+	cnt_catalog_free(p);
+	for (int s = EVSPEC_HARDWARE; s <= EVSPEC_TRACEPOINT; s++)
+		evspec_catalog((enum evspec_section)s, &v);
 	picker_open(&t->picker, "Count an event", (const char *const *)p->catalog, p->ncatalog);
 	t->picker_owner = (int)t->cur;
 	return REACT_HANDLED | REACT_REDRAW;

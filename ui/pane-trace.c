@@ -294,9 +294,7 @@ trace_free(void *pp)
 
 	table_free(&p->list.table);
 	table_free(&p->sum.table);
-	for (size_t i = 0; i < p->ncatalog; i++)
-		free(p->catalog[i]);
-	free(p->catalog);
+	names_free(p->catalog, p->ncatalog);
 	free(p->marks);
 	free(p->rows);
 	free(p->ptrs);
@@ -465,8 +463,11 @@ trace_pick(struct trace *p, struct tui *t)
 {
 	const struct evspec_visitor v = {trace_catalog_event, trace_catalog_message, p};
 
-	if (p->catalog == NULL)
-		evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	/* read again each time: probes made since are tracepoints too */
+	names_free(p->catalog, p->ncatalog);
+	p->catalog = NULL;
+	p->ncatalog = p->catalog_cap = 0;
+	evspec_catalog(EVSPEC_TRACEPOINT, &v);
 	if (p->ncatalog == 0)
 		return REACT_HANDLED | REACT_REDRAW;
 	free(p->marks);

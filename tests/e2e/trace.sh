@@ -228,5 +228,16 @@ ok $? "the next start: exit 0"
 [ ! -d "$TRACEFS/instances/$stale" ] && [ -d "$TRACEFS/instances/$foreign" ]
 ok $? "the next start removes only the dead tracetop's instance"
 rmdir "$TRACEFS/instances/$alive" "$TRACEFS/instances/$foreign"
+
+# With -g each event carries its call stack: the exec's passes through the
+# kernel's exec path, printed as "=> frame" lines under the event.
+timeout 30 "$TRACETOP" -b -g -T sched:sched_process_exec -d 1 -- "$EXECME" 1 \
+	>"$TT_TMP/stack.txt" 2>"$TT_TMP/stack.err"
+ok $? "-g: exit 0" || diag "$(cat "$TT_TMP/stack.err")"
+awk '/sched:sched_process_exec/ { ev = 1; next } ev && /^ *=> / { n++ } END { exit !(n >= 2) }' \
+	"$TT_TMP/stack.txt"
+ok $? "-g: the exec event's stack follows it (=> lines)"
+grep -qE '^ *=> .*(exec|bprm)' "$TT_TMP/stack.txt"
+ok $? "-g: through the kernel's exec path" || diag "$(grep -m5 '=>' "$TT_TMP/stack.txt")"
 state_is "at the end"
 done_testing
