@@ -68,6 +68,12 @@ void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, u
  * one of them and went to the stream, false for everything else. */
 bool engine_trace_sample(struct engine *e, const struct perf_event_header *h);
 
+/* Fill t with the options' target: the CPUs, the threads of -p and -t, a
+ * command forked stopped before its exec (src/engine-target.c). 0, or -1
+ * with err (a missing pid, a bad CPU, a command that cannot start). */
+int engine_target_setup(struct engine *e, const struct engine_opts *o, struct evlist_target *t,
+                        struct tt_err *err);
+
 /* Open the tracepoints and function tracer of the options. */
 int engine_trace_setup(struct engine *e, const struct engine_opts *o, struct tt_err *err);
 

@@ -22,9 +22,13 @@ before=$(tracefs_state)
 tui_start tr 140 40 -d 0.5 -T sched:sched_process_exec --view trace
 tmux_wait_text tr 5 '1 tracepoint on'
 ok $? "--view trace starts on the Trace pane, -T's tracepoint on"
-"$EXECME" 2
-tmux_wait_text tr 5 'sched:sched_process_exec +filename=[^ ]*tt-execme-7f3a'
-ok $? "an exec shows up with its filename decoded"
+# exec until one shows (a loaded machine may be slow to draw it)
+for _ in 1 2 3 4 5; do
+	"$EXECME" 2
+	tmux_wait_text tr 3 'sched:sched_process_exec +filename=[^ ]*tt-execme-7f3a' && break
+done
+tmux_wait_text tr 1 'sched:sched_process_exec +filename=[^ ]*tt-execme-7f3a'
+ok $? "an exec shows up with its filename decoded" || diag "$(tmux_capture tr | head -12)"
 tmux_wait_text tr 3 'tt-execme-7f3a-[0-9]+ +sched:sched_process_exec'
 ok $? "with the command and pid of the task"
 
