@@ -344,7 +344,51 @@ probes_pick_ufunc(struct probes_pane *p, struct tui *t)
 	return probes_picker(p, t, STEP_UFUNC, title);
 }
 
-/* The entry-or-return menu for p->func. */
+/* Under the entry-or-return choice, what a probe there can read (like
+ * perf probe -V): each visible variable and its fetch-arg, as disabled
+ * items, so the arguments can be typed by name next. */
+static void
+probes_vars_items(struct probes_pane *p, struct tui *t)
+{
+	struct probe_ctx ctx = {0};
+	struct probe_spec spec;
+	struct probe_vars vars = {0};
+	struct tt_err err;
+	char line[sizeof p->binary + sizeof p->func + 2], *what = NULL, name[64], fetch[96];
+	size_t shown = 0;
+
+	if (t->opts != NULL)
+		ctx = (struct probe_ctx){t->opts->argv, t->opts->pids, t->opts->npids};
+	snprintf(line, sizeof line, "%s%s%s", p->binary, p->binary[0] ? ":" : "", p->func);
+	if (probe_spec_parse(line, &spec, &err) != 0)
+		return;
+	if (probe_vars_get(&spec, &ctx, &vars, &what, &err) != 0) {
+		menu_add(&t->menu, -1, true, "(no variable listing: %.60s)", err.msg);
+	} else {
+		for (size_t i = 0; i < vars.n && shown < MENU_MAX_ITEMS - 3; i++, shown++) {
+			const struct probe_var *v = &vars.v[i];
+
+			str_escape(name, sizeof name, v->name, strlen(v->name));
+			str_escape(fetch, sizeof fetch,
+			           v->fetch ? v->fetch
+			           : v->why ? v->why
+			                    : "",
+			           strlen(v->fetch ? v->fetch
+			                  : v->why ? v->why
+			                           : ""));
+			menu_add(&t->menu, -1, true, "  %s%s = %s", v->param ? "" : "(local) ",
+			         name, fetch);
+		}
+		if (vars.n > shown)
+			menu_add(&t->menu, -1, true, "  ... %zu more (--probe-vars lists all)",
+			         vars.n - shown);
+	}
+	free(what);
+	probe_vars_free(&vars);
+	probe_spec_free(&spec);
+}
+
+/* The entry-or-return menu for p->func, with what a probe can read. */
 static int
 probes_when_menu(struct probes_pane *p, struct tui *t)
 {
@@ -356,6 +400,7 @@ probes_when_menu(struct probes_pane *p, struct tui *t)
 	menu_open(&t->menu, "Probe");
 	menu_add(&t->menu, MENU_ENTRY, false, "At the entry of %s", esc);
 	menu_add(&t->menu, MENU_RETURN, false, "At the return of %s (%%return, $retval)", esc);
+	probes_vars_items(p, t);
 	return REACT_HANDLED | REACT_REDRAW;
 }
 

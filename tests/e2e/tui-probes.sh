@@ -6,7 +6,7 @@
 # %return probe; kprobes are refused here with the reason; and nothing of
 # tracetop's is left in tracefs after q.
 . "$(dirname "$0")/lib.sh"
-need_built "$TRACETOP" "$WORKLOADS/split"
+need_built "$TRACETOP" "$WORKLOADS/split" "$WORKLOADS/probed"
 need_tmux
 need_root_perf
 TRACEFS=/sys/kernel/tracing
@@ -122,6 +122,31 @@ tmux_keys pr q
 wait_for 5 tmux_exited pr >/dev/null
 tmux_wait_text pr 3 'exit=0'
 ok $? "q exits 0"
+tmux_kill
+is "$(our_groups)" 0 "nothing of tracetop's left in uprobe_events"
+
+# ---------------------------------------------------------------- listing
+# Before the arguments, the dialogue lists what a probe there can read,
+# from the debug info (like perf probe -V): probed_fn(int a, long b,
+# const char *s).
+tui_start pv 140 40 -d 0.5 -- "$WORKLOADS/probed" 100000000
+tmux_wait_text pv 5 'Top'
+tmux_keys pv Tab Tab Tab a
+tmux_wait_text pv 3 'Insert a probe'
+tmux_keys pv Down Enter
+tmux_wait_text pv 3 'Binary \(path or name\)'
+tmux_keys pv -l "$WORKLOADS/probed"
+tmux_keys pv Enter
+tmux_wait_text pv 3 'Function of .*probed'
+tmux_keys pv -l 'probed_fn'
+tmux_keys pv Enter
+tmux_wait_text pv 3 'a = %di:s32'
+ok $? "the entry menu lists the parameters with their fetch-args (a = %di:s32)"
+tmux_wait_text pv 3 's = \+0\(%dx\):string'
+ok $? "a char * parameter as a string"
+tmux_keys pv Escape
+tmux_keys pv q
+wait_for 5 tmux_exited pv >/dev/null
 tmux_kill
 is "$(our_groups)" 0 "nothing of tracetop's left in uprobe_events"
 
