@@ -42,6 +42,7 @@ enum probes_step {
 	STEP_WHERE,  /* menu: kernel, binary, a target's objects */
 	STEP_KFUNC,  /* picker: kernel functions */
 	STEP_BINARY, /* prompt: a binary's path */
+	STEP_PID,    /* prompt: a process whose objects to offer */
 	STEP_OBJECT, /* picker: a target's objects */
 	STEP_UFUNC,  /* picker: the binary's functions */
 	STEP_WHEN,   /* menu: entry or return */
@@ -53,6 +54,7 @@ enum probes_menu_id {
 	MENU_KERNEL,
 	MENU_BINARY,
 	MENU_OBJECTS, /* + index of the target pid */
+	MENU_PID = 50,
 	MENU_ENTRY = 100,
 	MENU_RETURN,
 	MENU_TOGGLE = 200,
@@ -326,6 +328,21 @@ probes_picker(struct probes_pane *p, struct tui *t, enum probes_step step, const
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* Offer the objects process pid maps executable, to pick one. */
+static int
+probes_pick_object(struct probes_pane *p, struct tui *t, int pid)
+{
+	struct tt_err err;
+
+	probes_names_drop(p);
+	if ((p->names = probe_process_objects(pid, &p->nnames, &err)) == NULL) {
+		tui_status(t, true, "%s", err.msg);
+		p->step = STEP_NONE;
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	return probes_picker(p, t, STEP_OBJECT, "Object");
+}
+
 /* Load the function names of p->binary and pick one. */
 static int
 probes_pick_ufunc(struct probes_pane *p, struct tui *t)
@@ -422,6 +439,7 @@ probes_where_menu(struct probes_pane *p, struct tui *t)
 	for (size_t i = 0; o != NULL && i < o->npids && i < 8; i++)
 		menu_add(&t->menu, MENU_OBJECTS + (int)i, false,
 		         "A function of process %d's objects...", o->pids[i]);
+	menu_add(&t->menu, MENU_PID, false, "A function of any process's objects (its pid)...");
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
@@ -562,17 +580,15 @@ probes_menu(void *pp, struct tui *t, int id)
 		prompt_open(&t->prompt, "Binary (path or name): ", "");
 		return REACT_REDRAW;
 	}
-	if (id >= MENU_OBJECTS && id < MENU_ENTRY && t->opts != NULL &&
-	    (size_t)(id - MENU_OBJECTS) < t->opts->npids) {
-		probes_names_drop(p);
-		p->names =
-		    probe_process_objects(t->opts->pids[id - MENU_OBJECTS], &p->nnames, &err);
-		if (p->names == NULL) {
-			tui_status(t, true, "%s", err.msg);
-			return REACT_REDRAW;
-		}
-		return probes_picker(p, t, STEP_OBJECT, "Object");
+	if (id == MENU_PID) {
+		p->step = STEP_PID;
+		t->prompt_owner = (int)t->cur;
+		prompt_open(&t->prompt, "Process id: ", "");
+		return REACT_REDRAW;
 	}
+	if (id >= MENU_OBJECTS && id < MENU_PID && t->opts != NULL &&
+	    (size_t)(id - MENU_OBJECTS) < t->opts->npids)
+		return probes_pick_object(p, t, t->opts->pids[id - MENU_OBJECTS]);
 	if (id == MENU_ENTRY || id == MENU_RETURN) {
 		char esc[96];
 
@@ -633,6 +649,17 @@ probes_prompt(void *pp, struct tui *t, int result)
 			snprintf(p->binary, sizeof p->binary, "%s", t->prompt.text);
 			return probes_pick_ufunc(p, t);
 		}
+		if (result == PROMPT_DONE || result == PROMPT_CANCEL)
+			p->step = STEP_NONE;
+		return REACT_REDRAW;
+	}
+	if (p->step == STEP_PID) {
+		int pid;
+
+		if (result == PROMPT_DONE && parse_int(t->prompt.text, &pid) == 0 && pid > 0)
+			return probes_pick_object(p, t, pid);
+		if (result == PROMPT_DONE)
+			tui_status(t, true, "not a process id: a positive number");
 		if (result == PROMPT_DONE || result == PROMPT_CANCEL)
 			p->step = STEP_NONE;
 		return REACT_REDRAW;

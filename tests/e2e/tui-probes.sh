@@ -129,11 +129,18 @@ is "$(our_groups)" 0 "nothing of tracetop's left in uprobe_events"
 # Before the arguments, the dialogue lists what a probe there can read,
 # from the debug info (like perf probe -V): probed_fn(int a, long b,
 # const char *s).
-tui_start pv 140 40 -d 0.5 -- "$WORKLOADS/probed" 100000000
+# (probed waits for SIGUSR1 before its calls: it stays for the pid step)
+tui_start pv 140 40 -d 0.5 -- "$WORKLOADS/probed" 1 wait
 tmux_wait_text pv 5 'Top'
 tmux_keys pv Tab Tab Tab a
 tmux_wait_text pv 3 'Insert a probe'
-tmux_keys pv Down Enter
+n=0
+until menu_sel_is pv 'A function of a binary'; do
+	tmux_keys pv Down
+	sleep 0.2
+	[ $((++n)) -gt 6 ] && break
+done
+tmux_keys pv Enter
 tmux_wait_text pv 3 'Binary \(path or name\)'
 tmux_keys pv -l "$WORKLOADS/probed"
 tmux_keys pv Enter
@@ -144,6 +151,26 @@ tmux_wait_text pv 3 'a = %di:s32'
 ok $? "the entry menu lists the parameters with their fetch-args (a = %di:s32)"
 tmux_wait_text pv 3 's = \+0\(%dx\):string'
 ok $? "a char * parameter as a string"
+tmux_keys pv Escape
+
+# Any running process's objects, by pid: here the command's own.
+ppid=$(pgrep -n -x probed)
+tmux_keys pv a
+tmux_wait_text pv 3 'Insert a probe'
+n=0
+until menu_sel_is pv 'A function of any process'; do
+	tmux_keys pv Down
+	sleep 0.2
+	[ $((++n)) -gt 6 ] && break
+done
+tmux_keys pv Enter
+tmux_wait_text pv 3 'Process id:'
+ok $? "a process can be chosen by its pid"
+tmux_keys pv -l "${ppid:-0}"
+tmux_keys pv Enter
+tmux_wait_text pv 3 'Object'
+tmux_wait_text pv 3 'workloads/probed'
+ok $? "its objects are offered (pid ${ppid:-none})"
 tmux_keys pv Escape
 tmux_keys pv q
 wait_for 5 tmux_exited pv >/dev/null
