@@ -1,8 +1,8 @@
 /* Unit tests for the table widget and the theme, drawn headless: ncurses on
  * /dev/null at fixed sizes, the screen read back cell by cell. Layout at
  * several widths, nothing written outside the area, cut text, sorting,
- * filtering, the selection following its row, navigation, search, mouse,
- * bars and the ASCII and UTF-8 glyph sets. */
+ * filtering, bars, markers and the ASCII and UTF-8 glyph sets (the
+ * selection, navigation, search and the mouse: test-table-nav.c). */
 #include "config.h"
 
 #include <locale.h>
@@ -18,213 +18,11 @@
 #include <cmocka.h>
 
 #include "headless.h"
+#include "table-fixture.h"
 
 #include "tracetop/util.h"
 #include "ui/table.h"
 #include "ui/theme.h"
-
-/* A row of the fake pane. */
-struct frow {
-	int pid;
-	double pct;
-	const char *user;
-	const char *name;
-};
-
-enum { C_PID, C_CPU, C_USER, C_NAME, NCOLS };
-
-static const struct table_col cols[NCOLS] = {
-    [C_PID] = {.title = "PID", .width = 7, .min_width = 5, .priority = 3, .right = true,
-	       .sortable = true},
-    [C_CPU] = {.title = "CPU%", .width = 16, .min_width = 6, .priority = 1, .right = true,
-	       .bar = true, .sortable = true},
-    [C_USER] = {.title = "USER", .width = 10, .min_width = 4, .priority = 0, .sortable = true},
-    [C_NAME] = {.title = "Command", .width = 20, .min_width = 8, .priority = 3, .flex = true,
-		.sortable = true},
-};
-
-static const char long_name[] = "a-very-long-command-name-that-never-ends-and-goes-on-and-on";
-
-static const struct frow sample[] = {
-    {101, 49.8, "root", "swapper"},
-    {202, 12.5, "alice", "firefox"},
-    {303, 12.5, "bob", "bash"},
-    {404, 100.0, "root", "[kworker/0:1]"},
-    {505, 0.0, "carol", long_name},
-    {606, 3.2, "alice", "vim"},
-    {707, 12.5, "dave", "make"},
-};
-#define NSAMPLE (sizeof(sample) / sizeof(sample[0]))
-
-/* Cell text: pid, "12.5%", user, command. */
-static void
-f_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
-{
-	const struct frow *r = row;
-
-	switch (col) {
-	case C_PID:
-		snprintf(buf, len, "%d", r->pid);
-		break;
-	case C_CPU:
-		snprintf(buf, len, "%.1f%%", r->pct);
-		break;
-	case C_USER:
-		snprintf(buf, len, "%s", r->user);
-		break;
-	default:
-		snprintf(buf, len, "%s", r->name);
-		break;
-	}
-}
-
-/* Ascending order by one column. */
-static int
-f_compare(const void *a, const void *b, size_t col, void *ctx)
-{
-	const struct frow *x = a, *y = b;
-
-	switch (col) {
-	case C_PID:
-		return (x->pid > y->pid) - (x->pid < y->pid);
-	case C_CPU:
-		return (x->pct > y->pct) - (x->pct < y->pct);
-	case C_USER:
-		return strcmp(x->user, y->user);
-	default:
-		return strcmp(x->name, y->name);
-	}
-}
-
-/* The CPU share drives the bar. */
-static double
-f_bar(const void *row, size_t col, void *ctx)
-{
-	return ((const struct frow *)row)->pct;
-}
-
-/* Pids identify rows. */
-static uintptr_t
-f_id(const void *row, void *ctx)
-{
-	return (uintptr_t)((const struct frow *)row)->pid;
-}
-
-/* Case-insensitive substring of user or command. */
-static bool
-f_match(const void *row, const char *text, void *ctx)
-{
-	const struct frow *r = row;
-
-	return strcasestr(r->user, text) != NULL || strcasestr(r->name, text) != NULL;
-}
-
-/* Kernel threads ("[...]") in the kernel colour. */
-static attr_t
-f_attr(const void *row, size_t col, const struct theme *th, void *ctx)
-{
-	const struct frow *r = row;
-
-	return col == C_NAME && r->name[0] == '[' ? th->attr[TH_KERNEL] : 0;
-}
-
-static const struct table_ops fops = {
-    .cell = f_cell,
-    .compare = f_compare,
-    .bar_value = f_bar,
-    .row_id = f_id,
-    .match = f_match,
-    .cell_attr = f_attr,
-};
-
-static struct theme ascii, utf8;
-
-/* Line y of the screen from column 0. */
-static const char *
-line(int y)
-{
-	return headless_text(y, 0, COLS);
-}
-
-/* The attributes of the cell at (y, x). */
-static attr_t
-attr_at(int y, int x)
-{
-	attr_t a;
-
-	headless_cell(y, x, &a);
-	return a;
-}
-
-/* How many cells of line y hold the character wc. */
-static int
-count_char(int y, wchar_t wc)
-{
-	int n = 0;
-
-	for (int x = 0; x < COLS; x++)
-		n += headless_cell(y, x, NULL) == wc;
-	return n;
-}
-
-/* A table over the sample rows (pointers into rows[]). */
-static void
-table_with(struct table *t, const struct table_col *c, const struct frow *rows, size_t n)
-{
-	const void *p[64];
-
-	assert_true(n <= 64);
-	for (size_t i = 0; i < n; i++)
-		p[i] = &rows[i];
-	table_init(t, c, NCOLS, &fops, NULL);
-	table_set_rows(t, p, n);
-}
-
-/* Fifty rows task00..task49 with pids 1000.. and spread shares. */
-static struct frow many[50];
-static char many_names[50][16];
-
-/* Fill many[]. */
-static void
-make_many(void)
-{
-	for (int i = 0; i < 50; i++) {
-		snprintf(many_names[i], sizeof(many_names[i]), "task%02d", i);
-		many[i] = (struct frow){1000 + i, (i * 37) % 101, "u", many_names[i]};
-	}
-}
-
-/* Pid of the selected row, or -1. */
-static int
-sel_pid(const struct table *t)
-{
-	const struct frow *r = table_selected(t);
-
-	return r ? r->pid : -1;
-}
-
-/* Pid of the row shown at index i. */
-static int
-row_pid(const struct table *t, size_t i)
-{
-	return ((const struct frow *)t->rows[i])->pid;
-}
-
-/* Column c is at x (-1: dropped) and w cells wide. */
-static void
-expect_col(const struct table *t, size_t c, int x, int w)
-{
-	assert_int_equal(t->col_x[c], x);
-	assert_int_equal(t->col_w[c], w);
-}
-
-/* The selection is at row sel with row top first on screen. */
-static void
-expect_pos(const struct table *t, size_t sel, size_t top)
-{
-	assert_int_equal(t->sel, sel);
-	assert_int_equal(t->top, top);
-}
 
 /* 200 columns: every column at its width, the command takes the rest;
  * at 80 it gets less and long text is cut. */
@@ -246,7 +44,7 @@ test_layout_wide(void **state)
 	assert_string_equal(line(2), "    101  49.8% ||||      root       swapper");
 	assert_string_equal(line(5), "    707  12.5% |         dave       make");
 	assert_string_equal(line(7), "    505   0.0%           carol      "
-				     "a-very-long-command-name-that-never-ends-and-goes-on-and-on");
+	                             "a-very-long-command-name-that-never-ends-and-goes-on-and-on");
 	assert_string_equal(line(8), "");
 
 	/* 80 columns: the long command is cut with an ellipsis */
@@ -257,7 +55,7 @@ test_layout_wide(void **state)
 	assert_string_equal(line(0), "   vPID             CPU% USER       Command");
 	/* pid 505 is the 3rd row descending */
 	assert_string_equal(line(3), "    505   0.0%           carol      "
-				     "a-very-long-command-name-that-never-ends-an~");
+	                             "a-very-long-command-name-that-never-ends-an~");
 	table_free(&t);
 }
 
@@ -296,10 +94,12 @@ test_layout_narrow(void **state)
 
 /* Rows with text that is wide, combining, or not UTF-8 at all. */
 static const struct frow awkward[] = {
-    {1, 100, "root", "漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字"},
-    {2, 50, "e\xcc\x81t\xc3\xa9", "bad \xff\xfe bytes and a very long tail that goes well past two "
-				   "hundred columns so that every width cuts it somewhere in the "
-				   "middle of the text, not at its end, again and again and again"},
+    {1, 100, "root",
+     "漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字"},
+    {2, 50, "e\xcc\x81t\xc3\xa9",
+     "bad \xff\xfe bytes and a very long tail that goes well past two "
+     "hundred columns so that every width cuts it somewhere in the "
+     "middle of the text, not at its end, again and again and again"},
     {3, 150, "\xcc\x81x", "x"},
     {4, -5, "u", "\t\x1b[31mraw"},
 };
@@ -378,23 +178,6 @@ test_wide_cut(void **state)
 	table_free(&t);
 }
 
-/* Is the table sorted by its column and direction, equal rows in the
- * order they were given? */
-static void
-check_sorted(const struct table *t, const struct frow *base)
-{
-	for (size_t i = 1; i < t->nrows; i++) {
-		const struct frow *a = t->rows[i - 1], *b = t->rows[i];
-		int c = f_compare(a, b, t->sort_col, NULL);
-
-		if (t->descending)
-			c = -c;
-		assert_true(c <= 0);
-		if (c == 0)
-			assert_true(a - base < b - base);
-	}
-}
-
 /* Every column in both directions, stable for equal keys. */
 static void
 test_sort_columns(void **state)
@@ -446,250 +229,12 @@ test_filter(void **state)
 	table_free(&t);
 }
 
-/* The selection stays on its row when rows move, moves to the same place
- * when its row goes, and comes back when a filter hid it. */
-static void
-test_selection_follows(void **state)
-{
-	struct frow rows[NSAMPLE], rev[NSAMPLE];
-	const void *p[NSAMPLE];
-	struct table t;
-
-	memcpy(rows, sample, sizeof(rows));
-	table_with(&t, cols, rows, NSAMPLE);
-	table_sort_by(&t, C_PID, false);
-	headless_screen(24, 80);
-	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
-	assert_int_equal(sel_pid(&t), 101);
-	table_action(&t, ACT_DOWN);
-	table_action(&t, ACT_DOWN);
-	assert_int_equal(sel_pid(&t), 303);
-
-	/* new snapshot, new order (by CPU share now) */
-	for (size_t i = 0; i < NSAMPLE; i++) {
-		rev[i] = rows[NSAMPLE - 1 - i];
-		p[i] = &rev[i];
-	}
-	table_sort_by(&t, C_CPU, true);
-	table_set_rows(&t, p, NSAMPLE);
-	assert_int_equal(sel_pid(&t), 303);
-	assert_int_equal(t.sel, 3);
-
-	/* 303 goes: the row now at index 3 is selected, and followed */
-	for (size_t i = 0, k = 0; i < NSAMPLE; i++)
-		if (rev[i].pid != 303)
-			p[k++] = &rev[i];
-	table_set_rows(&t, p, NSAMPLE - 1);
-	assert_int_equal(t.sel, 3);
-	assert_int_equal(sel_pid(&t), 202);
-	table_sort_by(&t, C_PID, false);
-	assert_int_equal(t.sel, 1);
-	assert_int_equal(sel_pid(&t), 202);
-
-	/* hidden by the filter, back when it clears */
-	table_set_filter(&t, "root");
-	assert_int_equal(t.nrows, 2);
-	assert_int_equal(sel_pid(&t), 404);
-	table_set_filter(&t, "");
-	assert_int_equal(sel_pid(&t), 202);
-
-	/* fewer rows than the index: the last one */
-	table_set_rows(&t, p, 2);
-	assert_int_equal(t.sel, 1);
-	table_set_rows(&t, p, 0);
-	assert_null(table_selected(&t));
-	table_free(&t);
-}
-
-/* With follow on, a selection on the last row stays on the last row as
- * rows are appended (a stream's tail); moved up, it stays on its row. */
-static void
-test_follow_tail(void **state)
-{
-	struct frow rows[NSAMPLE];
-	const void *p[NSAMPLE];
-	struct table t;
-
-	memcpy(rows, sample, sizeof(rows));
-	for (size_t i = 0; i < NSAMPLE; i++)
-		p[i] = &rows[i];
-	table_with(&t, cols, rows, 3);
-	t.follow = true;
-	table_sort_by(&t, C_PID, false);
-	table_action(&t, ACT_END);
-	assert_int_equal(sel_pid(&t), 303);
-	table_set_rows(&t, p, 5);
-	assert_int_equal(sel_pid(&t), 505); /* followed the tail */
-	table_action(&t, ACT_UP);
-	table_set_rows(&t, p, NSAMPLE);
-	assert_int_equal(sel_pid(&t), 404); /* stayed on its row */
-	t.follow = false;
-	table_action(&t, ACT_END);
-	table_set_rows(&t, p, 5);
-	table_set_rows(&t, p, NSAMPLE);
-	assert_int_equal(sel_pid(&t), 505); /* without follow: the row, not the tail */
-	table_free(&t);
-}
-
-/* Up, down, pages, home and end keep the selection on screen. */
-static void
-test_navigation(void **state)
-{
-	struct table t;
-
-	make_many();
-	table_with(&t, cols, many, 50);
-	table_sort_by(&t, C_PID, false);
-	headless_screen(24, 80);
-	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
-	assert_int_equal(t.height, 10);
-	for (int i = 0; i < 12; i++)
-		assert_int_equal(table_action(&t, ACT_DOWN), REACT_HANDLED | REACT_REDRAW);
-	expect_pos(&t, 12, 3);
-	for (int i = 0; i < 10; i++)
-		table_action(&t, ACT_UP);
-	expect_pos(&t, 2, 2);
-	table_action(&t, ACT_PAGE_DOWN);
-	expect_pos(&t, 12, 12);
-	table_action(&t, ACT_PAGE_UP);
-	expect_pos(&t, 2, 2);
-	table_action(&t, ACT_END);
-	expect_pos(&t, 49, 40);
-	table_action(&t, ACT_PAGE_DOWN);
-	expect_pos(&t, 49, 40);
-	table_action(&t, ACT_DOWN);
-	assert_int_equal(t.sel, 49);
-	table_action(&t, ACT_HOME);
-	expect_pos(&t, 0, 0);
-	table_action(&t, ACT_UP);
-	table_action(&t, ACT_PAGE_UP);
-	assert_int_equal(t.sel, 0);
-	assert_int_equal(table_action(&t, ACT_QUIT), REACT_IGNORED);
-
-	/* the selected row is drawn reversed where it is on screen */
-	for (int i = 0; i < 15; i++)
-		table_action(&t, ACT_DOWN);
-	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
-	assert_int_equal(t.top, 6);
-	assert_string_equal(line(10), "   1015 50.0% |||||      u          task15");
-	assert_true(attr_at(10, 0) & A_REVERSE);
-	assert_true(attr_at(10, 79) & A_REVERSE);
-	assert_false(attr_at(9, 0) & A_REVERSE);
-
-	/* a smaller window keeps it visible */
-	table_draw(&t, stdscr, 0, 0, 4, 80, &ascii);
-	assert_int_equal(t.top, 13);
-	table_free(&t);
-}
-
-/* Search from the selection, next and previous with wrap. */
-static void
-test_search(void **state)
-{
-	struct table t;
-
-	make_many();
-	table_with(&t, cols, many, 50);
-	table_sort_by(&t, C_PID, false);
-	headless_screen(24, 80);
-	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
-	assert_true(table_search(&t, "TASK1"));
-	expect_pos(&t, 10, 1);
-	/* still matching: stays */
-	assert_true(table_search(&t, "task1"));
-	assert_int_equal(t.sel, 10);
-	assert_true(table_search_next(&t, 1));
-	assert_int_equal(t.sel, 11);
-	for (int i = 0; i < 8; i++)
-		table_search_next(&t, 1);
-	assert_int_equal(t.sel, 19);
-	assert_true(table_search_next(&t, 1));
-	assert_int_equal(t.sel, 10);
-	assert_true(table_search_next(&t, -1));
-	assert_int_equal(t.sel, 19);
-	/* from 19 the next "task0" wraps to the top */
-	assert_true(table_search(&t, "task0"));
-	assert_int_equal(t.sel, 0);
-	assert_false(table_search(&t, "zzz"));
-	assert_int_equal(t.sel, 0);
-	assert_false(table_search_next(&t, 1));
-	assert_false(table_search(&t, ""));
-	/* a lone match stays selected */
-	assert_true(table_search(&t, "task42"));
-	assert_true(table_search_next(&t, -1));
-	assert_int_equal(t.sel, 42);
-	table_free(&t);
-}
-
-/* Clicks on titles sort (again: invert); clicks on rows select. */
-static void
-test_click(void **state)
-{
-	struct table t;
-
-	headless_screen(24, 100);
-	table_with(&t, cols, sample, NSAMPLE);
-	table_sort_by(&t, C_PID, false);
-	table_draw(&t, stdscr, 2, 5, 8, 80, &ascii);
-	/* CPU% title is at 5 + 8 .. 5 + 23 */
-	assert_int_equal(table_click(&t, 2, 5 + 20), REACT_HANDLED | REACT_REDRAW);
-	assert_int_equal(t.sort_col, C_CPU);
-	assert_true(t.descending);
-	table_click(&t, 2, 5 + 8);
-	assert_int_equal(t.sort_col, C_CPU);
-	assert_false(t.descending);
-	table_click(&t, 2, 5 + 40);
-	assert_int_equal(t.sort_col, C_NAME);
-	assert_false(t.descending);
-	/* the blank between columns sorts nothing */
-	assert_int_equal(table_click(&t, 2, 5 + 7), REACT_HANDLED);
-	assert_int_equal(t.sort_col, C_NAME);
-
-	table_draw(&t, stdscr, 2, 5, 8, 80, &ascii);
-	assert_int_equal(table_click(&t, 2 + 1 + 3, 5 + 50), REACT_HANDLED | REACT_REDRAW);
-	assert_int_equal(t.sel, 3);
-	assert_ptr_equal(table_selected(&t), t.rows[3]);
-	assert_int_equal(table_click(&t, 2 + 7, 5 + 79), REACT_HANDLED | REACT_REDRAW);
-	assert_int_equal(t.sel, 6);
-	/* below the last row */
-	table_set_filter(&t, "root");
-	assert_int_equal(table_click(&t, 2 + 1 + 4, 5 + 1), REACT_HANDLED);
-	assert_int_equal(t.sel, 1);
-	assert_int_equal(table_click(&t, 1, 10), REACT_IGNORED);
-	assert_int_equal(table_click(&t, 5, 4), REACT_IGNORED);
-	assert_int_equal(table_click(&t, 5, 85), REACT_IGNORED);
-	assert_int_equal(table_click(&t, 10, 10), REACT_IGNORED);
-	table_free(&t);
-}
-
-/* The wheel moves the view and the selection. */
-static void
-test_scroll(void **state)
-{
-	struct table t;
-
-	make_many();
-	table_with(&t, cols, many, 50);
-	table_sort_by(&t, C_PID, false);
-	headless_screen(24, 80);
-	table_draw(&t, stdscr, 0, 0, 11, 80, &ascii);
-	table_scroll(&t, 5);
-	expect_pos(&t, 5, 5);
-	table_scroll(&t, -3);
-	expect_pos(&t, 2, 2);
-	table_scroll(&t, 100);
-	expect_pos(&t, 49, 40);
-	table_scroll(&t, -100);
-	expect_pos(&t, 0, 0);
-	table_free(&t);
-}
-
 /* The bar has floor(share * glyphs that fit) glyphs, in both glyph sets. */
 static void
 test_bar(void **state)
 {
 	static const struct frow bars[] = {
-	    {1, 100, "u", "a"}, {2, 75, "u", "b"}, {3, 50, "u", "c"},
+	    {1, 100, "u", "a"},  {2, 75, "u", "b"}, {3, 50, "u", "c"},
 	    {4, 49.8, "u", "d"}, {5, 25, "u", "e"}, {6, 0, "u", "f"},
 	};
 	const struct theme *themes[] = {&ascii, &utf8};
@@ -744,12 +289,12 @@ static void
 test_sort_marker(void **state)
 {
 	static const struct table_col tiny[NCOLS] = {
-	    [C_PID] = {.title = "PROCESS-ID", .width = 5, .priority = 3, .right = true,
-		       .sortable = true},
+	    [C_PID] =
+	        {.title = "PROCESS-ID", .width = 5, .priority = 3, .right = true, .sortable = true},
 	    [C_CPU] = {.title = "CPU%", .width = 6, .priority = 3, .right = true, .sortable = true},
 	    [C_USER] = {.title = "USERNAME", .width = 4, .priority = 3, .sortable = true},
-	    [C_NAME] = {.title = "Command", .width = 8, .priority = 3, .flex = true,
-			.sortable = true},
+	    [C_NAME] =
+	        {.title = "Command", .width = 8, .priority = 3, .flex = true, .sortable = true},
 	};
 	struct theme th = ascii;
 	struct table t;
@@ -772,41 +317,6 @@ test_sort_marker(void **state)
 	assert_true(attr_at(0, 13) & A_BOLD);
 	assert_true(attr_at(0, 16) & A_BOLD);
 	assert_false(attr_at(0, 17) & A_BOLD);
-	table_free(&t);
-}
-
-/* Sort actions cycle through the sortable columns; numbers start
- * descending, text ascending; invert flips. */
-static void
-test_sort_actions(void **state)
-{
-	struct table_col c[NCOLS];
-	struct table t;
-
-	memcpy(c, cols, sizeof(c));
-	c[C_USER].sortable = false;
-	table_with(&t, c, sample, NSAMPLE);
-	assert_int_equal(t.sort_col, C_PID);
-	assert_true(t.descending);
-	assert_int_equal(table_action(&t, ACT_SORT_NEXT), REACT_HANDLED | REACT_REDRAW);
-	assert_int_equal(t.sort_col, C_CPU);
-	assert_true(t.descending);
-	table_action(&t, ACT_SORT_NEXT);
-	assert_int_equal(t.sort_col, C_NAME);
-	assert_false(t.descending);
-	check_sorted(&t, sample);
-	table_action(&t, ACT_SORT_NEXT);
-	assert_int_equal(t.sort_col, C_PID);
-	table_action(&t, ACT_SORT_PREV);
-	assert_int_equal(t.sort_col, C_NAME);
-	table_action(&t, ACT_SORT_PREV);
-	assert_int_equal(t.sort_col, C_CPU);
-	table_action(&t, ACT_SORT_INVERT);
-	assert_false(t.descending);
-	check_sorted(&t, sample);
-	table_action(&t, ACT_SORT_INVERT);
-	assert_true(t.descending);
-	check_sorted(&t, sample);
 	table_free(&t);
 }
 
@@ -891,7 +401,8 @@ test_theme_init(void **state)
 	if (th.color) {
 		assert_int_not_equal(th.attr[TH_SELECTED] & A_COLOR, 0);
 		assert_int_not_equal(th.attr[TH_TITLE] & A_COLOR, 0);
-		assert_int_not_equal(th.attr[TH_TITLE] & A_COLOR, th.attr[TH_TITLE_SORTED] & A_COLOR);
+		assert_int_not_equal(th.attr[TH_TITLE] & A_COLOR,
+		                     th.attr[TH_TITLE_SORTED] & A_COLOR);
 	}
 	unsetenv("NO_COLOR");
 
@@ -905,25 +416,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_layout_wide),
-	    cmocka_unit_test(test_layout_narrow),
-	    cmocka_unit_test(test_no_overflow),
-	    cmocka_unit_test(test_wide_cut),
-	    cmocka_unit_test(test_sort_columns),
-	    cmocka_unit_test(test_filter),
-	    cmocka_unit_test(test_selection_follows),
-	    cmocka_unit_test(test_follow_tail),
-	    cmocka_unit_test(test_navigation),
-	    cmocka_unit_test(test_search),
-	    cmocka_unit_test(test_click),
-	    cmocka_unit_test(test_scroll),
-	    cmocka_unit_test(test_bar),
-	    cmocka_unit_test(test_glyphs),
-	    cmocka_unit_test(test_sort_marker),
-	    cmocka_unit_test(test_sort_actions),
-	    cmocka_unit_test(test_cell_attr),
-	    cmocka_unit_test(test_empty),
-	    cmocka_unit_test(test_theme_init),
+	    cmocka_unit_test(test_layout_wide),  cmocka_unit_test(test_layout_narrow),
+	    cmocka_unit_test(test_no_overflow),  cmocka_unit_test(test_wide_cut),
+	    cmocka_unit_test(test_sort_columns), cmocka_unit_test(test_filter),
+	    cmocka_unit_test(test_bar),          cmocka_unit_test(test_glyphs),
+	    cmocka_unit_test(test_sort_marker),  cmocka_unit_test(test_cell_attr),
+	    cmocka_unit_test(test_empty),        cmocka_unit_test(test_theme_init),
 	};
 	theme_plain(&ascii, false);
 	theme_plain(&utf8, true);
