@@ -82,17 +82,6 @@ mix64(uint64_t h)
 	return h;
 }
 
-/* FNV-1a of a string. */
-static uint64_t
-str_hash(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
-
 /* Open a DSO's debug info (its separate debug file if known); w->dw stays
  * NULL when there is no readable DWARF. */
 static void

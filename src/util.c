@@ -350,8 +350,8 @@ struct intern_slot {
 static struct intern_slot *intern_tab;
 static size_t intern_cap, intern_used;
 
-/* FNV-1a, for the intern table. */
-static uint64_t
+/* FNV-1a of a string (the intern table, srcline's names, row ids). */
+uint64_t
 str_hash(const char *s)
 {
 	uint64_t h = 1469598103934665603ULL;
@@ -465,18 +465,28 @@ name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The sorted subdirectory names of path. */
+/* Append a name to a growing array of names. */
+void
+names_push(char ***v, size_t *n, size_t *cap, char *name)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[(*n)++] = name;
+}
+
+/* The subdirectory names of path, sorted. */
 char **
 dir_list(const char *path, size_t *n)
 {
 	DIR *d = opendir(path);
 	struct dirent *de;
-	char **v;
-	size_t cnt = 0, cap = 16;
+	char **v = NULL;
+	size_t cnt = 0, cap = 0;
 
 	if (d == NULL)
 		return NULL;
-	v = xmalloc(cap * sizeof *v);
 	while ((de = readdir(d)) != NULL) {
 		struct stat st;
 
@@ -486,11 +496,11 @@ dir_list(const char *path, size_t *n)
 		        ? fstatat(dirfd(d), de->d_name, &st, 0) != 0 || !S_ISDIR(st.st_mode)
 		        : de->d_type != DT_DIR)
 			continue;
-		if (cnt == cap)
-			v = xrealloc(v, (cap *= 2) * sizeof *v);
-		v[cnt++] = xstrdup(de->d_name);
+		names_push(&v, &cnt, &cap, xstrdup(de->d_name));
 	}
 	closedir(d);
+	if (v == NULL)
+		v = xmalloc(sizeof *v); /* empty, but not a failure */
 	qsort(v, cnt, sizeof *v, name_cmp);
 	*n = cnt;
 	return v;

@@ -412,11 +412,8 @@ cnt_catalog_event(void *arg, const char *name, const char *alias, const char *no
 	struct cnt *p = arg;
 
 	(void)alias;
-	if (p->ncatalog == p->catalog_cap) {
-		p->catalog_cap = p->catalog_cap ? p->catalog_cap * 2 : 256;
-		p->catalog = xrealloc(p->catalog, p->catalog_cap * sizeof *p->catalog);
-	}
-	p->catalog[p->ncatalog++] = *note ? xasprintf("%s  %s", name, note) : xstrdup(name);
+	names_push(&p->catalog, &p->ncatalog, &p->catalog_cap,
+	           *note ? xasprintf("%s  %s", name, note) : xstrdup(name));
 }
 
 /* Sections are titled in --list-events; the picker needs only the events. */

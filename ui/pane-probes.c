@@ -177,13 +177,8 @@ probes_compare(const void *pa, const void *pb, size_t col, void *ctx)
 static uintptr_t
 probes_row_id(const void *row, void *ctx)
 {
-	const char *s = ((const struct probes_row *)row)->name;
-	uint64_t h = 1469598103934665603ULL;
-
 	(void)ctx;
-	while (*s != '\0')
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return (uintptr_t)h;
+	return (uintptr_t)str_hash(((const struct probes_row *)row)->name);
 }
 
 /* Filter and search over name, kind and target. */

@@ -441,11 +441,7 @@ trace_catalog_event(void *arg, const char *name, const char *alias, const char *
 
 	(void)alias;
 	(void)note;
-	if (p->ncatalog == p->catalog_cap) {
-		p->catalog_cap = p->catalog_cap ? p->catalog_cap * 2 : 1024;
-		p->catalog = xrealloc(p->catalog, p->catalog_cap * sizeof *p->catalog);
-	}
-	p->catalog[p->ncatalog++] = xstrdup(name);
+	names_push(&p->catalog, &p->ncatalog, &p->catalog_cap, xstrdup(name));
 }
 
 /* Why the catalog is empty, on the status line. */

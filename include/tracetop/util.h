@@ -23,6 +23,9 @@ hash_u64(uint64_t v)
 	return (size_t)v;
 }
 
+/* FNV-1a of a NUL-terminated string. */
+uint64_t str_hash(const char *s);
+
 /* An expected failure with a message for the user (not a bug). */
 struct tt_err {
 	char msg[512];
@@ -82,6 +85,10 @@ ssize_t read_file(const char *path, char *buf, size_t len);
  * a malloc'd array of n malloc'd names (free with names_free), or NULL with
  * errno set when it cannot be read. */
 char **dir_list(const char *path, size_t *n);
+
+/* Append name (malloc'd: the array owns it now) to a growing array of n
+ * names with room for *cap. */
+void names_push(char ***v, size_t *n, size_t *cap, char *name);
 
 /* Free what dir_list returned (NULL is ignored). */
 void names_free(char **v, size_t n);
