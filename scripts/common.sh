@@ -7,13 +7,20 @@
 TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$TOP/build"
 
-# Debian packages needed to build tracetop and run its tests (qemu, busybox,
-# cpio and xz: tests/vm boots Debian's kernel with tracetop in an initramfs).
+# Debian packages needed to build tracetop (TT_PACKAGES, for scripts/run)
+# and to run its tests (TT_TEST_PACKAGES, added by scripts/check): tmux for
+# the TUI tests, python3 for their checks, binutils (objdump, nm), procps
+# (pgrep, ps), and qemu, busybox, cpio, xz and apt for tests/vm, which
+# boots Debian's kernel with tracetop in an initramfs. Every other command
+# the tests call comes with a minimal Debian root (coreutils, util-linux,
+# grep, sed, findutils, gzip, mount).
 TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
 	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev
-	tmux python3 binutils
+)
+TT_TEST_PACKAGES=(
+	tmux python3 binutils procps
 	qemu-system-x86 busybox-static cpio xz-utils
 )
 
@@ -41,15 +48,15 @@ tt_as_root() {
 	fi
 }
 
-# Install the missing build and test dependencies (Debian only). Quiet when
-# everything is already there.
+# Install the missing Debian packages named as arguments (Debian only).
+# Quiet when everything is already there.
 tt_deps() {
 	local missing=() pkg log
 	if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg-query >/dev/null 2>&1; then
-		tt_say "not a Debian system: make sure these are installed: ${TT_PACKAGES[*]}"
+		tt_say "not a Debian system: make sure these are installed: $*"
 		return 0
 	fi
-	for pkg in "${TT_PACKAGES[@]}"; do
+	for pkg in "$@"; do
 		tt_pkg_installed "$pkg" || missing+=("$pkg")
 	done
 	[ "${#missing[@]}" -eq 0 ] && return 0

@@ -8,7 +8,7 @@
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/hotloop-nodebug" "$WORKLOADS/hotlib"
 need_root_perf
-command -v python3 >/dev/null 2>&1 || tap_skip_all "python3 is not installed"
+need_tool python3 python3
 
 # start_hot PROGRAM PIDFILE_VAR: run a workload for 15 s in the background;
 # sets $pid.

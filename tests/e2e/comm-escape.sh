@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
+need_tool python3 python3
 
 EVIL_PIDFILE="$TT_TMP/evil.pid" "$WORKLOADS/evilcomm" 20 >/dev/null 2>&1 &
 bg_pid $!

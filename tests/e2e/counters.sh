@@ -7,6 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/counts" "$WORKLOADS/split"
 need_root_perf
+need_tool python3 python3
 
 COUNTS="$WORKLOADS/counts"
 PAGES=4000

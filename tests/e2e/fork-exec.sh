@@ -6,6 +6,7 @@
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
+need_tool python3 python3
 
 "$TRACETOP" -b -z -d 1 -e page-faults --format json -- \
 	sh -c 'i=0; while [ $i -lt 1500 ]; do /bin/true; i=$((i+1)); done' \

@@ -4,6 +4,7 @@
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
+need_tool python3 python3
 
 "$TRACETOP" -b -g -d 2 --format folded -- "$WORKLOADS/inlines" 2 >"$TT_TMP/f.txt" 2>/dev/null
 ok $? "folded stacks of a command with inlined functions"

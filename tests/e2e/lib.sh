@@ -176,6 +176,23 @@ wait_for() {
 	done
 }
 
+# rerun_until SECS ERE FILE CMD [ARGS...]: run CMD (stdout to FILE, stderr
+# to FILE.err) again while it succeeds without a line matching ERE in FILE,
+# for at most SECS: a loaded machine may produce no event in one window.
+# Returns the status of CMD's last run.
+rerun_until() {
+	local end status ere="$2" file="$3"
+	end=$(($(_tap_now_us) + $(_tap_secs_us "$1")))
+	shift 3
+	while :; do
+		status=0
+		"$@" >"$file" 2>"$file.err" || status=$?
+		[ "$status" -ne 0 ] && return "$status"
+		grep -Eq -- "$ere" "$file" && return 0
+		[ "$(_tap_now_us)" -ge "$end" ] && return 0
+	done
+}
+
 # wait_pidfile FILE SECS: wait until FILE holds a pid, then print it.
 wait_pidfile() {
 	wait_for "$2" test -s "$1" || return 1
@@ -197,9 +214,22 @@ need_root_perf() {
 	fi
 }
 
+# need_tool CMD PACKAGE: skip everything, naming the Debian package, when
+# CMD is missing. Where scripts/check installed every tool (TT_STRICT_TOOLS)
+# or under CI, a missing tool is a failure: a test never passes vacuously.
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 && return 0
+	if [ -n "${TT_STRICT_TOOLS:-}" ] || [ -n "${CI:-}" ]; then
+		echo "1..1"
+		echo "not ok 1 - $1 is not installed (Debian package $2), though scripts/check installs it"
+		exit 1
+	fi
+	tap_skip_all "$1 is not installed (apt-get install $2)"
+}
+
 # Skip everything when tmux is missing.
 need_tmux() {
-	command -v tmux >/dev/null 2>&1 || tap_skip_all "tmux is not installed"
+	need_tool tmux tmux
 }
 
 # Skip everything when the tracetop binary or a workload was not built.
@@ -345,6 +375,85 @@ tui_start() {
 	tmux_start "$name" "$cols" "$rows" sh -c \
 		"trap ':' INT; ulimit -c 0 2>/dev/null; \"\$@\"; echo \"exit=\$?\"; stty -a | tr ' ;' '\n\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '; echo; sleep 600" \
 		sh "$TRACETOP" "$@"
+}
+
+# child_pid PARENT COMM: the pid of a child of PARENT named COMM, or nothing.
+child_pid() {
+	local parent="$1" comm="$2" dir stat
+	for dir in /proc/[0-9]*; do
+		stat="$(cat "$dir/stat" 2>/dev/null)" || continue
+		stat="${stat##*) }"
+		stat="${stat#* }"
+		[ "${stat%% *}" = "$parent" ] && [ "$(cat "$dir/comm" 2>/dev/null)" = "$comm" ] &&
+			{ echo "${dir#/proc/}"; return 0; }
+	done
+	return 1
+}
+
+# tui_pid NAME: the pid of the tracetop running in tmux session NAME (the
+# child of the pane's shell), or nothing.
+tui_pid() {
+	child_pid "$(_tt_tmux display-message -p -t "$1" '#{pane_pid}' 2>/dev/null)" tracetop
+}
+
+# selected_line NAME: the text of the screen lines that start on the
+# selection's cyan background. The colours are followed across lines: tmux
+# writes only what changes.
+selected_line() {
+	tmux_capture "$1" -e | LC_ALL=C awk '
+	{
+		line = $0; text = ""; first = -1
+		while (length(line) > 0) {
+			if (match(line, /^\033\[[0-9;]*m/)) {
+				n = split(substr(line, 3, RLENGTH - 3), codes, ";")
+				if (n == 0) bg = 49
+				for (i = 1; i <= n; i++) {
+					c = codes[i] + 0
+					if (c == 0 || c == 49) bg = 49
+					else if ((c >= 40 && c <= 47) || (c >= 100 && c <= 107)) bg = c
+				}
+				line = substr(line, RLENGTH + 1)
+			} else {
+				if (first < 0) first = bg
+				text = text substr(line, 1, 1)
+				line = substr(line, 2)
+			}
+		}
+		if (first == 46) print text
+	}'
+}
+
+# selected_is NAME ERE: the selected line matches ERE.
+selected_is() {
+	selected_line "$1" | grep -Eq -- "$2"
+}
+
+# menu_sel NAME: the text of the open menu's selected item (the selection's
+# cyan background is set between the box's border and the text).
+menu_sel() {
+	local e
+	e="$(printf '\033')"
+	tmux_capture "$1" -e | grep -oE "│($e\[[0-9;]*m)*$e\[([0-9;]*;)?46m($e\[[0-9;]*m)* [^│]*" | head -n 1 |
+		sed -E 's/\x1b\[[0-9;]*m//g; s/^│ //; s/ +$//'
+}
+
+# menu_sel_is NAME TEXT: the menu's selected item starts with TEXT.
+menu_sel_is() {
+	case "$(menu_sel "$1")" in "$2"*) return 0 ;; esac
+	return 1
+}
+
+# menu_walk NAME TEXT MAX: press Down (at most MAX times), each time waiting
+# for the selection to move, until the selected item starts with TEXT.
+menu_walk() {
+	local name="$1" text="$2" n=0 was
+	while ! menu_sel_is "$name" "$text"; do
+		[ "$n" -ge "$3" ] && return 1
+		n=$((n + 1))
+		was="$(menu_sel "$name")"
+		tmux_keys "$name" Down
+		wait_for 3 eval '[ "$(menu_sel "$name")" != "$was" ]' || return 1
+	done
 }
 
 # row_order NAME: the order in which split_alpha/beta/gamma appear on screen.

@@ -5,6 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
+need_tool python3 python3
 
 SPLIT="$WORKLOADS/split"
 SHARES="python3 $TT_SRCDIR/tests/e2e/shares.py"

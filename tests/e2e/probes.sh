@@ -14,7 +14,8 @@ need_root_perf
 TFS=/sys/kernel/tracing
 [ -e "$TFS/events" ] || TFS=/sys/kernel/debug/tracing
 [ -w "$TFS/uprobe_events" ] || tap_skip_all "no writable uprobe_events in tracefs (CONFIG_UPROBE_EVENTS, root)"
-command -v python3 >/dev/null 2>&1 || tap_skip_all "python3 is not installed"
+need_tool python3 python3
+need_tool nm binutils
 
 PROBED="$WORKLOADS/probed"
 N=1234

@@ -11,6 +11,7 @@
 EXECME="$WORKLOADS/tt-execme-7f3a"
 need_built "$TRACETOP" "$EXECME" "$WORKLOADS/split"
 need_root_perf
+need_tool python3 python3
 TRACEFS=/sys/kernel/tracing
 [ -d "$TRACEFS/events/sched/sched_process_exec" ] ||
 	tap_skip_all "tracefs with sched events is not mounted at $TRACEFS"

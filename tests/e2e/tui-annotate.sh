@@ -16,11 +16,9 @@ start_hot() {
 	pid=$(wait_pidfile "$TT_TMP/$1.pid" 5)
 }
 
-# sel_addr NAME: the address of the selected line (the selection's
-# colours, black on cyan, start the line in a capture with attributes).
+# sel_addr NAME: the address of the selected line.
 sel_addr() {
-	tmux_capture "$1" -e | grep "^$(printf '\033')\[30m$(printf '\033')\[46m" | grep -v Percent |
-		sed -E 's/\x1b\[[0-9;]*m//g' | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9a-f]+$/ && length($i) >= 3) { print $i; exit } }'
+	selected_line "$1" | grep -v Percent | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9a-f]+$/ && length($i) >= 3) { print $i; exit } }'
 }
 
 # sel_moved NAME ADDR: the selection is on a line of another address.
@@ -28,6 +26,11 @@ sel_moved() {
 	local a
 	a=$(sel_addr "$1")
 	[ -n "$a" ] && [ "$a" != "$2" ]
+}
+
+# shares_near_100 NAME: the shares on screen add up to ~100.
+shares_near_100() {
+	awk -v s="$(percent_of_rows "$1")" 'BEGIN { exit !(s > 90 && s <= 100.5) }'
 }
 
 # percent_of_rows NAME: the sum of the shares on screen.
@@ -54,10 +57,8 @@ tmux_wait_text an 3 'hotloop\.c:[0-9]+ '
 ok $? "source lines of the -g build are interleaved"
 tmux_wait_text an 3 ' j[a-z]+ 0x[0-9a-f]+ +<hot_loop_fn\+0x[0-9a-f]+>'
 ok $? "the loop's jump names its target in the function"
-sleep 1.5
-sum=$(percent_of_rows an)
-awk -v s="$sum" 'BEGIN { exit !(s > 90 && s <= 100.5) }'
-ok $? "the shares shown add up to ~100 ($sum)"
+wait_for 5 shares_near_100 an
+ok $? "the shares shown add up to ~100 ($(percent_of_rows an))"
 
 # the hottest line is selected: ] moves to the next one, [ back
 hot1=$(sel_addr an)
@@ -70,8 +71,7 @@ tmux_keys an '['
 
 # toggles
 tmux_keys an S
-sleep 0.3
-! _tmux_has_text an 'hotloop\.c:[0-9]+ '
+wait_for 3 lacks_text an 'hotloop\.c:[0-9]+ '
 ok $? "S hides the source lines"
 tmux_keys an S
 tmux_keys an P
@@ -87,8 +87,12 @@ tmux_keys an A
 tmux_keys an F3
 tmux_keys an -l 'j'
 tmux_keys an Enter
+wait_for 3 selected_is an ' j[a-z]+ 0x[0-9a-f]+ '
+ok $? "F3 finds a jump"
+target=$(selected_line an | sed -nE 's/.* j[a-z]+ 0x([0-9a-f]+) .*/\1/p' | head -n 1)
 tmux_keys an Enter
-sleep 0.3
+wait_for 3 eval '[ "$(sel_addr an)" = "$target" ]'
+ok $? "Enter follows the jump to its target (${target:-none}, now $(sel_addr an))"
 tmux_keys an BSpace
 tmux_wait_text an 3 'no call followed'
 ok $? "Backspace without a followed call says so"

@@ -33,7 +33,7 @@ search_row() {
 	tmux_keys "$1" /
 	tmux_keys "$1" -l "$2"
 	tmux_keys "$1" Enter
-	sleep 0.3
+	wait_for 3 selected_is "$1" "$2"
 }
 
 tmux_start main 120 40 "$TRACETOP" -g -p "$pid" -d 0.5
@@ -87,8 +87,8 @@ ok $? "C collapses them all"
 # 80x24 with trees open: nothing wider than the window
 tmux_keys main E
 _tt_tmux resize-window -t main -x 80 -y 24
-sleep 1
 tmux_wait_text main 3 'cp_'
+wait_for 3 eval '[ "$(max_width main)" -le 80 ]'
 w=$(max_width main)
 [ "$w" -le 80 ]
 ok $? "no line wider than 80 at 80x24 ($w)"

@@ -30,12 +30,17 @@ tmux_wait_text cnt 3 'total +CPUs utilized +[0-9]+\.[0-9]+'
 ok $? "CPU utilization derived from task-clock"
 # CPUs utilized is task-clock per wall second: the task-clock of the same
 # 0.5 s interval, in ms, over 500 (within 10 %: the interval jitters).
-# The first refresh comes after 0.25 s: read a later one.
-sleep 1.2
-screen=$(tmux_capture cnt)
-util=$(echo "$screen" | sed -nE 's/.*total +CPUs utilized +([0-9]+\.[0-9]+).*/\1/p' | head -n 1)
-ms=$(echo "$screen" | sed -nE 's/^ *total +task-clock +([0-9.]+) ms.*/\1/p' | head -n 1)
-awk -v u="${util:-0}" -v ms="${ms:-0}" 'BEGIN { e = ms / 500; exit !(u > 0 && u > e * 0.9 - 0.02 && u < e * 1.1 + 0.02) }'
+# The first refresh comes after 0.25 s, and a loaded machine may stretch
+# one interval: poll until a refresh shows the two agreeing.
+util_agrees() {
+	local screen
+	screen=$(tmux_capture cnt)
+	util=$(echo "$screen" | sed -nE 's/.*total +CPUs utilized +([0-9]+\.[0-9]+).*/\1/p' | head -n 1)
+	ms=$(echo "$screen" | sed -nE 's/^ *total +task-clock +([0-9.]+) ms.*/\1/p' | head -n 1)
+	awk -v u="${util:-0}" -v ms="${ms:-0}" 'BEGIN { e = ms / 500; exit !(u > 0 && u > e * 0.9 - 0.02 && u < e * 1.1 + 0.02) }'
+}
+util="" ms=""
+wait_for 10 util_agrees
 ok $? "utilization = task-clock per wall second (shown: $util CPUs, $ms ms in 0.5 s)"
 
 tmux_keys cnt s
@@ -73,22 +78,44 @@ tmux_wait_text cnt 3 'stopped counting major-faults'
 ok $? "Delete stops counting the selected event"
 tmux_keys cnt Escape
 tmux_wait_text cnt 3 '^ *total +page-faults'
-sleep 1
-lacks_text cnt '^ *total +major-faults'
+wait_for 3 lacks_text cnt '^ *total +major-faults'
 ok $? "its row is gone"
 
 # ---------------------------------------------------------------- sort, filter
+# rates: the Per second column of the total rows (metrics have none), in
+# units of the event's own (ns/s of task-clock shown as ms/s).
+rates() {
+	tmux_capture cnt | awk -F'  +' '/^ *total / && $2 !~ /utilized/ {
+		v = $4; f = (v ~ /ms\/s/) ? 1e6 : 1; gsub(/[^0-9.]/, "", v); print v * f }'
+}
+
+# rates_sorted asc|desc: at least three rates, in that order.
+rates_sorted() {
+	rates | awk -v dir="$1" 'NR > 1 && ((dir == "desc" && $1 > p) || (dir == "asc" && $1 < p)) { bad = 1 }
+		{ p = $1 } END { exit !(NR >= 3 && !bad) }'
+}
+
 tmux_keys cnt F6
 tmux_wait_text cnt 3 'Sort by'
 tmux_keys cnt Down Down Down Enter
-tmux_wait_text cnt 3 'Per second' # title still there
+tmux_wait_text cnt 3 '(▼|v)Per second'
+ok $? "F6: sorted by Per second, descending"
+wait_for 3 rates_sorted desc
+ok $? "the rates shown go down: $(rates | tr '\n' ' ')"
 first=$(tmux_capture cnt | grep -E '^ *total ' | head -n 1)
 like "$first" 'task-clock' "sorted by rate: task-clock (ns/s) first"
+tmux_keys cnt I
+tmux_wait_text cnt 3 '(▲|\^)Per second'
+ok $? "I: ascending"
+wait_for 3 rates_sorted asc
+ok $? "the rates shown go up: $(rates | tr '\n' ' ')"
+tmux_keys cnt I
 tmux_keys cnt F4
 tmux_keys cnt -l 'switch'
 tmux_keys cnt Enter
-sleep 0.5
-is "$(tmux_capture cnt | grep -cE '^ *total ')" 1 "the filter keeps context-switches only"
+wait_for 3 eval '[ "$(tmux_capture cnt | grep -cE "^ *total ")" = 1 ]'
+ok $? "the filter keeps one row"
+like "$(tmux_capture cnt | grep -E '^ *total ')" 'context-switches' "... context-switches"
 tmux_keys cnt Escape
 
 # ---------------------------------------------------------------- help, size
@@ -101,7 +128,7 @@ tmux_wait_text cnt 3 'count the system total, per CPU or per process'
 tmux_keys cnt q
 _tt_tmux resize-window -t cnt -x 80 -y 24 2>/dev/null
 tmux_wait_text cnt 3 'Scope: total'
-sleep 1
+wait_for 3 eval '[ "$(max_width cnt)" -le 80 ]'
 w=$(max_width cnt)
 [ "$w" -le 80 ]
 ok $? "80x24: no line wider than the window ($w)"

@@ -92,17 +92,12 @@ pane_flag() {
 	_tt_tmux display-message -p -t "$1" "#{$2}"
 }
 
-# tracetop_pid PATTERN: the newest tracetop whose command line ends in PATTERN.
-tracetop_pid() {
-	pgrep -n -f "tracetop $1\$"
-}
-
 # ---------------------------------------------------------------- mouse
 tui_start main 100 30 -p "$pid" -d 1
 tmux_wait_text main 5 'split_gamma'
 ok $? "all three functions show"
 # The TERM tmux gave the pane decides how ncurses reads mouse reports.
-tpid=$(tracetop_pid "-p $pid -d 1")
+tpid=$(tui_pid main)
 term=$(tr '\0' '\n' <"/proc/${tpid:-0}/environ" 2>/dev/null | sed -n 's/^TERM=//p')
 [ -n "$term" ] || term=$(_tt_tmux show-options -gv default-terminal 2>/dev/null)
 fmt=$(mouse_format "${term:-screen}")
@@ -272,7 +267,7 @@ tmux_keys big q
 # A crash signal restores the terminal, then kills with the same signal.
 tui_start segv 100 30 -p "$pid" -d 0.7
 tmux_wait_text segv 5 'split_alpha'
-tpid=$(tracetop_pid "-p $pid -d 0.7")
+tpid=$(tui_pid segv)
 [ -n "$tpid" ] && kill -SEGV "$tpid"
 tmux_wait_text segv 5 'exit=139'
 ok $? "SIGSEGV: it dies of the signal (status 139)"
@@ -281,7 +276,7 @@ is "$(pane_flag segv mouse_any_flag)" 0 "SIGSEGV: mouse reports are off again"
 
 tui_start abrt 100 30 -p "$pid" -d 0.8
 tmux_wait_text abrt 5 'split_alpha'
-tpid=$(tracetop_pid "-p $pid -d 0.8")
+tpid=$(tui_pid abrt)
 [ -n "$tpid" ] && kill -ABRT "$tpid"
 tmux_wait_text abrt 5 'exit=134'
 ok $? "SIGABRT: it dies of the signal (status 134)"

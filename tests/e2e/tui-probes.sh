@@ -12,11 +12,6 @@ need_root_perf
 TRACEFS=/sys/kernel/tracing
 [ -w "$TRACEFS/uprobe_events" ] || tap_skip_all "no uprobe_events in $TRACEFS (CONFIG_UPROBE_EVENTS)"
 
-# menu_sel_is NAME TEXT: the menu's selected item starts with TEXT (the
-# selection's colours are set between the box's border and the text).
-menu_sel_is() {
-	tmux_capture "$1" -e | grep -F "$2" | grep -qE "│($(printf '\033')\[[0-9;]*m)+ $2"
-}
 
 # our_groups: tracetop's probe groups left in tracefs.
 our_groups() {
@@ -67,10 +62,12 @@ ok $? "the probe is made"
 tmux_wait_text pr 3 'tracetop_[0-9]+:split_gamma +uprobe +split:split_gamma'
 ok $? "its row: name, kind, target"
 is "$(our_groups)" 1 "it exists in uprobe_events"
-sleep 1.5
-hits=$(tmux_capture pr | sed -nE 's/.*:split_gamma +uprobe .* ([0-9]+) +[0-9.]+ +on *$/\1/p' | head -n 1)
-[ "${hits:-0}" -gt 0 ]
-ok $? "hits count live ($hits)"
+# hits: the hit count on split_gamma's row.
+hits() {
+	tmux_capture pr | sed -nE 's/.*:split_gamma +uprobe .* ([0-9]+) +[0-9.]+ +on *$/\1/p' | head -n 1
+}
+wait_for 5 eval '[ "$(hits)" -gt 0 ] 2>/dev/null'
+ok $? "hits count live ($(hits))"
 
 # ---------------------------------------------------------------- trace, toggle, delete
 tmux_keys pr BTab
@@ -86,8 +83,8 @@ ok $? "Space again: on"
 tmux_keys pr DC
 tmux_wait_text pr 3 'removed tracetop_[0-9]+:split_gamma'
 ok $? "Delete removes it"
-sleep 0.5
-is "$(our_groups)" 0 "gone from uprobe_events"
+wait_for 3 eval '[ "$(our_groups)" = 0 ]'
+ok $? "gone from uprobe_events"
 
 # ---------------------------------------------------------------- from Top
 tmux_keys pr Tab Tab # past the Annotate pane, round to Top
@@ -99,16 +96,9 @@ tmux_keys pr Enter
 tmux_wait_text pr 3 'Probe split_beta \(count its calls'
 ok $? "Top's row menu offers to probe the function"
 # walk down the menu to the probe item and choose it
-n=0
-until tmux_capture pr | grep -qE 'At the (entry|return) of split_beta'; do
-	tmux_keys pr Down
-	sleep 0.2
-	if menu_sel_is pr 'Probe split_beta'; then
-		tmux_keys pr Enter
-		sleep 0.3
-	fi
-	[ $((++n)) -gt 10 ] && break
-done
+menu_walk pr 'Probe split_beta' 10
+ok $? "the menu's selection reaches it"
+tmux_keys pr Enter
 tmux_wait_text pr 3 'At the return of split_beta'
 ok $? "it leads to the Probes pane's entry-or-return step"
 tmux_keys pr Down Enter
@@ -134,12 +124,7 @@ tui_start pv 140 40 -d 0.5 -- "$WORKLOADS/probed" 1 wait
 tmux_wait_text pv 5 'Top'
 tmux_keys pv Tab Tab Tab a
 tmux_wait_text pv 3 'Insert a probe'
-n=0
-until menu_sel_is pv 'A function of a binary'; do
-	tmux_keys pv Down
-	sleep 0.2
-	[ $((++n)) -gt 6 ] && break
-done
+menu_walk pv 'A function of a binary' 6
 tmux_keys pv Enter
 tmux_wait_text pv 3 'Binary \(path or name\)'
 tmux_keys pv -l "$WORKLOADS/probed"
@@ -154,15 +139,10 @@ ok $? "a char * parameter as a string"
 tmux_keys pv Escape
 
 # Any running process's objects, by pid: here the command's own.
-ppid=$(pgrep -n -x probed)
+ppid=$(child_pid "$(tui_pid pv)" probed)
 tmux_keys pv a
 tmux_wait_text pv 3 'Insert a probe'
-n=0
-until menu_sel_is pv 'A function of any process'; do
-	tmux_keys pv Down
-	sleep 0.2
-	[ $((++n)) -gt 6 ] && break
-done
+menu_walk pv 'A function of any process' 6
 tmux_keys pv Enter
 tmux_wait_text pv 3 'Process id:'
 ok $? "a process can be chosen by its pid"

@@ -81,9 +81,15 @@ ok $? "v again: the stream"
 tmux_keys tr p
 tmux_wait_text tr 3 'PAUSED'
 ok $? "p pauses"
+# events_seen: the title line's count of events.
+events_seen() {
+	tmux_capture tr | sed -nE 's/.* events: ([0-9]+) .*/\1/p' | head -n 1
+}
 rows1=$(tmux_capture tr | grep -c 'sched:sched_process_')
+seen1=$(events_seen)
 "$EXECME" 3
-sleep 1.5
+wait_for 5 eval '[ "$(events_seen)" -ge $((${seen1:-0} + 3)) ]'
+ok $? "paused: the execs are still counted ($seen1, then $(events_seen))"
 rows2=$(tmux_capture tr | grep -c 'sched:sched_process_')
 is "$rows2" "$rows1" "paused: the list holds still"
 tmux_keys tr p
@@ -94,9 +100,9 @@ ok $? "p again resumes"
 tmux_keys tr F4
 tmux_keys tr -l 'execme'
 tmux_keys tr Enter
-sleep 0.5
-is "$(tmux_capture tr | grep -E 'sched:sched_process_' | grep -vc 'execme')" 0 \
-	"the filter keeps the execme rows only"
+wait_for 3 eval '[ "$(tmux_capture tr | grep -E "sched:sched_process_" | grep -vc execme)" = 0 ]'
+ok $? "the filter keeps the execme rows only"
+like "$(tmux_capture tr)" 'tt-execme-7f3a-[0-9]+ +sched:sched_process_exec' "... and shows them"
 tmux_keys tr Escape
 tmux_keys tr Enter
 tmux_wait_text tr 3 'Show only sched:sched_process_'

@@ -42,25 +42,30 @@ ok $? "by symbol name, inverted"
 like "$(tmux_capture main)" 'Symbol *[▼▲v^]' "the sort column's title is marked"
 # back to overhead: '<' five times walks the titled columns back
 tmux_keys main '<' '<' '<' '<' '<'
-sleep 0.3
+tmux_wait_text main 3 '(▼|▲|v|\^)Overhead'
+ok $? "< five times walks back to Overhead"
 
 # filter: only matching rows, Esc restores
 tmux_keys main '\' b e t a
-sleep 0.3
+tmux_wait_text main 3 'Filter: beta'
+ok $? "the filter prompt shows what was typed"
 tmux_keys main Enter
-sleep 0.6
-scr=$(tmux_capture main)
-like "$scr" 'split_beta' "filter keeps matching rows"
-! printf '%s\n' "$scr" | grep -q 'split_alpha'
+wait_for 3 lacks_text main 'split_alpha'
 ok $? "filter drops the others"
+like "$(tmux_capture main)" 'split_beta' "filter keeps matching rows"
 tmux_keys main Escape
 tmux_wait_text main 3 'split_alpha'
 ok $? "Esc clears the filter"
 
-# search moves the selection
+# search moves the selection from the first row to the match
+tmux_keys main Home
+wait_for 3 selected_is main split_alpha
+ok $? "Home selects the first row" || diag "$(tmux_capture main -e | head -8 | cat -v)"
 tmux_keys main / g a m
-sleep 0.3
+tmux_wait_text main 3 'Search: gam'
 tmux_keys main Enter
+wait_for 3 selected_is main split_gamma
+ok $? "search selects the matching row"
 
 # help opens and closes
 tmux_keys main F1
@@ -98,9 +103,15 @@ tmux_wait_text main 3 'FROZEN'
 ok $? "Z freezes the display"
 tmux_keys main Z
 
+# titles_are NAME ERE: the column titles (line 4) match ERE.
+titles_are() {
+	tmux_capture "$1" | sed -n 4p | grep -Eq -- "$2"
+}
+
 # resize to 80x24: rows stay, nothing wider than 80
 _tt_tmux resize-window -t main -x 80 -y 24
-sleep 1
+wait_for 3 titles_are main 'Overhead +Command +PID +Shared Object +Symbol$'
+ok $? "at 80 columns the Samples column gives way"
 tmux_wait_text main 3 'split_alpha'
 ok $? "rows stay after resizing to 80x24"
 w=$(max_width main)
@@ -108,7 +119,8 @@ w=$(max_width main)
 ok $? "no line wider than 80 ($w)"
 like "$(tmux_capture main | sed -n 4p)" '^ *(▼|▲|v|\^)?Overhead' "titles on line 4 at 80x24"
 _tt_tmux resize-window -t main -x 60 -y 20
-sleep 1
+wait_for 3 titles_are main 'Overhead +Shared Object +Symbol$'
+ok $? "at 60 columns Command and PID give way too"
 w=$(max_width main)
 [ "$w" -le 60 ]
 ok $? "no line wider than 60 after a second resize ($w)"
@@ -122,7 +134,7 @@ like "$(tmux_capture main)" '(^| )icanon echo' "the terminal is restored (icanon
 # SIGHUP (a dropped SSH session) ends it cleanly
 tui_start hup 100 30 -p "$pid"
 tmux_wait_text hup 3 'split_alpha'
-tpid=$(pgrep -n -f "tracetop -p $pid\$")
+tpid=$(tui_pid hup)
 [ -n "$tpid" ] && kill -HUP "$tpid"
 tmux_wait_text hup 3 'exit=0'
 ok $? "SIGHUP ends it with status 0"
@@ -139,7 +151,7 @@ like "$(tmux_capture intr)" '(^| )icanon echo' "the terminal is restored after C
 # SIGTERM as well
 tui_start term 100 30 -p "$pid" -d 1
 tmux_wait_text term 3 'split_alpha'
-tpid=$(pgrep -n -f "tracetop -p $pid -d 1\$")
+tpid=$(tui_pid term)
 [ -n "$tpid" ] && kill -TERM "$tpid"
 tmux_wait_text term 3 'exit=0'
 ok $? "SIGTERM ends it with status 0"

@@ -123,7 +123,16 @@ bt_dso(const char *name)
 	return dso_get(path, sb.st_dev, sb.st_ino);
 }
 
-/* Skip without the tools, else run the group. */
+/* Whether environment variable name is set and not empty. */
+static bool
+bt_env_set(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && v[0] != '\0';
+}
+
+/* Skip without the tools (fail where they must be there), else run the group. */
 int
 bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
 	     const char *const *tools, size_t ntools, int (*setup)(void **),
@@ -131,6 +140,11 @@ bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
 {
 	const char *why = bt_missing(tools, ntools);
 
+	if (why != NULL && (bt_env_set("TT_STRICT_TOOLS") || bt_env_set("CI"))) {
+		/* scripts/check installed every tool: a missing one is a failure */
+		printf("1..1\nnot ok 1 - %s (scripts/check installs it)\n", why);
+		return 1;
+	}
 	if (why != NULL) {
 		printf("1..0 # SKIP %s\n", why);
 		return 0;
