@@ -1,4 +1,5 @@
-/* batch: the -b loop. */
+/* batch: the -b front end: the session's loop with a signalfd, and a
+ * report printed from every frame. */
 #include "config.h"
 
 #include <errno.h>
@@ -12,14 +13,12 @@
 #include <unistd.h>
 
 #include "tracetop/batch.h"
+#include "tracetop/session.h"
 #include "tracetop/report-counters.h"
 #include "tracetop/report-probes.h"
 #include "tracetop/report-trace.h"
 #include "tracetop/stream.h"
 #include "tracetop/report.h"
-
-/* How often to look for the targets' exit when nothing else wakes us. */
-#define BATCH_EXIT_POLL_MS 200
 
 /* On a terminal the first frame comes after this much sampling, not after
  * a whole refresh interval. */
@@ -28,16 +27,6 @@
 /* Trace view: events logged before they are printed between refreshes
  * (well under the log's STREAM_LOG_ENTRIES, so it never drops in batch). */
 #define BATCH_TRACE_DRAIN (STREAM_LOG_ENTRIES / 8)
-
-/* Wall-clock time as a double. */
-static double
-batch_wall(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Rows that fit a terminal below the header, or the -n/--rows limit. */
 static unsigned
@@ -50,167 +39,163 @@ batch_rows(const struct options *o, FILE *out)
 	return ws.ws_row - 5u;
 }
 
-/* What one batch view prints every refresh, and its state. */
+/* What one batch view prints from every frame, and its state. */
 struct batch_view {
-	void (*report)(struct batch_view *v);
+	void (*report)(struct batch_view *v, const struct frame *f);
 	void (*flush)(struct batch_view *v);	/* after a stop by a signal, or NULL */
-	void (*drain)(struct batch_view *v);	/* after every read of the rings, or NULL */
-	struct engine *e;
+	void (*drain)(struct batch_view *v);	/* after every read of the sources, or NULL */
+	struct session *s;
+	struct engine *e;			/* the sampling source */
 	const struct options *o;
 	FILE *out;
-	struct hist_snapshot snap;		/* top */
-	struct counters *c;			/* counters */
-	struct counters_snapshot csnap[COUNTERS_NSCOPES];
-	struct probes *p;			/* probes */
-	struct probes_snapshot psnap;
+	int sfd;				/* signals */
+	bool stop;				/* a signal asked us to stop */
+	bool final;				/* the last report was printed */
 	long reports;
-	bool final;				/* this report is the last one */
 	char notice[320];			/* the counters notice last printed */
 };
 
 /* Print one refresh of every event. */
 static void
-batch_report(struct batch_view *v)
+batch_report(struct batch_view *v, const struct frame *f)
 {
-	struct engine *e = v->e;
 	const struct options *o = v->o;
-	FILE *out = v->out;
-	struct hist_snapshot *snap = &v->snap;
-	const struct engine_stats *st = engine_stats(e);
-	size_t i;
+	const struct frame_sampling *fs = &f->sampling;
 
-	engine_tick(e, o->zero);
-	for (i = 0; i < engine_nevents(e); i++) {
-		uint64_t interval, total;
-
-		engine_event_samples(e, i, &interval, &total);
+	for (size_t i = 0; i < fs->nevents; i++) {
+		const struct frame_event *ev = &fs->events[i];
 		struct report_info ri = {
-			.event = engine_event_name(e, i),
-			.requested = strcmp(o->events[i], engine_event_name(e, i)) ? o->events[i] : NULL,
-			.notice = engine_notice(e),
-			.target = engine_target(e),
-			.samples = interval,
-			.lost = st->interval_lost,
-			.total_samples = total,
-			.total_lost = st->lost,
-			.seconds = st->interval_secs,
-			.wall = batch_wall(),
-			.max_rows = batch_rows(o, out),
-			.cg = engine_callgraph(e, i),
+			.event = ev->name,
+			.requested = strcmp(o->events[i], ev->name) ? o->events[i] : NULL,
+			.notice = fs->notice,
+			.target = fs->target,
+			.samples = ev->samples,
+			.lost = fs->stats.interval_lost,
+			.total_samples = ev->total,
+			.total_lost = fs->stats.lost,
+			.seconds = fs->stats.interval_secs,
+			.wall = f->wall,
+			.max_rows = batch_rows(o, v->out),
+			.cg = ev->cg,
 		};
 
-		if (o->format == FORMAT_FOLDED) {
-			report_folded(out, &ri);
-			continue;
-		}
-		engine_snapshot(e, i, o->sort, NULL, NULL, snap);
-		if (o->format == FORMAT_JSON)
-			report_json(out, &ri, snap);
+		if (o->format == FORMAT_FOLDED)
+			report_folded(v->out, &ri);
+		else if (o->format == FORMAT_JSON)
+			report_json(v->out, &ri, &ev->rows);
 		else
-			report_text(out, &ri, snap);
+			report_text(v->out, &ri, &ev->rows);
 	}
 }
 
-/* Read pending signals; true when one asks us to stop. */
-static bool
-batch_signal_stop(int sfd)
+/* The signalfd, polled with the sources. */
+static size_t
+batch_pollfds(void *arg, struct pollfd *fds, size_t max)
 {
-	struct signalfd_siginfo si;
-	bool stop = false;
+	struct batch_view *v = arg;
 
-	while (read(sfd, &si, sizeof si) == (ssize_t)sizeof si)
-		if (si.ssi_signo != SIGCHLD && si.ssi_signo != SIGWINCH)
-			stop = true;
-	return stop;
+	if (max == 0)
+		return 0;
+	fds[0] = (struct pollfd){ .fd = v->sfd, .events = POLLIN };
+	return 1;
 }
 
-/* The loop: drain rings as they fill, report every delay seconds. */
+/* Pending signals: any but CHLD and WINCH stops the run. */
+static void
+batch_ready(void *arg, const struct pollfd *fds, size_t n)
+{
+	struct batch_view *v = arg;
+	struct signalfd_siginfo si;
+
+	if (n == 0 || !(fds[0].revents & POLLIN))
+		return;
+	while (read(v->sfd, &si, sizeof si) == (ssize_t)sizeof si)
+		if (si.ssi_signo != SIGCHLD && si.ssi_signo != SIGWINCH)
+			v->stop = true;
+}
+
+/* After each read of the sources: the view's drain. */
+static void
+batch_read(void *arg)
+{
+	struct batch_view *v = arg;
+
+	if (v->drain != NULL)
+		v->drain(v);
+}
+
+/* A frame: the view's report. */
+static void
+batch_frame(void *arg, const struct frame *f)
+{
+	struct batch_view *v = arg;
+
+	v->final = f->final;
+	v->report(v, f);
+	v->reports++;
+}
+
+/* Whether a signal stopped us. */
+static bool
+batch_stop(void *arg)
+{
+	return ((struct batch_view *)arg)->stop;
+}
+
+/* Run the session's loop with the view's report at every frame. */
 static int
 batch_loop(struct batch_view *v)
 {
-	struct pollfd fds[1025];
-	const struct options *o = v->o;
-	uint64_t delay_ns = (uint64_t)(o->delay * 1e9), next;
-	size_t nfds;
-	int sfd = signals_fd(NULL);
+	const struct session_hooks hooks = {
+		.arg = v,
+		.pollfds = batch_pollfds,
+		.ready = batch_ready,
+		.read = batch_read,
+		.frame = batch_frame,
+		.stop = batch_stop,
+	};
+	int status;
 
-	if (sfd < 0) {
+	v->e = session_source(v->s, &source_sampling);
+	v->sfd = signals_fd(NULL);
+	if (v->sfd < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
 		return 1;
 	}
-	nfds = engine_pollfds(v->e, fds + 1, ARRAY_SIZE(fds) - 1);
-	fds[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
-	next = now_ns() + (o->batch || delay_ns < BATCH_FIRST_FRAME_NS ? delay_ns
-									: BATCH_FIRST_FRAME_NS);
-	for (;;) {
-		uint64_t now = now_ns();
-		int timeout = now >= next ? 0 : (int)((next - now + 999999) / 1000000);
-
-		if (timeout > BATCH_EXIT_POLL_MS)
-			timeout = BATCH_EXIT_POLL_MS;
-		if (poll(fds, nfds + 1, timeout) < 0 && errno != EINTR)
-			break;
-		if ((fds[0].revents & POLLIN) && batch_signal_stop(sfd))
-			break;
-		poll_drop_hangups(fds + 1, nfds);
-		engine_read(v->e);
-		if (v->drain != NULL)
-			v->drain(v);
-		if (engine_finished(v->e)) {
-			engine_read(v->e);
-			v->final = true;
-			v->report(v);
-			break;
-		}
-		if (now_ns() >= next) {
-			v->final = o->count > 0 && v->reports + 1 >= o->count;
-			v->report(v);
-			next = now_ns() + delay_ns;
-			if (++v->reports >= o->count && o->count > 0)
-				break;
-		}
+	status = session_run(v->s, &hooks);
+	close(v->sfd);
+	if (status != 0) {
+		fprintf(stderr, "tracetop: poll: %s\n", strerror(errno));
+		return 1;
 	}
-	close(sfd);
 	if (!v->final && v->flush != NULL)
 		v->flush(v); /* stopped by a signal: what is still held back */
 	return ferror(v->out) ? 1 : 0;
 }
 
-/* The top view's loop. */
-int
-batch_run(struct engine *e, const struct options *o, FILE *out)
-{
-	struct batch_view v = { .report = batch_report, .e = e, .o = o, .out = out };
-	int status = batch_loop(&v);
-
-	hist_snapshot_free(&v.snap);
-	if (status == 0 && o->annotate != NULL)
-		status = batch_annotate(e, o, out);
-	return status;
-}
-
 /* Print one refresh of the counters in every scope asked for. */
 static void
-batch_counters_report(struct batch_view *v)
+batch_counters_report(struct batch_view *v, const struct frame *f)
 {
-	const char *notice = counters_notice(v->c);
+	struct counters_snapshot snaps[COUNTERS_NSCOPES];
+	const char *notice = f->counters.notice;
 	char scopes[64] = "";
 	size_t n = 0;
-	int s;
 
-	counters_tick(v->c);
-	for (s = 0; s < COUNTERS_NSCOPES; s++) {
-		if (!(v->o->counters_scopes & (1u << s)))
+	for (int s = 0; s < COUNTERS_NSCOPES; s++) {
+		if (!(f->counters.taken & (1u << s)))
 			continue;
 		snprintf(scopes + strlen(scopes), sizeof scopes - strlen(scopes), "%s%s",
 			 n ? "," : "", counters_scope_name((enum counters_scope)s));
-		counters_snapshot(v->c, (enum counters_scope)s, &v->csnap[n++]);
+		snaps[n++] = f->counters.scopes[s];
 	}
+	if (n == 0)
+		return;
 	struct report_counters_info ri = {
-		.target = engine_target(v->e),
+		.target = f->sampling.target,
 		.scopes = scopes,
-		.time = v->csnap[0].elapsed,
-		.interval = v->csnap[0].interval,
+		.time = snaps[0].elapsed,
+		.interval = snaps[0].interval,
 		.header = v->reports == 0,
 	};
 	/* text shows the notice when it changes, JSON in every object */
@@ -219,25 +204,9 @@ batch_counters_report(struct batch_view *v)
 	ri.header |= ri.notice != NULL;
 	snprintf(v->notice, sizeof v->notice, "%s", notice ? notice : "");
 	if (v->o->format == FORMAT_JSON)
-		report_counters_json(v->out, &ri, v->csnap, n);
+		report_counters_json(v->out, &ri, snaps, n);
 	else
-		report_counters_text(v->out, &ri, v->csnap, n);
-}
-
-/* The counters view's loop. */
-int
-batch_counters_run(struct engine *e, struct counters *c, const struct options *o, FILE *out)
-{
-	struct batch_view v = { .report = batch_counters_report, .e = e, .o = o, .out = out,
-				.c = c };
-	int status;
-
-	counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS)) ? COUNTERS_PROCESS
-										 : o->counters_scope);
-	status = batch_loop(&v);
-	for (size_t i = 0; i < ARRAY_SIZE(v.csnap); i++)
-		counters_snapshot_free(&v.csnap[i]);
-	return status;
+		report_counters_text(v->out, &ri, snaps, n);
 }
 
 /* Frame i of an entry's stack, for the trace report. */
@@ -271,11 +240,11 @@ batch_trace_print(struct batch_view *v, bool refresh)
 	stream_consume(s, ri.rows);
 }
 
-/* A refresh: close the interval, print what it logged. */
+/* A refresh: print what the interval logged. */
 static void
-batch_trace_report(struct batch_view *v)
+batch_trace_report(struct batch_view *v, const struct frame *f)
 {
-	engine_tick(v->e, v->o->zero);
+	(void)f; /* the stream's log is read as it fills, not from frames */
 	batch_trace_print(v, true);
 }
 
@@ -294,45 +263,46 @@ static void
 batch_trace_flush(struct batch_view *v)
 {
 	v->final = true;
-	if (stream_len(engine_stream(v->e)) > 0)
-		batch_trace_report(v);
-}
-
-/* The trace view's loop. */
-int
-batch_trace_run(struct engine *e, const struct options *o, FILE *out)
-{
-	struct batch_view v = { .report = batch_trace_report, .flush = batch_trace_flush,
-				.drain = batch_trace_drain, .e = e, .o = o, .out = out };
-
-	return batch_loop(&v);
+	if (stream_len(engine_stream(v->e)) > 0) {
+		engine_tick(v->e, v->o->zero);
+		batch_trace_print(v, true);
+	}
 }
 
 /* Print one refresh of the probes: ours with their hits, then others'. */
 static void
-batch_probes_report(struct batch_view *v)
+batch_probes_report(struct batch_view *v, const struct frame *f)
 {
 	struct report_probes_info ri = {
-		.group = probes_group(v->p),
-		.target = engine_target(v->e),
+		.group = probes_group(session_source(v->s, &source_probes)),
+		.target = f->sampling.target,
 		.header = v->reports == 0,
 	};
 
-	probes_tick(v->p);
-	probes_snapshot(v->p, &v->psnap);
 	if (v->o->format == FORMAT_JSON)
-		report_probes_json(v->out, &ri, &v->psnap);
+		report_probes_json(v->out, &ri, &f->probes);
 	else
-		report_probes_text(v->out, &ri, &v->psnap);
+		report_probes_text(v->out, &ri, &f->probes);
 }
 
-/* The probes view's loop. */
+/* Run the view o->view asks for until done. */
 int
-batch_probes_run(struct engine *e, struct probes *p, const struct options *o, FILE *out)
+batch_run(struct session *s, const struct options *o, FILE *out)
 {
-	struct batch_view v = { .report = batch_probes_report, .e = e, .o = o, .out = out, .p = p };
-	int status = batch_loop(&v);
+	struct batch_view v = { .report = batch_report, .s = s, .o = o, .out = out };
+	int status;
 
-	probes_snapshot_free(&v.psnap);
+	if (o->view == VIEW_COUNTERS) {
+		v.report = batch_counters_report;
+	} else if (o->view == VIEW_TRACE) {
+		v.report = batch_trace_report;
+		v.drain = batch_trace_drain;
+		v.flush = batch_trace_flush;
+	} else if (o->view == VIEW_PROBES) {
+		v.report = batch_probes_report;
+	}
+	status = batch_loop(&v);
+	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
+		status = batch_annotate(v.e, o, out);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/session.h"
 #include "tracetop/tracefs.h"
 #include "ui/keymap.h"
 #include "ui/tui.h"
@@ -162,7 +163,27 @@ open_counters(const struct options *o, const struct engine *e, struct tt_err *er
 	return counters_new(&co, err);
 }
 
-/* Open the engine and run the front end; returns the exit status. */
+/* The session's options for the front end that o asks for. */
+static struct session_opts
+session_options(const struct options *o, bool tui)
+{
+	static const double first_frame = 0.25; /* on a terminal, not a whole interval */
+	unsigned scopes = o->counters_scopes;
+
+	return (struct session_opts){
+	    .delay = o->delay,
+	    .first_delay = (o->batch && !tui) || o->delay < first_frame ? o->delay : first_frame,
+	    .count = o->count,
+	    .zero = o->zero,
+	    .stop_when_finished = !tui,
+	    .sort = tui ? NULL : o->sort,
+	    .counters_scopes = tui || o->view != VIEW_COUNTERS ? 0 : scopes,
+	};
+}
+
+/* Open the engine and run the front end; returns the exit status. Every
+ * source joins the session as soon as it is open, so that one
+ * session_free releases whatever was opened on every way out. */
 static int
 run(const struct options *o, struct evspec *specs)
 {
@@ -190,6 +211,8 @@ run(const struct options *o, struct evspec *specs)
 	struct counters *c = NULL;
 	struct probes *p = NULL;
 	struct engine_trace_opt *traces = NULL;
+	struct session *s = NULL;
+	struct session_opts so;
 	FILE *out = stdout;
 	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	/* batch --view counters: the engine only starts the command and
@@ -200,7 +223,7 @@ run(const struct options *o, struct evspec *specs)
 	bool tracing = o->view == VIEW_TRACE && !tui;
 	/* batch --view probes: like counters, hits are counted, nothing sampled */
 	bool probing = o->view == VIEW_PROBES && !tui;
-	int status;
+	int status = EXIT_RUNTIME;
 
 	if (counting || probing) {
 		eo.nevents = 0;
@@ -218,59 +241,57 @@ run(const struct options *o, struct evspec *specs)
 	/* the probes exist before the engine streams their events */
 	if ((status = probe_cli_open(o, tui, &p)) != 0)
 		return status;
+	status = EXIT_RUNTIME;
+	so = session_options(o, tui);
+	s = session_new(&so);
+	/* added first, freed last: a probe in use by the engine cannot go */
+	session_add(s, &source_probes, p);
 	if (p != NULL && (tracing || tui))
 		eo.traces = traces = probe_cli_traces(o, p, &eo.ntraces);
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
-		return EXIT_RUNTIME;
+		goto done;
 	}
 	raise_fd_limit();
 	if ((e = engine_new(&eo, &err)) == NULL) {
 		fprintf(stderr, "tracetop: %s\n", err.msg);
-		return EXIT_RUNTIME;
+		goto done;
 	}
+	session_add(s, &source_sampling, e);
 	/* On the screen, counters that cannot be opened only leave their
 	 * pane saying why. */
 	if ((counting || tui) && (c = open_counters(o, e, &err)) == NULL && counting) {
 		fprintf(stderr, "tracetop: %s\n", err.msg);
-		engine_free(e);
-		return EXIT_RUNTIME;
+		goto done;
 	}
+	session_add(s, &source_counters, c);
+	if (c != NULL && counting)
+		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))
+		                          ? COUNTERS_PROCESS
+		                          : o->counters_scope);
 	if (p != NULL && (probing || tui)) {
 		struct counters_opts po = {TARGET_OPTS(o), .command = engine_child_pid(e)};
 
 		if (probes_count_start(p, &po, &err) != 0) {
 			fprintf(stderr, "tracetop: cannot count the probes' hits: %s\n", err.msg);
-			counters_free(c);
-			engine_free(e);
-			probes_free(p);
-			return EXIT_RUNTIME;
+			goto done;
 		}
 	}
 	if (engine_notice(e) != NULL && !tui)
 		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
 	if (engine_start(e, &err) != 0) {
 		fprintf(stderr, "tracetop: %s\n", err.msg);
-		counters_free(c);
-		engine_free(e);
-		return EXIT_RUNTIME;
+		goto done;
 	}
-	if (counting)
-		status = batch_counters_run(e, c, o, out);
-	else if (tracing)
-		status = batch_trace_run(e, o, out);
-	else if (probing)
-		status = batch_probes_run(e, p, o, out);
-	else if (tui)
-		status = tui_run(e, c, c == NULL ? err.msg : NULL, p, o);
+	if (tui)
+		status = tui_run(s, c == NULL ? err.msg : NULL, o);
 	else
-		status = batch_run(e, o, out);
-	counters_free(c);
-	engine_free(e);
-	probes_free(p); /* after the engine: a probe in use cannot be removed */
+		status = batch_run(s, o, out);
+done:
+	session_free(s);
 	free(traces);
-	if (out != stdout && fclose(out) != 0) {
+	if (out != stdout && out != NULL && fclose(out) != 0) {
 		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
 		status = EXIT_RUNTIME;
 	}

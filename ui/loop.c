@@ -1,7 +1,7 @@
-/* loop: the interactive front end's one poll loop. It waits on the ring
- * fds, the keyboard and a signalfd, drains the rings as they fill, takes a
- * snapshot every refresh (the first one as soon as there is data) and
- * draws only when something changed, with one doupdate per frame. */
+/* loop: the screen's side of the session's loop. It adds the keyboard and
+ * a signalfd to the session's poll set, hands every frame to the panes
+ * (the first one after a short wait, not a whole interval) and draws only
+ * when something changed, with one doupdate per frame. */
 #include "config.h"
 
 #include <errno.h>
@@ -20,20 +20,14 @@
 #include "ui/screen.h"
 #include "ui/tui.h"
 
-/* The first frame comes after this much sampling, not a whole interval. */
-#define LOOP_FIRST_FRAME_NS 250000000ULL
-/* Longest sleep: bounds how late an exit or expired message is noticed. */
-#define LOOP_MAX_WAIT_MS 200
 /* How long a status message stays. */
 #define LOOP_STATUS_NS 4000000000ULL
-#define LOOP_MAX_FDS 1024
 
-/* The panes, in tab order. */
-static const struct pane_ops *const loop_panes[] = {&pane_top, &pane_counters, &pane_trace,
-                                                    &pane_probes, &pane_annotate};
-#define LOOP_PANE_COUNTERS 1
-#define LOOP_PANE_TRACE 2
-#define LOOP_PANE_PROBES 3
+/* The screen's state and its signalfd, for the session's hooks. */
+struct loop {
+	struct tui t;
+	int sfd;
+};
 
 /* Put a message on the status line. */
 void
@@ -49,23 +43,64 @@ tui_status(struct tui *t, bool error, const char *fmt, ...)
 	t->dirty = true;
 }
 
-/* Refresh t->snap for the shown event and tell the panes. */
-void
-tui_snapshot(struct tui *t)
+/* Show frame f: the header's numbers of the shown event, then the panes. */
+static void
+loop_update(struct tui *t, const struct frame *f)
 {
-	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
-	uint64_t total;
+	const struct frame_event *ev = frame_event(f, t->event);
 
-	engine_snapshot(t->engine, t->event, by_overhead, top_keep_row, t, &t->snap);
-	t->cg = engine_callgraph(t->engine, t->event);
-	engine_event_samples(t->engine, t->event, &t->snap_samples, &total);
-	t->snap_rate = engine_stats(t->engine)->interval_secs > 0
-	                   ? (double)t->snap_samples / engine_stats(t->engine)->interval_secs
+	t->frame = f;
+	t->cg = ev != NULL ? ev->cg : NULL;
+	t->snap_samples = ev != NULL ? ev->samples : 0;
+	t->snap_rate = ev != NULL && f->sampling.stats.interval_secs > 0
+	                   ? (double)ev->samples / f->sampling.stats.interval_secs
 	                   : 0;
 	for (size_t i = 0; i < t->npanes; i++)
 		if (t->panes[i]->update != NULL)
-			t->panes[i]->update(t->pane_state[i], t);
+			t->panes[i]->update(t->pane_state[i], t, f);
 	t->dirty = true;
+}
+
+/* Take the sources' snapshots again and show them. */
+void
+tui_snapshot(struct tui *t)
+{
+	session_snapshot(t->session);
+	loop_update(t, session_frame(t->session));
+}
+
+/* The index of pane ops in the table, or npanes. */
+static size_t
+loop_pane_index(const struct tui *t, const struct pane_ops *ops)
+{
+	size_t i;
+
+	for (i = 0; i < t->npanes; i++)
+		if (t->panes[i] == ops)
+			break;
+	return i;
+}
+
+/* Switch to a pane. */
+void
+tui_show_pane(struct tui *t, const struct pane_ops *ops)
+{
+	size_t i = loop_pane_index(t, ops);
+
+	if (i < t->npanes) {
+		t->cur = i;
+		t->help = false;
+		t->dirty = true;
+	}
+}
+
+/* A pane's state. */
+void *
+tui_pane_state(const struct tui *t, const struct pane_ops *ops)
+{
+	size_t i = loop_pane_index(t, ops);
+
+	return i < t->npanes ? t->pane_state[i] : NULL;
 }
 
 /* Act on pending signals. */
@@ -105,6 +140,7 @@ loop_delay_prompt(struct tui *t, int result)
 		return;
 	}
 	t->delay = d;
+	session_set_delay(t->session, d);
 	tui_status(t, false, "refreshing every %g s", d);
 }
 
@@ -160,6 +196,7 @@ loop_global(struct tui *t, enum action a)
 		return REACT_REDRAW;
 	case ACT_TOGGLE_ZERO:
 		t->zero = !t->zero;
+		session_set_zero(t->session, t->zero);
 		tui_status(t, false, "counts %s at each refresh", t->zero ? "zeroed" : "decayed");
 		return REACT_REDRAW;
 	case ACT_FREEZE:
@@ -172,11 +209,11 @@ loop_global(struct tui *t, enum action a)
 		t->prompt_owner = -1;
 		return REACT_REDRAW;
 	case ACT_NEXT_EVENT:
-		if (engine_nevents(t->engine) < 2) {
+		if (t->frame->sampling.nevents < 2) {
 			tui_status(t, false, "only one event: give several with -e");
 			return REACT_REDRAW;
 		}
-		t->event = (t->event + 1) % engine_nevents(t->engine);
+		t->event = (t->event + 1) % t->frame->sampling.nevents;
 		tui_snapshot(t);
 		return REACT_REDRAW;
 	default:
@@ -308,51 +345,90 @@ loop_draw(struct tui *t)
 	t->dirty = false;
 }
 
-/* Fill the poll set: signals, keyboard, rings. */
+/* The screen's fds: signals and keyboard (the session adds the sources'). */
 static size_t
-loop_pollfds(struct tui *t, struct pollfd *fds, int sfd)
+loop_pollfds(void *arg, struct pollfd *fds, size_t max)
 {
-	fds[0] = (struct pollfd){.fd = sfd, .events = POLLIN};
-	fds[1] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
-	return 2 + engine_pollfds(t->engine, fds + 2, LOOP_MAX_FDS - 2);
-}
+	struct loop *l = arg;
 
-/* Milliseconds until the next refresh or status expiry, capped. */
-static int
-loop_timeout(const struct tui *t, uint64_t next)
-{
-	uint64_t now = now_ns(), wake = next;
-
-	if (t->status[0] != '\0' && t->status_until < wake)
-		wake = t->status_until;
-	if (wake <= now)
+	if (max < 2)
 		return 0;
-	return (wake - now) / 1000000 > LOOP_MAX_WAIT_MS ? LOOP_MAX_WAIT_MS
-	                                                 : (int)((wake - now + 999999) / 1000000);
+	fds[0] = (struct pollfd){.fd = l->sfd, .events = POLLIN};
+	fds[1] = (struct pollfd){.fd = STDIN_FILENO, .events = POLLIN};
+	return 2;
 }
 
-/* End of a refresh interval: tick the engine, take the new snapshot. */
+/* After a poll: signals, then keys. */
 static void
-loop_refresh(struct tui *t)
+loop_ready(void *arg, const struct pollfd *fds, size_t n)
 {
-	engine_tick(t->engine, t->zero);
-	if (t->counters != NULL)
-		counters_tick(t->counters);
-	if (t->probes != NULL)
-		probes_tick(t->probes);
+	struct loop *l = arg;
+	struct tui *t = &l->t;
+
+	if (n < 2)
+		return;
+	if (fds[0].revents & POLLIN)
+		loop_read_signals(t, l->sfd);
+	if (fds[1].revents & (POLLHUP | POLLERR))
+		t->quit = true; /* the terminal is gone */
+	else if (fds[1].revents & POLLIN)
+		loop_read_keys(t);
+}
+
+/* Before each poll: expire the status message, draw what changed. */
+static bool
+loop_stop(void *arg)
+{
+	struct tui *t = &((struct loop *)arg)->t;
+
+	if (t->status[0] != '\0' && now_ns() >= t->status_until) {
+		t->status[0] = '\0';
+		t->dirty = true;
+	}
+	if (t->dirty && !t->quit)
+		loop_draw(t);
+	return t->quit;
+}
+
+/* The status message's expiry bounds the wait. */
+static int
+loop_max_wait(void *arg)
+{
+	const struct tui *t = &((struct loop *)arg)->t;
+	uint64_t now = now_ns();
+
+	if (t->status[0] == '\0' || t->status_until == UINT64_MAX)
+		return -1;
+	return t->status_until <= now ? 0 : (int)((t->status_until - now + 999999) / 1000000);
+}
+
+/* A frozen screen keeps the rows it shows. */
+static bool
+loop_want_parts(void *arg)
+{
+	return !((struct loop *)arg)->t.frozen;
+}
+
+/* A refresh: show the frame (a frozen screen only its header). */
+static void
+loop_frame(void *arg, const struct frame *f)
+{
+	struct tui *t = &((struct loop *)arg)->t;
+
 	t->refreshes++;
 	if (!t->frozen)
-		tui_snapshot(t);
+		loop_update(t, f);
 	else
 		t->dirty = true; /* the header's rates still move */
-	if (t->opts->count > 0 && t->refreshes >= t->opts->count)
+	if (f->final)
 		t->quit = true;
 }
 
 /* Say once that the command or the targets have gone. */
 static void
-loop_finished(struct tui *t)
+loop_finished(void *arg)
 {
+	struct tui *t = &((struct loop *)arg)->t;
 	int st = engine_child_status(t->engine);
 
 	t->frozen = true;
@@ -365,15 +441,18 @@ loop_finished(struct tui *t)
 	t->status_until = UINT64_MAX;
 }
 
-/* Set up the panes. */
+/* Set up the panes, and start on the one --view names. */
 static void
 loop_init_panes(struct tui *t)
 {
-	t->panes = loop_panes;
-	t->npanes = ARRAY_SIZE(loop_panes);
+	t->panes = tui_panes;
+	t->npanes = tui_npanes;
 	t->pane_state = xcalloc(t->npanes, sizeof *t->pane_state);
-	for (size_t i = 0; i < t->npanes; i++)
+	for (size_t i = 0; i < t->npanes; i++) {
 		t->pane_state[i] = t->panes[i]->init(t);
+		if (t->panes[i]->view == t->opts->view)
+			t->cur = i;
+	}
 }
 
 /* Tear the panes down. */
@@ -387,85 +466,58 @@ loop_free_panes(struct tui *t)
 
 /* Run the interactive screen. */
 int
-tui_run(struct engine *e, struct counters *c, const char *counters_error, struct probes *p,
-        const struct options *o)
+tui_run(struct session *s, const char *counters_error, const struct options *o)
 {
-	struct tui t = {.engine = e,
-	                .counters = c,
-	                .probes = p,
-	                .counters_error = counters_error,
-	                .opts = o,
-	                .delay = o->delay,
-	                .zero = o->zero,
-	                .mouse = !o->no_mouse,
-	                .prompt_owner = -1,
-	                .picker_owner = -1,
-	                .dirty = true};
-	struct pollfd fds[LOOP_MAX_FDS];
+	struct loop l = {.t = {.session = s,
+	                       .engine = session_source(s, &source_sampling),
+	                       .counters = session_source(s, &source_counters),
+	                       .probes = session_source(s, &source_probes),
+	                       .counters_error = counters_error,
+	                       .opts = o,
+	                       .delay = o->delay,
+	                       .zero = o->zero,
+	                       .mouse = !o->no_mouse,
+	                       .prompt_owner = -1,
+	                       .picker_owner = -1,
+	                       .dirty = true}};
+	const struct session_hooks hooks = {.arg = &l,
+	                                    .pollfds = loop_pollfds,
+	                                    .ready = loop_ready,
+	                                    .frame = loop_frame,
+	                                    .finished = loop_finished,
+	                                    .stop = loop_stop,
+	                                    .max_wait = loop_max_wait,
+	                                    .want_parts = loop_want_parts};
+	struct tui *t = &l.t;
 	sigset_t old;
-	uint64_t next =
-	    now_ns() + (o->delay * 1e9 < LOOP_FIRST_FRAME_NS ? (uint64_t)(o->delay * 1e9)
-	                                                     : LOOP_FIRST_FRAME_NS);
-	bool finished = false;
-	int sfd = signals_fd(&old);
-	size_t nfds;
+	int status = 0;
 
-	if (sfd < 0) {
+	if ((l.sfd = signals_fd(&old)) < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
 		return 1;
 	}
-	if (screen_init(t.mouse) != 0) {
-		close(sfd);
+	if (screen_init(t->mouse) != 0) {
+		close(l.sfd);
 		return 1;
 	}
 	nodelay(stdscr, TRUE);
-	theme_init(&t.theme, false);
-	t.cg = engine_callgraph(e, t.event);
-	loop_init_panes(&t);
-	if (o->view == VIEW_COUNTERS)
-		t.cur = LOOP_PANE_COUNTERS;
-	else if (o->view == VIEW_TRACE)
-		t.cur = LOOP_PANE_TRACE;
-	else if (o->view == VIEW_PROBES)
-		t.cur = LOOP_PANE_PROBES;
-	if (engine_notice(e) != NULL)
-		tui_status(&t, false, "%s", engine_notice(e));
-	nfds = loop_pollfds(&t, fds, sfd);
-	while (!t.quit) {
-		if (t.status[0] != '\0' && now_ns() >= t.status_until) {
-			t.status[0] = '\0';
-			t.dirty = true;
-		}
-		if (t.dirty)
-			loop_draw(&t);
-		if (poll(fds, nfds, loop_timeout(&t, next)) < 0 && errno != EINTR)
-			break;
-		if (fds[0].revents & POLLIN)
-			loop_read_signals(&t, sfd);
-		poll_drop_hangups(fds + 2, nfds - 2);
-		if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
-			if (fds[1].revents & (POLLHUP | POLLERR))
-				t.quit = true; /* the terminal is gone */
-			else
-				loop_read_keys(&t);
-		}
-		engine_read(e);
-		if (now_ns() >= next) {
-			loop_refresh(&t);
-			next = now_ns() + (uint64_t)(t.delay * 1e9);
-		}
-		if (!finished && engine_finished(e)) {
-			finished = true;
-			engine_read(e);
-			loop_refresh(&t);
-			loop_finished(&t);
-		}
-	}
+	theme_init(&t->theme, false);
+	/* the header's names before the first refresh, and no rows yet */
+	session_snapshot(s);
+	t->frame = session_frame(s);
+	t->cg = frame_event(t->frame, 0) != NULL ? frame_event(t->frame, 0)->cg : NULL;
+	loop_init_panes(t);
+	loop_update(t, t->frame);
+	if (t->frame->sampling.notice != NULL)
+		tui_status(t, false, "%s", t->frame->sampling.notice);
+	if (session_run(s, &hooks) != 0)
+		status = 1;
 	screen_end();
-	picker_free(&t.picker);
-	loop_free_panes(&t);
-	hist_snapshot_free(&t.snap);
-	close(sfd);
+	picker_free(&t->picker);
+	loop_free_panes(t);
+	close(l.sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	return 0;
+	if (status != 0)
+		fprintf(stderr, "tracetop: poll: %s\n", strerror(errno));
+	return status;
 }

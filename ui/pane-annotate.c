@@ -219,10 +219,11 @@ annot_select(struct annot *p, ssize_t i)
 
 /* A refresh: the samples of the shown event. */
 static void
-annot_update(void *pp, struct tui *t)
+annot_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct annot *p = pp;
 
+	(void)f; /* per-instruction samples are not in frames yet: the engine's */
 	if (p->a == NULL)
 		return;
 	annotate_update(p->a, engine_addrhist(t->engine, t->event));
@@ -369,22 +370,19 @@ annot_action(void *pp, struct tui *t, enum action a)
 void
 pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel)
 {
-	for (size_t i = 0; i < t->npanes; i++) {
-		struct annot *p = t->pane_state[i];
+	struct annot *p = tui_pane_state(t, &pane_annotate);
 
-		if (t->panes[i] != &pane_annotate)
-			continue;
-		if (annot_open(p, t, dso, sym, kernel)) {
-			p->nback = 0;
-			t->cur = i;
-		}
-		return;
+	if (p != NULL && annot_open(p, t, dso, sym, kernel)) {
+		p->nback = 0;
+		tui_show_pane(t, &pane_annotate);
 	}
 }
 
 const struct pane_ops pane_annotate = {
     .name = "Annotate",
     .scope = SCOPE_ANNOTATE,
+    .view = VIEW_NONE,
+    .reads = PANE_READS_SAMPLING,
     .init = annot_init,
     .free = annot_free,
     .update = annot_update,

@@ -46,7 +46,6 @@ enum cnt_menu_id {
 
 struct cnt {
 	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
-	struct counters_snapshot snap;
 	const struct counters_row **ptrs;
 	size_t cap;
 	char **catalog; /* event names for the picker, loaded on first use */
@@ -315,7 +314,6 @@ cnt_free(void *pp)
 	struct cnt *p = pp;
 
 	table_free(&p->list.table);
-	counters_snapshot_free(&p->snap);
 	cnt_catalog_free(p);
 	free(p->ptrs);
 	free(p);
@@ -323,20 +321,26 @@ cnt_free(void *pp)
 
 /* A refresh: the rows of the scope in use. */
 static void
-cnt_update(void *pp, struct tui *t)
+cnt_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct cnt *p = pp;
 
-	if (t->counters == NULL || t->frozen)
+	const struct counters_snapshot *snap;
+	enum counters_scope s;
+
+	if (t->counters == NULL || !f->has_counters)
 		return;
-	counters_snapshot(t->counters, counters_scope(t->counters), &p->snap);
-	if (p->cap < p->snap.n) {
-		p->cap = p->snap.n;
+	s = counters_scope(t->counters);
+	if (!(f->counters.taken & (1u << s)))
+		return; /* taken before the scope changed: the next frame has it */
+	snap = &f->counters.scopes[s];
+	if (p->cap < snap->n) {
+		p->cap = snap->n;
 		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
 	}
-	for (size_t i = 0; i < p->snap.n; i++)
-		p->ptrs[i] = &p->snap.rows[i];
-	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap.n);
+	for (size_t i = 0; i < snap->n; i++)
+		p->ptrs[i] = &snap->rows[i];
+	table_set_rows(&p->list.table, (const void *const *)p->ptrs, snap->n);
 }
 
 /* The pane's title line: scope, what limits it. */
@@ -344,7 +348,7 @@ static void
 cnt_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct cnt *p = pp;
-	const char *notice = t->counters ? counters_notice(t->counters) : NULL;
+	const char *notice = t->frame->counters.notice;
 	const struct counters_row *sel;
 	char line[256], *reason = NULL;
 
@@ -546,6 +550,8 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 const struct pane_ops pane_counters = {
     .name = "Counters",
     .scope = SCOPE_COUNTERS,
+    .view = VIEW_COUNTERS,
+    .reads = PANE_READS_COUNTERS,
     .init = cnt_init,
     .free = cnt_free,
     .update = cnt_update,

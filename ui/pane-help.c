@@ -87,6 +87,8 @@ help_action(void *p, struct tui *t, enum action a)
 const struct pane_ops pane_help = {
     .name = "Help",
     .scope = SCOPE_GLOBAL,
+    .view = VIEW_NONE,
+    .reads = 0,
     .draw = help_draw,
     .action = help_action,
 };

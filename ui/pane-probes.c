@@ -64,7 +64,7 @@ enum probes_menu_id {
 
 struct probes_pane {
 	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
-	struct probes_snapshot snap;
+	const struct probes_snapshot *snap; /* the frame's rows shown, or NULL */
 	const struct probes_row **ptrs;
 	size_t cap;
 	enum probes_step step;
@@ -240,7 +240,6 @@ probes_free_pane(void *pp)
 	struct probes_pane *p = pp;
 
 	table_free(&p->list.table);
-	probes_snapshot_free(&p->snap);
 	probes_names_drop(p);
 	free(p->ptrs);
 	free(p);
@@ -262,21 +261,23 @@ probes_sync_traces(struct tui *t)
 
 /* A refresh: the manager's rows. */
 static void
-probes_update(void *pp, struct tui *t)
+probes_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct probes_pane *p = pp;
 
 	if (t->probes == NULL)
 		return;
 	probes_sync_traces(t);
-	probes_snapshot(t->probes, &p->snap);
-	if (p->cap < p->snap.n) {
-		p->cap = p->snap.n;
+	if (!f->has_probes)
+		return;
+	p->snap = &f->probes;
+	if (p->cap < p->snap->n) {
+		p->cap = p->snap->n;
 		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
 	}
-	for (size_t i = 0; i < p->snap.n; i++)
-		p->ptrs[i] = &p->snap.rows[i];
-	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap.n);
+	for (size_t i = 0; i < p->snap->n; i++)
+		p->ptrs[i] = &p->snap->rows[i];
+	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap->n);
 }
 
 /* Draw the table and what the pane says above it. */
@@ -284,6 +285,7 @@ static void
 probes_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct probes_pane *p = pp;
+	const char *notice = p->snap != NULL ? p->snap->notice : NULL;
 	char line[256];
 
 	if (h < 2)
@@ -295,9 +297,9 @@ probes_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	snprintf(line, sizeof line,
 	         "group %s: a inserts a probe, Space turns one on or off, "
 	         "Delete removes it%s%s",
-	         probes_group(t->probes), p->snap.notice ? "  " : "",
-	         p->snap.notice ? p->snap.notice : "");
-	wattrset(win, p->snap.notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
+	         probes_group(t->probes), notice ? "  " : "",
+	         notice ? notice : "");
+	wattrset(win, notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);
 	table_draw(&p->list.table, win, y + 1, x, h - 1, w, &t->theme);
@@ -674,22 +676,21 @@ probes_prompt(void *pp, struct tui *t, int result)
 void
 pane_probes_insert(struct tui *t, const char *binary, const char *func)
 {
-	for (size_t i = 0; i < t->npanes; i++) {
-		struct probes_pane *p = t->pane_state[i];
+	struct probes_pane *p = tui_pane_state(t, &pane_probes);
 
-		if (t->panes[i] != &pane_probes)
-			continue;
-		t->cur = i;
-		snprintf(p->binary, sizeof p->binary, "%s", binary ? binary : "");
-		snprintf(p->func, sizeof p->func, "%s", func);
-		probes_when_menu(p, t);
+	if (p == NULL)
 		return;
-	}
+	tui_show_pane(t, &pane_probes);
+	snprintf(p->binary, sizeof p->binary, "%s", binary ? binary : "");
+	snprintf(p->func, sizeof p->func, "%s", func);
+	probes_when_menu(p, t);
 }
 
 const struct pane_ops pane_probes = {
     .name = "Probes",
     .scope = SCOPE_PROBES,
+    .view = VIEW_PROBES,
+    .reads = PANE_READS_PROBES,
     .init = probes_init,
     .free = probes_free_pane,
     .update = probes_update,

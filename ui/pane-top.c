@@ -55,6 +55,9 @@ struct top {
 	size_t sym_col;       /* index of the Symbol column */
 	bool stacks;          /* the engine has call stacks: trees */
 	struct calltree tree; /* the lines shown: rows and their trees */
+	/* The frame's rows of the shown event that the zooms and K/U keep,
+	 * copied: a frozen screen keeps them while frames move on. */
+	struct hist_snapshot rows;
 	char sym_title[48];
 };
 
@@ -238,13 +241,11 @@ top_set_title(struct top *p)
 	p->cols[p->sym_col].title = p->sym_title;
 }
 
-/* The snapshot filter of the Top pane's zooms and K/U toggles: keep a row
- * unless one of them hides it. */
-bool
-top_keep_row(const struct hist_entry *e, void *arg)
+/* The Top pane's zooms and K/U toggles: keep a row unless one of them
+ * hides it. */
+static bool
+top_keep_row(const struct hist_entry *e, const struct tui *t)
 {
-	const struct tui *t = arg;
-
 	if (e->key.kernel ? t->hide_kernel : t->hide_user)
 		return false;
 	if (t->zoom.pid != 0 && e->key.pid != t->zoom.pid)
@@ -289,6 +290,7 @@ top_free(void *pp)
 
 	table_free(&p->list.table);
 	calltree_free(&p->tree);
+	hist_snapshot_free(&p->rows);
 	free(p);
 }
 
@@ -297,7 +299,7 @@ top_free(void *pp)
 static void
 top_rebuild(struct top *p, struct tui *t, uintptr_t select_id)
 {
-	calltree_build(&p->tree, p->stacks ? t->cg : NULL, &t->snap, t->theme.utf8);
+	calltree_build(&p->tree, p->stacks ? t->cg : NULL, &p->rows, t->theme.utf8);
 	if (select_id != 0) {
 		p->list.table.sel_id = select_id;
 		p->list.table.have_sel = true;
@@ -305,10 +307,37 @@ top_rebuild(struct top *p, struct tui *t, uintptr_t select_id)
 	table_set_rows(&p->list.table, p->tree.ptrs, p->tree.nlines);
 }
 
-/* A new snapshot: hand its rows to the table. */
+/* Copy the rows of the shown event of f that the zooms and K/U keep. */
 static void
-top_update(void *pp, struct tui *t)
+top_filter(struct top *p, const struct tui *t, const struct frame *f)
 {
+	const struct frame_event *ev = frame_event(f, t->event);
+	const struct hist_snapshot *from = ev != NULL ? &ev->rows : NULL;
+	size_t n = from != NULL ? from->n : 0;
+
+	if (p->rows.cap < n) {
+		p->rows.cap = n;
+		p->rows.rows = xrealloc(p->rows.rows, n * sizeof *p->rows.rows);
+	}
+	p->rows.n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hist_row *r;
+
+		if (!top_keep_row(from->rows[i].entry, t))
+			continue;
+		r = &p->rows.rows[p->rows.n++];
+		*r = from->rows[i];
+		r->entry = &r->copy;
+	}
+	p->rows.total_score = from != NULL ? from->total_score : 0;
+	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
+}
+
+/* A new frame: its rows to the table. */
+static void
+top_update(void *pp, struct tui *t, const struct frame *f)
+{
+	top_filter(pp, t, f);
 	top_rebuild(pp, t, 0);
 }
 
@@ -656,6 +685,8 @@ top_menu(void *pp, struct tui *t, int id)
 const struct pane_ops pane_top = {
     .name = "Top",
     .scope = SCOPE_TOP,
+    .view = VIEW_TOP,
+    .reads = PANE_READS_SAMPLING,
     .init = top_init,
     .free = top_free,
     .update = top_update,

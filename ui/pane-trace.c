@@ -322,13 +322,14 @@ trace_reserve(struct trace *p, size_t n, size_t ninfos)
 /* A refresh: the log's entries (those the Enter menu keeps) and the
  * per-event counts. */
 static void
-trace_update(void *pp, struct tui *t)
+trace_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct trace *p = pp;
 	struct stream *s = engine_stream(t->engine);
 	size_t n = stream_len(s), ne = stream_nevents(s), k = 0;
 	struct stream_entry en;
 
+	(void)f; /* the stream's bounded log is read as it stands, not from frames */
 	trace_reserve(p, n, ne);
 	for (size_t i = 0; i < n; i++) {
 		if (!stream_get(s, i, &en) || !stream_match(&en, &p->only))
@@ -664,13 +665,15 @@ trace_menu(void *pp, struct tui *t, int id)
 			trace_set(t, event, false);
 		break;
 	}
-	trace_update(p, t);
+	trace_update(p, t, t->frame);
 	return REACT_REDRAW;
 }
 
 const struct pane_ops pane_trace = {
     .name = "Trace",
     .scope = SCOPE_TRACE,
+    .view = VIEW_TRACE,
+    .reads = 0,
     .init = trace_init,
     .free = trace_free,
     .update = trace_update,

@@ -340,29 +340,26 @@ screen_delay(char *buf, size_t len, double delay)
 static void
 screen_header_event(struct tui *t, struct segs *l)
 {
-	const struct engine_stats *st = NULL;
+	const struct frame_sampling *fs = t->frame != NULL ? &t->frame->sampling : NULL;
+	const struct frame_event *ev = t->frame != NULL ? frame_event(t->frame, t->event) : NULL;
 	char name[96], notice[160];
 
-	if (t->engine != NULL) {
-		size_t n = engine_nevents(t->engine);
-		const char *nt = engine_notice(t->engine);
-
-		screen_esc(name, sizeof name, engine_event_name(t->engine, t->event));
-		if (n > 1)
+	if (ev != NULL) {
+		screen_esc(name, sizeof name, ev->name);
+		if (fs->nevents > 1)
 			seg_add(l, "Event: ", TH_HEADER_VALUE, 0, 8, "%s [%zu/%zu]", name,
-				t->event + 1, n);
+				t->event + 1, fs->nevents);
 		else
 			seg_add(l, "Event: ", TH_HEADER_VALUE, 0, 8, "%s", name);
-		if (nt != NULL) {
-			screen_short_notice(notice, sizeof notice, nt);
+		if (fs->notice != NULL) {
+			screen_short_notice(notice, sizeof notice, fs->notice);
 			seg_add(l, "", TH_HEADER_WARN, 4, 12, "(%s)", notice);
 		}
-		st = engine_stats(t->engine);
 	}
 	seg_add(l, "Samples/s: ", TH_HEADER_VALUE, 2, 0, "%.0f", t->snap_rate);
-	if (st != NULL)
-		seg_add(l, "Lost: ", st->lost > 0 ? TH_HEADER_WARN : TH_HEADER_VALUE,
-			st->lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)st->lost);
+	if (ev != NULL)
+		seg_add(l, "Lost: ", fs->stats.lost > 0 ? TH_HEADER_WARN : TH_HEADER_VALUE,
+			fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);
 }
 
 /* Header line 1: target, refresh, decay or zero, frozen, zoom, hiding. */
@@ -372,9 +369,9 @@ screen_header_view(struct tui *t, struct segs *l)
 	char buf[128], zoom[160] = "";
 	size_t o = 0;
 
-	if (t->engine != NULL)
+	if (t->frame != NULL && t->frame->sampling.target != NULL)
 		seg_add(l, "Target: ", TH_HEADER_VALUE, 0, 12, "%s",
-			screen_esc(buf, sizeof buf, engine_target(t->engine)));
+			screen_esc(buf, sizeof buf, t->frame->sampling.target));
 	screen_delay(buf, sizeof buf, t->delay);
 	seg_add(l, "Refresh: ", TH_HEADER_VALUE, 2, 0, "%ss", buf);
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");

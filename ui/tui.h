@@ -8,8 +8,10 @@
 #include <stdint.h>
 
 #include "tracetop/engine.h"
+#include "tracetop/frame.h"
 #include "tracetop/hist.h"
 #include "tracetop/options.h"
+#include "tracetop/session.h"
 #include "ui/action.h"
 #include "ui/curses.h"
 #include "ui/keymap.h"
@@ -20,14 +22,24 @@
 
 struct tui;
 
-/* One pane: one file, one const instance of this. */
+/* What a pane reads of a frame. */
+enum pane_parts {
+	PANE_READS_SAMPLING = 1 << 0,
+	PANE_READS_COUNTERS = 1 << 1,
+	PANE_READS_PROBES = 1 << 2,
+};
+
+/* One pane: one file, one const instance of this, one line in the table
+ * of ui/panes.c. */
 struct pane_ops {
 	const char *name;     /* tab title */
 	enum key_scope scope; /* which key map entries apply */
+	enum options_view view; /* the --view that starts on it (VIEW_NONE: none) */
+	unsigned reads;       /* PANE_READS_*: the frame parts it shows */
 	void *(*init)(struct tui *t);
 	void (*free)(void *p);
-	/* A new snapshot is in t->snap (or the filters changed). */
-	void (*update)(void *p, struct tui *t);
+	/* A new frame f (or the filters changed and f was taken again). */
+	void (*update)(void *p, struct tui *t, const struct frame *f);
 	/* Draw into win at (y, x), h lines by w columns. */
 	void (*draw)(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w);
 	/* Act on an action; REACT_* flags. */
@@ -44,6 +56,10 @@ struct pane_ops {
 	int (*pick)(void *p, struct tui *t, size_t idx, bool toggled);
 };
 
+/* The panes, in tab order (ui/panes.c). */
+extern const struct pane_ops *const tui_panes[];
+extern const size_t tui_npanes;
+
 /* What the Top pane is zoomed into (0 / NULL: not). */
 struct zoom {
 	int pid;
@@ -55,6 +71,10 @@ struct counters;
 struct probes;
 
 struct tui {
+	struct session *session;
+	const struct frame *frame; /* the last one shown */
+	/* the session's sources, for what the panes do (the data they show
+	 * comes from frames) */
 	struct engine *engine;
 	struct counters *counters;  /* the Counters pane's, NULL if they failed... */
 	const char *counters_error; /* ...for this reason */
@@ -68,7 +88,6 @@ struct tui {
 	bool mouse;
 	size_t event; /* event shown (index into the engine's) */
 	struct zoom zoom;
-	struct hist_snapshot snap;  /* the shown event's rows, engine order */
 	const struct callgraph *cg; /* the shown event's call graph, NULL without -g */
 	uint64_t snap_samples;      /* samples of the refresh */
 	double snap_rate;           /* samples/s of the refresh */
@@ -93,25 +112,28 @@ struct tui {
 	bool quit;
 };
 
-/* Run the interactive screen until quit, -n refreshes, the command's or
- * targets' exit, or a signal. Returns the exit status. */
-int tui_run(struct engine *e, struct counters *c, const char *counters_error, struct probes *p,
-            const struct options *o);
+/* Run the interactive screen over session s until quit, -n refreshes,
+ * the command's or targets' exit, or a signal (counters_error: why there
+ * are no counters, or NULL). Returns the exit status. */
+int tui_run(struct session *s, const char *counters_error, const struct options *o);
 
 /* Put a message on the status line for a few seconds. */
 void tui_status(struct tui *t, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Take a fresh snapshot of the shown event with the current filters. */
+/* Take the sources' snapshots again and let the panes show them (after a
+ * change of what they show: filters, zoom, scope, events). */
 void tui_snapshot(struct tui *t);
 
+/* Switch to pane ops (it must be in the table). */
+void tui_show_pane(struct tui *t, const struct pane_ops *ops);
+
+/* The state of pane ops (NULL when it is not in the table). */
+void *tui_pane_state(const struct tui *t, const struct pane_ops *ops);
+
 extern const struct pane_ops pane_top;
-/* The snapshot filter for the Top pane's zooms and K/U (arg: the tui). */
-bool top_keep_row(const struct hist_entry *e, void *arg);
-extern const struct pane_ops pane_counters;
-extern const struct pane_ops pane_trace;
-extern const struct pane_ops pane_probes;
 extern const struct pane_ops pane_annotate;
+extern const struct pane_ops pane_probes;
 struct dso;
 struct sym;
 /* Annotate sym of dso in the Annotate pane and switch to it (or say on

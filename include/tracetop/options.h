@@ -24,6 +24,7 @@ enum options_view {
 	VIEW_COUNTERS,		/* counts and rates, like perf stat -I */
 	VIEW_TRACE,		/* the stream of tracepoint events, like trace-cmd */
 	VIEW_PROBES,		/* probes and their hit counts */
+	VIEW_NONE,		/* (a pane no --view starts on) */
 };
 
 

@@ -52,15 +52,24 @@ tui_status(struct tui *t, bool error, const char *fmt, ...)
 	t->dirty = true;
 }
 
-/* Fake of the loop's snapshot: the fixture's hist through the filter,
- * then every pane's update. */
+/* Fake of the loop's snapshot: a frame of one event, the fixture's hist
+ * and call graph, then every pane's update. */
 void
 tui_snapshot(struct tui *t)
 {
+	struct frame *f = &cur->frame;
+
 	snapshots++;
-	hist_snapshot(cur->h, by_overhead, top_keep_row, t, &t->snap);
+	f->has_sampling = true;
+	f->sampling.events = &cur->event;
+	f->sampling.nevents = f->sampling.cap = 1;
+	cur->event.name = "cpu-clock";
+	cur->event.cg = cur->cg;
+	hist_snapshot(cur->h, by_overhead, NULL, NULL, &cur->event.rows);
+	t->frame = f;
+	t->cg = cur->cg;
 	for (size_t i = 0; i < t->npanes; i++)
-		t->panes[i]->update(t->pane_state[i], t);
+		t->panes[i]->update(t->pane_state[i], t, f);
 	t->dirty = true;
 }
 
@@ -174,7 +183,7 @@ teardown(void **state)
 	pane_top.free(f->states[0]);
 	if (f->cg != NULL)
 		cg_free(f->cg);
-	hist_snapshot_free(&f->t.snap);
+	hist_snapshot_free(&f->event.rows);
 	hist_free(f->h);
 	free(f);
 	cur = NULL;

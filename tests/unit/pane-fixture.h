@@ -27,6 +27,8 @@ struct fixture {
 	struct callgraph *cg;		/* set by setup_cg */
 	const struct pane_ops *panes[1];
 	void *states[1];
+	struct frame frame;		/* what tui_snapshot shows: one event */
+	struct frame_event event;
 	struct tui t;
 };
 

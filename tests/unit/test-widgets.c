@@ -24,52 +24,6 @@
 
 #define CTRL(c) ((c) & 0x1f)
 
-/* ---------------------------------------------------------- fake engine */
-
-/* What the header asks the engine for, canned. */
-struct engine {
-	const char *names[2];
-	size_t nevents;
-	const char *notice;
-	const char *target;
-	struct engine_stats stats;
-};
-
-/* How many events (fake). */
-size_t
-engine_nevents(const struct engine *e)
-{
-	return e->nevents;
-}
-
-/* The name of an event (fake). */
-const char *
-engine_event_name(const struct engine *e, size_t idx)
-{
-	return idx < e->nevents ? e->names[idx] : "?";
-}
-
-/* The fallback notice (fake). */
-const char *
-engine_notice(const struct engine *e)
-{
-	return e->notice;
-}
-
-/* The target description (fake). */
-const char *
-engine_target(const struct engine *e)
-{
-	return e->target;
-}
-
-/* The counters (fake). */
-const struct engine_stats *
-engine_stats(const struct engine *e)
-{
-	return &e->stats;
-}
-
 /* --------------------------------------------------------------- helpers */
 
 /* Feed a string of ordinary characters to the prompt. */
@@ -534,10 +488,11 @@ test_menu_small(void **state)
 	assert_non_null(strstr(line, " A rather long\xe2\x80\xa6 "));
 }
 
-/* A tui with two panes, a fake engine and everything on the header set. */
+/* A tui with two panes, a frame and everything on the header set. */
 struct fixture {
 	struct tui t;
-	struct engine e;
+	struct frame frame;
+	struct frame_event events[2];
 	struct dso dso;
 };
 
@@ -550,15 +505,17 @@ static void
 fixture_init(struct fixture *f)
 {
 	memset(f, 0, sizeof *f);
-	f->e.names[0] = "cpu-clock";
-	f->e.names[1] = "page-faults";
-	f->e.nevents = 2;
-	f->e.notice = "cycles is not supported here (no hardware PMU): sampling cpu-clock instead";
-	f->e.target = "system-wide (2 CPUs)";
-	f->e.stats.lost = 3;
+	f->events[0].name = "cpu-clock";
+	f->events[1].name = "page-faults";
+	f->frame.sampling.events = f->events;
+	f->frame.sampling.nevents = 2;
+	f->frame.sampling.notice =
+	    "cycles is not supported here (no hardware PMU): sampling cpu-clock instead";
+	f->frame.sampling.target = "system-wide (2 CPUs)";
+	f->frame.sampling.stats.lost = 3;
 	f->dso.name = "/usr/lib/x86_64-linux-gnu/libc.so.6";
 	f->dso.short_name = "libc.so.6";
-	f->t.engine = &f->e;
+	f->t.frame = &f->frame;
 	test_theme(&f->t.theme);
 	f->t.delay = 2;
 	f->t.frozen = true;
@@ -651,25 +608,26 @@ test_header_narrow(void **state)
 	assert_true(line_col(3, "####################") >= 0);
 }
 
-/* Untrusted text is escaped; without an engine the rest still shows. */
+/* Untrusted text is escaped; without a sampling source the rest still shows. */
 static void
 test_header_escape(void **state)
 {
 	struct fixture f;
 
 	fixture_init(&f);
-	f.e.target = "command ./a\x1b[31m";
+	f.frame.sampling.target = "command ./a\x1b[31m";
 	f.dso.short_name = "lib\x07.so";
-	f.e.notice = NULL;
-	f.e.nevents = 1;
-	f.e.stats.lost = 0;
+	f.frame.sampling.notice = NULL;
+	f.frame.sampling.nevents = 1;
+	f.frame.sampling.stats.lost = 0;
 	screen_of(24, 100, false);
 	screen_draw_header(&f.t);
 	assert_true(line_col(0, "Event: cpu-clock  Samples/s: 7998  Lost: 0") >= 0);
 	assert_false(cell_attr(0, line_col(0, "Lost: 0") + 6) & A_UNDERLINE);
 	assert_true(line_col(1, "Target: command ./a\\x1b[31m") >= 0);
 	assert_true(line_col(1, "dso lib\\x07.so") >= 0);
-	f.t.engine = NULL;
+	f.frame.sampling.nevents = 0;
+	f.frame.sampling.target = NULL;
 	f.t.zoom.dso = NULL;
 	f.t.hide_user = true;
 	screen_draw_header(&f.t);

@@ -1,0 +1,172 @@
+/* session-sources: the sampling engine (with its trace stream), the
+ * counters and the probes as sources of a session. */
+#include "config.h"
+
+#include <string.h>
+
+#include "tracetop/session.h"
+#include "tracetop/util.h"
+
+/* ---- sampling ---- */
+
+/* The engine's fds. */
+static size_t
+sampling_pollfds(void *src, struct pollfd *fds, size_t max)
+{
+	return engine_pollfds(src, fds, max);
+}
+
+/* Drain the rings. */
+static void
+sampling_read(void *src)
+{
+	engine_read(src);
+}
+
+/* The command or every target exited. */
+static bool
+sampling_finished(void *src)
+{
+	return engine_finished(src);
+}
+
+/* End the interval: decay or zero the counts. */
+static void
+sampling_tick(void *src, bool zero)
+{
+	engine_tick(src, zero);
+}
+
+/* Grow the frame's event array to n (new slots zeroed). */
+static void
+sampling_reserve(struct frame_sampling *fs, size_t n)
+{
+	if (fs->cap >= n)
+		return;
+	fs->events = xrealloc(fs->events, n * sizeof *fs->events);
+	memset(fs->events + fs->cap, 0, (n - fs->cap) * sizeof *fs->events);
+	fs->cap = n;
+}
+
+/* Every event's counts (and sorted rows) into the frame. */
+static void
+sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
+{
+	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
+	const enum hist_sort *sort = session_opts(s)->sort;
+	struct engine *e = src;
+	struct frame_sampling *fs = &f->sampling;
+	size_t n = engine_nevents(e);
+
+	sampling_reserve(fs, n);
+	f->has_sampling = true;
+	fs->nevents = n;
+	fs->stats = *engine_stats(e);
+	fs->notice = engine_notice(e);
+	fs->target = engine_target(e);
+	for (size_t i = 0; i < n; i++) {
+		struct frame_event *ev = &fs->events[i];
+
+		ev->name = engine_event_name(e, i);
+		engine_event_samples(e, i, &ev->samples, &ev->total);
+		ev->cg = engine_callgraph(e, i);
+		if (rows)
+			engine_snapshot(e, i, sort != NULL ? sort : by_overhead, NULL, NULL,
+			                &ev->rows);
+	}
+	fs->rows |= rows;
+}
+
+/* Stop sampling, release everything. */
+static void
+sampling_free(void *src)
+{
+	engine_free(src);
+}
+
+const struct source_ops source_sampling = {
+    .name = "sampling",
+    .pollfds = sampling_pollfds,
+    .read = sampling_read,
+    .finished = sampling_finished,
+    .tick = sampling_tick,
+    .snapshot = sampling_snapshot,
+    .free = sampling_free,
+};
+
+/* ---- counters ---- */
+
+/* Read the counting fds: the interval's deltas. */
+static void
+counting_tick(void *src, bool zero)
+{
+	(void)zero; /* counts are per interval anyway */
+	counters_tick(src);
+}
+
+/* The scopes asked for (or the one in use) into the frame. */
+static void
+counting_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
+{
+	struct counters *c = src;
+	unsigned scopes = session_opts(s)->counters_scopes;
+
+	f->has_counters = true;
+	f->counters.notice = counters_notice(c);
+	if (!rows)
+		return;
+	if (scopes == 0)
+		scopes = 1u << counters_scope(c);
+	f->counters.taken = scopes;
+	for (int i = 0; i < COUNTERS_NSCOPES; i++)
+		if (scopes & (1u << i))
+			counters_snapshot(c, (enum counters_scope)i, &f->counters.scopes[i]);
+}
+
+/* Close the counting fds. */
+static void
+counting_free(void *src)
+{
+	counters_free(src);
+}
+
+const struct source_ops source_counters = {
+    .name = "counters",
+    .tick = counting_tick,
+    .snapshot = counting_snapshot,
+    .free = counting_free,
+};
+
+/* ---- probes ---- */
+
+/* Read the probes' hit counts. */
+static void
+probing_tick(void *src, bool zero)
+{
+	(void)zero;
+	probes_tick(src);
+}
+
+/* Ours with their hits, and the system's other dynamic events. */
+static void
+probing_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
+{
+	(void)s;
+	f->has_probes = true;
+	if (rows)
+		probes_snapshot(src, &f->probes);
+}
+
+/* Remove our probes (after the engine: a probe in use cannot go). */
+static void
+probing_free(void *src)
+{
+	probes_free(src);
+}
+
+const struct source_ops source_probes = {
+    .name = "probes",
+    .tick = probing_tick,
+    .snapshot = probing_snapshot,
+    .free = probing_free,
+};

@@ -1,0 +1,239 @@
+/* session: the sources of one run, the one loop and the frames. */
+#include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "tracetop/session.h"
+#include "tracetop/util.h"
+
+/* Longest sleep: bounds how late a target's exit is noticed. */
+#define SESSION_MAX_WAIT_MS 200
+/* Room for every source's fds and the front end's. */
+#define SESSION_MAX_FDS 1024
+#define SESSION_MAX_SOURCES 8
+
+struct session_source {
+	const struct source_ops *ops;
+	void *src;
+};
+
+struct session {
+	struct session_opts o;
+	struct session_source sources[SESSION_MAX_SOURCES];
+	size_t nsources;
+	struct frame frame;
+	uint64_t last_ns; /* end of the last interval */
+};
+
+/* Make an empty session. */
+struct session *
+session_new(const struct session_opts *o)
+{
+	struct session *s = xcalloc(1, sizeof *s);
+
+	s->o = *o;
+	s->last_ns = now_ns();
+	return s;
+}
+
+/* Add a source. */
+void
+session_add(struct session *s, const struct source_ops *ops, void *src)
+{
+	if (src == NULL)
+		return;
+	if (s->nsources == SESSION_MAX_SOURCES)
+		abort(); /* a bug: the kinds of source are few and fixed */
+	s->sources[s->nsources++] = (struct session_source){.ops = ops, .src = src};
+}
+
+/* The source added with ops. */
+void *
+session_source(const struct session *s, const struct source_ops *ops)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops == ops)
+			return s->sources[i].src;
+	return NULL;
+}
+
+/* Wall-clock time in seconds. */
+static double
+session_wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Every source's snapshot into the current frame (rows: all of it, else
+ * only its header numbers). */
+static void
+session_parts(struct session *s, bool rows)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->snapshot != NULL)
+			s->sources[i].ops->snapshot(s->sources[i].src, s, &s->frame, rows);
+}
+
+/* Retake the snapshots for the current frame. */
+void
+session_snapshot(struct session *s)
+{
+	session_parts(s, true);
+}
+
+/* End the interval of every source and make the next frame. */
+static void
+session_refresh(struct session *s, const struct session_hooks *h, bool final)
+{
+	struct frame *f = &s->frame;
+	uint64_t now = now_ns();
+
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->tick != NULL)
+			s->sources[i].ops->tick(s->sources[i].src, s->o.zero);
+	f->seq++;
+	f->time_ns = now;
+	f->wall = session_wall();
+	f->secs = (double)(now - s->last_ns) / 1e9;
+	f->final = final;
+	s->last_ns = now;
+	session_parts(s, h->want_parts == NULL || h->want_parts(h->arg));
+	if (h->frame != NULL)
+		h->frame(h->arg, f);
+}
+
+/* Fill the poll set: the front end's fds first, then each source's. */
+static size_t
+session_pollfds(struct session *s, const struct session_hooks *h, struct pollfd *fds,
+                size_t *nfront)
+{
+	size_t n = h->pollfds != NULL ? h->pollfds(h->arg, fds, SESSION_MAX_FDS) : 0;
+
+	*nfront = n;
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->pollfds != NULL)
+			n += s->sources[i].ops->pollfds(s->sources[i].src, fds + n,
+			                                SESSION_MAX_FDS - n);
+	return n;
+}
+
+/* Read every source. */
+static void
+session_read(struct session *s)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->read != NULL)
+			s->sources[i].ops->read(s->sources[i].src);
+}
+
+/* Whether a source has finished. */
+static bool
+session_finished(struct session *s)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->finished != NULL &&
+		    s->sources[i].ops->finished(s->sources[i].src))
+			return true;
+	return false;
+}
+
+/* Milliseconds until next, capped by ours and the front end's limits. */
+static int
+session_wait(const struct session_hooks *h, uint64_t next)
+{
+	uint64_t now = now_ns();
+	int ms = now >= next ? 0 : (int)((next - now + 999999) / 1000000), cap;
+
+	if (ms > SESSION_MAX_WAIT_MS)
+		ms = SESSION_MAX_WAIT_MS;
+	cap = h->max_wait != NULL ? h->max_wait(h->arg) : -1;
+	return cap >= 0 && cap < ms ? cap : ms;
+}
+
+/* The one loop. */
+int
+session_run(struct session *s, const struct session_hooks *h)
+{
+	struct pollfd fds[SESSION_MAX_FDS];
+	size_t nfront, nfds = session_pollfds(s, h, fds, &nfront);
+	uint64_t next = now_ns() + (uint64_t)(s->o.first_delay * 1e9);
+	bool finished = false;
+
+	s->last_ns = now_ns();
+	while (h->stop == NULL || !h->stop(h->arg)) {
+		if (poll(fds, nfds, session_wait(h, next)) < 0 && errno != EINTR)
+			return -1;
+		if (h->ready != NULL)
+			h->ready(h->arg, fds, nfront);
+		poll_drop_hangups(fds + nfront, nfds - nfront);
+		session_read(s);
+		if (h->read != NULL)
+			h->read(h->arg);
+		if (!finished && session_finished(s)) {
+			finished = true;
+			session_read(s);
+			session_refresh(s, h, s->o.stop_when_finished);
+			if (h->finished != NULL)
+				h->finished(h->arg);
+			if (s->o.stop_when_finished)
+				break;
+			continue;
+		}
+		if (now_ns() >= next) {
+			bool last = s->o.count > 0 && (long)s->frame.seq + 1 >= s->o.count;
+
+			session_refresh(s, h, last);
+			next = now_ns() + (uint64_t)(s->o.delay * 1e9);
+			if (last)
+				break;
+		}
+	}
+	return 0;
+}
+
+/* The current frame. */
+const struct frame *
+session_frame(const struct session *s)
+{
+	return &s->frame;
+}
+
+/* The options. */
+const struct session_opts *
+session_opts(const struct session *s)
+{
+	return &s->o;
+}
+
+/* A new refresh interval. */
+void
+session_set_delay(struct session *s, double delay)
+{
+	s->o.delay = delay;
+}
+
+/* Decay or zero from now on. */
+void
+session_set_zero(struct session *s, bool zero)
+{
+	s->o.zero = zero;
+}
+
+/* Free the sources, last added first, and the frame. */
+void
+session_free(struct session *s)
+{
+	if (s == NULL)
+		return;
+	frame_free(&s->frame);
+	for (size_t i = s->nsources; i-- > 0;)
+		if (s->sources[i].ops->free != NULL)
+			s->sources[i].ops->free(s->sources[i].src);
+	free(s);
+}

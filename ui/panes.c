@@ -1,0 +1,14 @@
+/* panes: the table of the screen's panes, in tab order. Adding a pane is
+ * adding its file and one line here. */
+#include "config.h"
+
+#include "tracetop/util.h"
+#include "ui/tui.h"
+
+extern const struct pane_ops pane_counters;
+extern const struct pane_ops pane_trace;
+
+const struct pane_ops *const tui_panes[] = {
+    &pane_top, &pane_counters, &pane_trace, &pane_probes, &pane_annotate,
+};
+const size_t tui_npanes = ARRAY_SIZE(tui_panes);
