@@ -19,6 +19,7 @@
 #include "tracetop/srcline.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
+#include "tracetop/worker.h"
 
 /* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
 #define ENGINE_MAX_FRAMES 128
@@ -31,6 +32,8 @@
 #define ENGINE_RELEASE_EVERY 64
 /* Resolved frames remembered by (task, ip); a power of two. */
 #define ENGINE_FCACHE_SIZE 8192
+/* Inline lookups queued to the worker at most (more wait for a later miss). */
+#define ENGINE_WORKER_DEPTH 1024
 /* Call-graph branches under this percent of their command fold into [other]. */
 #define ENGINE_CG_MIN_PERCENT 0.05
 
@@ -50,6 +53,7 @@ struct engine_fcache {
 	const struct task *proc;	/* NULL for kernel addresses */
 	uint32_t gen;
 	bool kernel;
+	bool inl_pending;		/* inlines asked of the worker, not known yet */
 	struct dso *dso;
 	const struct sym *sym;
 	uint64_t addr;
@@ -102,8 +106,14 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	e->trace_log = o->trace_log;
 	e->fcache = xcalloc(ENGINE_FCACHE_SIZE, sizeof *e->fcache);
 	e->fgen = 1;
-	if (o->callgraph != CALLGRAPH_NONE)
+	if (o->callgraph != CALLGRAPH_NONE) {
+		int errnum;
+
 		e->unwind = unwind_new();
+		/* Without the thread stacks just lack inlined frames. */
+		if ((e->worker = worker_new(ENGINE_WORKER_DEPTH, &errnum)) != NULL)
+			e->srcl = srcline_async_new(e->worker);
+	}
 	e->unknown_comm = str_intern("[unknown]");
 	if (engine_target_setup(e, o, &t, err) != 0 ||
 	    evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
@@ -264,6 +274,18 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 		key->addr = 0;
 }
 
+/* Fill a cache entry's inlined callees if the worker has answered: until
+ * then the frame goes without them and the entry asks again at each use, a
+ * hash probe. */
+static void
+engine_inlines(struct engine *e, struct engine_fcache *c)
+{
+	int n = srcline_async_inlines(e->srcl, c->dso, c->elf, c->inl, ENGINE_MAX_INLINE);
+
+	c->inl_pending = n < 0;
+	c->ninline = n < 0 ? 0 : (uint8_t)n;
+}
+
 /* Resolve an address of thread th (or the kernel) into key's dso, sym and
  * addr, through a cache: stacks repeat, symbol searches need not. With call
  * stacks the cache entry also holds the functions inlined there. */
@@ -289,9 +311,10 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen,
 					     .kernel = kernel, .dso = key->dso, .sym = key->sym,
 					     .addr = key->addr, .elf = kernel ? ip : elf_addr };
-		if (e->cg_mode != CALLGRAPH_NONE && key->sym != NULL && elf_addr != 0)
-			c->ninline = (uint8_t)srcline_inlines(key->dso, elf_addr, c->inl,
-							      ENGINE_MAX_INLINE);
+		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0)
+			engine_inlines(e, c);
+	} else if (c->inl_pending) {
+		engine_inlines(e, c);
 	}
 	key->dso = c->dso;
 	key->sym = c->sym;
@@ -531,6 +554,8 @@ engine_read(struct engine *e)
 	uint64_t st = e->el.sample_type;
 	size_t i, n = 0, done = 0;
 
+	if (e->worker != NULL)
+		worker_poll(e->worker); /* inline answers, for the samples below */
 	for (i = 0; i < e->el.nrings; i++) {
 		struct ring *r = &e->el.rings[i];
 		const struct perf_event_header *h;
@@ -546,10 +571,14 @@ engine_read(struct engine *e)
 	while (n > 0) {
 		struct ring *r = heap[0].ring;
 
-		/* A long pass (cold caches at start) must not fill the rings. */
-		if (++done % ENGINE_RELEASE_EVERY == 0)
+		/* A long pass (cold caches at start) must not fill the rings,
+		 * nor keep the worker's answers from the samples after. */
+		if (++done % ENGINE_RELEASE_EVERY == 0) {
 			for (i = 0; i < n; i++)
 				ring_release(heap[i].ring);
+			if (e->worker != NULL)
+				worker_poll(e->worker);
+		}
 		engine_record(e, heap[0].h);
 		heap[0].h = ring_next(r);
 		if (heap[0].h != NULL) {
@@ -728,6 +757,8 @@ engine_free(struct engine *e)
 	}
 	if (e->unwind != NULL)
 		unwind_free(e->unwind);
+	worker_free(e->worker); /* before the symbols its lookups use go */
+	srcline_async_free(e->srcl);
 	srcline_free_all();
 	free(e->fcache);
 	free(e->events);
