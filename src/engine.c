@@ -47,10 +47,14 @@ struct engine_head {
 	struct ring *ring;
 };
 
-/* One resolved address: valid while gen matches the engine's. */
+/* One resolved address: valid while gen matches the engine's and proc is
+ * the same task (its serial: a reaped task's address may be reused); one
+ * without a symbol only until the next refresh (a JIT's map may come). */
 struct engine_fcache {
 	uint64_t ip;
 	const struct task *proc;	/* NULL for kernel addresses */
+	uint64_t serial;		/* proc's, 0 for kernel addresses */
+	uint64_t tick_ns;		/* the engine's last_tick_ns when made */
 	uint32_t gen;
 	bool kernel;
 	bool inl_pending;		/* inlines asked of the worker, not known yet */
@@ -294,12 +298,14 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 	       struct hist_key *key)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
+	uint64_t serial = proc != NULL ? proc->serial : 0;
 	uint64_t hash = (ip ^ (uint64_t)(uintptr_t)proc) * 0x9e3779b97f4a7c15ULL;
 	struct engine_fcache *c = &e->fcache[(hash >> 40) & (ENGINE_FCACHE_SIZE - 1)];
 	uint64_t elf_addr = 0;
 
 	key->kernel = kernel;
-	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->kernel != kernel) {
+	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->serial != serial ||
+	    c->kernel != kernel || (c->sym == NULL && c->tick_ns != e->last_tick_ns)) {
 		key->dso = NULL;
 		key->sym = NULL;
 		if (kernel) {
@@ -308,9 +314,11 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 		} else {
 			engine_resolve_user(th, ip, key, &elf_addr);
 		}
-		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen,
-					     .kernel = kernel, .dso = key->dso, .sym = key->sym,
-					     .addr = key->addr, .elf = kernel ? ip : elf_addr };
+		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .serial = serial,
+					     .tick_ns = e->last_tick_ns, .gen = e->fgen,
+					     .kernel = kernel, .dso = key->dso,
+					     .sym = key->sym, .addr = key->addr,
+					     .elf = kernel ? ip : elf_addr };
 		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0)
 			engine_inlines(e, c);
 	} else if (c->inl_pending) {
@@ -650,7 +658,6 @@ engine_tick(struct engine *e, bool zero)
 	if (e->trace != NULL)
 		engine_trace_tick(e);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
-	e->fgen++; /* reaped tasks' addresses may be reused by new ones */
 }
 
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */
