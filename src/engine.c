@@ -19,6 +19,7 @@
 #include "tracetop/srcline.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
+#include "tracetop/worker.h"
 
 /* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
 #define ENGINE_MAX_FRAMES 128
@@ -31,6 +32,8 @@
 #define ENGINE_RELEASE_EVERY 64
 /* Resolved frames remembered by (task, ip); a power of two. */
 #define ENGINE_FCACHE_SIZE 8192
+/* Inline lookups queued to the worker at most (more wait for a later miss). */
+#define ENGINE_WORKER_DEPTH 1024
 /* Call-graph branches under this percent of their command fold into [other]. */
 #define ENGINE_CG_MIN_PERCENT 0.05
 
@@ -44,12 +47,17 @@ struct engine_head {
 	struct ring *ring;
 };
 
-/* One resolved address: valid while gen matches the engine's. */
+/* One resolved address: valid while gen matches the engine's and proc is
+ * the same task (its serial: a reaped task's address may be reused); one
+ * without a symbol only until the next refresh (a JIT's map may come). */
 struct engine_fcache {
 	uint64_t ip;
 	const struct task *proc;	/* NULL for kernel addresses */
+	uint64_t serial;		/* proc's, 0 for kernel addresses */
+	uint64_t tick_ns;		/* the engine's last_tick_ns when made */
 	uint32_t gen;
 	bool kernel;
+	bool inl_pending;		/* inlines asked of the worker, not known yet */
 	struct dso *dso;
 	const struct sym *sym;
 	uint64_t addr;
@@ -102,8 +110,14 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	e->trace_log = o->trace_log;
 	e->fcache = xcalloc(ENGINE_FCACHE_SIZE, sizeof *e->fcache);
 	e->fgen = 1;
-	if (o->callgraph != CALLGRAPH_NONE)
+	if (o->callgraph != CALLGRAPH_NONE) {
+		int errnum;
+
 		e->unwind = unwind_new();
+		/* Without the thread stacks just lack inlined frames. */
+		if ((e->worker = worker_new(ENGINE_WORKER_DEPTH, &errnum)) != NULL)
+			e->srcl = srcline_async_new(e->worker);
+	}
 	e->unknown_comm = str_intern("[unknown]");
 	if (engine_target_setup(e, o, &t, err) != 0 ||
 	    evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
@@ -264,6 +278,18 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 		key->addr = 0;
 }
 
+/* Fill a cache entry's inlined callees if the worker has answered: until
+ * then the frame goes without them and the entry asks again at each use, a
+ * hash probe. */
+static void
+engine_inlines(struct engine *e, struct engine_fcache *c)
+{
+	int n = srcline_async_inlines(e->srcl, c->dso, c->elf, c->inl, ENGINE_MAX_INLINE);
+
+	c->inl_pending = n < 0;
+	c->ninline = n < 0 ? 0 : (uint8_t)n;
+}
+
 /* Resolve an address of thread th (or the kernel) into key's dso, sym and
  * addr, through a cache: stacks repeat, symbol searches need not. With call
  * stacks the cache entry also holds the functions inlined there. */
@@ -272,12 +298,14 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 	       struct hist_key *key)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
+	uint64_t serial = proc != NULL ? proc->serial : 0;
 	uint64_t hash = (ip ^ (uint64_t)(uintptr_t)proc) * 0x9e3779b97f4a7c15ULL;
 	struct engine_fcache *c = &e->fcache[(hash >> 40) & (ENGINE_FCACHE_SIZE - 1)];
 	uint64_t elf_addr = 0;
 
 	key->kernel = kernel;
-	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->kernel != kernel) {
+	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->serial != serial ||
+	    c->kernel != kernel || (c->sym == NULL && c->tick_ns != e->last_tick_ns)) {
 		key->dso = NULL;
 		key->sym = NULL;
 		if (kernel) {
@@ -286,12 +314,15 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 		} else {
 			engine_resolve_user(th, ip, key, &elf_addr);
 		}
-		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .gen = e->fgen,
-					     .kernel = kernel, .dso = key->dso, .sym = key->sym,
-					     .addr = key->addr, .elf = kernel ? ip : elf_addr };
-		if (e->cg_mode != CALLGRAPH_NONE && key->sym != NULL && elf_addr != 0)
-			c->ninline = (uint8_t)srcline_inlines(key->dso, elf_addr, c->inl,
-							      ENGINE_MAX_INLINE);
+		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .serial = serial,
+					     .tick_ns = e->last_tick_ns, .gen = e->fgen,
+					     .kernel = kernel, .dso = key->dso,
+					     .sym = key->sym, .addr = key->addr,
+					     .elf = kernel ? ip : elf_addr };
+		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0)
+			engine_inlines(e, c);
+	} else if (c->inl_pending) {
+		engine_inlines(e, c);
 	}
 	key->dso = c->dso;
 	key->sym = c->sym;
@@ -531,6 +562,8 @@ engine_read(struct engine *e)
 	uint64_t st = e->el.sample_type;
 	size_t i, n = 0, done = 0;
 
+	if (e->worker != NULL)
+		worker_poll(e->worker); /* inline answers, for the samples below */
 	for (i = 0; i < e->el.nrings; i++) {
 		struct ring *r = &e->el.rings[i];
 		const struct perf_event_header *h;
@@ -546,10 +579,14 @@ engine_read(struct engine *e)
 	while (n > 0) {
 		struct ring *r = heap[0].ring;
 
-		/* A long pass (cold caches at start) must not fill the rings. */
-		if (++done % ENGINE_RELEASE_EVERY == 0)
+		/* A long pass (cold caches at start) must not fill the rings,
+		 * nor keep the worker's answers from the samples after. */
+		if (++done % ENGINE_RELEASE_EVERY == 0) {
 			for (i = 0; i < n; i++)
 				ring_release(heap[i].ring);
+			if (e->worker != NULL)
+				worker_poll(e->worker);
+		}
 		engine_record(e, heap[0].h);
 		heap[0].h = ring_next(r);
 		if (heap[0].h != NULL) {
@@ -621,7 +658,6 @@ engine_tick(struct engine *e, bool zero)
 	if (e->trace != NULL)
 		engine_trace_tick(e);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
-	e->fgen++; /* reaped tasks' addresses may be reused by new ones */
 }
 
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */
@@ -728,6 +764,8 @@ engine_free(struct engine *e)
 	}
 	if (e->unwind != NULL)
 		unwind_free(e->unwind);
+	worker_free(e->worker); /* before the symbols its lookups use go */
+	srcline_async_free(e->srcl);
 	srcline_free_all();
 	free(e->fcache);
 	free(e->events);

@@ -1,20 +1,24 @@
 /* srcline: inlined-function chains from DWARF (libdw), cached per
  * (DSO, address), with the inlined functions interned per DSO as symbols;
- * and line-table rows (file:line) of addresses, for annotation. */
+ * and line-table rows (file:line) of addresses, for annotation. libdw
+ * handles are not shared between threads: the loop thread's lookups use
+ * one set of open files (main_sl), the worker's another (each async
+ * front's), and answers cross over as interned symbols, which never change
+ * once made. */
 #include "config.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "tracetop/srcline.h"
+#include "tracetop/sym-elf.h"
 #include "tracetop/util.h"
+#include "tracetop/worker.h"
 
 #define DW_BUCKETS 256            /* per-DSO state hash (chained) */
 #define SYM_CHUNK 64              /* inlined symbols per allocation */
@@ -24,6 +28,11 @@
 #define MAX_CU_RANGES (1 << 20)  /* bound on the fallback CU range table */
 #define MAX_NEST 128             /* DIE nesting followed */
 #define MAX_WALK_STEPS (1 << 22) /* DIEs visited per lookup, at most */
+#define PENDING UINT32_MAX       /* centry.n of a question still with the worker */
+#define NODEBUG_ADDR UINT64_MAX  /* centry.addr marking a DSO without DWARF */
+/* Debug files up to this size are opened at once by the worker (about
+ * 10 ms); bigger ones wait until the questions about open ones are done. */
+#define ASYNC_QUICK_OPEN (256 << 10)
 
 /* A block of interned symbols; blocks never move, so pointers stay valid. */
 struct sym_chunk {
@@ -42,6 +51,8 @@ struct cu_range {
 struct dwinfo {
 	const struct dso *d;
 	struct dwinfo *next; /* bucket chain */
+	bool opened;         /* open tried (else only sized) */
+	off_t size;          /* of the file to open, -1 if unknown */
 	int fd;              /* -1 when nothing is open */
 	Elf *elf;
 	Dwarf *dw; /* NULL: no usable DWARF, lookups cost nothing */
@@ -60,15 +71,32 @@ struct centry {
 	uint32_t n, off;
 };
 
-static struct dwinfo *dw_buckets[DW_BUCKETS];
-static struct dwinfo *dw_last; /* the DSO looked up last */
+/* The open debug info of one thread. */
+struct srcline {
+	struct dwinfo *buckets[DW_BUCKETS];
+	struct dwinfo *last; /* the DSO looked up last */
+	uint64_t opens, scopes;
+};
 
-static struct centry *cache;
-static size_t cache_cap, cache_used;
-static const struct sym **pool;
-static size_t pool_n, pool_cap;
+/* Answers by (dso, addr), on the thread that asks. */
+struct scache {
+	struct centry *slots;
+	size_t cap, used;
+	const struct sym **pool;
+	size_t pool_n, pool_cap;
+	uint64_t flushes;
+};
 
-static struct srcline_stats stats;
+/* The engine's front: questions to the worker, answers kept here. */
+struct srcline_async {
+	struct srcline sl; /* used on the worker thread only */
+	struct scache cache;
+	struct worker *w;
+};
+
+static struct srcline main_sl;
+static struct scache main_cache;
+static uint64_t main_lookups, main_hits;
 
 /* Mix a 64-bit value (splitmix64 finalizer). */
 static uint64_t
@@ -85,57 +113,70 @@ mix64(uint64_t h)
 /* Open a DSO's debug info (its separate debug file if known); w->dw stays
  * NULL when there is no readable DWARF. */
 static void
-dwinfo_open(struct dwinfo *w, struct dso *d)
+dwinfo_open(struct srcline *sl, struct dwinfo *w, struct dso *d)
 {
-	const char *path;
-	struct stat sb;
-
-	stats.opens++;
+	w->opened = true;
+	sl->opens++;
+	/* Loading touches the DSO cache: only main_sl's thread gets here with
+	 * an unloaded DSO (the async front asks about loaded ones only). */
 	if (!d->loaded)
 		(void)dso_offset_to_addr(d, 0); /* loads symbols: finds debug_file */
-	path = d->debug_file != NULL ? d->debug_file : d->name;
-	if (elf_version(EV_CURRENT) == EV_NONE)
+	w->elf = symelf_open(d->debug_file != NULL ? d->debug_file : d->name, &w->fd, NULL);
+	if (w->elf == NULL)
 		return;
-	/* O_NONBLOCK: a FIFO planted under a library's name must not hang us. */
-	w->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (w->fd < 0)
-		return;
-	if (fstat(w->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
-		goto fail;
-	w->elf = elf_begin(w->fd, ELF_C_READ_MMAP, NULL);
-	if (w->elf == NULL || elf_kind(w->elf) != ELF_K_ELF)
-		goto fail;
 	w->dw = dwarf_begin_elf(w->elf, DWARF_C_READ, NULL);
-	if (w->dw != NULL)
-		return;
-fail:
-	if (w->elf != NULL)
-		elf_end(w->elf);
-	w->elf = NULL;
-	close(w->fd);
+	if (w->dw == NULL) {
+		symelf_close(w->elf, w->fd);
+		w->elf = NULL;
+		w->fd = -1;
+	}
+}
+
+/* The state of a DSO, made (not opened) on first use. */
+static struct dwinfo *
+dwinfo_entry(struct srcline *sl, const struct dso *d)
+{
+	size_t h = mix64((uintptr_t)d) & (DW_BUCKETS - 1);
+	struct dwinfo *w;
+
+	if (sl->last != NULL && sl->last->d == d)
+		return sl->last;
+	for (w = sl->buckets[h]; w != NULL; w = w->next)
+		if (w->d == d)
+			return sl->last = w;
+	w = xcalloc(1, sizeof *w);
+	w->d = d;
+	w->size = -1;
 	w->fd = -1;
+	w->next = sl->buckets[h];
+	sl->buckets[h] = w;
+	return sl->last = w;
 }
 
 /* The state of a DSO, opened on first use. */
 static struct dwinfo *
-dwinfo_get(struct dso *d)
+dwinfo_get(struct srcline *sl, struct dso *d)
 {
-	size_t h;
-	struct dwinfo *w;
+	struct dwinfo *w = dwinfo_entry(sl, d);
 
-	if (dw_last != NULL && dw_last->d == d)
-		return dw_last;
-	h = mix64((uintptr_t)d) & (DW_BUCKETS - 1);
-	for (w = dw_buckets[h]; w != NULL; w = w->next)
-		if (w->d == d)
-			return dw_last = w;
-	w = xcalloc(1, sizeof *w);
-	w->d = d;
-	w->fd = -1;
-	w->next = dw_buckets[h];
-	dw_buckets[h] = w;
-	dwinfo_open(w, d);
-	return dw_last = w;
+	if (!w->opened)
+		dwinfo_open(sl, w, d);
+	return w;
+}
+
+/* Whether opening a loaded DSO's debug info would be slow (a big file). */
+static bool
+dwinfo_slow_open(struct dwinfo *w, const struct dso *d)
+{
+	struct stat sb;
+
+	if (w->opened)
+		return false;
+	if (w->size < 0)
+		w->size = stat(d->debug_file != NULL ? d->debug_file : d->name, &sb) == 0
+			      ? sb.st_size
+			      : 0;
+	return w->size > ASYNC_QUICK_OPEN;
 }
 
 /* Close a DSO's debug info and free its symbols. */
@@ -148,9 +189,7 @@ dwinfo_free(struct dwinfo *w)
 	if (w->dw != NULL)
 		dwarf_end(w->dw);
 	if (w->elf != NULL)
-		elf_end(w->elf);
-	if (w->fd >= 0)
-		close(w->fd);
+		symelf_close(w->elf, w->fd);
 	for (c = w->chunks; c != NULL; c = next) {
 		next = c->next;
 		for (i = 0; i < c->n; i++)
@@ -360,13 +399,13 @@ walk_scopes(struct dwinfo *w, Dwarf_Die *parent, struct walk *wk, int depth)
 /* The inlined instances containing addr, innermost first, into out
  * (SRCLINE_MAX_DEPTH room; deeper chains keep their innermost part). */
 static size_t
-resolve(struct dwinfo *w, uint64_t addr, const struct sym **out)
+resolve(struct srcline *sl, struct dwinfo *w, uint64_t addr, const struct sym **out)
 {
 	struct walk wk;
 	Dwarf_Die cudie;
 	size_t k;
 
-	stats.scopes++;
+	sl->scopes++;
 	if (cu_at(w, addr, &cudie) == NULL)
 		return 0;
 	wk.addr = addr;
@@ -379,67 +418,90 @@ resolve(struct dwinfo *w, uint64_t addr, const struct sym **out)
 
 /* The cache slot for (d, addr): its entry or the free slot it would take. */
 static struct centry *
-cache_slot(const struct dso *d, uint64_t addr)
+cache_slot(struct scache *c, const struct dso *d, uint64_t addr)
 {
-	size_t mask = cache_cap - 1, i = mix64(addr ^ mix64((uintptr_t)d)) & mask;
+	size_t mask = c->cap - 1, i = mix64(addr ^ mix64((uintptr_t)d)) & mask;
 
-	while (cache[i].d != NULL && (cache[i].d != d || cache[i].addr != addr))
+	while (c->slots[i].d != NULL && (c->slots[i].d != d || c->slots[i].addr != addr))
 		i = (i + 1) & mask;
-	return &cache[i];
+	return &c->slots[i];
+}
+
+/* The cached entry for (d, addr), or NULL. */
+static const struct centry *
+cache_find(struct scache *c, const struct dso *d, uint64_t addr)
+{
+	const struct centry *e;
+
+	if (c->cap == 0)
+		return NULL;
+	e = cache_slot(c, d, addr);
+	return e->d != NULL ? e : NULL;
 }
 
 /* Empty the cache, keeping its size. */
 static void
-cache_flush(void)
+cache_flush(struct scache *c)
 {
-	memset(cache, 0, cache_cap * sizeof *cache);
-	cache_used = 0;
-	pool_n = 0;
-	stats.flushes++;
+	memset(c->slots, 0, c->cap * sizeof *c->slots);
+	c->used = 0;
+	c->pool_n = 0;
+	c->flushes++;
 }
 
 /* Make room for one more entry: grow up to CACHE_MAX_SLOTS, then flush. */
 static void
-cache_reserve(void)
+cache_reserve(struct scache *c)
 {
-	struct centry *old = cache;
-	size_t oldcap = cache_cap, i;
+	struct centry *old = c->slots;
+	size_t oldcap = c->cap, i;
 
-	if ((cache_used + 1) * 2 <= cache_cap)
+	if ((c->used + 1) * 2 <= c->cap)
 		return;
-	if (cache_cap >= CACHE_MAX_SLOTS) {
-		cache_flush();
+	if (c->cap >= CACHE_MAX_SLOTS) {
+		cache_flush(c);
 		return;
 	}
-	cache_cap = oldcap ? oldcap * 2 : CACHE_MIN_SLOTS;
-	cache = xcalloc(cache_cap, sizeof *cache);
+	c->cap = oldcap ? oldcap * 2 : CACHE_MIN_SLOTS;
+	c->slots = xcalloc(c->cap, sizeof *c->slots);
 	for (i = 0; i < oldcap; i++)
 		if (old[i].d != NULL)
-			*cache_slot(old[i].d, old[i].addr) = old[i];
+			*cache_slot(c, old[i].d, old[i].addr) = old[i];
 	free(old);
 }
 
-/* Remember n symbols for (d, addr). */
+/* Remember n symbols (or PENDING with none) for (d, addr), replacing what
+ * was there. */
 static void
-cache_put(const struct dso *d, uint64_t addr, const struct sym **syms, size_t n)
+cache_put(struct scache *c, const struct dso *d, uint64_t addr, const struct sym *const *syms,
+	  uint32_t n)
 {
+	size_t len = n == PENDING ? 0 : n;
 	struct centry *e;
 
-	cache_reserve();
-	if (pool_n + n > pool_cap) {
-		pool_cap = pool_cap ? pool_cap * 2 : 1024;
-		if (pool_cap < pool_n + n)
-			pool_cap = pool_n + n;
-		pool = xrealloc(pool, pool_cap * sizeof *pool);
+	cache_reserve(c);
+	if (c->pool_n + len > c->pool_cap) {
+		c->pool_cap = c->pool_cap ? c->pool_cap * 2 : 1024;
+		if (c->pool_cap < c->pool_n + len)
+			c->pool_cap = c->pool_n + len;
+		c->pool = xrealloc(c->pool, c->pool_cap * sizeof *c->pool);
 	}
-	memcpy(pool + pool_n, syms, n * sizeof *syms);
-	e = cache_slot(d, addr);
-	e->d = d;
-	e->addr = addr;
-	e->n = (uint32_t)n;
-	e->off = (uint32_t)pool_n;
-	pool_n += n;
-	cache_used++;
+	if (len > 0)
+		memcpy(c->pool + c->pool_n, syms, len * sizeof *syms);
+	e = cache_slot(c, d, addr);
+	if (e->d == NULL)
+		c->used++;
+	*e = (struct centry){.d = d, .addr = addr, .n = n, .off = (uint32_t)c->pool_n};
+	c->pool_n += len;
+}
+
+/* Free a cache's memory. */
+static void
+cache_free(struct scache *c)
+{
+	free(c->slots);
+	free(c->pool);
+	memset(c, 0, sizeof *c);
 }
 
 /* Copy at most max of n symbols; how many were copied. */
@@ -458,25 +520,22 @@ size_t
 srcline_inlines(struct dso *d, uint64_t addr, const struct sym **out, size_t max)
 {
 	const struct sym *found[SRCLINE_MAX_DEPTH];
+	const struct centry *e;
 	struct dwinfo *w;
-	struct centry *e;
 	size_t n;
 
 	if (d == NULL || d->kind != DSO_ELF)
 		return 0;
-	stats.lookups++;
-	w = dwinfo_get(d);
+	main_lookups++;
+	w = dwinfo_get(&main_sl, d);
 	if (w->dw == NULL)
 		return 0;
-	if (cache_cap > 0) {
-		e = cache_slot(d, addr);
-		if (e->d != NULL) {
-			stats.hits++;
-			return copy_out(out, max, pool + e->off, e->n);
-		}
+	if ((e = cache_find(&main_cache, d, addr)) != NULL) {
+		main_hits++;
+		return copy_out(out, max, main_cache.pool + e->off, e->n);
 	}
-	n = resolve(w, addr, found);
-	cache_put(d, addr, found, n);
+	n = resolve(&main_sl, w, addr, found);
+	cache_put(&main_cache, d, addr, found, (uint32_t)n);
 	return copy_out(out, max, found, n);
 }
 
@@ -490,7 +549,7 @@ srcline_line(struct dso *d, uint64_t addr, const char **file, int *line)
 
 	if (d == NULL || d->kind != DSO_ELF)
 		return false;
-	w = dwinfo_get(d);
+	w = dwinfo_get(&main_sl, d);
 	if (w->dw == NULL || cu_at(w, addr, &cudie) == NULL ||
 	    (l = dwarf_getsrc_die(&cudie, addr)) == NULL || dwarf_lineno(l, line) != 0)
 		return false;
@@ -502,37 +561,125 @@ srcline_line(struct dso *d, uint64_t addr, const char **file, int *line)
 bool
 srcline_has_debug(struct dso *d)
 {
-	return d != NULL && d->kind == DSO_ELF && dwinfo_get(d)->dw != NULL;
+	return d != NULL && d->kind == DSO_ELF && dwinfo_get(&main_sl, d)->dw != NULL;
 }
 
 /* Counters. */
 void
 srcline_get_stats(struct srcline_stats *st)
 {
-	*st = stats;
-	st->cached = cache_used;
+	*st = (struct srcline_stats){.lookups = main_lookups,
+				     .hits = main_hits,
+				     .opens = main_sl.opens,
+				     .scopes = main_sl.scopes,
+				     .flushes = main_cache.flushes,
+				     .cached = main_cache.used};
+}
+
+/* Close one thread's debug files and free their symbols. */
+static void
+sl_free(struct srcline *sl)
+{
+	struct dwinfo *w, *next;
+	size_t i;
+
+	for (i = 0; i < DW_BUCKETS; i++)
+		for (w = sl->buckets[i]; w != NULL; w = next) {
+			next = w->next;
+			dwinfo_free(w);
+		}
+	memset(sl, 0, sizeof *sl);
 }
 
 /* Free everything. */
 void
 srcline_free_all(void)
 {
-	struct dwinfo *w, *next;
-	size_t i;
+	sl_free(&main_sl);
+	cache_free(&main_cache);
+	main_lookups = main_hits = 0;
+}
 
-	for (i = 0; i < DW_BUCKETS; i++) {
-		for (w = dw_buckets[i]; w != NULL; w = next) {
-			next = w->next;
-			dwinfo_free(w);
-		}
-		dw_buckets[i] = NULL;
+/* The worker's side of an inline question: the chain at (obj, arg), or
+ * status 1 when the DSO has no DWARF at all. A big debug file not opened
+ * yet waits while other questions do: opening libc's takes 100-200 ms, and
+ * the addresses of other DSOs should not wait behind it. */
+static bool
+async_run(struct worker_job *j, bool may_defer)
+{
+	struct srcline_async *a = j->ctx;
+	const struct sym *found[SRCLINE_MAX_DEPTH];
+	struct dwinfo *w;
+	size_t n, k;
+
+	if (may_defer && dwinfo_slow_open(dwinfo_entry(&a->sl, j->obj), j->obj))
+		return false;
+	w = dwinfo_get(&a->sl, j->obj);
+	j->n = 0;
+	j->status = w->dw == NULL;
+	if (w->dw == NULL)
+		return true;
+	n = resolve(&a->sl, w, j->arg, found);
+	for (k = 0; k < n && k < WORKER_JOB_PTRS; k++)
+		j->ptr[k] = found[k];
+	j->n = (uint32_t)k;
+	return true;
+}
+
+/* The loop thread's side: keep the answer. */
+static void
+async_done(struct worker_job *j)
+{
+	struct srcline_async *a = j->ctx;
+	const struct sym *syms[WORKER_JOB_PTRS];
+	uint32_t k;
+
+	if (j->status != 0) {
+		cache_put(&a->cache, j->obj, NODEBUG_ADDR, NULL, 0);
+		return;
 	}
-	dw_last = NULL;
-	free(cache);
-	cache = NULL;
-	cache_cap = cache_used = 0;
-	free(pool);
-	pool = NULL;
-	pool_n = pool_cap = 0;
-	memset(&stats, 0, sizeof stats);
+	for (k = 0; k < j->n; k++)
+		syms[k] = j->ptr[k];
+	cache_put(&a->cache, j->obj, j->arg, syms, j->n);
+}
+
+/* A front for the loop thread. */
+struct srcline_async *
+srcline_async_new(struct worker *w)
+{
+	struct srcline_async *a = xcalloc(1, sizeof *a);
+
+	a->w = w;
+	return a;
+}
+
+/* Inlined functions at an address, or -1 while the worker looks. */
+int
+srcline_async_inlines(struct srcline_async *a, struct dso *d, uint64_t addr,
+		      const struct sym **out, size_t max)
+{
+	struct worker_job j = {.run = async_run, .done = async_done, .ctx = a, .obj = d,
+			       .arg = addr};
+	const struct centry *e;
+
+	if (d == NULL || d->kind != DSO_ELF || !d->loaded || addr == NODEBUG_ADDR ||
+	    cache_find(&a->cache, d, NODEBUG_ADDR) != NULL)
+		return 0;
+	if ((e = cache_find(&a->cache, d, addr)) != NULL)
+		return e->n == PENDING ? -1 : (int)copy_out(out, max, a->cache.pool + e->off, e->n);
+	/* A full queue: no mark, so a later sample asks again. */
+	if (worker_post(a->w, &j))
+		cache_put(&a->cache, d, addr, NULL, PENDING);
+	return -1;
+}
+
+/* Free the front (its worker stopped first). */
+void
+srcline_async_free(struct srcline_async *a)
+{
+	if (a == NULL)
+		return;
+	sl_free(&a->sl);
+	cache_free(&a->cache);
+	free(a);
 }

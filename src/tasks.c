@@ -32,6 +32,7 @@ struct tasks {
 	struct itab procs;     /* pid → struct task */
 	struct task **orphans; /* replaced in procs but still referenced */
 	size_t norphans, orphans_cap;
+	uint64_t serials; /* task serials handed out */
 };
 
 /* The home slot of key in a table of cap slots. */
@@ -176,6 +177,7 @@ task_new(struct tasks *ts, int pid, uid_t uid, const char *comm)
 	struct task *t = xcalloc(1, sizeof *t), *old;
 
 	t->pid = pid;
+	t->serial = ++ts->serials;
 	t->uid = uid;
 	t->comm = comm;
 	old = itab_put(&ts->procs, pid, t);

@@ -21,8 +21,10 @@ struct engine_event;
 struct engine_head;
 struct engine_fcache;
 struct engine_trace;
+struct srcline_async;
 struct tasks;
 struct unwind;
+struct worker;
 
 struct engine {
 	struct evlist el;
@@ -48,6 +50,8 @@ struct engine {
 	struct unwind *unwind; /* fp leaf fix and dwarf mode */
 	struct engine_fcache *fcache;
 	uint32_t fgen; /* bumped when mappings change */
+	struct worker *worker;      /* slow lookups (call stacks only), or NULL */
+	struct srcline_async *srcl; /* inline chains through the worker, or NULL */
 	uint64_t last_tick_ns;
 	uint64_t tick_samples, tick_lost;
 	char target[128];

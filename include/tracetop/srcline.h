@@ -1,6 +1,8 @@
 /* srcline: inlined functions and source lines at an address, from a DSO's
- * DWARF debug info (the only module that uses libdw). Single-threaded, like
- * the DSO cache. */
+ * DWARF debug info (the only module that uses libdw). The srcline_*
+ * lookups below run on the loop thread (they may read debug files: not for
+ * the sample path); the srcline_async_* front is for the sample path: it
+ * answers from its cache and asks the worker thread about the rest. */
 #ifndef TRACETOP_SRCLINE_H
 #define TRACETOP_SRCLINE_H
 
@@ -10,6 +12,8 @@
 
 #include "tracetop/dso.h"
 #include "tracetop/symtab.h"
+
+struct worker;
 
 /* Deepest inline chain kept per address; deeper ones are cut (outermost
  * inlined frames dropped). */
@@ -49,8 +53,28 @@ struct srcline_stats {
 
 void srcline_get_stats(struct srcline_stats *st);
 
-/* Close every debug file and free the cache and the inlined symbols. Call it
- * before dso_cache_free (state is keyed by DSO pointer). */
+/* Close every debug file and free the cache and the inlined symbols of the
+ * srcline_* calls above (not those of async fronts). Call it before
+ * dso_cache_free (state is keyed by DSO pointer). */
 void srcline_free_all(void);
+
+/* The sample path's front: inline chains looked up on worker w (with debug
+ * files of its own, so it never shares libdw state with the calls above),
+ * answers cached per (dso, address) on the loop thread. */
+struct srcline_async;
+
+struct srcline_async *srcline_async_new(struct worker *w);
+
+/* The inlined functions at addr of d, as srcline_inlines gives them, or -1
+ * when the answer is not known yet: the question goes to the worker (once),
+ * and the answer is here after a worker_poll that delivers it. Never reads
+ * a file and never waits. d must be loaded (its symbols looked up once):
+ * the worker does not touch the DSO cache. Loop thread only. */
+int srcline_async_inlines(struct srcline_async *a, struct dso *d, uint64_t addr,
+			  const struct sym **out, size_t max);
+
+/* Free the front, its debug files and its symbols, after its worker has
+ * stopped (worker_free) and once nothing holds its symbols. */
+void srcline_async_free(struct srcline_async *a);
 
 #endif

@@ -20,6 +20,8 @@ struct map {
 
 struct task {			/* a process */
 	int pid;
+	uint64_t serial;	/* unique per struct task made: tells a new task
+				 * from a freed one at the same address */
 	uid_t uid;
 	const char *comm;	/* interned, raw (escape when printing) */
 	struct map *maps;	/* sorted, non-overlapping */

@@ -1,8 +1,9 @@
 /* Unit tests for src/srcline.c on binaries this test builds with $TT_CC
  * (default cc): the inline chains are checked against binutils' addr2line -i
  * at every byte of a function, symbols are interned, results and DSOs
- * without DWARF are cached, separate debug files are used, and corrupt or
- * truncated files give nothing without crashing. */
+ * without DWARF are cached, separate debug files are used, corrupt or
+ * truncated files give nothing without crashing, and the async front gives
+ * the same chains through the worker thread. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -25,6 +26,7 @@
 #include "tracetop/srcline.h"
 #include "tracetop/symtab.h"
 #include "tracetop/util.h"
+#include "tracetop/worker.h"
 
 static const char prog_src[] =
     "volatile int sink;\n"
@@ -280,6 +282,64 @@ test_cache_flush(void **state)
 	assert_ptr_equal(x[1], y[1]);
 }
 
+/* The async front: -1 until the worker's answer is polled (asked once),
+ * then the chains srcline_inlines gives; a DSO without DWARF is asked about
+ * once; DSOs not loaded and non-ELF ones give 0 without asking. */
+static void
+test_async(void **state)
+{
+	const struct sym *x[MAX_CHAIN], *y[MAX_CHAIN], *b = NULL;
+	struct dso *d = dso_of("inl"), *nd = dso_of("nodbg");
+	int errnum = 0, n;
+	struct worker *w = worker_new(MAX_ADDRS, &errnum);
+	struct srcline_async *a = srcline_async_new(w);
+	uint64_t start, size, i, nb = 0;
+
+	assert_non_null(w);
+	nm_lookup(bt_path("inl"), "outer_fn", &start, &size);
+	(void)dso_offset_to_addr(d, 0);
+	(void)dso_offset_to_addr(nd, 0);
+	for (i = 0; i < size; i++)
+		assert_int_equal(srcline_async_inlines(a, d, start + i, x, MAX_CHAIN), -1);
+	assert_int_equal(srcline_async_inlines(a, d, start, x, MAX_CHAIN), -1);
+	assert_int_equal(worker_inflight(w), size); /* each address asked once */
+	worker_drain(w);
+	assert_int_equal(worker_poll(w), size);
+	for (i = 0; i < size; i++) {
+		n = srcline_async_inlines(a, d, start + i, x, MAX_CHAIN);
+		assert_int_equal(n, (int)srcline_inlines(d, start + i, y, MAX_CHAIN));
+		for (int k = 0; k < n; k++)
+			assert_string_equal(x[k]->name, y[k]->name);
+		if (n == 2) {
+			if (b == NULL)
+				b = x[0];
+			assert_ptr_equal(x[0], b); /* interned on the worker's side too */
+			assert_int_equal(srcline_async_inlines(a, d, start + i, y, 1), 1);
+			assert_ptr_equal(y[0], x[0]);
+			nb++;
+		}
+	}
+	assert_true(nb >= 2);
+	assert_int_equal(worker_inflight(w), 0);
+
+	assert_int_equal(srcline_async_inlines(a, nd, start, x, MAX_CHAIN), -1);
+	worker_drain(w);
+	assert_int_equal(worker_poll(w), 1);
+	assert_int_equal(srcline_async_inlines(a, nd, start + 1, x, MAX_CHAIN), 0);
+	assert_int_equal(srcline_async_inlines(a, dso_of("bid.unstripped"), start, x, MAX_CHAIN),
+	                 0);
+	assert_int_equal(srcline_async_inlines(a, dso_get("[anon]", 0, 0), 0x1000, x, MAX_CHAIN),
+	                 0);
+	assert_int_equal(srcline_async_inlines(a, NULL, 0x1000, x, MAX_CHAIN), 0);
+	assert_int_equal(worker_inflight(w), 0); /* none of these was asked */
+
+	/* stopping with questions in flight */
+	for (i = 0; i < 16; i++)
+		(void)srcline_async_inlines(a, d, 0x20000000 + i, x, MAX_CHAIN);
+	worker_free(w);
+	srcline_async_free(a);
+}
+
 /* Fill the named sections of an ELF file with a byte, in place. */
 static void
 smash_sections(const char *path, const char *const *names, int byte)
@@ -403,7 +463,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_inlines),     cmocka_unit_test(test_no_debug),
 	    cmocka_unit_test(test_debug_file),  cmocka_unit_test(test_other_dsos),
-	    cmocka_unit_test(test_cache_flush), cmocka_unit_test(test_corrupt),
+	    cmocka_unit_test(test_cache_flush), cmocka_unit_test(test_async),
+	    cmocka_unit_test(test_corrupt),
 	};
 	static const char *const tools[] = { "nm", "strip", "objcopy", "readelf", "addr2line", "truncate" };
 	const char *why;
