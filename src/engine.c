@@ -196,6 +196,7 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 		struct record_comm c;
 		struct record_task t;
 		struct record_lost l;
+		struct record_lost_samples ls;
 	} r;
 
 	switch (h->type) {
@@ -226,9 +227,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			engine_lost(e, r.l.lost);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		/* same leading u64 as LOST after the header */
-		if (h->size >= sizeof *h + sizeof(uint64_t))
-			engine_lost(e, *(const uint64_t *)(const void *)(h + 1));
+		if (record_parse_lost_samples(h, st, &r.ls) == 0)
+			engine_lost(e, r.ls.lost);
 		break;
 	case PERF_RECORD_THROTTLE:
 		e->stats.throttled++;
