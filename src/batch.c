@@ -181,7 +181,11 @@ int
 batch_run(struct engine *e, const struct options *o, FILE *out)
 {
 	struct batch_view v = { .report = batch_report, .e = e, .o = o, .out = out };
-	int status = batch_loop(&v);
+	int status;
+
+	if (o->annotate != NULL)
+		engine_addrhist_want_name(e, o->annotate);
+	status = batch_loop(&v);
 
 	hist_snapshot_free(&v.snap);
 	if (status == 0 && o->annotate != NULL)
