@@ -5,7 +5,8 @@
  * counts are kept for every function by default, or, after
  * addrhist_keep_top, only for the functions a user may annotate: the n
  * hottest of the last tick, the ones asked for (addrhist_want, by name
- * with addrhist_want_name), and first come the first n before any tick.
+ * with addrhist_want_name), and, while fewer than n are watched (before
+ * the first tick), the first ones sampled.
  * Adding a sample allocates nothing in steady state (open addressing, a
  * free list of function records that keep their address tables), and
  * memory is bounded: at most ADDRHIST_MAX_SYMS functions,
@@ -65,7 +66,8 @@ void addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *
 /* Keep per-instruction counts only for the n functions with the highest
  * scores at each tick (a function that was watched stays while it is
  * among the top 2n, so neighbours swapping ranks keep their history), the
- * ones asked for, and, before a tick ranks them, the first n sampled.
+ * ones asked for, and, while fewer than n are watched (before a tick
+ * ranks them), new functions as they come.
  * The others only count samples; a function that becomes watched counts
  * its instructions from then on. */
 void addrhist_keep_top(struct addrhist *ah, size_t n);
@@ -89,7 +91,8 @@ void addrhist_want_name(struct addrhist *ah, const char *name);
 void addrhist_tick(struct addrhist *ah, bool zero);
 
 /* The histogram of (dso, sym), or NULL when it has none (no sample yet or
- * faded). Valid until the next addrhist_add or addrhist_tick. */
+ * faded); addrs is empty when it is not watched. Valid until the next
+ * addrhist_add, addrhist_want* or addrhist_tick. */
 const struct addrhist_sym *addrhist_find(const struct addrhist *ah, const struct dso *dso,
                                          const struct sym *sym);
 

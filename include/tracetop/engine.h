@@ -176,8 +176,6 @@ struct addrhist;
  * any other function has none until asked for. */
 const struct addrhist *engine_addrhist(const struct engine *e, size_t idx);
 
-struct dso;
-struct sym;
 /* Keep the per-instruction samples of sym in dso from now on, whatever its
  * rank (the Annotate pane asks for the function it opens; the last few
  * asked for stay kept). */
