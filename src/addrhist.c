@@ -1,9 +1,12 @@
 /* addrhist: per-function address histograms. Functions sit in an
  * open-addressing table of pointers (linear probing, at most half full);
- * each function's addresses in its own open-addressing array. Faded
- * functions are unlinked at a tick by rebuilding the table into its twin
- * array (no tombstones, no allocation) and go to a free list with their
- * address arrays, which the next new function reuses. */
+ * each watched function's addresses in its own open-addressing array.
+ * Faded functions are unlinked at a tick by rebuilding the table into its
+ * twin array (no tombstones, no allocation) and go to a free list with
+ * their address arrays, which the next new function reuses. With a top n,
+ * a function leaving the watched set gives its array back at the tick
+ * (allocation at a tick, never per sample), so the long tail of a
+ * system-wide profile costs a record each, not an array each. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -15,6 +18,13 @@
 #define TABLE_MIN 64   /* function slots at first, a power of two */
 #define ADDRS_MIN 16   /* address slots of a new function, a power of two */
 #define FADE_SCORE 0.5 /* as hist: a function below this with no new sample goes */
+#define WATCH_ALL SIZE_MAX
+
+/* A function asked for by addrhist_want. */
+struct addrhist_want {
+	const struct dso *dso;
+	const struct sym *sym;
+};
 
 struct addrhist {
 	double decay;
@@ -25,13 +35,30 @@ struct addrhist {
 	struct addrhist_sym *last; /* the function counted last */
 	size_t slots;              /* address slots allocated, all functions */
 	uint64_t dropped;          /* samples kept by no function (table full) */
+	size_t top;                /* functions watched by rank, or WATCH_ALL */
+	size_t nwatched;
+	struct addrhist_sym **rank; /* 2 * top: a min-heap of the best scores at a tick */
+	struct addrhist_want wants[ADDRHIST_MAX_WANTED]; /* a ring, the oldest replaced */
+	size_t nwants;
+	char *names[ADDRHIST_MAX_WANTED];
+	size_t nnames;
 };
 
-/* A function record and its link in the free list. */
+/* A function record, its link in the free list and the flags only the
+ * table's own bookkeeping reads. */
 struct addrhist_node {
 	struct addrhist_sym s; /* first: a sym pointer is a node pointer */
 	struct addrhist_node *next_free;
+	bool pinned; /* asked for: watched whatever its rank */
+	bool ranked; /* among the best of the tick being made */
 };
+
+/* The node of a function record. */
+static inline struct addrhist_node *
+node_of(const struct addrhist_sym *s)
+{
+	return (struct addrhist_node *)(uintptr_t)s;
+}
 
 /* Hash of a (DSO, symbol) pair, by identity. */
 static inline size_t
@@ -61,6 +88,7 @@ addrhist_new(double decay)
 		fatal("addrhist_new: decay %g outside [0, 1]", decay);
 	ah = xcalloc(1, sizeof *ah);
 	ah->decay = decay;
+	ah->top = WATCH_ALL;
 	ah->mask = TABLE_MIN - 1;
 	ah->tab = xcalloc(TABLE_MIN, sizeof *ah->tab);
 	ah->twin = xcalloc(TABLE_MIN, sizeof *ah->twin);
@@ -90,6 +118,9 @@ addrhist_free(struct addrhist *ah)
 		ah->free_list = n->next_free;
 		node_free(n);
 	}
+	for (size_t i = 0; i < ah->nnames; i++)
+		free(ah->names[i]);
+	free(ah->rank);
 	free(ah->tab);
 	free(ah->twin);
 	free(ah);
@@ -121,38 +152,85 @@ addrs_clear(struct addrhist_sym *s)
 	s->naddrs = 0;
 }
 
+/* Give s an empty address array (its own, or a new one within the slot
+ * bound) and count it watched; false when the bound forbids it. */
+static bool
+sym_watch(struct addrhist *ah, struct addrhist_sym *s)
+{
+	if (s->cap == 0) {
+		if (ah->slots + ADDRS_MIN > ADDRHIST_MAX_SLOTS)
+			return false;
+		s->cap = ADDRS_MIN;
+		s->addrs = xmalloc(ADDRS_MIN * sizeof *s->addrs);
+		ah->slots += ADDRS_MIN;
+	}
+	addrs_clear(s);
+	s->watched = true;
+	ah->nwatched++;
+	return true;
+}
+
+/* Stop counting s per instruction and free its address array (a tick's
+ * work, not a sample's). */
+static void
+sym_unwatch(struct addrhist *ah, struct addrhist_sym *s)
+{
+	free(s->addrs);
+	s->addrs = NULL;
+	ah->slots -= s->cap;
+	s->cap = s->naddrs = 0;
+	s->watched = false;
+	ah->nwatched--;
+}
+
+/* Whether (dso, sym) was asked for, by itself or by name. */
+static bool
+sym_wanted(const struct addrhist *ah, const struct dso *dso, const struct sym *sym)
+{
+	for (size_t i = 0; i < ah->nwants && i < ADDRHIST_MAX_WANTED; i++)
+		if (ah->wants[i].sym == sym && ah->wants[i].dso == dso)
+			return true;
+	for (size_t i = 0; i < ah->nnames; i++)
+		if (sym->name != NULL && strcmp(sym->name, ah->names[i]) == 0)
+			return true;
+	return false;
+}
+
 /* A new function's record: reused from the free list (with its address
- * array) or allocated; NULL when the bounds are reached. */
+ * array) or allocated; watched if everything is, if asked for, or while
+ * fewer than the top n are; NULL when the bounds are reached. */
 static struct addrhist_sym *
 sym_new(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel)
 {
 	struct addrhist_node *n = ah->free_list;
 	struct addrhist_sym *s;
-	size_t i;
+	bool pinned;
 
 	if (ah->count >= ADDRHIST_MAX_SYMS)
 		return NULL;
-	if (n == NULL && ah->slots + ADDRS_MIN > ADDRHIST_MAX_SLOTS)
+	if (ah->top == WATCH_ALL && (n == NULL || n->s.cap == 0) &&
+	    ah->slots + ADDRS_MIN > ADDRHIST_MAX_SLOTS)
 		return NULL;
 	if ((ah->count + 1) * 2 > ah->mask + 1)
 		table_grow(ah);
-	if (n != NULL) {
+	if (n != NULL)
 		ah->free_list = n->next_free;
-	} else {
+	else
 		n = xcalloc(1, sizeof *n);
-		n->s.cap = ADDRS_MIN;
-		n->s.addrs = xmalloc(ADDRS_MIN * sizeof *n->s.addrs);
-		ah->slots += ADDRS_MIN;
-	}
 	s = &n->s;
-	addrs_clear(s);
+	pinned = ah->top != WATCH_ALL && sym_wanted(ah, dso, sym);
+	n->pinned = pinned;
+	n->ranked = false;
 	s->dso = dso;
 	s->sym = sym;
 	s->kernel = kernel;
 	s->interval = s->total = s->dropped = 0;
 	s->score = 0;
-	i = sym_slot(ah->tab, ah->mask, dso, sym);
-	ah->tab[i] = s;
+	s->watched = false;
+	s->naddrs = 0;
+	if (ah->top == WATCH_ALL || pinned || ah->nwatched < ah->top)
+		sym_watch(ah, s);
+	ah->tab[sym_slot(ah->tab, ah->mask, dso, sym)] = s;
 	ah->count++;
 	return s;
 }
@@ -213,6 +291,8 @@ addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, 
 	}
 	s->interval++;
 	s->total++;
+	if (!s->watched)
+		return;
 	i = addr_slot(s, off);
 	if (s->addrs[i].off == ADDRHIST_EMPTY) {
 		/* keep the array at most half full */
@@ -235,22 +315,91 @@ addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, 
 static bool
 sym_tick(struct addrhist_sym *s, double decay, bool zero)
 {
-	double total = 0;
-
-	for (uint32_t i = 0; i < s->cap; i++) {
+	for (uint32_t i = 0; i < s->cap && s->watched; i++) {
 		struct addrhist_addr *a = &s->addrs[i];
 
 		if (a->off == ADDRHIST_EMPTY)
 			continue;
 		a->score = zero ? (double)a->interval : a->score * decay + (double)a->interval;
 		a->interval = 0;
-		total += a->score;
 	}
-	s->score = total;
-	if (s->interval == 0 && total < FADE_SCORE)
+	s->score = zero ? (double)s->interval : s->score * decay + (double)s->interval;
+	if (s->interval == 0 && s->score < FADE_SCORE)
 		return false;
 	s->interval = 0;
 	return true;
+}
+
+/* Move heap[i] down to its place in a min-heap of n by score. */
+static void
+rank_down(struct addrhist_sym **heap, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		struct addrhist_sym *tmp;
+
+		if (l < n && heap[l]->score < heap[m]->score)
+			m = l;
+		if (l + 1 < n && heap[l + 1]->score < heap[m]->score)
+			m = l + 1;
+		if (m == i)
+			return;
+		tmp = heap[i];
+		heap[i] = heap[m];
+		heap[m] = tmp;
+		i = m;
+	}
+}
+
+/* Order by score, highest first. */
+static int
+rank_cmp(const void *x, const void *y)
+{
+	const struct addrhist_sym *a = *(struct addrhist_sym *const *)x;
+	const struct addrhist_sym *b = *(struct addrhist_sym *const *)y;
+
+	return (a->score < b->score) - (a->score > b->score);
+}
+
+/* Choose the watched functions again: the top n by score, those already
+ * watched within the top 2n (hysteresis), and the pinned ones. A min-heap
+ * of 2n keeps this O(functions log n) per tick. */
+static void
+rank_watch(struct addrhist *ah)
+{
+	size_t n = 0, cap = 2 * ah->top;
+
+	for (size_t i = 0; i <= ah->mask; i++) {
+		struct addrhist_sym *s = ah->tab[i];
+
+		if (s == NULL)
+			continue;
+		if (n < cap) {
+			ah->rank[n++] = s;
+			if (n == cap)
+				for (size_t k = n / 2; k-- > 0;)
+					rank_down(ah->rank, n, k);
+		} else if (s->score > ah->rank[0]->score) {
+			ah->rank[0] = s;
+			rank_down(ah->rank, n, 0);
+		}
+	}
+	qsort(ah->rank, n, sizeof *ah->rank, rank_cmp);
+	for (size_t k = 0; k < n; k++)
+		node_of(ah->rank[k])->ranked = k < ah->top || ah->rank[k]->watched;
+	for (size_t i = 0; i <= ah->mask; i++) {
+		struct addrhist_sym *s = ah->tab[i];
+		struct addrhist_node *nd;
+
+		if (s == NULL)
+			continue;
+		nd = node_of(s);
+		if ((nd->ranked || nd->pinned) && !s->watched)
+			sym_watch(ah, s);
+		else if (!nd->ranked && !nd->pinned && s->watched)
+			sym_unwatch(ah, s);
+		nd->ranked = false;
+	}
 }
 
 /* End an interval for every function; unlink the faded ones. */
@@ -266,23 +415,101 @@ addrhist_tick(struct addrhist *ah, bool zero)
 
 		if (s == NULL || sym_tick(s, ah->decay, zero))
 			continue;
-		((struct addrhist_node *)s)->next_free = ah->free_list;
-		ah->free_list = (struct addrhist_node *)s;
+		if (s->watched && ah->top != WATCH_ALL) {
+			sym_unwatch(ah, s);
+		} else if (s->watched) {
+			s->watched = false; /* keeps its array for the next function */
+			ah->nwatched--;
+		}
+		node_of(s)->next_free = ah->free_list;
+		ah->free_list = node_of(s);
 		ah->tab[i] = NULL;
 		removed++;
 	}
-	if (removed == 0)
-		return;
-	/* Re-insert the survivors into the twin: probe chains stay whole. */
-	memset(ah->twin, 0, (ah->mask + 1) * sizeof *ah->twin);
+	if (removed > 0) {
+		/* Re-insert the survivors into the twin: probe chains stay whole. */
+		memset(ah->twin, 0, (ah->mask + 1) * sizeof *ah->twin);
+		for (size_t i = 0; i <= ah->mask; i++)
+			if (ah->tab[i] != NULL)
+				ah->twin[sym_slot(ah->twin, ah->mask, ah->tab[i]->dso,
+				                  ah->tab[i]->sym)] = ah->tab[i];
+		tmp = ah->tab;
+		ah->tab = ah->twin;
+		ah->twin = tmp;
+		ah->count -= removed;
+	}
+	if (ah->top != WATCH_ALL)
+		rank_watch(ah);
+}
+
+/* Watch only the top n functions (and the ones asked for). */
+void
+addrhist_keep_top(struct addrhist *ah, size_t n)
+{
+	if (n == 0 || n > ADDRHIST_MAX_SYMS)
+		fatal("addrhist_keep_top: %zu functions", n);
+	ah->top = n;
+	free(ah->rank);
+	ah->rank = xcalloc(2 * n, sizeof *ah->rank);
 	for (size_t i = 0; i <= ah->mask; i++)
 		if (ah->tab[i] != NULL)
-			ah->twin[sym_slot(ah->twin, ah->mask, ah->tab[i]->dso, ah->tab[i]->sym)] =
-			    ah->tab[i];
-	tmp = ah->tab;
-	ah->tab = ah->twin;
-	ah->twin = tmp;
-	ah->count -= removed;
+			node_of(ah->tab[i])->pinned = sym_wanted(ah, ah->tab[i]->dso, ah->tab[i]->sym);
+	rank_watch(ah);
+}
+
+/* Watch (dso, sym) whatever its rank: now (making its record if it has
+ * none yet) and whenever it comes back after fading. */
+void
+addrhist_want(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel)
+{
+	struct addrhist_want *w;
+	struct addrhist_sym *s;
+
+	if (sym == NULL)
+		return;
+	if (!sym_wanted(ah, dso, sym)) {
+		struct addrhist_want old;
+		const struct addrhist_sym *o;
+
+		w = &ah->wants[ah->nwants % ADDRHIST_MAX_WANTED];
+		old = *w;
+		*w = (struct addrhist_want){dso, sym};
+		/* the oldest request lapses: its function is ranked again */
+		if (ah->nwants++ >= ADDRHIST_MAX_WANTED &&
+		    (o = addrhist_find(ah, old.dso, old.sym)) != NULL)
+			node_of(o)->pinned = sym_wanted(ah, o->dso, o->sym);
+	}
+	if (ah->top == WATCH_ALL)
+		return;
+	s = ah->tab[sym_slot(ah->tab, ah->mask, dso, sym)];
+	if (s == NULL && (s = sym_new(ah, dso, sym, kernel)) == NULL)
+		return;
+	node_of(s)->pinned = true;
+	if (!s->watched)
+		sym_watch(ah, s);
+}
+
+/* Watch every function called name. */
+void
+addrhist_want_name(struct addrhist *ah, const char *name)
+{
+	if (ah->nnames >= ADDRHIST_MAX_WANTED)
+		return;
+	for (size_t i = 0; i < ah->nnames; i++)
+		if (strcmp(ah->names[i], name) == 0)
+			return;
+	ah->names[ah->nnames++] = xstrdup(name);
+	if (ah->top == WATCH_ALL)
+		return;
+	for (size_t i = 0; i <= ah->mask; i++) {
+		struct addrhist_sym *s = ah->tab[i];
+
+		if (s != NULL && s->sym->name != NULL && strcmp(s->sym->name, name) == 0) {
+			node_of(s)->pinned = true;
+			if (!s->watched)
+				sym_watch(ah, s);
+		}
+	}
 }
 
 /* The histogram of (dso, sym), or NULL. */
@@ -299,6 +526,7 @@ void
 addrhist_get_stats(const struct addrhist *ah, struct addrhist_stats *st)
 {
 	st->syms = ah->count;
+	st->watched = ah->nwatched;
 	st->slots = ah->slots;
 	st->dropped = ah->dropped;
 	for (size_t i = 0; i <= ah->mask; i++)

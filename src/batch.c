@@ -156,7 +156,6 @@ batch_loop(struct batch_view *v)
 	};
 	int status;
 
-	v->e = session_source(v->s, &source_sampling);
 	v->sfd = signals_fd(NULL);
 	if (v->sfd < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
@@ -289,9 +288,13 @@ batch_probes_report(struct batch_view *v, const struct frame *f)
 int
 batch_run(struct session *s, const struct options *o, FILE *out)
 {
-	struct batch_view v = { .report = batch_report, .s = s, .o = o, .out = out };
+	struct batch_view v = { .report = batch_report, .s = s, .o = o, .out = out,
+				.e = session_source(s, &source_sampling) };
 	int status;
 
+	/* per-instruction counts of that function from the first sample on */
+	if (o->view == VIEW_TOP && o->annotate != NULL)
+		engine_addrhist_want_name(v.e, o->annotate);
 	if (o->view == VIEW_COUNTERS) {
 		v.report = batch_counters_report;
 	} else if (o->view == VIEW_TRACE) {

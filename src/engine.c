@@ -34,6 +34,10 @@
 #define ENGINE_FCACHE_SIZE 8192
 /* Inline lookups queued to the worker at most (more wait for a later miss). */
 #define ENGINE_WORKER_DEPTH 1024
+/* Functions with per-instruction counts without being asked for: the
+ * hottest of the last refresh, about a Top pane's screenful, so the
+ * Annotate pane opens on any of them with history. */
+#define ENGINE_ANNOTATE_TOP 64
 /* Call-graph branches under this percent of their command fold into [other]. */
 #define ENGINE_CG_MIN_PERCENT 0.05
 
@@ -71,7 +75,7 @@ struct engine_event {
 	struct hist *hist;
 	struct callgraph *cg;	/* call stacks, or NULL without -g */
 	struct hist *zoom;	/* samples of the zoomed thread only, or NULL */
-	struct addrhist *ah;	/* self samples per instruction, made on first use */
+	struct addrhist *ah;	/* self samples per instruction, made on first use or request */
 	uint64_t samples;	/* since start */
 	uint64_t tick_samples;	/* samples at the last tick */
 	uint64_t interval;	/* samples in the last refresh */
@@ -210,6 +214,7 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 		struct record_comm c;
 		struct record_task t;
 		struct record_lost l;
+		struct record_lost_samples ls;
 	} r;
 
 	switch (h->type) {
@@ -240,9 +245,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			engine_lost(e, r.l.lost);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		/* same leading u64 as LOST after the header */
-		if (h->size >= sizeof *h + sizeof(uint64_t))
-			engine_lost(e, *(const uint64_t *)(const void *)(h + 1));
+		if (record_parse_lost_samples(h, st, &r.ls) == 0)
+			engine_lost(e, r.ls.lost);
 		break;
 	case PERF_RECORD_THROTTLE:
 		e->stats.throttled++;
@@ -457,6 +461,18 @@ engine_keys(struct engine *e, struct thread *th, const struct record_sample *s,
 	return k;
 }
 
+/* The event's address histogram, made on first use: per-instruction
+ * counts only for the functions a user may annotate. */
+static struct addrhist *
+engine_event_ah(struct engine *e, struct engine_event *ev)
+{
+	if (ev->ah == NULL) {
+		ev->ah = addrhist_new(e->decay);
+		addrhist_keep_top(ev->ah, ENGINE_ANNOTATE_TOP);
+	}
+	return ev->ah;
+}
+
 /* Count the sampled instruction in its function's address histogram (the
  * leaf was just resolved: a cache hit). */
 static void
@@ -468,9 +484,7 @@ engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th
 
 	if (c->sym == NULL || c->elf == 0)
 		return;
-	if (ev->ah == NULL)
-		ev->ah = addrhist_new(e->decay);
-	addrhist_add(ev->ah, c->dso, c->sym, kernel, c->elf);
+	addrhist_add(engine_event_ah(e, ev), c->dso, c->sym, kernel, c->elf);
 }
 
 /* Count one sample: the hot path (no allocation once tasks are known). */
@@ -792,4 +806,20 @@ const struct addrhist *
 engine_addrhist(const struct engine *e, size_t idx)
 {
 	return e->events[idx].ah;
+}
+
+/* Keep per-instruction samples of one function in every event. */
+void
+engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *sym, bool kernel)
+{
+	for (size_t i = 0; i < e->el.nevsels; i++)
+		addrhist_want(engine_event_ah(e, &e->events[i]), dso, sym, kernel);
+}
+
+/* Keep per-instruction samples of every function called name. */
+void
+engine_addrhist_want_name(struct engine *e, const char *name)
+{
+	for (size_t i = 0; i < e->el.nevsels; i++)
+		addrhist_want_name(engine_event_ah(e, &e->events[i]), name);
 }

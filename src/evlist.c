@@ -252,6 +252,7 @@ evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
 					return -1;
 				}
 			}
+	evlist_index_ids(el);
 	return 0;
 }
 
@@ -303,15 +304,47 @@ evlist_disable(struct evlist *el)
 	return evlist_ioctl_all(el, PERF_EVENT_IOC_DISABLE);
 }
 
+/* The slot of id in the table, or the free slot where it would go. */
+static struct evlist_id *
+evlist_id_slot(const struct evlist *el, uint64_t id)
+{
+	size_t i = hash_u64(id) & el->idmask;
+
+	while (el->idtab[i].ev != NULL && el->idtab[i].id != id)
+		i = (i + 1) & el->idmask;
+	return &el->idtab[i];
+}
+
+/* Index every event's ids: a sample names its event only by id, and a
+ * system-wide session has events x CPUs x threads of them. */
+void
+evlist_index_ids(struct evlist *el)
+{
+	size_t n = 0, cap = 16;
+
+	for (size_t e = 0; e < el->nevsels; e++)
+		n += el->evsels[e].nids;
+	while (cap < 2 * n)
+		cap *= 2;
+	free(el->idtab);
+	el->idtab = xcalloc(cap, sizeof *el->idtab);
+	el->idmask = cap - 1;
+	for (size_t e = 0; e < el->nevsels; e++)
+		for (size_t i = 0; i < el->evsels[e].nids; i++) {
+			struct evlist_id *slot = evlist_id_slot(el, el->evsels[e].ids[i]);
+
+			if (slot->ev == NULL)
+				*slot = (struct evlist_id){el->evsels[e].ids[i], &el->evsels[e]};
+		}
+}
+
 /* Map a sample id back to its event. */
 struct evsel *
-evlist_find_id(struct evlist *el, uint64_t id)
+evlist_find_id(const struct evlist *el, uint64_t id)
 {
-	for (size_t e = 0; e < el->nevsels; e++)
-		for (size_t i = 0; i < el->evsels[e].nids; i++)
-			if (el->evsels[e].ids[i] == id)
-				return &el->evsels[e];
-	return NULL;
+	if (el->idtab == NULL)
+		return NULL;
+	return evlist_id_slot(el, id)->ev;
 }
 
 /* Unmap the rings and close every fd. */
@@ -328,6 +361,7 @@ evlist_close(struct evlist *el)
 	for (i = 0; i < el->nevsels; i++)
 		free(el->evsels[i].ids);
 	free(el->evsels);
+	free(el->idtab);
 	free(el->rings);
 	free(el->ring_fds);
 	free(el->fds);

@@ -318,6 +318,21 @@ record_parse_lost(const struct perf_event_header *h, uint64_t sample_type, struc
 	return c.fail ? -1 : 0;
 }
 
+/* Parse PERF_RECORD_LOST_SAMPLES: unlike LOST, the count comes first and
+ * alone (the event is the trailer's id). */
+int
+record_parse_lost_samples(const struct perf_event_header *h, uint64_t sample_type,
+                          struct record_lost_samples *out)
+{
+	struct cursor c;
+
+	memset(out, 0, sizeof *out);
+	if (h->type != PERF_RECORD_LOST_SAMPLES || side_open(h, sample_type, &c, &out->sid) != 0)
+		return -1;
+	out->lost = cur_u64(&c);
+	return c.fail ? -1 : 0;
+}
+
 /* Parse PERF_RECORD_THROTTLE or PERF_RECORD_UNTHROTTLE. */
 int
 record_parse_throttle(const struct perf_event_header *h, uint64_t sample_type,

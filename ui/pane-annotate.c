@@ -243,6 +243,7 @@ annot_open(struct annot *p, struct tui *t, struct dso *dso, const struct sym *sy
 	}
 	annotate_free(p->a);
 	p->a = a;
+	engine_addrhist_want(t->engine, dso, sym, kernel); /* if not hot, from now on */
 	annotate_update(a, engine_addrhist(t->engine, t->event));
 	annot_rows(p);
 	annot_select(p, a->hottest);

@@ -1,12 +1,18 @@
-/* addrhist: samples per instruction address of every sampled function, so
- * a function can be annotated at once, without a new recording. One table
- * per event, keyed by (DSO, symbol) pointers; a function gets its address
- * table on its first sample. Adding a sample allocates nothing in steady
- * state (open addressing, a free list of function records that keep their
- * address tables), and memory is bounded: at most ADDRHIST_MAX_SYMS
- * functions, ADDRHIST_MAX_ADDRS addresses per function and
- * ADDRHIST_MAX_SLOTS address slots in all; samples past a bound are only
- * counted (dropped). Scores decay like hist's at every tick. */
+/* addrhist: samples per instruction address of sampled functions, so a
+ * function can be annotated at once, without a new recording. One table
+ * per event, keyed by (DSO, symbol) pointers. Every sampled function gets
+ * a small record (its count and decayed score); the per-instruction
+ * counts are kept for every function by default, or, after
+ * addrhist_keep_top, only for the functions a user may annotate: the n
+ * hottest of the last tick, the ones asked for (addrhist_want, by name
+ * with addrhist_want_name), and, while fewer than n are watched (before
+ * the first tick), the first ones sampled.
+ * Adding a sample allocates nothing in steady state (open addressing, a
+ * free list of function records that keep their address tables), and
+ * memory is bounded: at most ADDRHIST_MAX_SYMS functions,
+ * ADDRHIST_MAX_ADDRS addresses per function and ADDRHIST_MAX_SLOTS
+ * address slots in all; samples past a bound are only counted (dropped).
+ * Scores decay like hist's at every tick. */
 #ifndef TRACETOP_ADDRHIST_H
 #define TRACETOP_ADDRHIST_H
 
@@ -36,11 +42,12 @@ struct addrhist_sym {
 	const struct dso *dso;
 	const struct sym *sym;
 	bool kernel;
+	bool watched;                /* per-instruction counts kept (else addrs is empty) */
 	uint64_t interval;           /* samples since the last tick */
 	uint64_t total;              /* since the first sample */
-	double score;                /* decayed, the sum of the addresses' scores */
+	double score;                /* decayed count of the function's samples */
 	uint64_t dropped;            /* samples not kept per address (bounds) */
-	struct addrhist_addr *addrs; /* cap slots, open addressing by off */
+	struct addrhist_addr *addrs; /* cap slots, open addressing by off; cap 0: none */
 	uint32_t naddrs, cap;
 };
 
@@ -56,20 +63,45 @@ void addrhist_free(struct addrhist *ah);
 void addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
                   uint64_t addr);
 
+/* Keep per-instruction counts only for the n functions with the highest
+ * scores at each tick (a function that was watched stays while it is
+ * among the top 2n, so neighbours swapping ranks keep their history), the
+ * ones asked for, and, while fewer than n are watched (before a tick
+ * ranks them), new functions as they come.
+ * The others only count samples; a function that becomes watched counts
+ * its instructions from then on. */
+void addrhist_keep_top(struct addrhist *ah, size_t n);
+
+/* Watch (dso, sym) from now on whatever its rank, e.g. for the Annotate
+ * pane that shows it. The last ADDRHIST_MAX_WANTED functions asked for
+ * stay watched; asking again for one of them does nothing. */
+#define ADDRHIST_MAX_WANTED 8
+void addrhist_want(struct addrhist *ah, const struct dso *dso, const struct sym *sym,
+                   bool kernel);
+
+/* Watch every function called name, from now on and from its first
+ * sample on (batch --annotate NAME). At most ADDRHIST_MAX_WANTED names;
+ * more are ignored. */
+void addrhist_want_name(struct addrhist *ah, const char *name);
+
 /* End an interval: score = score * decay + interval (= interval with
  * zero); functions whose score fades below 0.5 with no new sample are
- * removed (their records are reused). */
+ * removed (their records are reused); with addrhist_keep_top, the
+ * watched functions are chosen again. */
 void addrhist_tick(struct addrhist *ah, bool zero);
 
 /* The histogram of (dso, sym), or NULL when it has none (no sample yet or
- * faded). Valid until the next addrhist_add or addrhist_tick. */
+ * faded); addrs is empty when it is not watched. Valid until the next
+ * addrhist_add, addrhist_want* or addrhist_tick. */
 const struct addrhist_sym *addrhist_find(const struct addrhist *ah, const struct dso *dso,
                                          const struct sym *sym);
 
-/* Sizes, for tests and the memory bound: functions kept, address slots
- * allocated, samples dropped by the bounds. */
+/* Sizes, for tests and the memory bound: functions kept, those with
+ * per-instruction counts, address slots allocated, samples dropped by the
+ * bounds. */
 struct addrhist_stats {
 	size_t syms;
+	size_t watched;
 	size_t slots;
 	uint64_t dropped;
 };

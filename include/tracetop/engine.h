@@ -169,9 +169,21 @@ bool engine_trace_frame(struct engine *e, const struct stream_entry *en, size_t 
 			size_t len, bool *kernel);
 
 struct addrhist;
-/* The self samples of event idx per instruction address of every sampled
- * function (NULL before the first sample), for annotate_update. Decayed at
- * each engine_tick like the rows. */
+/* The self samples of event idx per instruction address (NULL before the
+ * first sample or request), for annotate_update. Decayed at each
+ * engine_tick like the rows. Kept only for the functions a user may
+ * annotate: the hottest of the last refresh and the ones asked for below;
+ * any other function has none until asked for. */
 const struct addrhist *engine_addrhist(const struct engine *e, size_t idx);
+
+/* Keep the per-instruction samples of sym in dso from now on, whatever its
+ * rank (the Annotate pane asks for the function it opens; the last few
+ * asked for stay kept). */
+void engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *sym,
+			  bool kernel);
+
+/* The same for every function called name, from its first sample (batch
+ * --annotate NAME asks before the samples come). */
+void engine_addrhist_want_name(struct engine *e, const char *name);
 
 #endif

@@ -41,9 +41,17 @@ struct evlist_params {
 	bool exclude_callchain_user;	/* the user part comes from unwinding */
 };
 
+/* A slot of the sample id -> event table. */
+struct evlist_id {
+	uint64_t id;
+	struct evsel *ev;	/* NULL: a free slot (any id, 0 too, is a key) */
+};
+
 struct evlist {
 	struct evsel *evsels;
 	size_t nevsels;
+	struct evlist_id *idtab;	/* open addressing, at most half full */
+	size_t idmask;		/* slots - 1; the table is NULL before the ids are known */
 	struct ring *rings;	/* one per CPU */
 	int *ring_fds;
 	size_t nrings;
@@ -68,8 +76,13 @@ int evlist_disable(struct evlist *el);
 int evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
 		  uint64_t *id);
 
-/* The event a sample id belongs to, or NULL. */
-struct evsel *evlist_find_id(struct evlist *el, uint64_t id);
+/* The event a sample id belongs to, or NULL: one hash probe sequence, no
+ * allocation (the samples' hot path). */
+struct evsel *evlist_find_id(const struct evlist *el, uint64_t id);
+
+/* (Re)build the id table from the evsels' ids; evlist_open does it once
+ * every fd is open. An id listed twice keeps its first event. */
+void evlist_index_ids(struct evlist *el);
 
 void evlist_close(struct evlist *el);
 

@@ -67,6 +67,11 @@ struct record_lost {
 	struct record_id sid;
 };
 
+struct record_lost_samples {	   /* LOST_SAMPLES: the trailer's id names the event */
+	uint64_t lost;
+	struct record_id sid;
+};
+
 struct record_throttle {	   /* THROTTLE and UNTHROTTLE */
 	uint64_t time, id, stream_id;
 	struct record_id sid;
@@ -89,6 +94,8 @@ int record_parse_task(const struct perf_event_header *h, uint64_t sample_type,
 		      struct record_task *out); /* FORK and EXIT */
 int record_parse_lost(const struct perf_event_header *h, uint64_t sample_type,
 		      struct record_lost *out);
+int record_parse_lost_samples(const struct perf_event_header *h, uint64_t sample_type,
+			      struct record_lost_samples *out);
 int record_parse_throttle(const struct perf_event_header *h, uint64_t sample_type,
 			  struct record_throttle *out);
 

@@ -63,6 +63,7 @@ parse_all(struct perf_event_header *h, uint64_t st)
 	    PERF_RECORD_SAMPLE, PERF_RECORD_MMAP,     PERF_RECORD_MMAP2,
 	    PERF_RECORD_COMM,   PERF_RECORD_FORK,     PERF_RECORD_EXIT,
 	    PERF_RECORD_LOST,   PERF_RECORD_THROTTLE, PERF_RECORD_UNTHROTTLE,
+	    PERF_RECORD_LOST_SAMPLES,
 	};
 	union {
 		struct record_sample s;
@@ -70,6 +71,7 @@ parse_all(struct perf_event_header *h, uint64_t st)
 		struct record_comm c;
 		struct record_task t;
 		struct record_lost l;
+		struct record_lost_samples ls;
 		struct record_throttle th;
 	} u;
 	size_t i;
@@ -88,6 +90,7 @@ parse_all(struct perf_event_header *h, uint64_t st)
 			touch(u.c.comm, strlen(u.c.comm) + 1, h);
 		record_parse_task(h, st, &u.t);
 		record_parse_lost(h, st, &u.l);
+		record_parse_lost_samples(h, st, &u.ls);
 		record_parse_throttle(h, st, &u.th);
 		sink += strlen(record_type_name(h->type));
 	}

@@ -1,11 +1,14 @@
 /* Unit tests for src/addrhist.c: counts per address of each function,
- * decay and fading like hist, reuse without allocation, and the bounds. */
+ * decay and fading like hist, reuse without allocation, the bounds, and
+ * per-instruction counts only for the top functions and the ones asked
+ * for (with the per-sample cost printed, not asserted). */
 #include "config.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <cmocka.h>
 
@@ -169,6 +172,254 @@ test_table_bounds(void **state)
 	free(syms);
 }
 
+/* Add n samples to sym at its start (+ k % 4 * 4, so several addresses). */
+static void
+add_n(struct addrhist *ah, const struct dso *d, const struct sym *sym, int n)
+{
+	for (int k = 0; k < n; k++)
+		addrhist_add(ah, d, sym, false, sym->start + (uint64_t)(k % 4) * 4);
+}
+
+/* Whether sym has per-instruction counts (and they match its samples). */
+static bool
+watched(const struct addrhist *ah, const struct dso *d, const struct sym *sym)
+{
+	const struct addrhist_sym *s = addrhist_find(ah, d, sym);
+
+	if (s == NULL || !s->watched)
+		return false;
+	assert_true(s->cap > 0);
+	return true;
+}
+
+/* With a top n: the first n sampled are watched at once; a tick keeps the
+ * n best by score, and those already watched while among the best 2n;
+ * the others only count samples and hold no address array. */
+static void
+test_keep_top(void **state)
+{
+	static struct sym f[5];
+	struct dso d = {.name = "d"};
+	struct addrhist *ah = addrhist_new(0.5);
+	const struct addrhist_sym *s;
+	struct addrhist_stats st;
+	enum { A, B, C, D, E };
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		f[i] = (struct sym){.start = 0x1000 * (i + 1), .size = 0x100, .name = "f"};
+	addrhist_keep_top(ah, 2);
+	add_n(ah, &d, &f[E], 1); /* first come */
+	add_n(ah, &d, &f[D], 7);
+	add_n(ah, &d, &f[C], 8);
+	add_n(ah, &d, &f[B], 9);
+	add_n(ah, &d, &f[A], 10);
+	assert_true(watched(ah, &d, &f[E]) && watched(ah, &d, &f[D]));
+	assert_false(watched(ah, &d, &f[A]));
+	s = addrhist_find(ah, &d, &f[A]);
+	assert_int_equal(s->total, 10); /* counted all the same */
+	assert_int_equal(s->naddrs, 0);
+	assert_null(s->addrs);
+
+	addrhist_tick(ah, true); /* A 10, B 9, C 8, D 7, E 1 */
+	assert_true(watched(ah, &d, &f[A]) && watched(ah, &d, &f[B]));
+	assert_false(watched(ah, &d, &f[C]));
+	assert_true(watched(ah, &d, &f[D])); /* 4th of 2n = 4: stays */
+	assert_false(watched(ah, &d, &f[E]));
+	assert_true(addrhist_find(ah, &d, &f[E])->score == 1.0);
+	add_n(ah, &d, &f[A], 6);
+	assert_int_equal(addrhist_find(ah, &d, &f[A])->naddrs, 4);
+	assert_int_equal(addrhist_find(ah, &d, &f[A])->total, 16);
+
+	add_n(ah, &d, &f[C], 20);
+	add_n(ah, &d, &f[D], 19);
+	add_n(ah, &d, &f[E], 18);
+	add_n(ah, &d, &f[B], 4);
+	addrhist_tick(ah, true); /* C 20, D 19, E 18, A 6, B 4 */
+	assert_true(watched(ah, &d, &f[C]) && watched(ah, &d, &f[D]));
+	assert_true(watched(ah, &d, &f[A]));  /* 4th, was watched */
+	assert_false(watched(ah, &d, &f[E])); /* 3rd, was not */
+	assert_false(watched(ah, &d, &f[B])); /* 5th */
+	assert_int_equal(addrhist_find(ah, &d, &f[B])->cap, 0);
+	addrhist_get_stats(ah, &st);
+	assert_int_equal(st.syms, 5);
+	assert_int_equal(st.watched, 3);
+	addrhist_free(ah);
+}
+
+/* A function asked for is watched at once whatever its rank (a record is
+ * made if it has none), and again when it comes back after fading; the
+ * oldest of more than ADDRHIST_MAX_WANTED requests lapses. */
+static void
+test_want(void **state)
+{
+	static struct sym f[ADDRHIST_MAX_WANTED + 3];
+	struct dso d = {.name = "d"};
+	struct addrhist *ah = addrhist_new(0.5);
+	const size_t cold = ADDRHIST_MAX_WANTED + 2;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		f[i] = (struct sym){.start = 0x1000 * (i + 1), .size = 0x100, .name = "f"};
+	addrhist_keep_top(ah, 1);
+	add_n(ah, &d, &f[0], 50);
+	add_n(ah, &d, &f[1], 40);
+	add_n(ah, &d, &f[cold], 1);
+	addrhist_tick(ah, false);
+	assert_true(watched(ah, &d, &f[0]));
+	assert_false(watched(ah, &d, &f[cold]));
+	addrhist_want(ah, &d, &f[cold], false);
+	assert_true(watched(ah, &d, &f[cold]));
+	add_n(ah, &d, &f[cold], 3);
+	assert_int_equal(addrhist_find(ah, &d, &f[cold])->naddrs, 3);
+	addrhist_tick(ah, false);
+	assert_true(watched(ah, &d, &f[cold]));
+
+	/* asked for before any sample: there at once, gone when it fades,
+	 * watched again from its next sample */
+	addrhist_want(ah, &d, &f[2], false);
+	assert_true(watched(ah, &d, &f[2]));
+	assert_int_equal(addrhist_find(ah, &d, &f[2])->total, 0);
+	addrhist_tick(ah, false);
+	assert_null(addrhist_find(ah, &d, &f[2]));
+	add_n(ah, &d, &f[0], 50);
+	add_n(ah, &d, &f[2], 1);
+	assert_true(watched(ah, &d, &f[2]));
+
+	/* more requests than kept: the first (f[cold]) lapses and is ranked */
+	for (size_t i = 3; i < 3 + ADDRHIST_MAX_WANTED - 1; i++)
+		addrhist_want(ah, &d, &f[i], false);
+	add_n(ah, &d, &f[cold], 1);
+	addrhist_tick(ah, false);
+	assert_false(watched(ah, &d, &f[cold]));
+	assert_true(watched(ah, &d, &f[2]));
+	addrhist_want(ah, &d, &f[2], false); /* already asked for: nothing lapses */
+	add_n(ah, &d, &f[3], 1);              /* faded unsampled, still asked for */
+	assert_true(watched(ah, &d, &f[3]));
+	addrhist_free(ah);
+}
+
+/* Functions asked for by name are watched from their first sample on,
+ * and those already sampled at once, however many hotter ones there are. */
+static void
+test_want_name(void **state)
+{
+	static struct sym f[100];
+	struct sym hot = {.start = 0x100000, .size = 0x100, .name = "hot_fn"};
+	struct sym late = {.start = 0x200000, .size = 0x100, .name = "late_fn"};
+	struct dso d = {.name = "d"}, d2 = {.name = "d2"};
+	struct addrhist *ah = addrhist_new(0.875);
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		f[i] = (struct sym){.start = 0x1000 * (i + 1), .size = 0x100, .name = "f"};
+	addrhist_keep_top(ah, 4);
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		add_n(ah, &d, &f[i], 100);
+	add_n(ah, &d, &hot, 1);
+	addrhist_tick(ah, false);
+	assert_false(watched(ah, &d, &hot));
+	addrhist_want_name(ah, "hot_fn");
+	addrhist_want_name(ah, "late_fn");
+	assert_true(watched(ah, &d, &hot));
+	add_n(ah, &d2, &late, 2); /* any DSO */
+	assert_true(watched(ah, &d2, &late));
+	assert_int_equal(addrhist_find(ah, &d2, &late)->naddrs, 2);
+	for (int t = 0; t < 3; t++) {
+		for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+			add_n(ah, &d, &f[i], 100);
+		add_n(ah, &d, &hot, 1);
+		add_n(ah, &d2, &late, 1);
+		addrhist_tick(ah, false);
+	}
+	assert_true(watched(ah, &d, &hot) && watched(ah, &d2, &late));
+	assert_int_equal(addrhist_find(ah, &d, &hot)->total, 4);
+	addrhist_free(ah);
+}
+
+/* Many functions with many addresses: with a top n, address slots go to
+ * at most 2n functions (plus the ones asked for), not to every one. */
+static void
+test_top_memory(void **state)
+{
+	size_t n = 5000;
+	struct sym *syms = xcalloc(n, sizeof *syms);
+	struct dso d = {.name = "d"};
+	struct addrhist *ah = addrhist_new(0.875);
+	struct addrhist_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		syms[i] = (struct sym){.start = 0x1000 * i, .size = 0x1000, .name = "s"};
+	addrhist_keep_top(ah, 16);
+	for (int t = 0; t < 5; t++) {
+		for (size_t i = 0; i < n; i++)
+			for (uint64_t a = 0; a < 64; a++)
+				addrhist_add(ah, &d, &syms[i], false, syms[i].start + a * 8);
+		addrhist_tick(ah, false);
+		addrhist_get_stats(ah, &st);
+		assert_int_equal(st.syms, n);
+		assert_true(st.watched <= 32);
+		assert_true(st.slots <= 32 * 128);
+	}
+	addrhist_free(ah);
+	free(syms);
+}
+
+/* The hot path's cost with every function watched and with a top 64, on
+ * a system-wide-like mix (a few hot functions, a long tail): printed for
+ * the record, not asserted (timings belong in bench/). */
+static void
+test_cost(void **state)
+{
+	size_t nsyms = 20000, nsamples = 2000000;
+	struct sym *syms = xcalloc(nsyms, sizeof *syms);
+	uint32_t *pick = xmalloc(nsamples * sizeof *pick);
+	uint64_t r = 88172645463325252ULL;
+	struct dso d = {.name = "d"};
+
+	(void)state;
+	for (size_t i = 0; i < nsyms; i++)
+		syms[i] = (struct sym){.start = 0x1000 * i, .size = 0x800, .name = "s"};
+	for (size_t k = 0; k < nsamples; k++) {
+		r ^= r << 13;
+		r ^= r >> 7;
+		r ^= r << 17;
+		/* half the samples in 8 functions, the rest over all of them */
+		pick[k] = (uint32_t)(r % 2 ? (r >> 8) % 8 : (r >> 8) % nsyms) << 11 |
+		          (uint32_t)(r >> 40) % 0x800;
+	}
+	for (int mode = 0; mode < 2; mode++) {
+		struct addrhist *ah = addrhist_new(0.875);
+		struct addrhist_stats st;
+		uint64_t t0, t1, tick = 0;
+
+		if (mode == 1)
+			addrhist_keep_top(ah, 64);
+		t0 = now_ns();
+		for (size_t k = 0; k < nsamples; k++) {
+			const struct sym *s = &syms[pick[k] >> 11];
+
+			addrhist_add(ah, &d, s, false, s->start + (pick[k] & 0x7ff));
+			if ((k + 1) % (nsamples / 8) == 0) {
+				t1 = now_ns();
+				addrhist_tick(ah, false);
+				tick += now_ns() - t1;
+			}
+		}
+		t1 = now_ns();
+		addrhist_get_stats(ah, &st);
+		printf("# addrhist %s: %.1f ns/sample, %.2f ms/tick, %zu functions, %zu watched, "
+		       "%zu address slots (%.1f MiB)\n",
+		       mode ? "top 64" : "all", (double)(t1 - t0 - tick) / (double)nsamples,
+		       (double)tick / 8 / 1e6, st.syms, st.watched, st.slots,
+		       (double)st.slots * sizeof(struct addrhist_addr) / 1048576.0);
+		addrhist_free(ah);
+	}
+	free(pick);
+	free(syms);
+}
+
 int
 main(void)
 {
@@ -177,6 +428,11 @@ main(void)
 	    cmocka_unit_test(test_fade_and_reuse),
 	    cmocka_unit_test(test_addr_bound),
 	    cmocka_unit_test(test_table_bounds),
+	    cmocka_unit_test(test_keep_top),
+	    cmocka_unit_test(test_want),
+	    cmocka_unit_test(test_want_name),
+	    cmocka_unit_test(test_top_memory),
+	    cmocka_unit_test(test_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

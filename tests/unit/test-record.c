@@ -81,7 +81,7 @@ rb_done(struct rb *b)
 }
 
 /* Which parser a truncation test runs. */
-enum kind { K_SAMPLE, K_MMAP, K_COMM, K_TASK, K_LOST, K_THROTTLE };
+enum kind { K_SAMPLE, K_MMAP, K_COMM, K_TASK, K_LOST, K_LOST_SAMPLES, K_THROTTLE };
 
 /* Run the parser for kind on h; its return value. */
 static int
@@ -93,6 +93,7 @@ parse_any(enum kind k, const struct perf_event_header *h, uint64_t st, uint64_t 
 		struct record_comm c;
 		struct record_task t;
 		struct record_lost l;
+		struct record_lost_samples ls;
 		struct record_throttle th;
 	} u;
 
@@ -107,6 +108,8 @@ parse_any(enum kind k, const struct perf_event_header *h, uint64_t st, uint64_t 
 		return record_parse_task(h, st, &u.t);
 	case K_LOST:
 		return record_parse_lost(h, st, &u.l);
+	case K_LOST_SAMPLES:
+		return record_parse_lost_samples(h, st, &u.ls);
 	case K_THROTTLE:
 		return record_parse_throttle(h, st, &u.th);
 	}
@@ -669,6 +672,37 @@ test_lost(void **state)
 	check_truncations(K_LOST, h, st, 0);
 }
 
+/* LOST_SAMPLES: only the count before the trailer (not LOST's id then
+ * count), for each trailer layout; other types are refused. */
+static void
+test_lost_samples(void **state)
+{
+	const struct perf_event_header *h;
+	struct record_lost_samples l;
+	struct record_lost lost;
+	struct rb b;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < ARRAY_SIZE(sid_types); i++) {
+		uint64_t st = sid_types[i];
+
+		rb_start(&b, PERF_RECORD_LOST_SAMPLES, 0);
+		rb_u64(&b, 4321);
+		rb_sid(&b, st);
+		h = rb_done(&b);
+		assert_int_equal(record_parse_lost_samples(h, st, &l), 0);
+		assert_int_equal(l.lost, 4321);
+		check_sid(&l.sid, st);
+		check_truncations(K_LOST_SAMPLES, h, st, 0);
+		assert_int_equal(record_parse_lost(h, st, &lost), -1);
+	}
+	rb_start(&b, PERF_RECORD_LOST, 0);
+	rb_u64(&b, 31);
+	rb_u64(&b, 12345);
+	assert_int_equal(record_parse_lost_samples(rb_done(&b), 0, &l), -1);
+}
+
 /* THROTTLE and UNTHROTTLE: time, id, stream id. */
 static void
 test_throttle(void **state)
@@ -763,7 +797,8 @@ main(void)
 	    cmocka_unit_test(test_sample_refused), cmocka_unit_test(test_mmap2),
 	    cmocka_unit_test(test_mmap1),          cmocka_unit_test(test_mmap_no_nul),
 	    cmocka_unit_test(test_comm),           cmocka_unit_test(test_task),
-	    cmocka_unit_test(test_lost),           cmocka_unit_test(test_throttle),
+	    cmocka_unit_test(test_lost),           cmocka_unit_test(test_lost_samples),
+	    cmocka_unit_test(test_throttle),
 	    cmocka_unit_test(test_type_name),
 	};
 
