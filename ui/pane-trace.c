@@ -188,13 +188,26 @@ static const struct table_ops trace_table_ops = {
     .cell_attr = trace_cell_attr,
 };
 
+/* The kernel-side filter of a tracepoint that is on, or NULL (also for
+ * one that is off: its row stays in the summary). */
+static const char *
+sum_filter(const struct engine *e, const char *name)
+{
+	const char *filter = NULL;
+
+	for (size_t i = 0; i < engine_trace_count(e); i++)
+		if (strcmp(engine_trace_name(e, i, &filter), name) == 0)
+			return filter;
+	return NULL;
+}
+
 /* Cell text of a summary row. */
 static void
 sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 {
 	const struct stream_event_info *in = row;
 	struct trace *p = ctx;
-	const char *filter = NULL;
+	const char *filter;
 
 	buf[0] = '\0';
 	switch ((enum sum_col)col) {
@@ -212,9 +225,7 @@ sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		snprintf(buf, len, "%llu", (unsigned long long)in->interval);
 		break;
 	case SCOL_FILTER:
-		for (size_t i = 0; i < engine_trace_count(p->tui->engine); i++)
-			if (strcmp(engine_trace_name(p->tui->engine, i, &filter), in->name) == 0)
-				break;
+		filter = sum_filter(p->tui->engine, in->name);
 		snprintf(buf, len, "%s", filter ? filter : "");
 		break;
 	case SCOL_COUNT:
