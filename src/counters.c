@@ -9,7 +9,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "tracetop/counters-impl.h"
+#include "counters-impl.h"
 #include "tracetop/evlist.h"
 
 /* Room counters_default_events needs. */

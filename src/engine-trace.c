@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "tracetop/dso.h"
-#include "tracetop/engine-impl.h"
+#include "engine-impl.h"
 #include "tracetop/evspec.h"
 #include "tracetop/hist.h"
 #include "tracetop/stream.h"

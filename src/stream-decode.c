@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tracetop/stream-impl.h"
+#include "stream-impl.h"
 
 /* Sizes of the C types formats use, by name. */
 static const struct {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tracetop/stream-impl.h"
+#include "stream-impl.h"
 
 /* The header of a log entry in the arena; the callchain (nips u64s), the
  * raw payload and a NUL guard follow, padded to 8 bytes. */
