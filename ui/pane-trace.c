@@ -22,21 +22,49 @@
 enum trace_col { TCOL_TIME, TCOL_CPU, TCOL_TASK, TCOL_EVENT, TCOL_FIELDS, TCOL_COUNT };
 
 static const struct table_col trace_cols[TCOL_COUNT] = {
-    [TCOL_TIME] = {"Time", 15, 10, 8, true, false, false, true},
-    [TCOL_CPU] = {"CPU", 4, 3, 2, true, false, false, true},
-    [TCOL_TASK] = {"Command-PID", 22, 8, 6, false, false, false, true},
-    [TCOL_EVENT] = {"Event", 26, 10, 7, false, false, false, true},
-    [TCOL_FIELDS] = {"Fields", 10, 8, 9, false, true, false, false},
+    [TCOL_TIME] = {.title = "Time",
+                   .width = 15,
+                   .min_width = 10,
+                   .priority = 8,
+                   .right = true,
+                   .sortable = true},
+    [TCOL_CPU] = {.title = "CPU",
+                  .width = 4,
+                  .min_width = 3,
+                  .priority = 2,
+                  .right = true,
+                  .sortable = true},
+    [TCOL_TASK] =
+        {.title = "Command-PID", .width = 22, .min_width = 8, .priority = 6, .sortable = true},
+    [TCOL_EVENT] =
+        {.title = "Event", .width = 26, .min_width = 10, .priority = 7, .sortable = true},
+    [TCOL_FIELDS] = {.title = "Fields", .width = 10, .min_width = 8, .priority = 9, .flex = true},
 };
 
 enum sum_col { SCOL_EVENT, SCOL_TOTAL, SCOL_RATE, SCOL_INTERVAL, SCOL_FILTER, SCOL_COUNT };
 
 static const struct table_col sum_cols[SCOL_COUNT] = {
-    [SCOL_EVENT] = {"Event", 32, 10, 9, false, false, false, true},
-    [SCOL_TOTAL] = {"Total", 12, 6, 8, true, false, false, true},
-    [SCOL_RATE] = {"Per second", 12, 6, 7, true, false, false, true},
-    [SCOL_INTERVAL] = {"Last refresh", 12, 6, 5, true, false, false, true},
-    [SCOL_FILTER] = {"Filter", 10, 6, 4, false, true, false, false},
+    [SCOL_EVENT] =
+        {.title = "Event", .width = 32, .min_width = 10, .priority = 9, .sortable = true},
+    [SCOL_TOTAL] = {.title = "Total",
+                    .width = 12,
+                    .min_width = 6,
+                    .priority = 8,
+                    .right = true,
+                    .sortable = true},
+    [SCOL_RATE] = {.title = "Per second",
+                   .width = 12,
+                   .min_width = 6,
+                   .priority = 7,
+                   .right = true,
+                   .sortable = true},
+    [SCOL_INTERVAL] = {.title = "Last refresh",
+                       .width = 12,
+                       .min_width = 6,
+                       .priority = 5,
+                       .right = true,
+                       .sortable = true},
+    [SCOL_FILTER] = {.title = "Filter", .width = 10, .min_width = 6, .priority = 4, .flex = true},
 };
 
 enum trace_menu_id {
@@ -131,12 +159,12 @@ trace_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	(void)ctx;
 	switch ((enum trace_col)col) {
 	case TCOL_CPU:
-		c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+		c = CMP3(a->cpu, b->cpu);
 		break;
 	case TCOL_TASK:
 		c = strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
 		if (c == 0)
-			c = a->pid < b->pid ? -1 : a->pid > b->pid;
+			c = CMP3(a->pid, b->pid);
 		break;
 	case TCOL_EVENT:
 		c = strcmp(a->event ? a->event : "", b->event ? b->event : "");
@@ -144,7 +172,7 @@ trace_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	default:
 		break;
 	}
-	return c != 0 ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+	return c != 0 ? c : CMP3(a->seq, b->seq);
 }
 
 /* A row's identity: its sequence number in the stream. */
@@ -243,15 +271,15 @@ sum_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	switch ((enum sum_col)col) {
 	case SCOL_TOTAL:
 		if (a->total != b->total)
-			return a->total < b->total ? -1 : 1;
+			return CMP3(a->total, b->total);
 		break;
 	case SCOL_RATE:
 		if (a->rate != b->rate)
-			return a->rate < b->rate ? -1 : 1;
+			return CMP3(a->rate, b->rate);
 		break;
 	case SCOL_INTERVAL:
 		if (a->interval != b->interval)
-			return a->interval < b->interval ? -1 : 1;
+			return CMP3(a->interval, b->interval);
 		break;
 	default:
 		break;
