@@ -9,7 +9,13 @@
  *     -o fuzz-elfimage && ./fuzz-elfimage -max_len=65536 $SRC/tests/fuzz/corpus/elfimage
  *
  * The input is the file as it is, so real ELF objects are seeds; besides
- * not crashing, every byte elfimage hands out must be the file's. */
+ * not crashing, every byte elfimage hands out must be the file's. The
+ * seeds in tests/fuzz/corpus/elfimage are small objects built with
+ * gcc -O1 -nostdlib (-static or -shared) -Wl,-z,noseparate-code
+ * -Wl,--build-id=none: one function chain with -Wl,--eh-frame-hdr or with
+ * -g -fno-asynchronous-unwind-tables (.debug_frame, other debug sections
+ * removed with objcopy), 300 functions so the search table and
+ * .debug_frame cross a 4 KiB chunk, and the first 8 KiB of libc.so.6. */
 #include "config.h"
 
 #include <elf.h>
@@ -113,9 +119,39 @@ check_lookups(struct elfimage *img)
 		(void)elfimage_debug_fde_find(img, img->hdr_vaddr + (uint64_t)(int64_t)e[0], &fde_off,
 		                              &sec_off);
 	}
+	m.pgoff = 0;
+	if (elfimage_bias(img, &m, m.start + fz_size, &bias) == 0)
+		abort(); /* past the end of the file: in no segment */
 	(void)elfimage_fde_find(img, 0, &fde);
 	(void)elfimage_fde_find(img, UINT64_MAX, &fde);
 	(void)elfimage_debug_fde_find(img, UINT64_MAX, &fde_off, &sec_off);
+}
+
+/* Once: our own vDSO (an image in memory, not a file), and a set of more
+ * images than its first table holds. */
+static void
+check_once(void)
+{
+	static struct dso vdso = {.name = "[vdso]", .short_name = "[vdso]", .kind = DSO_ANON};
+	static struct dso many[80];
+	struct elfimages set = {0};
+	struct elfimage *img = elfimages_get(&set, &vdso);
+
+	if (img != NULL) {
+		fz_data = img->mem;
+		fz_size = img->size;
+		check_copies(img);
+		check_lookups(img);
+	}
+	for (size_t i = 0; i < sizeof many / sizeof many[0]; i++) {
+		many[i] = (struct dso){.name = "/proc/self/exe", .short_name = "exe", .kind = DSO_ELF};
+		if (elfimages_get(&set, &many[i]) == NULL)
+			break;
+	}
+	for (size_t i = 0; i < sizeof many / sizeof many[0]; i++)
+		if (many[i].name != NULL && elfimages_get(&set, &many[i]) == NULL)
+			abort(); /* found again in the grown set */
+	elfimages_clear(&set);
 }
 
 /* The input as a file: parse, read, look up; then change the file under
@@ -128,9 +164,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dso d = {.name = path, .short_name = path, .kind = DSO_ELF};
 	struct elfimages set = {0};
 	struct elfimage *img;
-	uint64_t fde_off, sec_off;
 
 	if (fd < 0) {
+		check_once();
 		fd = memfd_create("fuzz-elfimage", MFD_CLOEXEC);
 		if (fd < 0)
 			abort();
@@ -153,7 +189,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		for (uint64_t off = 0; off < size; off += 4096)
 			check_bytes(img, off);
-		(void)elfimage_debug_fde_find(img, 0, &fde_off, &sec_off);
+		check_lookups(img);
 	}
 	elfimages_clear(&set);
 	return 0;
