@@ -16,6 +16,7 @@
 #include "tracetop/annotate-code.h"
 #include "tracetop/annotate.h"
 #include "tracetop/srcline.h"
+#include "tracetop/util.h"
 
 #define SRC_FILES 16        /* source files kept open while building */
 #define SRC_MAX (16u << 20) /* a bigger source file is shown as file:line */
@@ -411,8 +412,8 @@ hot_cmp(const void *x, const void *y, void *arg)
 	size_t i = *(const size_t *)x, j = *(const size_t *)y;
 
 	if (l[i].score != l[j].score)
-		return l[i].score < l[j].score ? 1 : -1;
-	return (i > j) - (i < j);
+		return CMP3(l[j].score, l[i].score);
+	return CMP3(i, j);
 }
 
 /* Refresh the counts from the address histogram. */

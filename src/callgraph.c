@@ -53,27 +53,18 @@ struct callgraph {
 
 static const struct cg_frame no_frame; /* the frame of roots and [other] nodes */
 
-/* One multiply-xorshift round folding v into h. */
-static inline uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
-}
-
 /* Hash of a child key: parent index, frame (pointers by identity), comm, other. */
 static inline uint32_t
 key_hash(uint32_t parent, const struct cg_frame *f, const char *comm, bool other)
 {
 	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)other << 2;
-	uint64_t h = mix(0x243f6a8885a308d3ULL, (uint64_t)parent | flags << 32);
+	uint64_t h = hash_mix(HASH_SEED, (uint64_t)parent | flags << 32);
 
-	h = mix(h, (uintptr_t)f->dso);
-	h = mix(h, (uintptr_t)f->sym);
-	h = mix(h, f->addr);
-	h = mix(h, (uintptr_t)comm);
-	h *= 0xff51afd7ed558ccdULL;
-	return (uint32_t)(h ^ (h >> 32));
+	h = hash_mix(h, (uintptr_t)f->dso);
+	h = hash_mix(h, (uintptr_t)f->sym);
+	h = hash_mix(h, f->addr);
+	h = hash_mix(h, (uintptr_t)comm);
+	return (uint32_t)hash_u64(h);
 }
 
 /* Whether node n is the child of parent with this frame, comm and other flag. */
@@ -474,13 +465,13 @@ frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bo
 	if (a->sym != NULL && a->sym != b->sym && (c = strcmp(a->sym->name, b->sym->name)) != 0)
 		return c;
 	if (a->addr != b->addr)
-		return a->addr < b->addr ? -1 : 1;
+		return CMP3(a->addr, b->addr);
 	if (a->inlined != b->inlined || a->kernel != b->kernel)
 		return a->inlined != b->inlined ? a->inlined - b->inlined : a->kernel - b->kernel;
 	if (a->dso != b->dso && a->dso != NULL && b->dso != NULL &&
 	    (c = strcmp(a->dso->name, b->dso->name)) != 0)
 		return c;
-	return (a->dso > b->dso) - (a->dso < b->dso);
+	return CMP3(a->dso, b->dso);
 }
 
 /* qsort_r order of trie node indices by name (roots by command). */
@@ -678,7 +669,7 @@ cmp_view_weight(const void *pa, const void *pb, void *arg)
 	const struct cg_view_node *b = &nodes[*(const uint32_t *)pb];
 
 	if (a->total != b->total)
-		return a->total > b->total ? -1 : 1;
+		return CMP3(b->total, a->total);
 	return frame_order(&a->frame, a->other, &b->frame, b->other);
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/counters-impl.h"
+#include "counters-impl.h"
 
 /* Add a process (or -t thread) group; its index. */
 int

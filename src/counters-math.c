@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tracetop/counters-math.h"
+#include "tracetop/util.h"
 
 /* The scopes by name, for options and reports. */
 static const char *const scope_names[COUNTERS_NSCOPES] = {"total", "cpu", "process"};
@@ -209,10 +210,10 @@ cand_cmp(const void *pa, const void *pb)
 	if (ka != kb)
 		return ka ? -1 : 1;
 	if (a->score != b->score)
-		return a->score > b->score ? -1 : 1;
+		return CMP3(b->score, a->score);
 	if (a->followed != b->followed)
 		return a->followed ? -1 : 1;
-	return (a->pid > b->pid) - (a->pid < b->pid);
+	return CMP3(a->pid, b->pid);
 }
 
 /* Sort and count the processes worth counting. */

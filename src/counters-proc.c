@@ -65,7 +65,7 @@ int_order(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
-	return (x > y) - (x < y);
+	return CMP3(x, y);
 }
 
 /* List the numeric entries of a directory, sorted. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/counters-impl.h"
+#include "counters-impl.h"
 
 /* The scope in use. */
 enum counters_scope

@@ -1,234 +1,18 @@
-/* counters: counting fds per CPU and per thread, read every tick into
- * per-scope values, rates, totals and histories. */
+/* counters: counting fds per CPU and per thread (opened through
+ * counters-units.c) for a target or the whole system, read every tick into
+ * per-scope values, rates, totals and histories; events added and removed
+ * while counting. */
 #include "config.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "tracetop/counters-impl.h"
-#include "tracetop/evlist.h"
+#include "counters-impl.h"
 
 /* Room counters_default_events needs. */
 #define COUNTERS_MAX_DEFAULTS 16
-
-/* The parts of evlist_open_error's message that only sampling uses. */
-static const struct evlist_params no_params;
-
-/* Whether an errno means the event does not exist here. */
-static bool
-errno_unsupported(int e)
-{
-	return e != ESRCH && e != EMFILE && e != ENFILE && e != EACCES && e != EPERM;
-}
-
-/* Whether the machine has a hardware PMU (cycles can be opened). */
-static bool
-have_pmu(void)
-{
-	int e = evspec_probe(PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
-
-	if (e == EACCES || e == EPERM)
-		return access("/sys/bus/event_source/devices/cpu", F_OK) == 0;
-	return e == 0;
-}
-
-/* The default event names, hardware ones only with a PMU. */
-size_t
-counters_default_events(const char **names)
-{
-	static const char *const sw[] = {"task-clock", "context-switches", "cpu-migrations",
-	                                 "page-faults"};
-	static const char *const hw[] = {"cycles",        "instructions",     "branches",
-	                                 "branch-misses", "cache-references", "cache-misses"};
-	size_t n = 0, i;
-
-	for (i = 0; i < ARRAY_SIZE(sw); i++)
-		names[n++] = sw[i];
-	if (have_pmu())
-		for (i = 0; i < ARRAY_SIZE(hw); i++)
-			names[n++] = hw[i];
-	return n;
-}
-
-/* Open a counting fd for event e on (tid, cpu); -1 with errno. */
-static int
-cnt_open(const struct counters *c, const struct cnt_event *e, int tid, int cpu)
-{
-	struct perf_event_attr a = e->spec.attr;
-
-	a.size = sizeof a;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	a.sample_period = 0;
-	a.freq = 0;
-	a.inherit = tid > 0 && c->inherit;
-	a.enable_on_exec = tid > 0 && c->enable_on_exec;
-	a.disabled = a.enable_on_exec;
-	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-}
-
-/* Close one slot. */
-static void
-slot_close(struct counters *c, struct cnt_slot *sl)
-{
-	if (sl->fd >= 0) {
-		close(sl->fd);
-		c->nfds--;
-	}
-	sl->fd = -1;
-}
-
-/* Mark event ei unsupported for errnum (seen on tid, cpu) and close its fds. */
-static void
-event_unsupported(struct counters *c, size_t ei, int errnum, int tid, int cpu)
-{
-	struct cnt_event *e = &c->ev[ei];
-	struct tt_err err;
-	char buf[sizeof err.msg + 32];
-
-	if (e->spec.is_hw && !have_pmu() &&
-	    (errnum == ENOENT || errnum == ENODEV || errnum == EOPNOTSUPP || errnum == ENOSYS)) {
-		snprintf(buf, sizeof buf, "not supported: no hardware PMU on this machine");
-	} else {
-		evlist_open_error(errnum, &e->spec, tid, cpu, &no_params, &err);
-		snprintf(buf, sizeof buf, "not supported: %s", err.msg);
-	}
-	e->supported = false;
-	e->reason = str_intern(buf);
-	for (size_t u = 0; u < c->nunits; u++)
-		slot_close(c, &c->units[u].slots[ei]);
-}
-
-/* Open event ei on unit u (nothing for an unsupported event). */
-static enum counters_open
-slot_open(struct counters *c, struct cnt_unit *u, size_t ei, struct tt_err *err)
-{
-	struct cnt_slot *sl = &u->slots[ei];
-	int fd;
-
-	memset(sl, 0, sizeof *sl);
-	sl->fd = -1;
-	if (!c->ev[ei].supported)
-		return COUNTERS_OPEN_OK;
-	if (c->nfds >= c->fd_budget)
-		return COUNTERS_OPEN_LIMIT;
-	if ((fd = cnt_open(c, &c->ev[ei], u->tid, u->cpu)) >= 0) {
-		sl->fd = fd;
-		c->nfds++;
-		return COUNTERS_OPEN_OK;
-	}
-	if (errno == ESRCH)
-		return COUNTERS_OPEN_GONE;
-	if (errno == EMFILE || errno == ENFILE)
-		return COUNTERS_OPEN_LIMIT;
-	if (errno == EACCES || errno == EPERM) {
-		evlist_open_error(errno, &c->ev[ei].spec, u->tid, u->cpu, &no_params, err);
-		return COUNTERS_OPEN_DENIED;
-	}
-	event_unsupported(c, ei, errno, u->tid, u->cpu);
-	return COUNTERS_OPEN_OK;
-}
-
-/* The number of events that hold fds. */
-size_t
-counters_nsupported(const struct counters *c)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->nev; i++)
-		n += c->ev[i].supported;
-	return n;
-}
-
-/* Close unit idx's fds and drop it from the array. */
-void
-counters_unit_drop(struct counters *c, size_t idx)
-{
-	struct cnt_unit *u = &c->units[idx];
-
-	for (size_t e = 0; e < c->nev; e++)
-		slot_close(c, &u->slots[e]);
-	free(u->slots);
-	memmove(u, u + 1, (c->nunits - idx - 1) * sizeof *u);
-	c->nunits--;
-}
-
-/* Add a unit and open every event on it; not kept unless COUNTERS_OPEN_OK. */
-enum counters_open
-counters_unit_add(struct counters *c, int tid, int cpu, size_t cpu_idx, int proc, bool base,
-                  struct tt_err *err)
-{
-	enum counters_open r = COUNTERS_OPEN_OK;
-	struct cnt_unit *u;
-	size_t e, open = 0;
-
-	if (c->nfds + counters_nsupported(c) > c->fd_budget)
-		return COUNTERS_OPEN_LIMIT;
-	if (c->nunits == c->cap_units) {
-		c->cap_units = c->cap_units ? 2 * c->cap_units : 16;
-		c->units = xrealloc(c->units, c->cap_units * sizeof *c->units);
-	}
-	u = &c->units[c->nunits++];
-	*u = (struct cnt_unit){.tid = tid,
-	                       .cpu = cpu,
-	                       .cpu_idx = cpu_idx,
-	                       .proc = proc,
-	                       .base = base,
-	                       .slots = xcalloc(c->nev, sizeof *u->slots)};
-	for (e = 0; e < c->nev; e++)
-		u->slots[e].fd = -1;
-	for (e = 0; e < c->nev && r == COUNTERS_OPEN_OK; e++) {
-		r = slot_open(c, u, e, err);
-		open += u->slots[e].fd >= 0;
-	}
-	if (r == COUNTERS_OPEN_OK && open == 0 && counters_nsupported(c) > 0)
-		r = COUNTERS_OPEN_GONE;
-	if (r != COUNTERS_OPEN_OK)
-		counters_unit_drop(c, c->nunits - 1);
-	return r;
-}
-
-/* Set up a group with a zeroed series per event. */
-void
-counters_group_init(struct cnt_group *g, const struct counters *c, int id)
-{
-	memset(g, 0, sizeof *g);
-	g->id = id;
-	g->s = xcalloc(c->nev, sizeof *g->s);
-}
-
-/* Join the notices into c->notice. */
-void
-counters_notice_update(struct counters *c)
-{
-	snprintf(c->notice, sizeof c->notice, "%s%s%s", c->base_notice,
-	         c->base_notice[0] && c->proc_notice[0] ? "; " : "", c->proc_notice);
-}
-
-/* Try every event on (tid, cpu) to learn which this machine counts. */
-static int
-probe_events(struct counters *c, int tid, int cpu, struct tt_err *err)
-{
-	for (size_t i = 0; i < c->nev; i++) {
-		int fd = cnt_open(c, &c->ev[i], tid, cpu);
-
-		if (fd >= 0) {
-			close(fd);
-		} else if (errno == EACCES || errno == EPERM) {
-			evlist_open_error(errno, &c->ev[i].spec, tid, cpu, &no_params, err);
-			return -1;
-		} else if (errno == ESRCH) {
-			return err_set(err, "no such process or thread %d (it may have exited)",
-			               tid);
-		} else if (errno_unsupported(errno)) {
-			event_unsupported(c, i, errno, tid, cpu);
-		}
-	}
-	return 0;
-}
 
 /* A target thread and the group it feeds. */
 struct cnt_thread {
@@ -280,7 +64,7 @@ open_target(struct counters *c, const struct counters_opts *o, struct tt_err *er
 
 	if ((th = target_threads(c, o, &n, err)) == NULL)
 		return -1;
-	if (probe_events(c, th[0].tid, -1, err) != 0) {
+	if (counters_probe_events(c, th[0].tid, -1, err) != 0) {
 		free(th);
 		return -1;
 	}
@@ -318,7 +102,7 @@ open_target(struct counters *c, const struct counters_opts *o, struct tt_err *er
 static int
 open_system(struct counters *c, struct tt_err *err)
 {
-	if (probe_events(c, -1, c->cpu_ids[0], err) != 0)
+	if (counters_probe_events(c, -1, c->cpu_ids[0], err) != 0)
 		return -1;
 	c->percpu = true;
 	for (size_t k = 0; k < c->ncpu_ids; k++) {
@@ -633,7 +417,7 @@ counters_add(struct counters *c, const char *event, struct tt_err *err)
 		return -1;
 	grow_event_slots(c);
 	for (u = 0; u < c->nunits; u++) {
-		r = slot_open(c, &c->units[u], ei, err);
+		r = counters_slot_open(c, &c->units[u], ei, err);
 		if (r == COUNTERS_OPEN_DENIED || (r == COUNTERS_OPEN_LIMIT && c->units[u].base))
 			break;
 		short_of_fds |= r == COUNTERS_OPEN_LIMIT;
@@ -666,7 +450,7 @@ counters_remove(struct counters *c, size_t idx)
 	for (size_t u = 0; u < c->nunits; u++) {
 		struct cnt_slot *sl = c->units[u].slots;
 
-		slot_close(c, &sl[idx]);
+		counters_slot_close(c, &sl[idx]);
 		memmove(&sl[idx], &sl[idx + 1], after * sizeof *sl);
 	}
 	for (size_t k = 0; k < ARRAY_SIZE(sets); k++)

@@ -39,15 +39,11 @@ kernel_kind(enum dso_kind kind)
 static uint64_t
 key_hash(const char *name, dev_t dev, ino_t ino, bool kernel)
 {
-	uint64_t h = (uint64_t)(uintptr_t)name;
+	uint64_t h = hash_mix(HASH_SEED, (uintptr_t)name);
 
-	h ^= (uint64_t)dev * 0x9e3779b97f4a7c15ULL;
-	h ^= (uint64_t)ino * 0xc2b2ae3d27d4eb4fULL;
-	h ^= kernel;
-	h ^= h >> 29;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 32;
-	return h;
+	h = hash_mix(h, (uint64_t)dev);
+	h = hash_mix(h, (uint64_t)ino);
+	return hash_u64(hash_mix(h, kernel));
 }
 
 /* Double the bucket array and re-chain every DSO. */

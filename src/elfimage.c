@@ -495,7 +495,7 @@ fde_cmp(const void *a, const void *b)
 {
 	const struct elfimage_fde *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	return CMP3(x->start, y->start);
 }
 
 /* Index the FDEs of .debug_frame: 32-bit DWARF records whose CIEs use

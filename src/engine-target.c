@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tracetop/engine-impl.h"
+#include "engine-impl.h"
 #include "tracetop/evlist.h"
 
 /* List the threads of process pid from /proc; -1 if it does not exist. */

@@ -13,7 +13,7 @@
 #include "tracetop/dso.h"
 #include "tracetop/engine.h"
 #include "tracetop/stream.h"
-#include "tracetop/engine-impl.h"
+#include "engine-impl.h"
 #include "tracetop/evlist.h"
 #include "tracetop/record.h"
 #include "tracetop/srcline.h"

@@ -41,27 +41,17 @@ struct hist {
 	uint64_t interval_samples;
 };
 
-/* One multiply-xorshift round folding v into h. */
-static inline uint64_t
-mix(uint64_t h, uint64_t v)
-{
-	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
-	return h ^ (h >> 29);
-}
-
 /* Hash of all key fields (pointers by identity). */
 static inline uint64_t
 key_hash(const struct hist_key *k)
 {
-	uint64_t h =
-	    mix(0x243f6a8885a308d3ULL, (uint64_t)(uint32_t)k->pid | (uint64_t)k->kernel << 32);
+	uint64_t h = hash_mix(HASH_SEED, (uint64_t)(uint32_t)k->pid | (uint64_t)k->kernel << 32);
 
-	h = mix(h, (uintptr_t)k->comm);
-	h = mix(h, (uintptr_t)k->dso);
-	h = mix(h, (uintptr_t)k->sym);
-	h = mix(h, k->addr);
-	h *= 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
+	h = hash_mix(h, (uintptr_t)k->comm);
+	h = hash_mix(h, (uintptr_t)k->dso);
+	h = hash_mix(h, (uintptr_t)k->sym);
+	h = hash_mix(h, k->addr);
+	return hash_u64(h);
 }
 
 /* Whether two keys are the same (comm, DSO and symbol by pointer). */
@@ -297,7 +287,7 @@ cmp_str(const char *a, const char *b)
 static int
 cmp_u64(uint64_t a, uint64_t b)
 {
-	return (a > b) - (a < b);
+	return CMP3(a, b);
 }
 
 /* Compare two rows on one sort key. */

@@ -1,12 +1,13 @@
-/* stream: tracepoint formats (libtraceevent), the bounded event log and
- * per-event counts. Decoding and text live in stream-decode.c. */
+/* stream: tracepoint formats (libtraceevent) and their fields' sizes, the
+ * bounded event log and per-event counts. Decoding and text live in
+ * stream-decode.c. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "tracetop/stream-impl.h"
+#include "stream-impl.h"
 
 /* The header of a log entry in the arena; the callchain (nips u64s), the
  * raw payload and a NUL guard follow, padded to 8 bytes. */
@@ -183,6 +184,81 @@ stream_mark_symbols(struct stream_ev *ev)
 		}
 		arg = arg->next;
 	}
+}
+
+/* Sizes of the C types formats use, by name. */
+static const struct {
+	const char *name;
+	unsigned size;
+} stream_types[] = {
+    {"char", 1},
+    {"signed char", 1},
+    {"unsigned char", 1},
+    {"u8", 1},
+    {"s8", 1},
+    {"__u8", 1},
+    {"bool", 1},
+    {"_Bool", 1},
+    {"short", 2},
+    {"unsigned short", 2},
+    {"u16", 2},
+    {"s16", 2},
+    {"__u16", 2},
+    {"__be16", 2},
+    {"__le16", 2},
+    {"int", 4},
+    {"unsigned int", 4},
+    {"unsigned", 4},
+    {"u32", 4},
+    {"s32", 4},
+    {"__u32", 4},
+    {"__be32", 4},
+    {"__le32", 4},
+    {"pid_t", 4},
+    {"gfp_t", 4},
+    {"dev_t", 4},
+    {"u64", 8},
+    {"s64", 8},
+    {"__u64", 8},
+    {"__be64", 8},
+    {"__le64", 8},
+    {"long long", 8},
+    {"unsigned long long", 8},
+    {"loff_t", 8},
+    {"sector_t", 8},
+};
+
+/* Size of one element of a format's C type ("u32", "unsigned long",
+ * "__data_loc char[]", "void *"), 0 when unknown. */
+static unsigned
+stream_type_size(const char *type)
+{
+	char buf[128];
+	const char *t = type;
+	size_t n;
+
+	if (strchr(type, '*') != NULL)
+		return sizeof(void *);
+	if (strncmp(t, "__data_loc ", 11) == 0)
+		t += 11;
+	else if (strncmp(t, "__rel_loc ", 10) == 0)
+		t += 10;
+	if (strncmp(t, "const ", 6) == 0)
+		t += 6;
+	n = strcspn(t, "[");
+	while (n > 0 && t[n - 1] == ' ')
+		n--;
+	if (n >= sizeof buf)
+		return 0;
+	memcpy(buf, t, n);
+	buf[n] = '\0';
+	if (strcmp(buf, "long") == 0 || strcmp(buf, "unsigned long") == 0 ||
+	    strcmp(buf, "size_t") == 0 || strcmp(buf, "ssize_t") == 0)
+		return sizeof(long);
+	for (size_t i = 0; i < ARRAY_SIZE(stream_types); i++)
+		if (strcmp(buf, stream_types[i].name) == 0)
+			return stream_types[i].size;
+	return 0;
 }
 
 /* Set up the decoding of one field: its element size, whether it is a

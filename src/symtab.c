@@ -121,13 +121,13 @@ sym_cmp(const void *pa, const void *pb)
 	size_t ua, ub;
 
 	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
+		return CMP3(a->start, b->start);
 	if ((a->size == 0) != (b->size == 0))
 		return a->size == 0 ? 1 : -1;
 	ua = underscores(a->name);
 	ub = underscores(b->name);
 	if (ua != ub)
-		return ua < ub ? -1 : 1;
+		return CMP3(ua, ub);
 	return strcmp(a->name, b->name);
 }
 

@@ -39,7 +39,7 @@ struct tasks {
 static size_t
 itab_home(int key, size_t cap)
 {
-	return (size_t)(((uint64_t)(uint32_t)key * 0x9E3779B97F4A7C15ULL) >> 32) & (cap - 1);
+	return hash_u64((uint32_t)key) & (cap - 1);
 }
 
 /* The slot holding key, or the empty slot where it would go. */

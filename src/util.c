@@ -209,7 +209,7 @@ int_cmp(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
 
-	return (x > y) - (x < y);
+	return CMP3(x, y);
 }
 
 /* Parse "0-3,5" into a sorted, unique CPU list. */

@@ -37,26 +37,17 @@ calltree_free(struct calltree *ct)
 	memset(ct, 0, sizeof *ct);
 }
 
-/* Mix a word into a hash. */
-static uintptr_t
-mix(uintptr_t h, uint64_t v)
-{
-	uint64_t x = ((uint64_t)h ^ v) * 0x9e3779b97f4a7c15ULL;
-
-	return (uintptr_t)(x ^ (x >> 29));
-}
-
 /* A snapshot row's identity: its key. */
 uintptr_t
 calltree_row_id(const struct hist_row *r)
 {
 	const struct hist_key *k = &r->entry->key;
-	uint64_t h = (uint64_t)(uintptr_t)k->comm * 31 + (uint64_t)(uintptr_t)k->dso;
+	uint64_t h = hash_mix(HASH_SEED, (uintptr_t)k->comm);
 
-	h = h * 131 + (uint64_t)(uintptr_t)k->sym;
-	h = h * 131 + k->addr;
-	h = h * 131 + (uint64_t)(unsigned)k->pid * 2 + k->kernel;
-	return (uintptr_t)(h ^ (h >> 29));
+	h = hash_mix(h, (uintptr_t)k->dso);
+	h = hash_mix(h, (uintptr_t)k->sym);
+	h = hash_mix(h, k->addr);
+	return (uintptr_t)hash_mix(h, (uint64_t)(unsigned)k->pid * 2 + k->kernel);
 }
 
 /* The frame a row stands for. */
@@ -200,9 +191,10 @@ walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 		const struct cg_view_node *vn = &w->v[c];
 		bool last = vn->next_sibling == 0;
 		double base = w->ct->relative ? w->v[parent].total : w->total;
-		uintptr_t id = mix(mix(mix(parent_id, (uintptr_t)vn->frame.sym),
-				       (uintptr_t)vn->frame.dso),
-				   vn->frame.addr * 4 + vn->frame.kernel * 2 + vn->other);
+		uintptr_t id =
+		    (uintptr_t)hash_mix(hash_mix(hash_mix(parent_id, (uintptr_t)vn->frame.sym),
+		                                 (uintptr_t)vn->frame.dso),
+		                        vn->frame.addr * 4 + vn->frame.kernel * 2 + vn->other);
 		uint32_t k;
 		struct ct_node *n;
 		char name[256];
@@ -243,7 +235,7 @@ build_tree(struct calltree *ct, const struct callgraph *cg, struct walk *w)
 		return;
 	w->v = ct->view.nodes;
 	w->prefix[0] = '\0';
-	walk_tree(w, 1, mix(calltree_row_id(w->top), ct->callers ? 2 : 1), 1);
+	walk_tree(w, 1, (uintptr_t)hash_mix(calltree_row_id(w->top), ct->callers ? 2 : 1), 1);
 }
 
 /* Rebuild the lines from a snapshot. */

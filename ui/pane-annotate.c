@@ -20,9 +20,18 @@
 enum annot_col { ACOL_SHARE, ACOL_ADDR, ACOL_TEXT, ACOL_COUNT };
 
 static const struct table_col annot_cols[ACOL_COUNT] = {
-    [ACOL_SHARE] = {"Percent", 16, 7, 9, true, false, true, false},
-    [ACOL_ADDR] = {"Address", 10, 6, 3, true, false, false, false},
-    [ACOL_TEXT] = {"Instruction / source", 20, 10, 8, false, true, false, false},
+    [ACOL_SHARE] = {.title = "Percent",
+                    .width = 16,
+                    .min_width = 7,
+                    .priority = 9,
+                    .right = true,
+                    .bar = true},
+    [ACOL_ADDR] = {.title = "Address", .width = 10, .min_width = 6, .priority = 3, .right = true},
+    [ACOL_TEXT] = {.title = "Instruction / source",
+                   .width = 20,
+                   .min_width = 10,
+                   .priority = 8,
+                   .flex = true},
 };
 
 /* A function we came from, to go back to. */

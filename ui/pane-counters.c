@@ -29,14 +29,34 @@ enum cnt_col {
 
 /* Drop order at narrow widths: History, Run%, Per second, Total. */
 static const struct table_col cnt_cols[COL_COUNT] = {
-    [COL_SCOPE] = {"Scope", 18, 5, 8, false, false, false, true},
-    [COL_EVENT] = {"Event", 18, 10, 9, false, false, false, true},
-    [COL_VALUE] = {"Interval", 15, 8, 9, true, false, false, true},
-    [COL_RATE] = {"Per second", 11, 8, 4, true, false, false, true},
-    [COL_TOTAL] = {"Total", 14, 8, 5, true, false, false, true},
-    [COL_SHARE] = {"Run%", 5, 4, 2, true, false, false, true},
-    [COL_HIST] = {"History", 12, 8, 1, false, false, false, false},
-    [COL_NOTE] = {"Note", 8, 4, 3, false, true, false, false},
+    [COL_SCOPE] = {.title = "Scope", .width = 18, .min_width = 5, .priority = 8, .sortable = true},
+    [COL_EVENT] = {.title = "Event", .width = 18, .min_width = 10, .priority = 9, .sortable = true},
+    [COL_VALUE] = {.title = "Interval",
+                   .width = 15,
+                   .min_width = 8,
+                   .priority = 9,
+                   .right = true,
+                   .sortable = true},
+    [COL_RATE] = {.title = "Per second",
+                  .width = 11,
+                  .min_width = 8,
+                  .priority = 4,
+                  .right = true,
+                  .sortable = true},
+    [COL_TOTAL] = {.title = "Total",
+                   .width = 14,
+                   .min_width = 8,
+                   .priority = 5,
+                   .right = true,
+                   .sortable = true},
+    [COL_SHARE] = {.title = "Run%",
+                   .width = 5,
+                   .min_width = 4,
+                   .priority = 2,
+                   .right = true,
+                   .sortable = true},
+    [COL_HIST] = {.title = "History", .width = 12, .min_width = 8, .priority = 1},
+    [COL_NOTE] = {.title = "Note", .width = 8, .min_width = 4, .priority = 3, .flex = true},
 };
 
 enum cnt_menu_id {
@@ -187,14 +207,14 @@ static int
 cnt_natural(const struct counters_row *a, const struct counters_row *b)
 {
 	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
+		return CMP3(a->kind, b->kind);
 	if (a->cpu != b->cpu)
-		return a->cpu < b->cpu ? -1 : 1;
+		return CMP3(a->cpu, b->cpu);
 	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
+		return CMP3(a->pid, b->pid);
 	if (a->metric != b->metric)
 		return a->metric ? 1 : -1;
-	return a->event_idx < b->event_idx ? -1 : a->event_idx > b->event_idx;
+	return CMP3(a->event_idx, b->event_idx);
 }
 
 /* Numbers of unsupported rows sort below every real value. */
@@ -234,7 +254,7 @@ cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
 		return cnt_natural(a, b);
 	}
 	if (x != y)
-		return x < y ? -1 : 1;
+		return CMP3(x, y);
 	return cnt_natural(a, b);
 }
 

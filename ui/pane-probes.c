@@ -27,13 +27,28 @@ enum probes_col {
 };
 
 static const struct table_col probes_cols[PCOL_COUNT] = {
-    [PCOL_NAME] = {"Name", 36, 10, 9, false, false, false, true},
-    [PCOL_KIND] = {"Kind", 10, 6, 7, false, false, false, true},
-    [PCOL_TARGET] = {"Target", 24, 10, 8, false, true, false, true},
-    [PCOL_ARGS] = {"Arguments", 24, 6, 3, false, false, false, false},
-    [PCOL_HITS] = {"Hits", 10, 5, 8, true, false, false, true},
-    [PCOL_RATE] = {"Per second", 10, 6, 4, true, false, false, true},
-    [PCOL_STATE] = {"State", 8, 4, 5, false, false, false, true},
+    [PCOL_NAME] = {.title = "Name", .width = 36, .min_width = 10, .priority = 9, .sortable = true},
+    [PCOL_KIND] = {.title = "Kind", .width = 10, .min_width = 6, .priority = 7, .sortable = true},
+    [PCOL_TARGET] = {.title = "Target",
+                     .width = 24,
+                     .min_width = 10,
+                     .priority = 8,
+                     .flex = true,
+                     .sortable = true},
+    [PCOL_ARGS] = {.title = "Arguments", .width = 24, .min_width = 6, .priority = 3},
+    [PCOL_HITS] = {.title = "Hits",
+                   .width = 10,
+                   .min_width = 5,
+                   .priority = 8,
+                   .right = true,
+                   .sortable = true},
+    [PCOL_RATE] = {.title = "Per second",
+                   .width = 10,
+                   .min_width = 6,
+                   .priority = 4,
+                   .right = true,
+                   .sortable = true},
+    [PCOL_STATE] = {.title = "State", .width = 8, .min_width = 4, .priority = 5, .sortable = true},
 };
 
 /* Where the insert dialogue is. */
@@ -147,15 +162,15 @@ probes_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	switch ((enum probes_col)col) {
 	case PCOL_HITS:
 		if (a->hits != b->hits)
-			return a->hits < b->hits ? -1 : 1;
+			return CMP3(a->hits, b->hits);
 		break;
 	case PCOL_RATE:
 		if (a->rate != b->rate)
-			return a->rate < b->rate ? -1 : 1;
+			return CMP3(a->rate, b->rate);
 		break;
 	case PCOL_KIND:
 		if (a->kind != b->kind)
-			return a->kind < b->kind ? -1 : 1;
+			return CMP3(a->kind, b->kind);
 		break;
 	case PCOL_TARGET:
 		if (a->target && b->target && strcmp(a->target, b->target) != 0)

@@ -26,15 +26,43 @@ enum top_col {
 
 /* Drop order at narrow widths: Samples, PID, Command, Shared Object. */
 static const struct table_col top_cols[COL_COUNT] = {
-    [COL_CHILDREN] = {"Children", 18, 7, 9, true, false, true, true},
-    [COL_OVERHEAD] = {"Overhead", 18, 7, 9, true, false, true, true},
-    [COL_SAMPLES] = {"Samples", 8, 7, 1, true, false, false, true},
-    [COL_COMM] = {"Command", 12, 7, 3, false, false, false, true},
-    [COL_PID] = {"PID", 7, 5, 2, true, false, false, true},
-    [COL_DSO] = {"Shared Object", 16, 8, 4, false, false, false, true},
-    [COL_MARK] = {"", 3, 3, 8, false, false, false, false},
+    [COL_CHILDREN] = {.title = "Children",
+                      .width = 18,
+                      .min_width = 7,
+                      .priority = 9,
+                      .right = true,
+                      .bar = true,
+                      .sortable = true},
+    [COL_OVERHEAD] = {.title = "Overhead",
+                      .width = 18,
+                      .min_width = 7,
+                      .priority = 9,
+                      .right = true,
+                      .bar = true,
+                      .sortable = true},
+    [COL_SAMPLES] = {.title = "Samples",
+                     .width = 8,
+                     .min_width = 7,
+                     .priority = 1,
+                     .right = true,
+                     .sortable = true},
+    [COL_COMM] = {.title = "Command", .width = 12, .min_width = 7, .priority = 3, .sortable = true},
+    [COL_PID] = {.title = "PID",
+                 .width = 7,
+                 .min_width = 5,
+                 .priority = 2,
+                 .right = true,
+                 .sortable = true},
+    [COL_DSO] =
+        {.title = "Shared Object", .width = 16, .min_width = 8, .priority = 4, .sortable = true},
+    [COL_MARK] = {.title = "", .width = 3, .min_width = 3, .priority = 8},
     /* width = min_width: the symbol shrinks before other columns drop */
-    [COL_SYMBOL] = {"Symbol", 16, 16, 9, false, true, false, true},
+    [COL_SYMBOL] = {.title = "Symbol",
+                    .width = 16,
+                    .min_width = 16,
+                    .priority = 9,
+                    .flex = true,
+                    .sortable = true},
 };
 
 enum top_menu_id {
@@ -127,7 +155,7 @@ top_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 static int
 top_cmp_num(double a, double b)
 {
-	return (a > b) - (a < b);
+	return CMP3(a, b);
 }
 
 /* Ascending order of two snapshot rows by a column. */

@@ -22,21 +22,49 @@
 enum trace_col { TCOL_TIME, TCOL_CPU, TCOL_TASK, TCOL_EVENT, TCOL_FIELDS, TCOL_COUNT };
 
 static const struct table_col trace_cols[TCOL_COUNT] = {
-    [TCOL_TIME] = {"Time", 15, 10, 8, true, false, false, true},
-    [TCOL_CPU] = {"CPU", 4, 3, 2, true, false, false, true},
-    [TCOL_TASK] = {"Command-PID", 22, 8, 6, false, false, false, true},
-    [TCOL_EVENT] = {"Event", 26, 10, 7, false, false, false, true},
-    [TCOL_FIELDS] = {"Fields", 10, 8, 9, false, true, false, false},
+    [TCOL_TIME] = {.title = "Time",
+                   .width = 15,
+                   .min_width = 10,
+                   .priority = 8,
+                   .right = true,
+                   .sortable = true},
+    [TCOL_CPU] = {.title = "CPU",
+                  .width = 4,
+                  .min_width = 3,
+                  .priority = 2,
+                  .right = true,
+                  .sortable = true},
+    [TCOL_TASK] =
+        {.title = "Command-PID", .width = 22, .min_width = 8, .priority = 6, .sortable = true},
+    [TCOL_EVENT] =
+        {.title = "Event", .width = 26, .min_width = 10, .priority = 7, .sortable = true},
+    [TCOL_FIELDS] = {.title = "Fields", .width = 10, .min_width = 8, .priority = 9, .flex = true},
 };
 
 enum sum_col { SCOL_EVENT, SCOL_TOTAL, SCOL_RATE, SCOL_INTERVAL, SCOL_FILTER, SCOL_COUNT };
 
 static const struct table_col sum_cols[SCOL_COUNT] = {
-    [SCOL_EVENT] = {"Event", 32, 10, 9, false, false, false, true},
-    [SCOL_TOTAL] = {"Total", 12, 6, 8, true, false, false, true},
-    [SCOL_RATE] = {"Per second", 12, 6, 7, true, false, false, true},
-    [SCOL_INTERVAL] = {"Last refresh", 12, 6, 5, true, false, false, true},
-    [SCOL_FILTER] = {"Filter", 10, 6, 4, false, true, false, false},
+    [SCOL_EVENT] =
+        {.title = "Event", .width = 32, .min_width = 10, .priority = 9, .sortable = true},
+    [SCOL_TOTAL] = {.title = "Total",
+                    .width = 12,
+                    .min_width = 6,
+                    .priority = 8,
+                    .right = true,
+                    .sortable = true},
+    [SCOL_RATE] = {.title = "Per second",
+                   .width = 12,
+                   .min_width = 6,
+                   .priority = 7,
+                   .right = true,
+                   .sortable = true},
+    [SCOL_INTERVAL] = {.title = "Last refresh",
+                       .width = 12,
+                       .min_width = 6,
+                       .priority = 5,
+                       .right = true,
+                       .sortable = true},
+    [SCOL_FILTER] = {.title = "Filter", .width = 10, .min_width = 6, .priority = 4, .flex = true},
 };
 
 enum trace_menu_id {
@@ -131,12 +159,12 @@ trace_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	(void)ctx;
 	switch ((enum trace_col)col) {
 	case TCOL_CPU:
-		c = a->cpu < b->cpu ? -1 : a->cpu > b->cpu;
+		c = CMP3(a->cpu, b->cpu);
 		break;
 	case TCOL_TASK:
 		c = strcmp(a->comm ? a->comm : "", b->comm ? b->comm : "");
 		if (c == 0)
-			c = a->pid < b->pid ? -1 : a->pid > b->pid;
+			c = CMP3(a->pid, b->pid);
 		break;
 	case TCOL_EVENT:
 		c = strcmp(a->event ? a->event : "", b->event ? b->event : "");
@@ -144,7 +172,7 @@ trace_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	default:
 		break;
 	}
-	return c != 0 ? c : a->seq < b->seq ? -1 : a->seq > b->seq;
+	return c != 0 ? c : CMP3(a->seq, b->seq);
 }
 
 /* A row's identity: its sequence number in the stream. */
@@ -188,13 +216,26 @@ static const struct table_ops trace_table_ops = {
     .cell_attr = trace_cell_attr,
 };
 
+/* The kernel-side filter of a tracepoint that is on, or NULL (also for
+ * one that is off: its row stays in the summary). */
+static const char *
+sum_filter(const struct engine *e, const char *name)
+{
+	const char *filter = NULL;
+
+	for (size_t i = 0; i < engine_trace_count(e); i++)
+		if (strcmp(engine_trace_name(e, i, &filter), name) == 0)
+			return filter;
+	return NULL;
+}
+
 /* Cell text of a summary row. */
 static void
 sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 {
 	const struct stream_event_info *in = row;
 	struct trace *p = ctx;
-	const char *filter = NULL;
+	const char *filter;
 
 	buf[0] = '\0';
 	switch ((enum sum_col)col) {
@@ -212,9 +253,7 @@ sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		snprintf(buf, len, "%llu", (unsigned long long)in->interval);
 		break;
 	case SCOL_FILTER:
-		for (size_t i = 0; i < engine_trace_count(p->tui->engine); i++)
-			if (strcmp(engine_trace_name(p->tui->engine, i, &filter), in->name) == 0)
-				break;
+		filter = sum_filter(p->tui->engine, in->name);
 		snprintf(buf, len, "%s", filter ? filter : "");
 		break;
 	case SCOL_COUNT:
@@ -232,15 +271,15 @@ sum_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	switch ((enum sum_col)col) {
 	case SCOL_TOTAL:
 		if (a->total != b->total)
-			return a->total < b->total ? -1 : 1;
+			return CMP3(a->total, b->total);
 		break;
 	case SCOL_RATE:
 		if (a->rate != b->rate)
-			return a->rate < b->rate ? -1 : 1;
+			return CMP3(a->rate, b->rate);
 		break;
 	case SCOL_INTERVAL:
 		if (a->interval != b->interval)
-			return a->interval < b->interval ? -1 : 1;
+			return CMP3(a->interval, b->interval);
 		break;
 	default:
 		break;

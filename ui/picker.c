@@ -62,8 +62,8 @@ match_cmp(const void *a, const void *b)
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
 	if (sort_scores[x] != sort_scores[y])
-		return sort_scores[x] < sort_scores[y] ? -1 : 1;
-	return x < y ? -1 : x > y;
+		return CMP3(sort_scores[x], sort_scores[y]);
+	return CMP3(x, y);
 }
 
 /* Recompute the matches of the current query. */

@@ -308,7 +308,7 @@ table_cmp(const struct table *t, const void *a, const void *b)
 {
 	int c = t->ops->compare(a, b, t->sort_col, t->ctx);
 
-	return t->descending ? (c < 0) - (c > 0) : c;
+	return t->descending ? CMP3(0, c) : c;
 }
 
 /* Stable merge sort of a[0..n) using tmp (n / 2 entries) as scratch. */

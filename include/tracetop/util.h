@@ -13,6 +13,15 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Three-way comparison of two numbers or pointers: -1, 0 or 1, for qsort
+ * and the tables' orders. Each argument is evaluated twice. */
+#define CMP3(a, b) (((a) > (b)) - ((a) < (b)))
+
+/* The hash family: hash_u64 spreads one 64-bit key; a key of several words
+ * folds them with hash_mix, from HASH_SEED, and ends with hash_u64; a
+ * string goes through str_hash. */
+#define HASH_SEED 0x243f6a8885a308d3ULL
+
 /* Spread a 64-bit key's bits over a hash table index (a murmur3 finaliser). */
 static inline size_t
 hash_u64(uint64_t v)
@@ -21,6 +30,14 @@ hash_u64(uint64_t v)
 	v *= 0xff51afd7ed558ccdULL;
 	v ^= v >> 33;
 	return (size_t)v;
+}
+
+/* Fold word v into running hash h (a multiply-xorshift round). */
+static inline uint64_t
+hash_mix(uint64_t h, uint64_t v)
+{
+	h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 29);
 }
 
 /* FNV-1a of a NUL-terminated string. */

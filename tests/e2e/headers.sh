@@ -1,6 +1,7 @@
 #!/bin/bash
-# House rules that the compiler can check: every header compiles on its own,
-# and nothing outside ui/ includes curses.
+# House rules that the compiler can check: every header (public, and the
+# private *-impl.h beside their .c files) compiles on its own, nothing
+# outside ui/ includes curses, and only the stream module libtraceevent.
 . "$(dirname "$0")/lib.sh"
 
 cc=${TT_CC:-cc}
@@ -12,8 +13,23 @@ for h in "$TT_SRCDIR"/include/tracetop/*.h; do
 	ok $? "$name compiles alone"
 	[ -z "$out" ] || diag "$out"
 done
+for h in "$TT_SRCDIR"/src/*.h; do
+	[ -e "$h" ] || continue
+	name=${h#"$TT_SRCDIR"/}
+	out=$(printf '#include "%s"\n' "$name" |
+		$cc -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -fsyntax-only -I"$TT_SRCDIR/include" \
+			-I"$TT_SRCDIR" -x c - 2>&1)
+	[ -z "$out" ]
+	ok $? "$name compiles alone"
+	[ -z "$out" ] || diag "$out"
+done
 curses=$(grep -rlE '#include *[<"](n?curses|ncursesw/)' "$TT_SRCDIR/src" "$TT_SRCDIR/include" || true)
 [ -z "$curses" ]
 ok $? "src/ and include/ never include curses"
 [ -z "$curses" ] || diag "$curses"
+traceevent=$(grep -rlE '#include *[<"](traceevent/|event-parse)' "$TT_SRCDIR/src" "$TT_SRCDIR/include" \
+	"$TT_SRCDIR/ui" | grep -vE '/src/stream[^/]*$' || true)
+[ -z "$traceevent" ]
+ok $? "only the stream module includes libtraceevent"
+[ -z "$traceevent" ] || diag "$traceevent"
 done_testing

@@ -3,7 +3,8 @@
 # fields decoded (an exec of a uniquely named program shows its filename),
 # the checklist of the catalog (Space turns a tracepoint on and off), the
 # summary per event, pause, Delete, the Enter menu's "show only", the
-# filter, and the tracefs state unchanged after the run.
+# filter, each summary row's own --filter (none once off), and the
+# tracefs state unchanged after the run.
 . "$(dirname "$0")/lib.sh"
 EXECME="$WORKLOADS/tt-execme-7f3a"
 need_built "$TRACETOP" "$EXECME"
@@ -124,6 +125,36 @@ tmux_keys tr q
 wait_for 5 tmux_exited tr >/dev/null
 tmux_wait_text tr 3 'exit=0'
 ok $? "q exits 0"
+tmux_kill
+
+# ---------------------------------------------------------------- summary filters
+# Each summary row shows its own tracepoint's --filter: none for one that is
+# off, not the filter of whichever tracepoint happens to be last.
+tui_start tf 160 30 -d 0.5 -T sched:sched_process_exec \
+	-T sched:sched_process_fork --filter 'child_pid == 1' --view trace
+tmux_wait_text tf 5 '2 tracepoints on'
+ok $? "two tracepoints on, the last one filtered"
+tmux_keys tf v
+tmux_wait_text tf 3 '^sched:sched_process_fork +[0-9].*child_pid == 1'
+ok $? "the summary shows the fork tracepoint's filter" || diag "$(tmux_capture tf | head -8)"
+tmux_wait_text tf 3 '^sched:sched_process_exec +[0-9]'
+lacks_text tf '^sched:sched_process_exec .*child_pid'
+ok $? "... and none for the exec tracepoint"
+tmux_keys tf F4
+tmux_keys tf -l 'process_exec'
+tmux_keys tf Enter
+tmux_keys tf DC
+tmux_wait_text tf 3 'stopped tracing sched:sched_process_exec'
+ok $? "Delete on the exec row stops it"
+tmux_keys tf Escape
+tmux_wait_text tf 3 '^sched:sched_process_exec \(off\)'
+ok $? "its summary row says it is off" || diag "$(tmux_capture tf | head -8)"
+lacks_text tf '^sched:sched_process_exec .*child_pid'
+ok $? "... and shows no filter (not the fork tracepoint's)" || diag "$(tmux_capture tf | head -8)"
+tmux_wait_text tf 3 '^sched:sched_process_fork +[0-9].*child_pid == 1'
+ok $? "the fork row keeps its filter"
+tmux_keys tf q
+wait_for 5 tmux_exited tf >/dev/null
 tmux_kill
 is "$(tracefs_state)" "$before" "set_event, tracing_on, current_tracer and instances as before"
 

@@ -1,6 +1,9 @@
-/* engine-impl: the engine's state, shared by engine.c (sampling) and
- * engine-trace.c (tracepoints and the function tracer into the stream).
- * Nothing outside the engine includes it. */
+/* engine-impl: the engine's state, shared by engine.c (sampling),
+ * engine-trace.c (tracepoints and the function tracer into the stream),
+ * engine-target.c (what is sampled) and engine-stack.c (a logged event's
+ * stack as text). Calls go one way: engine.c into engine-trace.c and
+ * engine-target.c, engine-stack.c into engine.c's resolver. Nothing
+ * outside the engine includes it. */
 #ifndef TRACETOP_ENGINE_IMPL_H
 #define TRACETOP_ENGINE_IMPL_H
 
@@ -65,7 +68,7 @@ struct engine {
 struct hist_key;
 struct thread;
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key; the
- * ELF address in *elf_addr (0 if none). */
+ * ELF address in *elf_addr (0 if none). (engine.c, for engine-stack.c) */
 void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr);
 
 /* Trace samples (tracepoints opened by engine-trace.c): true when h was

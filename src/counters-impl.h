@@ -1,6 +1,9 @@
 /* counters-impl: the counters module's insides, shared by its files:
- * counters.c (events, fds, ticks), counters-follow.c (process groups) and
- * counters-rows.c (snapshots). Nothing outside the module includes it. */
+ * counters-units.c (fds, units, groups), counters.c (targets, events,
+ * ticks), counters-follow.c (which processes are counted) and
+ * counters-rows.c (snapshots). counters.c uses counters-follow.c, and both
+ * use counters-units.c, never the other way. Nothing outside the module
+ * includes it. */
 #ifndef TRACETOP_COUNTERS_IMPL_H
 #define TRACETOP_COUNTERS_IMPL_H
 
@@ -100,7 +103,20 @@ enum counters_open {
 	COUNTERS_OPEN_DENIED, /* no permission (err says which setting) */
 };
 
-/* counters.c */
+/* counters-units.c */
+
+/* Close one slot (if open). */
+void counters_slot_close(struct counters *c, struct cnt_slot *sl);
+
+/* Open event ei on unit u (nothing for an unsupported event); on
+ * COUNTERS_OPEN_DENIED, err says which setting refused it. */
+enum counters_open counters_slot_open(struct counters *c, struct cnt_unit *u, size_t ei,
+                                      struct tt_err *err);
+
+/* Try every event on (tid, cpu) to learn which this machine counts (the
+ * others are marked unsupported). 0, or -1 with err (no permission, no
+ * such thread). */
+int counters_probe_events(struct counters *c, int tid, int cpu, struct tt_err *err);
 
 /* Add a unit (thread tid or -1, CPU cpu or -1) feeding process group proc
  * (-1: none) and, when base, the total and CPU scopes; open every event on

@@ -1,6 +1,7 @@
 /* stream-impl: the stream module's insides, shared by stream.c (formats,
- * log, counts) and stream-decode.c (typed fields, text). Nothing outside
- * the module includes it: it brings in libtraceevent. */
+ * log, counts) and stream-decode.c (typed fields, text), which uses
+ * stream.c and never the other way. Nothing outside the module includes
+ * it: it brings in libtraceevent. */
 #ifndef TRACETOP_STREAM_IMPL_H
 #define TRACETOP_STREAM_IMPL_H
 
@@ -57,10 +58,6 @@ struct stream {
 	int64_t offset;    /* CLOCK_MONOTONIC - event clock, at most */
 	bool have_offset;
 };
-
-/* The size of one element of a C type from a format ("u32", "unsigned
- * long", "__data_loc char[]", "void *"), 0 when unknown. */
-unsigned stream_type_size(const char *type);
 
 /* The event of a payload from its common_type, or -1. */
 int stream_payload_event(const struct stream *s, const void *raw, uint32_t size);
