@@ -10,8 +10,9 @@ BUILD="$TOP/build"
 # Debian packages needed to build tracetop (TT_PACKAGES, for scripts/run)
 # and to run its tests (TT_TEST_PACKAGES, added by scripts/check): tmux for
 # the TUI tests, python3 for their checks, binutils (objdump, nm), procps
-# (pgrep, ps), and qemu, busybox, cpio, xz and apt for tests/vm, which
-# boots Debian's kernel with tracetop in an initramfs. Every other command
+# (pgrep, ps), clang-format (the tree's format is checked), and qemu,
+# busybox, cpio and xz for tests/vm, which boots Debian's kernel with
+# tracetop in an initramfs. Every other command
 # the tests call comes with a minimal Debian root (coreutils, util-linux,
 # grep, sed, findutils, gzip, mount).
 TT_PACKAGES=(
@@ -20,7 +21,7 @@ TT_PACKAGES=(
 	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev
 )
 TT_TEST_PACKAGES=(
-	tmux python3 binutils procps
+	tmux python3 binutils procps clang-format
 	qemu-system-x86 busybox-static cpio xz-utils
 )
 

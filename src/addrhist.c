@@ -453,7 +453,8 @@ addrhist_keep_top(struct addrhist *ah, size_t n)
 	ah->rank = xcalloc(2 * n, sizeof *ah->rank);
 	for (size_t i = 0; i <= ah->mask; i++)
 		if (ah->tab[i] != NULL)
-			node_of(ah->tab[i])->pinned = sym_wanted(ah, ah->tab[i]->dso, ah->tab[i]->sym);
+			node_of(ah->tab[i])->pinned =
+			    sym_wanted(ah, ah->tab[i]->dso, ah->tab[i]->sym);
 	rank_watch(ah);
 }
 

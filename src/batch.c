@@ -42,17 +42,17 @@ batch_rows(const struct options *o, FILE *out)
 /* What one batch view prints from every frame, and its state. */
 struct batch_view {
 	void (*report)(struct batch_view *v, const struct frame *f);
-	void (*flush)(struct batch_view *v);	/* after a stop by a signal, or NULL */
-	void (*drain)(struct batch_view *v);	/* after every read of the sources, or NULL */
+	void (*flush)(struct batch_view *v); /* after a stop by a signal, or NULL */
+	void (*drain)(struct batch_view *v); /* after every read of the sources, or NULL */
 	struct session *s;
-	struct engine *e;			/* the sampling source */
+	struct engine *e; /* the sampling source */
 	const struct options *o;
 	FILE *out;
-	int sfd;				/* signals */
-	bool stop;				/* a signal asked us to stop */
-	bool final;				/* the last report was printed */
+	int sfd;    /* signals */
+	bool stop;  /* a signal asked us to stop */
+	bool final; /* the last report was printed */
 	long reports;
-	char notice[320];			/* the counters notice last printed */
+	char notice[320]; /* the counters notice last printed */
 };
 
 /* Print one refresh of every event. */
@@ -65,18 +65,18 @@ batch_report(struct batch_view *v, const struct frame *f)
 	for (size_t i = 0; i < fs->nevents; i++) {
 		const struct frame_event *ev = &fs->events[i];
 		struct report_info ri = {
-			.event = ev->name,
-			.requested = strcmp(o->events[i], ev->name) ? o->events[i] : NULL,
-			.notice = fs->notice,
-			.target = fs->target,
-			.samples = ev->samples,
-			.lost = fs->stats.interval_lost,
-			.total_samples = ev->total,
-			.total_lost = fs->stats.lost,
-			.seconds = fs->stats.interval_secs,
-			.wall = f->wall,
-			.max_rows = batch_rows(o, v->out),
-			.cg = ev->cg,
+		    .event = ev->name,
+		    .requested = strcmp(o->events[i], ev->name) ? o->events[i] : NULL,
+		    .notice = fs->notice,
+		    .target = fs->target,
+		    .samples = ev->samples,
+		    .lost = fs->stats.interval_lost,
+		    .total_samples = ev->total,
+		    .total_lost = fs->stats.lost,
+		    .seconds = fs->stats.interval_secs,
+		    .wall = f->wall,
+		    .max_rows = batch_rows(o, v->out),
+		    .cg = ev->cg,
 		};
 
 		if (o->format == FORMAT_FOLDED)
@@ -96,7 +96,7 @@ batch_pollfds(void *arg, struct pollfd *fds, size_t max)
 
 	if (max == 0)
 		return 0;
-	fds[0] = (struct pollfd){ .fd = v->sfd, .events = POLLIN };
+	fds[0] = (struct pollfd){.fd = v->sfd, .events = POLLIN};
 	return 1;
 }
 
@@ -147,12 +147,12 @@ static int
 batch_loop(struct batch_view *v)
 {
 	const struct session_hooks hooks = {
-		.arg = v,
-		.pollfds = batch_pollfds,
-		.ready = batch_ready,
-		.read = batch_read,
-		.frame = batch_frame,
-		.stop = batch_stop,
+	    .arg = v,
+	    .pollfds = batch_pollfds,
+	    .ready = batch_ready,
+	    .read = batch_read,
+	    .frame = batch_frame,
+	    .stop = batch_stop,
 	};
 	int status;
 
@@ -185,17 +185,17 @@ batch_counters_report(struct batch_view *v, const struct frame *f)
 		if (!(f->counters.taken & (1u << s)))
 			continue;
 		snprintf(scopes + strlen(scopes), sizeof scopes - strlen(scopes), "%s%s",
-			 n ? "," : "", counters_scope_name((enum counters_scope)s));
+		         n ? "," : "", counters_scope_name((enum counters_scope)s));
 		snaps[n++] = f->counters.scopes[s];
 	}
 	if (n == 0)
 		return;
 	struct report_counters_info ri = {
-		.target = f->sampling.target,
-		.scopes = scopes,
-		.time = snaps[0].elapsed,
-		.interval = snaps[0].interval,
-		.header = v->reports == 0,
+	    .target = f->sampling.target,
+	    .scopes = scopes,
+	    .time = snaps[0].elapsed,
+	    .interval = snaps[0].interval,
+	    .header = v->reports == 0,
 	};
 	/* text shows the notice when it changes, JSON in every object */
 	if (notice != NULL && (v->o->format == FORMAT_JSON || strcmp(notice, v->notice) != 0))
@@ -273,9 +273,9 @@ static void
 batch_probes_report(struct batch_view *v, const struct frame *f)
 {
 	struct report_probes_info ri = {
-		.group = probes_group(session_source(v->s, &source_probes)),
-		.target = f->sampling.target,
-		.header = v->reports == 0,
+	    .group = probes_group(session_source(v->s, &source_probes)),
+	    .target = f->sampling.target,
+	    .header = v->reports == 0,
 	};
 
 	if (v->o->format == FORMAT_JSON)
@@ -288,8 +288,11 @@ batch_probes_report(struct batch_view *v, const struct frame *f)
 int
 batch_run(struct session *s, const struct options *o, FILE *out)
 {
-	struct batch_view v = { .report = batch_report, .s = s, .o = o, .out = out,
-				.e = session_source(s, &source_sampling) };
+	struct batch_view v = {.report = batch_report,
+	                       .s = s,
+	                       .o = o,
+	                       .out = out,
+	                       .e = session_source(s, &source_sampling)};
 	int status;
 
 	/* per-instruction counts of that function from the first sample on */

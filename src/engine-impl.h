@@ -52,7 +52,7 @@ struct engine {
 	enum callgraph_mode cg_mode;
 	struct unwind *unwind; /* fp leaf fix and dwarf mode */
 	struct engine_fcache *fcache;
-	uint32_t fgen; /* bumped when mappings change */
+	uint32_t fgen;              /* bumped when mappings change */
 	struct worker *worker;      /* slow lookups (call stacks only), or NULL */
 	struct srcline_async *srcl; /* inline chains through the worker, or NULL */
 	uint64_t last_tick_ns;

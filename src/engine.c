@@ -56,29 +56,29 @@ struct engine_head {
  * without a symbol only until the next refresh (a JIT's map may come). */
 struct engine_fcache {
 	uint64_t ip;
-	const struct task *proc;	/* NULL for kernel addresses */
-	uint64_t serial;		/* proc's, 0 for kernel addresses */
-	uint64_t tick_ns;		/* the engine's last_tick_ns when made */
+	const struct task *proc; /* NULL for kernel addresses */
+	uint64_t serial;         /* proc's, 0 for kernel addresses */
+	uint64_t tick_ns;        /* the engine's last_tick_ns when made */
 	uint32_t gen;
 	bool kernel;
-	bool inl_pending;		/* inlines asked of the worker, not known yet */
+	bool inl_pending; /* inlines asked of the worker, not known yet */
 	struct dso *dso;
 	const struct sym *sym;
 	uint64_t addr;
-	uint64_t elf;			/* ip in the symbol's space (ELF or kernel address), or 0 */
-	uint8_t ninline;		/* inlined callees at ip (call stacks only) */
+	uint64_t elf;    /* ip in the symbol's space (ELF or kernel address), or 0 */
+	uint8_t ninline; /* inlined callees at ip (call stacks only) */
 	const struct sym *inl[ENGINE_MAX_INLINE];
 };
 
 /* Per-event state, hung off evsel->priv. */
 struct engine_event {
 	struct hist *hist;
-	struct callgraph *cg;	/* call stacks, or NULL without -g */
-	struct hist *zoom;	/* samples of the zoomed thread only, or NULL */
-	struct addrhist *ah;	/* self samples per instruction, made on first use or request */
-	uint64_t samples;	/* since start */
-	uint64_t tick_samples;	/* samples at the last tick */
-	uint64_t interval;	/* samples in the last refresh */
+	struct callgraph *cg;  /* call stacks, or NULL without -g */
+	struct hist *zoom;     /* samples of the zoomed thread only, or NULL */
+	struct addrhist *ah;   /* self samples per instruction, made on first use or request */
+	uint64_t samples;      /* since start */
+	uint64_t tick_samples; /* samples at the last tick */
+	uint64_t interval;     /* samples in the last refresh */
 };
 
 /* Open the session. */
@@ -88,18 +88,18 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	struct engine *e = xcalloc(1, sizeof *e);
 	struct evlist_target t;
 	struct evlist_params p = {
-		.freq = o->freq,
-		.period = o->period,
-		.mmap_pages = o->mmap_pages,
-		.sample_type = ENGINE_SAMPLE_TYPE,
+	    .freq = o->freq,
+	    .period = o->period,
+	    .mmap_pages = o->mmap_pages,
+	    .sample_type = ENGINE_SAMPLE_TYPE,
 	};
 
 	if (o->callgraph != CALLGRAPH_NONE) {
 		/* The kernel part of a stack always comes from the callchain;
 		 * the user part from frame pointers (plus a small stack copy
 		 * for the leaf's caller) or from unwinding a full copy. */
-		p.sample_type |= PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
-				 PERF_SAMPLE_STACK_USER;
+		p.sample_type |=
+		    PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 		p.regs_user = UNWIND_REGS_MASK;
 		p.stack_user = o->callgraph == CALLGRAPH_DWARF ? o->stack_size : ENGINE_LEAF_STACK;
 		p.exclude_callchain_user = o->callgraph == CALLGRAPH_DWARF;
@@ -190,7 +190,7 @@ engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max)
 	size_t i;
 
 	for (i = 0; i < e->el.nrings && i < max; i++)
-		fds[i] = (struct pollfd){ .fd = e->el.ring_fds[i], .events = POLLIN };
+		fds[i] = (struct pollfd){.fd = e->el.ring_fds[i], .events = POLLIN};
 	return i;
 }
 
@@ -298,8 +298,7 @@ engine_inlines(struct engine *e, struct engine_fcache *c)
  * addr, through a cache: stacks repeat, symbol searches need not. With call
  * stacks the cache entry also holds the functions inlined there. */
 static const struct engine_fcache *
-engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
-	       struct hist_key *key)
+engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, struct hist_key *key)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
 	uint64_t serial = proc != NULL ? proc->serial : 0;
@@ -318,11 +317,16 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel,
 		} else {
 			engine_resolve_user(th, ip, key, &elf_addr);
 		}
-		*c = (struct engine_fcache){ .ip = ip, .proc = proc, .serial = serial,
-					     .tick_ns = e->last_tick_ns, .gen = e->fgen,
-					     .kernel = kernel, .dso = key->dso,
-					     .sym = key->sym, .addr = key->addr,
-					     .elf = kernel ? ip : elf_addr };
+		*c = (struct engine_fcache){.ip = ip,
+		                            .proc = proc,
+		                            .serial = serial,
+		                            .tick_ns = e->last_tick_ns,
+		                            .gen = e->fgen,
+		                            .kernel = kernel,
+		                            .dso = key->dso,
+		                            .sym = key->sym,
+		                            .addr = key->addr,
+		                            .elf = kernel ? ip : elf_addr};
 		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0)
 			engine_inlines(e, c);
 	} else if (c->inl_pending) {
@@ -340,8 +344,10 @@ engine_user_state(const struct record_sample *s, struct unwind_sample *us)
 {
 	if (s->user_abi != PERF_SAMPLE_REGS_ABI_64 || s->nr_regs == 0 || s->stack_size == 0)
 		return false;
-	*us = (struct unwind_sample){ .regs = s->user_regs, .nregs = s->nr_regs,
-				      .stack = s->stack, .stack_size = s->stack_size };
+	*us = (struct unwind_sample){.regs = s->user_regs,
+	                             .nregs = s->nr_regs,
+	                             .stack = s->stack,
+	                             .stack_size = s->stack_size};
 	return true;
 }
 
@@ -362,7 +368,7 @@ engine_chain_insert(uint64_t *ips, bool *kern, size_t n, size_t at, uint64_t ip)
  * byte so they resolve to the call, not to the next line. */
 static size_t
 engine_chain(struct engine *e, struct thread *th, const struct record_sample *s, uint64_t *ips,
-	     bool *kern)
+             bool *kern)
 {
 	size_t n = 0, user0 = SIZE_MAX;
 	bool kernel = s->kernel, first = true;
@@ -396,8 +402,8 @@ engine_chain(struct engine *e, struct thread *th, const struct record_sample *s,
 			kern[n++] = false;
 		}
 	} else if (user0 != SIZE_MAX && n < ENGINE_MAX_FRAMES &&
-		   (r = unwind_leaf_return(e->unwind, th->proc, &us)) != 0 &&
-		   (user0 + 1 >= n || ips[user0 + 1] != r - 1)) {
+	           (r = unwind_leaf_return(e->unwind, th->proc, &us)) != 0 &&
+	           (user0 + 1 >= n || ips[user0 + 1] != r - 1)) {
 		engine_chain_insert(ips, kern, n++, user0 + 1, r - 1);
 	}
 	if (n == 0) {
@@ -411,16 +417,18 @@ engine_chain(struct engine *e, struct thread *th, const struct record_sample *s,
  * the call graph. */
 static void
 engine_count_stack(struct engine_event *ev, struct hist *zoom, const char *comm,
-		   const struct hist_key *keys, size_t n)
+                   const struct hist_key *keys, size_t n)
 {
 	struct cg_frame frames[ENGINE_MAX_FRAMES];
 
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
 
-		frames[i] = (struct cg_frame){ .dso = keys[i].dso, .sym = keys[i].sym,
-					       .addr = keys[i].addr, .kernel = keys[i].kernel,
-					       .inlined = keys[i].inlined };
+		frames[i] = (struct cg_frame){.dso = keys[i].dso,
+		                              .sym = keys[i].sym,
+		                              .addr = keys[i].addr,
+		                              .kernel = keys[i].kernel,
+		                              .inlined = keys[i].inlined};
 		for (j = 0; j < i && !cg_frame_eq(&frames[j], &frames[i]); j++)
 			;
 		if (j < i)
@@ -437,11 +445,11 @@ engine_count_stack(struct engine_event *ev, struct hist *zoom, const char *comm,
  * index of the sampled function itself (self time goes to the function
  * the symbol table names, as in perf). Returns the number of keys. */
 static size_t
-engine_keys(struct engine *e, struct thread *th, const struct record_sample *s,
-	    const uint64_t *ips, const bool *kern, size_t n, struct hist_key *keys, size_t *self)
+engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, const uint64_t *ips,
+            const bool *kern, size_t n, struct hist_key *keys, size_t *self)
 {
-	const struct hist_key base = { .pid = (int)s->pid, .tid = (int)s->tid,
-				       .comm = th ? th->comm : e->unknown_comm };
+	const struct hist_key base = {
+	    .pid = (int)s->pid, .tid = (int)s->tid, .comm = th ? th->comm : e->unknown_comm};
 	size_t k = 0;
 
 	*self = 0;
@@ -477,7 +485,7 @@ engine_event_ah(struct engine *e, struct engine_event *ev)
  * leaf was just resolved: a cache hit). */
 static void
 engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
-		    bool kernel)
+                    bool kernel)
 {
 	struct hist_key key;
 	const struct engine_fcache *c = engine_resolve(e, th, ip, kernel, &key);
@@ -586,7 +594,7 @@ engine_read(struct engine *e)
 			ring_end(r);
 			continue;
 		}
-		heap[n++] = (struct engine_head){ .time = record_time(h, st), .h = h, .ring = r };
+		heap[n++] = (struct engine_head){.time = record_time(h, st), .h = h, .ring = r};
 	}
 	for (i = n / 2; i-- > 0;)
 		engine_heap_down(heap, n, i);
@@ -677,8 +685,8 @@ engine_tick(struct engine *e, bool zero)
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */
 void
 engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
-		bool (*filter)(const struct hist_entry *, void *), void *arg,
-		struct hist_snapshot *snap)
+                bool (*filter)(const struct hist_entry *, void *), void *arg,
+                struct hist_snapshot *snap)
 {
 	struct engine_event *ev = &e->events[idx];
 

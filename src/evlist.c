@@ -12,8 +12,7 @@
 
 /* perf_event_open has no glibc wrapper. */
 static int
-sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
-		    unsigned long flags)
+sys_perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group, unsigned long flags)
 {
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
@@ -41,7 +40,7 @@ sysctl_long(const char *path)
 /* Explain a perf_event_open failure in terms of what the user can change. */
 void
 evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
-		  const struct evlist_params *p, struct tt_err *err)
+                  const struct evlist_params *p, struct tt_err *err)
 {
 	char where[64];
 	long v;
@@ -57,35 +56,42 @@ evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
 	case EPERM:
 		v = sysctl_long("/proc/sys/kernel/perf_event_paranoid");
 		err_set(err,
-			"permission denied opening %s %s: kernel.perf_event_paranoid is %ld; "
-			"run as root (or with CAP_PERFMON), or allow it with "
-			"'sysctl kernel.perf_event_paranoid=%d'",
-			spec->name, where, v, pid > 0 ? 1 : -1);
+		        "permission denied opening %s %s: kernel.perf_event_paranoid is %ld; "
+		        "run as root (or with CAP_PERFMON), or allow it with "
+		        "'sysctl kernel.perf_event_paranoid=%d'",
+		        spec->name, where, v, pid > 0 ? 1 : -1);
 		return;
 	case ESRCH:
 		err_set(err, "no such process or thread %d (it may have exited)", pid);
 		return;
 	case EMFILE:
 	case ENFILE:
-		err_set(err, "too many open files opening %s %s: raise the limit with 'ulimit -n' "
-			"or profile fewer threads/CPUs", spec->name, where);
+		err_set(err,
+		        "too many open files opening %s %s: raise the limit with 'ulimit -n' "
+		        "or profile fewer threads/CPUs",
+		        spec->name, where);
 		return;
 	case ENODEV:
 		if (cpu >= 0 && !spec->is_hw) {
-			err_set(err, "CPU %d is not online; see /sys/devices/system/cpu/online", cpu);
+			err_set(err, "CPU %d is not online; see /sys/devices/system/cpu/online",
+			        cpu);
 			return;
 		}
 		break;
 	case EINVAL:
 		v = sysctl_long("/proc/sys/kernel/perf_event_max_sample_rate");
 		if (p->freq > 0 && v > 0 && p->freq > (uint64_t)v) {
-			err_set(err, "-F %llu is above kernel.perf_event_max_sample_rate (%ld): "
-				"lower -F or raise the sysctl", (unsigned long long)p->freq, v);
+			err_set(err,
+			        "-F %llu is above kernel.perf_event_max_sample_rate (%ld): "
+			        "lower -F or raise the sysctl",
+			        (unsigned long long)p->freq, v);
 			return;
 		}
 		if (spec->attr.precise_ip > 0) {
-			err_set(err, "%s: precise sampling (:p) is not supported here; drop the :p "
-				"modifier", spec->name);
+			err_set(err,
+			        "%s: precise sampling (:p) is not supported here; drop the :p "
+			        "modifier",
+			        spec->name);
 			return;
 		}
 		break;
@@ -94,8 +100,10 @@ evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
 		return;
 	}
 	if (errno_no_pmu(errnum)) {
-		err_set(err, "event %s is not supported by this machine's kernel or hardware (%s); "
-			"see --list-events", spec->name, strerror(errnum));
+		err_set(err,
+		        "event %s is not supported by this machine's kernel or hardware (%s); "
+		        "see --list-events",
+		        spec->name, strerror(errnum));
 		return;
 	}
 	err_set(err, "cannot open event %s %s: %s", spec->name, where, strerror(errnum));
@@ -104,7 +112,7 @@ evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
 /* Fill the sampling part of attr for the target and params. */
 static void
 evlist_prepare_attr(struct perf_event_attr *a, const struct evlist_target *t,
-		    const struct evlist_params *p, bool sideband)
+                    const struct evlist_params *p, bool sideband)
 {
 	a->size = sizeof *a;
 	a->sample_type = p->sample_type;
@@ -164,7 +172,7 @@ evlist_add_fd(struct evlist *el, struct evsel *ev, int fd)
 /* Open ev on (pid, cpu) into ring ri (mapping it on first use). */
 static int
 evlist_open_one(struct evlist *el, struct evsel *ev, const struct evlist_target *t,
-		const struct evlist_params *p, int pid, int cpu, size_t ri, struct tt_err *err)
+                const struct evlist_params *p, int pid, int cpu, size_t ri, struct tt_err *err)
 {
 	struct perf_event_attr a = ev->spec.attr;
 	bool first = el->ring_fds[ri] < 0;
@@ -177,8 +185,7 @@ evlist_open_one(struct evlist *el, struct evsel *ev, const struct evlist_target 
 
 		evspec_fallback(&ev->spec, &fb);
 		snprintf(el->notice, sizeof el->notice,
-			 "no hardware PMU for %s: sampling %s instead",
-			 ev->requested, fb.name);
+		         "no hardware PMU for %s: sampling %s instead", ev->requested, fb.name);
 		ev->spec = fb;
 		ev->fell_back = true;
 		a = ev->spec.attr;
@@ -202,12 +209,13 @@ evlist_open_one(struct evlist *el, struct evsel *ev, const struct evlist_target 
 		rc = ring_mmap(&el->rings[ri], fd, order);
 		if (rc < 0) {
 			if (rc == -EPERM || rc == -ENOMEM)
-				err_set(err, "cannot map a %u-page ring buffer on CPU %d (%s): use a "
-					"smaller -m or raise kernel.perf_event_mlock_kb",
-					p->mmap_pages, cpu, strerror(-rc));
+				err_set(err,
+				        "cannot map a %u-page ring buffer on CPU %d (%s): use a "
+				        "smaller -m or raise kernel.perf_event_mlock_kb",
+				        p->mmap_pages, cpu, strerror(-rc));
 			else
 				err_set(err, "cannot map the ring buffer on CPU %d: %s", cpu,
-					strerror(-rc));
+				        strerror(-rc));
 			return -1;
 		}
 		el->ring_fds[ri] = fd;
@@ -222,8 +230,8 @@ evlist_open_one(struct evlist *el, struct evsel *ev, const struct evlist_target 
 
 /* Open every spec for the target: per CPU, per thread (or all threads). */
 int
-evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
-	    const struct evlist_target *t, const struct evlist_params *p, struct tt_err *err)
+evlist_open(struct evlist *el, const struct evspec *specs, size_t n, const struct evlist_target *t,
+            const struct evlist_params *p, struct tt_err *err)
 {
 	size_t c, e, k, ntids = t->ntids ? t->ntids : 1;
 
@@ -234,7 +242,7 @@ evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
 	for (e = 0; e < n; e++) {
 		el->evsels[e].spec = specs[e];
 		snprintf(el->evsels[e].requested, sizeof el->evsels[e].requested, "%s",
-			 specs[e].name);
+		         specs[e].name);
 	}
 	el->nrings = t->ncpus;
 	el->rings = xcalloc(t->ncpus, sizeof *el->rings);
@@ -247,7 +255,7 @@ evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
 				int pid = t->ntids ? t->tids[k] : -1;
 
 				if (evlist_open_one(el, &el->evsels[e], t, p, pid, t->cpus[c], c,
-						    err) != 0) {
+				                    err) != 0) {
 					evlist_close(el);
 					return -1;
 				}
@@ -259,7 +267,7 @@ evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
 /* Open one more event on (pid, cpu) into the mapped ring of slot ri. */
 int
 evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
-	      uint64_t *id)
+              uint64_t *id)
 {
 	int fd, e;
 

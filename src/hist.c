@@ -247,7 +247,7 @@ hist_tick(struct hist *h, bool zero)
 		samples += e->interval;
 		e->score = zero ? (double)e->interval : e->score * h->decay + (double)e->interval;
 		e->children = zero ? (double)e->children_interval
-				   : e->children * h->decay + (double)e->children_interval;
+		                   : e->children * h->decay + (double)e->children_interval;
 		/* A pure caller (no self samples) lives on its children share. */
 		if (e->score < FADE_SCORE && e->children < FADE_SCORE && e->interval == 0 &&
 		    e->children_interval == 0) {
@@ -307,7 +307,7 @@ cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 	case HIST_SORT_COMM:
 		return cmp_str(a->key.comm, b->key.comm);
 	case HIST_SORT_PID:
-		return (a->key.pid > b->key.pid) - (a->key.pid < b->key.pid);
+		return CMP3(a->key.pid, b->key.pid);
 	case HIST_SORT_DSO:
 		return cmp_str(a->key.dso ? a->key.dso->name : NULL,
 		               b->key.dso ? b->key.dso->name : NULL);
@@ -396,9 +396,11 @@ static const struct {
 	const char *name;
 	enum hist_sort key;
 } sort_names[] = {
-    {"overhead", HIST_SORT_OVERHEAD}, {"samples", HIST_SORT_SAMPLES}, {"comm", HIST_SORT_COMM},
-    {"command", HIST_SORT_COMM},      {"pid", HIST_SORT_PID},         {"dso", HIST_SORT_DSO},
-    {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},       {"children", HIST_SORT_CHILDREN},
+    {"overhead", HIST_SORT_OVERHEAD}, {"samples", HIST_SORT_SAMPLES},
+    {"comm", HIST_SORT_COMM},         {"command", HIST_SORT_COMM},
+    {"pid", HIST_SORT_PID},           {"dso", HIST_SORT_DSO},
+    {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},
+    {"children", HIST_SORT_CHILDREN},
 };
 
 /* The sort key named by the len bytes at s, or HIST_SORT_END. */
@@ -424,8 +426,9 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 	size_t n = 0, len;
 
 	if (s == NULL || s[strspn(s, " \t")] == '\0')
-		return err_set(err,
-		               "empty sort key list (use overhead, samples, comm, pid, dso, sym, children)");
+		return err_set(
+		    err,
+		    "empty sort key list (use overhead, samples, comm, pid, dso, sym, children)");
 	for (;;) {
 		p += strspn(p, " \t");
 		end = strchrnul(p, ',');
@@ -436,10 +439,10 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 			return err_set(err, "empty sort key in list");
 		k = sort_lookup(p, len);
 		if (k == HIST_SORT_END)
-			return err_set(
-			    err,
-			    "unknown sort key '%s' (use overhead, samples, comm, pid, dso, sym, children)",
-			    word);
+			return err_set(err,
+			               "unknown sort key '%s' (use overhead, samples, comm, pid, "
+			               "dso, sym, children)",
+			               word);
 		if (seen[k])
 			return err_set(err, "duplicate sort key '%s'", word);
 		seen[k] = true;

@@ -41,50 +41,62 @@ enum {
 #define DWARF_MMAP_PAGES 1024
 
 struct opt_def {
-	const char *name;	/* long name */
-	int val;		/* short letter or OPT_* */
-	const char *arg;	/* argument name, NULL for a flag */
+	const char *name; /* long name */
+	int val;          /* short letter or OPT_* */
+	const char *arg;  /* argument name, NULL for a flag */
 	const char *help;
 };
 
 /* The one option table: getopt, --help and the man page test read it. */
 static const struct opt_def opt_defs[] = {
-	{ "event", 'e', "EVENT", "sample EVENT (repeatable; default cycles, cpu-clock without a PMU)" },
-	{ "pid", 'p', "PID[,PID]", "profile these processes (all their threads)" },
-	{ "tid", 't', "TID[,TID]", "profile these threads only" },
-	{ "cpu", 'C', "CPU-LIST", "profile these CPUs only, e.g. 0-3,6" },
-	{ "freq", 'F', "HZ", "sample at HZ per CPU (default 4000)" },
-	{ "count", 'c', "PERIOD", "sample every PERIOD events instead of -F" },
-	{ "mmap-pages", 'm', "PAGES", "ring buffer pages per CPU, a power of two (default 128)" },
-	{ "batch", 'b', NULL, "print reports instead of the interactive screen" },
-	{ "delay", 'd', "SECS", "refresh every SECS seconds (default 2, fractions allowed)" },
-	{ "iterations", 'n', "N", "stop after N refreshes" },
-	{ "output", 'o', "FILE", "write batch reports to FILE" },
-	{ "format", OPT_FORMAT, "FMT", "batch report format: text, json or folded (stacks)" },
-	{ "sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym" },
-	{ "zero", 'z', NULL, "zero the counts every refresh instead of decaying them" },
-	{ "graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)" },
-	{ "call-graph", OPT_CALL_GRAPH, "MODE", "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no" },
-	{ "children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks" },
-	{ "rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)" },
-	{ "annotate", OPT_ANNOTATE, "SYMBOL", "batch: at the end, print SYMBOL's instructions and source lines with their samples" },
-	{ "view", OPT_VIEW, "VIEW", "show top (the profile, default), counters (like perf stat -I) or trace" },
-	{ "counters", OPT_COUNTERS, "LIST", "count these events in the counters view (default task-clock, ...)" },
-	{ "counters-scope", OPT_COUNTERS_SCOPE, "SCOPES", "counters per total (default), cpu or process; a list in batch" },
-	{ "trace", 'T', "EVENT", "stream tracepoint EVENT (SUBSYSTEM:EVENT; repeatable) in the trace view" },
-	{ "filter", OPT_FILTER, "EXPR", "filter the -T before it in the kernel (ftrace syntax: 'prev_pid == 1')" },
-	{ "ftrace", OPT_FTRACE, "FUNCS", "follow these kernel functions (comma list, globs) with the function tracer" },
-	{ "ftrace-graph", OPT_FTRACE_GRAPH, NULL, "use the function_graph tracer for --ftrace (entries and exits)" },
-	{ "trace-log", OPT_TRACE_LOG, "N", "keep N trace events (default 65536; batch: per refresh), drop the oldest" },
-	{ "probe", OPT_PROBE, "SPEC", "add a probe: [BINARY:]FUNC[+OFF|%return] [ARG...] (repeatable)" },
-	{ "probe-vars", OPT_PROBE_VARS, "SPEC", "list the parameters and variables at a probe point and exit" },
-	{ "cleanup", OPT_CLEANUP, NULL, "remove tracefs instances and probes left by a killed tracetop and exit" },
-	{ "include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile" },
-	{ "no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen" },
-	{ "list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit" },
-	{ "help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit" },
-	{ "version", OPT_VERSION, NULL, "print the version and exit" },
-	{ "help", 'h', NULL, "print this help and exit" },
+    {"event", 'e', "EVENT", "sample EVENT (repeatable; default cycles, cpu-clock without a PMU)"},
+    {"pid", 'p', "PID[,PID]", "profile these processes (all their threads)"},
+    {"tid", 't', "TID[,TID]", "profile these threads only"},
+    {"cpu", 'C', "CPU-LIST", "profile these CPUs only, e.g. 0-3,6"},
+    {"freq", 'F', "HZ", "sample at HZ per CPU (default 4000)"},
+    {"count", 'c', "PERIOD", "sample every PERIOD events instead of -F"},
+    {"mmap-pages", 'm', "PAGES", "ring buffer pages per CPU, a power of two (default 128)"},
+    {"batch", 'b', NULL, "print reports instead of the interactive screen"},
+    {"delay", 'd', "SECS", "refresh every SECS seconds (default 2, fractions allowed)"},
+    {"iterations", 'n', "N", "stop after N refreshes"},
+    {"output", 'o', "FILE", "write batch reports to FILE"},
+    {"format", OPT_FORMAT, "FMT", "batch report format: text, json or folded (stacks)"},
+    {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym"},
+    {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
+    {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
+    {"call-graph", OPT_CALL_GRAPH, "MODE",
+     "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no"},
+    {"children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks"},
+    {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
+    {"annotate", OPT_ANNOTATE, "SYMBOL",
+     "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
+    {"view", OPT_VIEW, "VIEW",
+     "show top (the profile, default), counters (like perf stat -I) or trace"},
+    {"counters", OPT_COUNTERS, "LIST",
+     "count these events in the counters view (default task-clock, ...)"},
+    {"counters-scope", OPT_COUNTERS_SCOPE, "SCOPES",
+     "counters per total (default), cpu or process; a list in batch"},
+    {"trace", 'T', "EVENT",
+     "stream tracepoint EVENT (SUBSYSTEM:EVENT; repeatable) in the trace view"},
+    {"filter", OPT_FILTER, "EXPR",
+     "filter the -T before it in the kernel (ftrace syntax: 'prev_pid == 1')"},
+    {"ftrace", OPT_FTRACE, "FUNCS",
+     "follow these kernel functions (comma list, globs) with the function tracer"},
+    {"ftrace-graph", OPT_FTRACE_GRAPH, NULL,
+     "use the function_graph tracer for --ftrace (entries and exits)"},
+    {"trace-log", OPT_TRACE_LOG, "N",
+     "keep N trace events (default 65536; batch: per refresh), drop the oldest"},
+    {"probe", OPT_PROBE, "SPEC", "add a probe: [BINARY:]FUNC[+OFF|%return] [ARG...] (repeatable)"},
+    {"probe-vars", OPT_PROBE_VARS, "SPEC",
+     "list the parameters and variables at a probe point and exit"},
+    {"cleanup", OPT_CLEANUP, NULL,
+     "remove tracefs instances and probes left by a killed tracetop and exit"},
+    {"include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile"},
+    {"no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen"},
+    {"list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit"},
+    {"help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit"},
+    {"version", OPT_VERSION, NULL, "print the version and exit"},
+    {"help", 'h', NULL, "print this help and exit"},
 };
 
 /* Print --help from the table. */
@@ -102,10 +114,10 @@ options_usage(FILE *out)
 
 		if (d->val < 256)
 			snprintf(lhs, sizeof lhs, "-%c, --%s%s%s", d->val, d->name,
-				 d->arg ? " " : "", d->arg ? d->arg : "");
+			         d->arg ? " " : "", d->arg ? d->arg : "");
 		else
 			snprintf(lhs, sizeof lhs, "    --%s%s%s", d->name, d->arg ? " " : "",
-				 d->arg ? d->arg : "");
+			         d->arg ? d->arg : "");
 		fprintf(out, "  %-28s %s\n", lhs, d->help);
 	}
 	fputs("\nWith -- COMMAND, tracetop starts COMMAND and profiles it and its children\n"
@@ -136,15 +148,15 @@ options_getopt_tables(struct option *longs, char *shorts)
 	for (i = 0; i < ARRAY_SIZE(opt_defs); i++) {
 		const struct opt_def *d = &opt_defs[i];
 
-		longs[i] = (struct option){ d->name, d->arg ? required_argument : no_argument,
-					    NULL, d->val };
+		longs[i] = (struct option){d->name, d->arg ? required_argument : no_argument, NULL,
+		                           d->val};
 		if (d->val < 256) {
 			shorts[k++] = (char)d->val;
 			if (d->arg)
 				shorts[k++] = ':';
 		}
 	}
-	longs[i] = (struct option){ 0 };
+	longs[i] = (struct option){0};
 	shorts[k] = '\0';
 }
 
@@ -167,8 +179,9 @@ options_add_events(char ***v, size_t *n, const char *opt, const char *arg, struc
 		size_t len = strcspn(p, ",");
 
 		if (len == 0)
-			return err_set(err, "%s expects EVENT[,EVENT...], got '%s'; see --list-events",
-				       opt, arg);
+			return err_set(err,
+			               "%s expects EVENT[,EVENT...], got '%s'; see --list-events",
+			               opt, arg);
 		*v = xrealloc(*v, (*n + 1) * sizeof **v);
 		(*v)[(*n)++] = xstrndup(p, len);
 		if (p[len] == '\0')
@@ -189,10 +202,13 @@ options_counters_scope(struct options *o, const char *arg, struct tt_err *err)
 		size_t len = strcspn(p, ",");
 		int s;
 
-		snprintf(name, sizeof name, "%.*s", (int)(len < sizeof name ? len : sizeof name - 1), p);
+		snprintf(name, sizeof name, "%.*s",
+		         (int)(len < sizeof name ? len : sizeof name - 1), p);
 		if (len == 0 || len >= sizeof name || (s = counters_scope_parse(name)) < 0)
-			return err_set(err, "--counters-scope expects total, cpu or process (or a "
-				       "comma-separated list), got '%s'", arg);
+			return err_set(err,
+			               "--counters-scope expects total, cpu or process (or a "
+			               "comma-separated list), got '%s'",
+			               arg);
 		if (o->counters_scopes == 0)
 			o->counters_scope = (enum counters_scope)s;
 		o->counters_scopes |= 1u << s;
@@ -212,8 +228,9 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 
 	if (comma != NULL && strncmp(arg, "dwarf", len) == 0 && len == 5) {
 		if (parse_u64(comma + 1, &size) != 0 || size < 64 || size > STACK_SIZE_MAX)
-			return err_set(err, "--call-graph dwarf,SIZE expects 64 to %d bytes, got '%s'",
-				       STACK_SIZE_MAX, comma + 1);
+			return err_set(err,
+			               "--call-graph dwarf,SIZE expects 64 to %d bytes, got '%s'",
+			               STACK_SIZE_MAX, comma + 1);
 		size &= ~(uint64_t)7; /* the kernel wants a multiple of 8 */
 	} else if (comma != NULL) {
 		return err_set(err, "--call-graph: only dwarf takes a size, got '%s'", arg);
@@ -231,8 +248,8 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 }
 
 /* The names of --format and --view, in enum order. */
-static const char *const format_names[] = { "text", "json", "folded" };
-static const char *const view_names[] = { "top", "counters", "trace", "probes" };
+static const char *const format_names[] = {"text", "json", "folded"};
+static const char *const view_names[] = {"top", "counters", "trace", "probes"};
 
 /* The index of arg among n names, or -1. */
 static int
@@ -260,22 +277,26 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
-			return err_set(err, "--view expects top, counters, trace or probes, got '%s'", arg);
+			return err_set(
+			    err, "--view expects top, counters, trace or probes, got '%s'", arg);
 		o->view = (enum options_view)k;
 		o->view_given = true;
 		return 0;
 	case 'T':
 		if (*arg == '\0')
-			return err_set(err, "-T expects a tracepoint SUBSYSTEM:EVENT; see --list-events");
+			return err_set(
+			    err, "-T expects a tracepoint SUBSYSTEM:EVENT; see --list-events");
 		o->traces = xrealloc(o->traces, (o->ntraces + 1) * sizeof *o->traces);
-		o->traces[o->ntraces++] = (struct engine_trace_opt){ .event = arg };
+		o->traces[o->ntraces++] = (struct engine_trace_opt){.event = arg};
 		return 0;
 	case OPT_FILTER:
 		if (o->ntraces == 0)
-			return err_set(err, "--filter applies to the -T before it: give -T EVENT first");
+			return err_set(err,
+			               "--filter applies to the -T before it: give -T EVENT first");
 		if (o->traces[o->ntraces - 1].filter != NULL)
-			return err_set(err, "-T %s already has a --filter; combine them with && or ||",
-				       o->traces[o->ntraces - 1].event);
+			return err_set(err,
+			               "-T %s already has a --filter; combine them with && or ||",
+			               o->traces[o->ntraces - 1].event);
 		o->traces[o->ntraces - 1].filter = arg;
 		return 0;
 	case OPT_FTRACE:
@@ -298,7 +319,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		if (parse_positive("--trace-log", arg, &u, err) != 0)
 			return -1;
 		if (u < 16 || u > (1u << 24))
-			return err_set(err, "--trace-log expects 16 to %u events, got '%s'", 1u << 24, arg);
+			return err_set(err, "--trace-log expects 16 to %u events, got '%s'",
+			               1u << 24, arg);
 		for (o->trace_log = 16; o->trace_log < u; o->trace_log *= 2)
 			;
 		return 0;
@@ -345,7 +367,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case 'd':
 		if (parse_double(arg, &o->delay) != 0 || o->delay < 0.05 || o->delay > 86400)
-			return err_set(err, "-d expects seconds between 0.05 and 86400, got '%s'", arg);
+			return err_set(err, "-d expects seconds between 0.05 and 86400, got '%s'",
+			               arg);
 		return 0;
 	case 'n':
 		if (parse_positive("-n", arg, &u, err) != 0)
@@ -467,7 +490,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	}
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
-			return err_set(err, "unexpected argument '%s' (a command goes after --)", argv[optind]);
+			return err_set(err, "unexpected argument '%s' (a command goes after --)",
+			               argv[optind]);
 		o->argv = &argv[optind];
 	}
 	if (o->argv && (o->npids || o->ntids))
@@ -478,7 +502,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "-o only applies to batch mode (-b)");
 	if (o->annotate && !o->batch)
 		return err_set(err, "--annotate only applies to batch mode (-b); on the screen, "
-			       "press a on a function");
+		                    "press a on a function");
 	if (o->ftrace_graph && o->ftrace == NULL)
 		return err_set(err, "--ftrace-graph needs --ftrace FUNC[,FUNC...]");
 	/* tracepoints or functions asked for: the trace view, unless told */
@@ -487,12 +511,16 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	else if (o->nprobes > 0 && !o->view_given)
 		o->view = VIEW_PROBES; /* probes and their hits */
 	if (o->format == FORMAT_FOLDED && o->view != VIEW_TOP)
-		return err_set(err, "--format folded is for the top view; use text or json with "
-			       "--view %s", view_names[o->view]);
+		return err_set(err,
+		               "--format folded is for the top view; use text or json with "
+		               "--view %s",
+		               view_names[o->view]);
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
-		return err_set(err, "--format folded needs call stacks: add -g or --call-graph dwarf");
+		return err_set(err,
+		               "--format folded needs call stacks: add -g or --call-graph dwarf");
 	if (o->annotate && o->view != VIEW_TOP)
-		return err_set(err, "--annotate is for the top view, not --view %s", view_names[o->view]);
+		return err_set(err, "--annotate is for the top view, not --view %s",
+		               view_names[o->view]);
 	if (o->annotate && o->format == FORMAT_FOLDED)
 		return err_set(err, "--annotate prints text or json, not folded stacks");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)

@@ -155,8 +155,8 @@ record_time(const struct perf_event_header *h, uint64_t sample_type)
 		return 0;
 	if (h->type != PERF_RECORD_SAMPLE)
 		return side_open(h, sample_type, &body, &sid) == 0 ? sid.time : 0;
-	off += 8 * (size_t)__builtin_popcountll(sample_type & (PERF_SAMPLE_IDENTIFIER |
-							       PERF_SAMPLE_IP | PERF_SAMPLE_TID));
+	off += 8 * (size_t)__builtin_popcountll(
+	               sample_type & (PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID));
 	if (h->size < off + sizeof t)
 		return 0;
 	memcpy(&t, (const unsigned char *)h + off, sizeof t);

@@ -57,15 +57,16 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 
 	if (ri->max_rows && n > ri->max_rows)
 		n = ri->max_rows;
-	fprintf(out, "event: %s  samples/s: %.0f  samples: %llu  lost: %llu (total %llu)  target: %s\n",
-		ri->event, report_rate(ri), (unsigned long long)ri->samples,
-		(unsigned long long)ri->lost, (unsigned long long)ri->total_lost, ri->target);
+	fprintf(out,
+	        "event: %s  samples/s: %.0f  samples: %llu  lost: %llu (total %llu)  target: %s\n",
+	        ri->event, report_rate(ri), (unsigned long long)ri->samples,
+	        (unsigned long long)ri->lost, (unsigned long long)ri->total_lost, ri->target);
 	if (ri->notice != NULL)
 		fprintf(out, "note: %s\n", ri->notice);
 	if (ri->cg != NULL)
 		fprintf(out, "%8s ", "Children");
 	fprintf(out, "%8s %9s  %-16s %7s  %-24s %s\n", ri->cg ? "Self" : "Overhead", "Samples",
-		"Command", "PID", "Shared Object", "Symbol");
+	        "Command", "PID", "Shared Object", "Symbol");
 	for (i = 0; i < n; i++) {
 		const struct hist_row *r = &snap->rows[i];
 
@@ -75,8 +76,8 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		if (ri->cg != NULL)
 			fprintf(out, "%7.2f%% ", r->children);
 		fprintf(out, "%7.2f%% %9llu  %-16s %7d  %-24s [%c] %s\n", r->overhead,
-			(unsigned long long)r->samples, comm, r->entry->key.pid, dso,
-			r->entry->key.kernel ? 'k' : '.', sym);
+		        (unsigned long long)r->samples, comm, r->entry->key.pid, dso,
+		        r->entry->key.kernel ? 'k' : '.', sym);
 	}
 	fputc('\n', out);
 	fflush(out);
@@ -116,7 +117,7 @@ report_json_member(FILE *out, const char *key, const char *s)
  * frames: each view leaf ends one chain, weighted by its total. */
 static void
 report_chain_walk(const struct cg_view *v, uint32_t i, uint32_t *path, size_t depth,
-		  uint32_t chains[][64], size_t *lens, double *weights, size_t *nchains)
+                  uint32_t chains[][64], size_t *lens, double *weights, size_t *nchains)
 {
 	const struct cg_view_node *nd = &v->nodes[i];
 
@@ -151,13 +152,15 @@ report_chain_walk(const struct cg_view *v, uint32_t i, uint32_t *path, size_t de
 static void
 report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row *r)
 {
-	struct cg_frame f = { .dso = r->entry->key.dso, .sym = r->entry->key.sym,
-			      .addr = r->entry->key.addr, .kernel = r->entry->key.kernel,
-			      .inlined = r->entry->key.inlined };
+	struct cg_frame f = {.dso = r->entry->key.dso,
+	                     .sym = r->entry->key.sym,
+	                     .addr = r->entry->key.addr,
+	                     .kernel = r->entry->key.kernel,
+	                     .inlined = r->entry->key.inlined};
 	uint32_t chains[REPORT_MAX_CHAINS][64], path[64];
 	size_t lens[REPORT_MAX_CHAINS], order[REPORT_MAX_CHAINS], n = 0;
 	double weights[REPORT_MAX_CHAINS], total = cg_total(cg);
-	struct cg_view v = { 0 };
+	struct cg_view v = {0};
 	char name[512];
 
 	fprintf(out, ",\"self\":%.2f,\"children\":%.2f,\"chains\":[", r->overhead, r->children);
@@ -177,7 +180,7 @@ report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row 
 		size_t c = order[i];
 
 		fprintf(out, "%s{\"percent\":%.2f,\"frames\":[", i ? "," : "",
-			total > 0 ? 100.0 * weights[c] / total : 0.0);
+		        total > 0 ? 100.0 * weights[c] / total : 0.0);
 		for (size_t k = 0; k < lens[c]; k++) {
 			cg_view_name(&v.nodes[chains[c][k]], name, sizeof name);
 			if (k)
@@ -213,11 +216,12 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	report_json_member(out, "requested_event", ri->requested);
 	report_json_member(out, "notice", ri->notice);
 	report_json_member(out, "target", ri->target);
-	fprintf(out, ",\"time\":%.3f,\"interval\":%.3f,\"samples\":%llu,\"samples_per_sec\":%.1f,"
-		     "\"lost\":%llu,\"total_samples\":%llu,\"total_lost\":%llu,\"rows\":[",
-		ri->wall, ri->seconds, (unsigned long long)ri->samples, report_rate(ri),
-		(unsigned long long)ri->lost, (unsigned long long)ri->total_samples,
-		(unsigned long long)ri->total_lost);
+	fprintf(out,
+	        ",\"time\":%.3f,\"interval\":%.3f,\"samples\":%llu,\"samples_per_sec\":%.1f,"
+	        "\"lost\":%llu,\"total_samples\":%llu,\"total_lost\":%llu,\"rows\":[",
+	        ri->wall, ri->seconds, (unsigned long long)ri->samples, report_rate(ri),
+	        (unsigned long long)ri->lost, (unsigned long long)ri->total_samples,
+	        (unsigned long long)ri->total_lost);
 	for (i = 0; i < n; i++) {
 		const struct hist_row *r = &snap->rows[i];
 		const struct hist_entry *e = r->entry;
@@ -226,7 +230,7 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		if (e->key.dso != NULL)
 			dso = e->key.dso->name;
 		fprintf(out, "%s{\"overhead\":%.2f,\"samples\":%llu,\"comm\":", i ? "," : "",
-			r->overhead, (unsigned long long)r->samples);
+		        r->overhead, (unsigned long long)r->samples);
 		report_json_string(out, e->key.comm ? e->key.comm : "[unknown]");
 		fprintf(out, ",\"pid\":%d,\"dso\":", e->key.pid);
 		report_json_string(out, dso);

@@ -174,8 +174,8 @@ dwinfo_slow_open(struct dwinfo *w, const struct dso *d)
 		return false;
 	if (w->size < 0)
 		w->size = stat(d->debug_file != NULL ? d->debug_file : d->name, &sb) == 0
-			      ? sb.st_size
-			      : 0;
+		              ? sb.st_size
+		              : 0;
 	return w->size > ASYNC_QUICK_OPEN;
 }
 
@@ -281,7 +281,7 @@ range_cmp(const void *a, const void *b)
 {
 	const struct cu_range *x = a, *y = b;
 
-	return x->start < y->start ? -1 : x->start > y->start;
+	return CMP3(x->start, y->start);
 }
 
 /* Add the address ranges of one CU DIE to the table. */
@@ -474,7 +474,7 @@ cache_reserve(struct scache *c)
  * was there. */
 static void
 cache_put(struct scache *c, const struct dso *d, uint64_t addr, const struct sym *const *syms,
-	  uint32_t n)
+          uint32_t n)
 {
 	size_t len = n == PENDING ? 0 : n;
 	struct centry *e;
@@ -569,11 +569,11 @@ void
 srcline_get_stats(struct srcline_stats *st)
 {
 	*st = (struct srcline_stats){.lookups = main_lookups,
-				     .hits = main_hits,
-				     .opens = main_sl.opens,
-				     .scopes = main_sl.scopes,
-				     .flushes = main_cache.flushes,
-				     .cached = main_cache.used};
+	                             .hits = main_hits,
+	                             .opens = main_sl.opens,
+	                             .scopes = main_sl.scopes,
+	                             .flushes = main_cache.flushes,
+	                             .cached = main_cache.used};
 }
 
 /* Close one thread's debug files and free their symbols. */
@@ -655,11 +655,11 @@ srcline_async_new(struct worker *w)
 
 /* Inlined functions at an address, or -1 while the worker looks. */
 int
-srcline_async_inlines(struct srcline_async *a, struct dso *d, uint64_t addr,
-		      const struct sym **out, size_t max)
+srcline_async_inlines(struct srcline_async *a, struct dso *d, uint64_t addr, const struct sym **out,
+                      size_t max)
 {
-	struct worker_job j = {.run = async_run, .done = async_done, .ctx = a, .obj = d,
-			       .arg = addr};
+	struct worker_job j = {
+	    .run = async_run, .done = async_done, .ctx = a, .obj = d, .arg = addr};
 	const struct centry *e;
 
 	if (d == NULL || d->kind != DSO_ELF || !d->loaded || addr == NODEBUG_ADDR ||

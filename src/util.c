@@ -272,7 +272,8 @@ online_cpus(int **out, size_t *n, struct tt_err *err)
 	char buf[4096];
 
 	if (read_file("/sys/devices/system/cpu/online", buf, sizeof buf) < 0)
-		return err_set(err, "cannot read /sys/devices/system/cpu/online: %s", strerror(errno));
+		return err_set(err, "cannot read /sys/devices/system/cpu/online: %s",
+		               strerror(errno));
 	if (parse_cpu_list(buf, out, n) != 0)
 		return err_set(err, "cannot parse the online CPU list \"%s\"", buf);
 	return 0;
@@ -437,7 +438,7 @@ read_file(const char *path, char *buf, size_t len)
 int
 signals_fd(sigset_t *old)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD, SIGPIPE };
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGCHLD, SIGPIPE};
 	sigset_t set;
 
 	sigemptyset(&set);

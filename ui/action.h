@@ -9,14 +9,14 @@ enum action {
 	/* global */
 	ACT_HELP,
 	ACT_QUIT,
-	ACT_CLOSE,		/* Esc: close a dialog, leave a zoom, clear a filter */
+	ACT_CLOSE, /* Esc: close a dialog, leave a zoom, clear a filter */
 	ACT_NEXT_PANE,
 	ACT_PREV_PANE,
 	ACT_REDRAW,
-	ACT_TOGGLE_ZERO,	/* z */
-	ACT_FREEZE,		/* Z */
-	ACT_DELAY,		/* d */
-	ACT_NEXT_EVENT,		/* e */
+	ACT_TOGGLE_ZERO, /* z */
+	ACT_FREEZE,      /* Z */
+	ACT_DELAY,       /* d */
+	ACT_NEXT_EVENT,  /* e */
 	/* tables */
 	ACT_UP,
 	ACT_DOWN,
@@ -24,52 +24,52 @@ enum action {
 	ACT_PAGE_DOWN,
 	ACT_HOME,
 	ACT_END,
-	ACT_SEARCH,		/* F3 / */
-	ACT_SEARCH_NEXT,	/* n */
-	ACT_SEARCH_PREV,	/* N */
-	ACT_FILTER,		/* F4 \ */
-	ACT_SORT_MENU,		/* F6 */
-	ACT_SORT_PREV,		/* < */
-	ACT_SORT_NEXT,		/* > */
-	ACT_SORT_INVERT,	/* I */
-	ACT_ENTER,		/* Enter: the row's menu */
-	ACT_BACK,		/* Left: back out of a zoom */
+	ACT_SEARCH,      /* F3 / */
+	ACT_SEARCH_NEXT, /* n */
+	ACT_SEARCH_PREV, /* N */
+	ACT_FILTER,      /* F4 \ */
+	ACT_SORT_MENU,   /* F6 */
+	ACT_SORT_PREV,   /* < */
+	ACT_SORT_NEXT,   /* > */
+	ACT_SORT_INVERT, /* I */
+	ACT_ENTER,       /* Enter: the row's menu */
+	ACT_BACK,        /* Left: back out of a zoom */
 	/* top pane */
-	ACT_HIDE_KERNEL,	/* K */
-	ACT_HIDE_USER,		/* U */
-	ACT_EXPAND,		/* + */
-	ACT_COLLAPSE,		/* - */
-	ACT_EXPAND_ALL,		/* E */
-	ACT_COLLAPSE_ALL,	/* C */
-	ACT_TREE_MODE,		/* G: callers or callees */
-	ACT_TREE_PERCENT,	/* %: of the total or of the parent */
+	ACT_HIDE_KERNEL,  /* K */
+	ACT_HIDE_USER,    /* U */
+	ACT_EXPAND,       /* + */
+	ACT_COLLAPSE,     /* - */
+	ACT_EXPAND_ALL,   /* E */
+	ACT_COLLAPSE_ALL, /* C */
+	ACT_TREE_MODE,    /* G: callers or callees */
+	ACT_TREE_PERCENT, /* %: of the total or of the parent */
 	/* counters pane */
-	ACT_COUNTERS_SCOPE,	/* s: total, per CPU, per process */
-	ACT_ADD,		/* a, Insert: add (a counter) */
-	ACT_REMOVE,		/* Delete: remove (the selected counter, event, probe) */
+	ACT_COUNTERS_SCOPE, /* s: total, per CPU, per process */
+	ACT_ADD,            /* a, Insert: add (a counter) */
+	ACT_REMOVE,         /* Delete: remove (the selected counter, event, probe) */
 	/* trace pane */
-	ACT_PAUSE,		/* p: pause the stream */
-	ACT_SUMMARY,		/* v: the stream or the counts per event */
-	ACT_FTRACE,		/* f: follow kernel functions (function tracer) */
+	ACT_PAUSE,   /* p: pause the stream */
+	ACT_SUMMARY, /* v: the stream or the counts per event */
+	ACT_FTRACE,  /* f: follow kernel functions (function tracer) */
 	/* probes pane */
-	ACT_TOGGLE,		/* Space: turn the selected probe on or off */
+	ACT_TOGGLE, /* Space: turn the selected probe on or off */
 	/* annotate pane (and a in Top) */
-	ACT_ANNOTATE,		/* a in Top: annotate the selected function */
-	ACT_HOT_NEXT,		/* ]: the next (cooler) hot line */
-	ACT_HOT_PREV,		/* [: the previous (hotter) hot line */
-	ACT_RETURN,		/* Backspace: back from a followed call */
-	ACT_TOGGLE_SOURCE,	/* S */
-	ACT_TOGGLE_ADDR,	/* A */
-	ACT_TOGGLE_COUNTS,	/* P: percent or samples */
+	ACT_ANNOTATE,      /* a in Top: annotate the selected function */
+	ACT_HOT_NEXT,      /* ]: the next (cooler) hot line */
+	ACT_HOT_PREV,      /* [: the previous (hotter) hot line */
+	ACT_RETURN,        /* Backspace: back from a followed call */
+	ACT_TOGGLE_SOURCE, /* S */
+	ACT_TOGGLE_ADDR,   /* A */
+	ACT_TOGGLE_COUNTS, /* P: percent or samples */
 	ACT_COUNT
 };
 
 /* What a handler asks of the loop after an action (bit flags). */
 enum reaction {
-	REACT_IGNORED = 0,	/* not for me: try the next handler */
+	REACT_IGNORED = 0, /* not for me: try the next handler */
 	REACT_HANDLED = 1 << 0,
-	REACT_REDRAW = 1 << 1,	/* draw again */
-	REACT_RESNAP = 1 << 2,	/* re-filter / re-sort the current snapshot */
+	REACT_REDRAW = 1 << 1, /* draw again */
+	REACT_RESNAP = 1 << 2, /* re-filter / re-sort the current snapshot */
 	REACT_QUIT = 1 << 3,
 };
 

@@ -19,9 +19,9 @@ struct walk {
 	const struct cg_view_node *v;
 	const struct hist_row *top;
 	uint32_t ord, seq;
-	double total;		/* cg_total, for percentages of the total */
+	double total; /* cg_total, for percentages of the total */
 	bool utf8;
-	char prefix[CT_MAX_DEPTH * 8 + 1];	/* the glyphs of the levels above */
+	char prefix[CT_MAX_DEPTH * 8 + 1]; /* the glyphs of the levels above */
 };
 
 /* Free everything. */
@@ -56,8 +56,8 @@ calltree_frame(const struct hist_row *r)
 {
 	const struct hist_key *k = &r->entry->key;
 
-	return (struct cg_frame){ .dso = k->dso, .sym = k->sym, .addr = k->addr,
-				  .kernel = k->kernel };
+	return (struct cg_frame){
+	    .dso = k->dso, .sym = k->sym, .addr = k->addr, .kernel = k->kernel};
 }
 
 /* Is the row with this id expanded? */
@@ -129,15 +129,15 @@ calltree_clear(struct calltree *ct)
 
 /* Append a line. */
 static void
-add_line(struct calltree *ct, const struct hist_row *top, uint32_t node, uint32_t ord,
-	 uint32_t seq, uintptr_t id)
+add_line(struct calltree *ct, const struct hist_row *top, uint32_t node, uint32_t ord, uint32_t seq,
+         uintptr_t id)
 {
 	if (ct->nlines == ct->caplines) {
 		ct->caplines = ct->caplines ? ct->caplines * 2 : 256;
 		ct->lines = xrealloc(ct->lines, ct->caplines * sizeof *ct->lines);
 	}
-	ct->lines[ct->nlines++] = (struct ct_line){ .top = top, .node = node, .ord = ord,
-						    .seq = seq, .id = id };
+	ct->lines[ct->nlines++] =
+	    (struct ct_line){.top = top, .node = node, .ord = ord, .seq = seq, .id = id};
 }
 
 /* Append a node (index returned; pointers into nodes move). */
@@ -156,7 +156,7 @@ add_node(struct calltree *ct)
 static void
 view_name(const struct cg_view_node *vn, char *buf, size_t len)
 {
-	struct cg_node n = { .frame = vn->frame, .parent = 1, .other = vn->other };
+	struct cg_node n = {.frame = vn->frame, .parent = 1, .other = vn->other};
 
 	cg_frame_name(&n, buf, len);
 }
@@ -181,8 +181,8 @@ static void
 walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 {
 	static const char *const glyphs[2][4] = {
-		{ "|- ", "`- ", "|  ", "   " },
-		{ "\u251c\u2500 ", "\u2514\u2500 ", "\u2502  ", "   " },
+	    {"|- ", "`- ", "|  ", "   "},
+	    {"\u251c\u2500 ", "\u2514\u2500 ", "\u2502  ", "   "},
 	};
 	const char *const *g = glyphs[w->utf8];
 	size_t plen = strlen(w->prefix);
@@ -206,7 +206,7 @@ walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 		n = &w->ct->nodes[k];
 		view_name(vn, name, sizeof name);
 		at = snprintf(n->text, sizeof n->text, "%s%s%.2f%% ", w->prefix, g[last],
-			      base > 0 ? vn->total / base * 100 : 0.0);
+		              base > 0 ? vn->total / base * 100 : 0.0);
 		snprintf(n->text + at, sizeof n->text - (size_t)at, "%s", name);
 		n->name = n->text + at;
 		n->has_kids = vn->first_child != 0;
@@ -240,10 +240,10 @@ build_tree(struct calltree *ct, const struct callgraph *cg, struct walk *w)
 
 /* Rebuild the lines from a snapshot. */
 void
-calltree_build(struct calltree *ct, const struct callgraph *cg,
-	       const struct hist_snapshot *snap, bool utf8)
+calltree_build(struct calltree *ct, const struct callgraph *cg, const struct hist_snapshot *snap,
+               bool utf8)
 {
-	struct walk w = { .ct = ct, .utf8 = utf8, .total = cg != NULL ? cg_total(cg) : 0 };
+	struct walk w = {.ct = ct, .utf8 = utf8, .total = cg != NULL ? cg_total(cg) : 0};
 
 	ct->nlines = 0;
 	ct->nnodes = 0;

@@ -13,24 +13,24 @@
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
 
-#define CT_TEXT_MAX 320		/* bytes of a tree line's text */
-#define CT_MAX_DEPTH 32		/* levels shown below a row */
-#define CT_MAX_NODES 4000	/* tree lines over all rows */
-#define CT_MAX_OPEN 100		/* rows E expands */
+#define CT_TEXT_MAX 320   /* bytes of a tree line's text */
+#define CT_MAX_DEPTH 32   /* levels shown below a row */
+#define CT_MAX_NODES 4000 /* tree lines over all rows */
+#define CT_MAX_OPEN 100   /* rows E expands */
 
 /* One displayed line: a snapshot row (node 0) or a node of its tree. */
 struct ct_line {
-	const struct hist_row *top;	/* the row, or the row the tree hangs under */
-	uint32_t node;			/* 0: the row itself; else index into nodes */
-	uint32_t ord;			/* the row's index in the snapshot */
-	uint32_t seq;			/* 0 for the row, then 1.. down its tree */
-	uintptr_t id;			/* identity across refreshes */
+	const struct hist_row *top; /* the row, or the row the tree hangs under */
+	uint32_t node;              /* 0: the row itself; else index into nodes */
+	uint32_t ord;               /* the row's index in the snapshot */
+	uint32_t seq;               /* 0 for the row, then 1.. down its tree */
+	uintptr_t id;               /* identity across refreshes */
 };
 
 /* A tree node's line. */
 struct ct_node {
-	char text[CT_TEXT_MAX];		/* glyphs, percentage and name */
-	const char *name;		/* the name inside text */
+	char text[CT_TEXT_MAX]; /* glyphs, percentage and name */
+	const char *name;       /* the name inside text */
 	bool has_kids, open;
 };
 
@@ -41,19 +41,19 @@ struct ct_state {
 };
 
 struct calltree {
-	bool callers;			/* trees show callers, not callees */
-	bool relative;			/* percent of the parent, not of the total */
-	uintptr_t *open;		/* ids of the rows shown expanded */
+	bool callers;    /* trees show callers, not callees */
+	bool relative;   /* percent of the parent, not of the total */
+	uintptr_t *open; /* ids of the rows shown expanded */
 	size_t nopen, capopen;
-	struct ct_state *states;	/* node ids expanded or collapsed by hand */
+	struct ct_state *states; /* node ids expanded or collapsed by hand */
 	size_t nstates, capstates;
 	struct ct_line *lines;
 	size_t nlines, caplines;
-	struct ct_node *nodes;		/* nodes[0] unused */
+	struct ct_node *nodes; /* nodes[0] unused */
 	size_t nnodes, capnodes;
-	const void **ptrs;		/* &lines[i], for the table */
+	const void **ptrs; /* &lines[i], for the table */
 	size_t capptrs;
-	struct cg_view view;		/* scratch */
+	struct cg_view view; /* scratch */
 };
 
 void calltree_free(struct calltree *ct);
@@ -64,7 +64,7 @@ uintptr_t calltree_row_id(const struct hist_row *r);
 /* Rebuild the lines from snap: every row, each expanded one followed by
  * its tree from cg (NULL: no trees). ct->ptrs then holds ct->nlines. */
 void calltree_build(struct calltree *ct, const struct callgraph *cg,
-		    const struct hist_snapshot *snap, bool utf8);
+                    const struct hist_snapshot *snap, bool utf8);
 
 /* Is the row with this id expanded? */
 bool calltree_is_open(const struct calltree *ct, uintptr_t id);

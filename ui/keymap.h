@@ -12,13 +12,13 @@
 #include "ui/action.h"
 
 enum key_scope {
-	SCOPE_GLOBAL,		/* everywhere */
-	SCOPE_TABLE,		/* list panes */
-	SCOPE_TOP,		/* the Top pane */
-	SCOPE_COUNTERS,		/* the Counters pane */
-	SCOPE_TRACE,		/* the Trace pane */
-	SCOPE_PROBES,		/* the Probes pane */
-	SCOPE_ANNOTATE,		/* the Annotate pane */
+	SCOPE_GLOBAL,   /* everywhere */
+	SCOPE_TABLE,    /* list panes */
+	SCOPE_TOP,      /* the Top pane */
+	SCOPE_COUNTERS, /* the Counters pane */
+	SCOPE_TRACE,    /* the Trace pane */
+	SCOPE_PROBES,   /* the Probes pane */
+	SCOPE_ANNOTATE, /* the Annotate pane */
 };
 
 /* Every scope, in the order of the help pane and the man page. */
@@ -26,13 +26,13 @@ extern const enum key_scope keymap_scopes[];
 extern const size_t keymap_nscopes;
 
 struct keybind {
-	wint_t key;		/* a character, or a KEY_* code when is_key */
+	wint_t key; /* a character, or a KEY_* code when is_key */
 	bool is_key;
-	const char *name;	/* as shown: "F1", "?", "Tab", "Ctrl-L" */
+	const char *name; /* as shown: "F1", "?", "Tab", "Ctrl-L" */
 	enum action action;
 	enum key_scope scope;
-	const char *bar;	/* key bar label, or NULL when not on the bar */
-	const char *help;	/* one line for the help pane and man page */
+	const char *bar;  /* key bar label, or NULL when not on the bar */
+	const char *help; /* one line for the help pane and man page */
 };
 
 /* The action bound to a key in scope (or globally), ACT_NONE otherwise. */

@@ -11,26 +11,26 @@
 #include "ui/theme.h"
 
 #define MENU_MAX_ITEMS 16
-#define MENU_NONE (-1)	/* *chosen when nothing was chosen; item ids are >= 0 */
+#define MENU_NONE (-1) /* *chosen when nothing was chosen; item ids are >= 0 */
 
 struct menu_item {
-	char label[96];		/* escaped text */
-	int id;			/* the caller's meaning */
-	bool disabled;		/* shown dimmed with its reason in the label */
+	char label[96]; /* escaped text */
+	int id;         /* the caller's meaning */
+	bool disabled;  /* shown dimmed with its reason in the label */
 };
 
 struct menu {
 	bool active;
 	char title[64];
 	struct menu_item items[MENU_MAX_ITEMS];
-	size_t n, sel;		/* sel never rests on a disabled item while one is enabled */
-	size_t top;		/* first item shown when they do not all fit */
-	int y0, x0, h, w;	/* where the last draw put it, for mouse clicks */
+	size_t n, sel;    /* sel never rests on a disabled item while one is enabled */
+	size_t top;       /* first item shown when they do not all fit */
+	int y0, x0, h, w; /* where the last draw put it, for mouse clicks */
 };
 
 void menu_open(struct menu *m, const char *title);
 void menu_add(struct menu *m, int id, bool disabled, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 void menu_close(struct menu *m);
 
 /* ACT_UP/DOWN move to the previous/next enabled item, wrapping around;
@@ -57,6 +57,6 @@ void menu_draw(struct menu *m, WINDOW *win, int lines, int cols, const struct th
 /* A dialog box at (y0, x0), h by w, its title on the top border (shared
  * by the dialogs: menu, picker). */
 void menu_box(WINDOW *win, int y0, int x0, int h, int w, const char *title, attr_t attr,
-	      const struct theme *th);
+              const struct theme *th);
 
 #endif

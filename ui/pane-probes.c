@@ -78,7 +78,7 @@ enum probes_menu_id {
 };
 
 struct probes_pane {
-	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
+	struct listpane list;               /* first: the listpane_pane_* ops take the pane as it */
 	const struct probes_snapshot *snap; /* the frame's rows shown, or NULL */
 	const struct probes_row **ptrs;
 	size_t cap;
@@ -312,8 +312,7 @@ probes_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	snprintf(line, sizeof line,
 	         "group %s: a inserts a probe, Space turns one on or off, "
 	         "Delete removes it%s%s",
-	         probes_group(t->probes), notice ? "  " : "",
-	         notice ? notice : "");
+	         probes_group(t->probes), notice ? "  " : "", notice ? notice : "");
 	wattrset(win, notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);

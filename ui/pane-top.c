@@ -438,8 +438,8 @@ top_row_menu(struct top *p, struct tui *t)
 	if (r->entry->key.sym == NULL || r->entry->key.dso == NULL)
 		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (no symbol to annotate)", sym);
 	else if (r->entry->key.inlined)
-		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (inlined: annotate its caller)",
-		         sym);
+		menu_add(&t->menu, MENU_ANNOTATE, true,
+		         "Annotate %s (inlined: annotate its caller)", sym);
 	else
 		menu_add(&t->menu, MENU_ANNOTATE, false, "Annotate %s (instructions, source lines)",
 		         sym);
@@ -450,7 +450,8 @@ top_row_menu(struct top *p, struct tui *t)
 	else if (r->entry->key.kernel && !probe_kind_supported(PROBE_KPROBE, &err))
 		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (this kernel has no kprobes)", sym);
 	else
-		menu_add(&t->menu, MENU_PROBE, false, "Probe %s (count its calls, trace them)", sym);
+		menu_add(&t->menu, MENU_PROBE, false, "Probe %s (count its calls, trace them)",
+		         sym);
 	if (p->stacks) {
 		menu_add(&t->menu, MENU_CALLERS, false, "Show callers of %s", sym);
 		menu_add(&t->menu, MENU_CALLEES, false, "Show callees of %s", sym);
@@ -630,7 +631,8 @@ top_annotate(struct tui *t, const struct hist_row *r)
 	if (k->sym == NULL || k->dso == NULL)
 		tui_status(t, false, "no symbol to annotate here");
 	else if (k->inlined)
-		tui_status(t, false, "an inlined function: annotate the function it was inlined into");
+		tui_status(t, false,
+		           "an inlined function: annotate the function it was inlined into");
 	else
 		pane_annotate_open(t, k->dso, k->sym, k->kernel);
 	return REACT_HANDLED | REACT_REDRAW;

@@ -12,7 +12,7 @@
 
 #include "ui/prompt.h"
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 /* Decode the character at s[i] (len bytes in all): its length in bytes,
  * and in *wc the character, or '?' for a byte that does not decode or a
@@ -265,14 +265,14 @@ prompt_fkey(struct prompt *p, wint_t key)
 		return prompt_cut(p, prompt_prev(p), p->cursor);
 	case KEY_DC:
 		return p->text[p->cursor] == '\0'
-			       ? PROMPT_NONE
-			       : prompt_cut(p, p->cursor, p->cursor + prompt_char_len(p, p->cursor));
+		           ? PROMPT_NONE
+		           : prompt_cut(p, p->cursor, p->cursor + prompt_char_len(p, p->cursor));
 	case KEY_LEFT:
 		return prompt_move(p, prompt_prev(p));
 	case KEY_RIGHT:
 		return prompt_move(p, p->text[p->cursor] == '\0'
-					      ? p->cursor
-					      : p->cursor + prompt_char_len(p, p->cursor));
+		                          ? p->cursor
+		                          : p->cursor + prompt_char_len(p, p->cursor));
 	case KEY_HOME:
 		return prompt_move(p, 0);
 	case KEY_END:

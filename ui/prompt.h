@@ -13,20 +13,20 @@
 #define PROMPT_HISTORY 16
 
 enum prompt_result {
-	PROMPT_NONE,		/* key consumed, text unchanged */
-	PROMPT_CHANGED,		/* text changed (incremental search acts on it) */
-	PROMPT_DONE,		/* Enter */
-	PROMPT_CANCEL,		/* Esc */
+	PROMPT_NONE,    /* key consumed, text unchanged */
+	PROMPT_CHANGED, /* text changed (incremental search acts on it) */
+	PROMPT_DONE,    /* Enter */
+	PROMPT_CANCEL,  /* Esc */
 };
 
 struct prompt {
 	bool active;
-	const char *label;	/* "Search: " */
-	char text[PROMPT_MAX];	/* UTF-8 */
-	size_t cursor;		/* byte offset, on a character boundary */
-	char history[PROMPT_HISTORY][PROMPT_MAX];	/* newest first, no duplicates */
-	int nhistory, hpos;	/* hpos: entry shown, -1 while editing */
-	char draft[PROMPT_MAX];	/* what was typed before browsing the history */
+	const char *label;                        /* "Search: " */
+	char text[PROMPT_MAX];                    /* UTF-8 */
+	size_t cursor;                            /* byte offset, on a character boundary */
+	char history[PROMPT_HISTORY][PROMPT_MAX]; /* newest first, no duplicates */
+	int nhistory, hpos;                       /* hpos: entry shown, -1 while editing */
+	char draft[PROMPT_MAX];                   /* what was typed before browsing the history */
 };
 
 /* Start editing with an initial text. */

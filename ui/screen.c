@@ -38,22 +38,22 @@
 #include "ui/keymap.h"
 #include "ui/screen.h"
 
-#define SEG_MAX 8	/* fields on one header line */
-#define SEG_GAP 2	/* blanks between fields */
+#define SEG_MAX 8 /* fields on one header line */
+#define SEG_GAP 2 /* blanks between fields */
 
 static volatile sig_atomic_t screen_active;
-static pid_t screen_pid;	/* a forked child must not reset the terminal */
-static int screen_stderr = -1;	/* the real stderr while it is held */
-static int screen_held = -1;	/* the memory file holding what was written */
+static pid_t screen_pid;       /* a forked child must not reset the terminal */
+static int screen_stderr = -1; /* the real stderr while it is held */
+static int screen_held = -1;   /* the memory file holding what was written */
 
 /* One header field: "Label: value". */
 struct seg {
 	const char *label;
 	char value[192];
-	enum theme_item attr;	/* of the value; labels are TH_HEADER_LABEL */
-	int prio;		/* the highest number goes first when space runs out */
-	int minw;		/* > 0: cut down to this many columns before it goes */
-	int w;			/* columns given; 0 when dropped */
+	enum theme_item attr; /* of the value; labels are TH_HEADER_LABEL */
+	int prio;             /* the highest number goes first when space runs out */
+	int minw;             /* > 0: cut down to this many columns before it goes */
+	int w;                /* columns given; 0 when dropped */
 };
 
 /* The fields of one header line, left to right. */
@@ -116,7 +116,7 @@ screen_crash(int sig)
 static void
 screen_handlers(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL};
 	static bool registered;
 	struct sigaction sa;
 
@@ -167,7 +167,7 @@ screen_init(bool mouse)
 	}
 	if (mouse) {
 		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED,
-			  NULL);
+		          NULL);
 		mouseinterval(0);
 	} else {
 		/* Reports still come from a terminal another program left in
@@ -208,7 +208,7 @@ screen_resize(void)
  * before). */
 static void __attribute__((format(printf, 6, 7)))
 seg_add(struct segs *l, const char *label, enum theme_item attr, int prio, int minw,
-	const char *fmt, ...)
+        const char *fmt, ...)
 {
 	struct seg *s;
 	va_list ap;
@@ -319,8 +319,8 @@ screen_short_notice(char *buf, size_t len, const char *notice)
 	const char *colon = strstr(notice, ": ");
 	char raw[192];
 
-	snprintf(raw, sizeof raw, "%.*s", colon != NULL ? (int)(colon - notice) : (int)strlen(notice),
-		 notice);
+	snprintf(raw, sizeof raw, "%.*s",
+	         colon != NULL ? (int)(colon - notice) : (int)strlen(notice), notice);
 	screen_esc(buf, len, raw);
 }
 
@@ -348,7 +348,7 @@ screen_header_event(struct tui *t, struct segs *l)
 		screen_esc(name, sizeof name, ev->name);
 		if (fs->nevents > 1)
 			seg_add(l, "Event: ", TH_HEADER_VALUE, 0, 8, "%s [%zu/%zu]", name,
-				t->event + 1, fs->nevents);
+			        t->event + 1, fs->nevents);
 		else
 			seg_add(l, "Event: ", TH_HEADER_VALUE, 0, 8, "%s", name);
 		if (fs->notice != NULL) {
@@ -359,7 +359,7 @@ screen_header_event(struct tui *t, struct segs *l)
 	seg_add(l, "Samples/s: ", TH_HEADER_VALUE, 2, 0, "%.0f", t->snap_rate);
 	if (ev != NULL)
 		seg_add(l, "Lost: ", fs->stats.lost > 0 ? TH_HEADER_WARN : TH_HEADER_VALUE,
-			fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);
+		        fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);
 }
 
 /* Header line 1: target, refresh, decay or zero, frozen, zoom, hiding. */
@@ -371,7 +371,7 @@ screen_header_view(struct tui *t, struct segs *l)
 
 	if (t->frame != NULL && t->frame->sampling.target != NULL)
 		seg_add(l, "Target: ", TH_HEADER_VALUE, 0, 12, "%s",
-			screen_esc(buf, sizeof buf, t->frame->sampling.target));
+		        screen_esc(buf, sizeof buf, t->frame->sampling.target));
 	screen_delay(buf, sizeof buf, t->delay);
 	seg_add(l, "Refresh: ", TH_HEADER_VALUE, 2, 0, "%ss", buf);
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
@@ -381,10 +381,10 @@ screen_header_view(struct tui *t, struct segs *l)
 		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "pid %d", t->zoom.pid);
 	if (t->zoom.tid > 0 && o < sizeof zoom)
 		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "%stid %d", o ? " " : "",
-				      t->zoom.tid);
+		                      t->zoom.tid);
 	if (t->zoom.dso != NULL && o < sizeof zoom)
 		snprintf(zoom + o, sizeof zoom - o, "%sdso %s", o ? " " : "",
-			 screen_esc(buf, sizeof buf, t->zoom.dso->short_name));
+		         screen_esc(buf, sizeof buf, t->zoom.dso->short_name));
 	if (zoom[0] != '\0')
 		seg_add(l, "Zoom: ", TH_HEADER_VALUE, 1, 10, "%s", zoom);
 	if (t->hide_kernel)
@@ -466,7 +466,7 @@ screen_draw_keybar(struct tui *t, int y)
 {
 	const struct theme *th = &t->theme;
 	enum key_scope scope = t->help || t->npanes == 0 ? SCOPE_GLOBAL : t->panes[t->cur]->scope;
-	bool seen[ACT_COUNT] = { false };
+	bool seen[ACT_COUNT] = {false};
 	size_t n;
 	const struct keybind *kb = keymap_table(&n);
 	int x = 0;

@@ -9,8 +9,8 @@
 #include "ui/tui.h"
 
 /* Lines the frame uses above and below the pane area. */
-#define SCREEN_HEADER_LINES 3	/* two header lines + tab bar */
-#define SCREEN_FOOTER_LINES 2	/* status line + key bar */
+#define SCREEN_HEADER_LINES 3 /* two header lines + tab bar */
+#define SCREEN_FOOTER_LINES 2 /* status line + key bar */
 
 /* Start curses on the terminal (newterm on stdin/stdout), keypad, no
  * echo, cbreak, short ESC delay, hidden cursor, colours when the terminal

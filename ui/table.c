@@ -22,15 +22,15 @@
 #include "tracetop/util.h"
 #include "ui/table.h"
 
-#define CELL_MAX 2048	/* bytes of one cell's text */
-#define WTEXT_MAX 512	/* wide characters kept of one cell (wider screens cut) */
+#define CELL_MAX 2048 /* bytes of one cell's text */
+#define WTEXT_MAX 512 /* wide characters kept of one cell (wider screens cut) */
 
 /* Text decoded for the screen: wide characters and the cells they take. */
 struct wtext {
 	wchar_t s[WTEXT_MAX];
 	int n;
 	int width;
-	bool more;	/* the source was longer than what was kept */
+	bool more; /* the source was longer than what was kept */
 };
 
 /* What one draw writes with: the window, the theme and decoded glyphs. */
@@ -77,7 +77,7 @@ wtext_set(struct wtext *wt, const char *s)
 			wc = L'?';
 			cw = 1;
 		} else if (cw == 0 && wt->n == 0) {
-			continue;	/* a combining mark with nothing to combine with */
+			continue; /* a combining mark with nothing to combine with */
 		}
 		wt->s[wt->n++] = wc;
 		wt->width += cw;
@@ -129,7 +129,7 @@ wtext_fit(struct wtext *wt, int cells, const struct wtext *ell)
 	}
 	wt->n = wtext_prefix(wt, room, &used);
 	while (wt->n > 0 && wt->n + ell->n > WTEXT_MAX)
-		used -= wchar_cells(wt->s[--wt->n]);	/* make room for the ellipsis */
+		used -= wchar_cells(wt->s[--wt->n]); /* make room for the ellipsis */
 	wt->width = used;
 	wtext_append(wt, ell);
 }
@@ -408,8 +408,8 @@ default_descending(const struct table_col *c)
 
 /* Set up an empty table over a column table and the pane's ops. */
 void
-table_init(struct table *t, const struct table_col *cols, size_t ncols,
-	   const struct table_ops *ops, void *ctx)
+table_init(struct table *t, const struct table_col *cols, size_t ncols, const struct table_ops *ops,
+           void *ctx)
 {
 	if (ncols > TABLE_MAX_COLS)
 		fatal("table: %zu columns, at most %d", ncols, TABLE_MAX_COLS);
@@ -480,7 +480,7 @@ table_layout(struct table *t, int x, int w)
 		if (!vis[i])
 			continue;
 		if (cw > w - at)
-			cw = w - at;	/* only when even the top priority overflows */
+			cw = w - at; /* only when even the top priority overflows */
 		if (cw <= 0 || (i != flex && cw < c[i].min_width))
 			continue;
 		t->col_x[i] = x + at;
@@ -559,7 +559,7 @@ bar_fields(const struct table *t, const struct pen *p, int rows, int *field)
  * line was blanked in the row's attribute before. */
 static void
 draw_bar(const struct table *t, struct pen *p, const void *row, size_t i, int y, int field,
-	 struct wtext *wt, attr_t a, attr_t bar)
+         struct wtext *wt, attr_t a, attr_t bar)
 {
 	const struct table_col *c = &t->cols[i];
 	int x = t->col_x[i];
@@ -570,7 +570,7 @@ draw_bar(const struct table *t, struct pen *p, const void *row, size_t i, int y,
 
 	wtext_fit(wt, field, &p->ell);
 	put_text(p, y, x, field, wt, c->right, a);
-	if (!(v > 0))	/* also NaN */
+	if (!(v > 0)) /* also NaN */
 		v = 0;
 	n = v >= 100 ? max : (int)floor(v / 100 * max);
 	pen_attr(p, bar);
@@ -604,8 +604,7 @@ draw_row(struct table *t, struct pen *p, size_t r, int y, int x, int w, const in
 				a = extra;
 		}
 		if (field[i] >= 0) {
-			draw_bar(t, p, row, i, y, field[i], &wt, a,
-				 selected ? base : attr[TH_BAR]);
+			draw_bar(t, p, row, i, y, field[i], &wt, a, selected ? base : attr[TH_BAR]);
 			continue;
 		}
 		wtext_fit(&wt, t->col_w[i], &p->ell);

@@ -19,12 +19,12 @@
 
 struct table_col {
 	const char *title;
-	int width;		/* preferred width; the flexible column takes the rest */
-	int min_width;		/* below this the column is dropped */
-	int priority;		/* when space runs out, lower priority drops first */
-	bool right;		/* right-aligned (numbers) */
-	bool flex;		/* takes the remaining width (one per table) */
-	bool bar;		/* text followed by a bar of ops->bar_value percent */
+	int width;     /* preferred width; the flexible column takes the rest */
+	int min_width; /* below this the column is dropped */
+	int priority;  /* when space runs out, lower priority drops first */
+	bool right;    /* right-aligned (numbers) */
+	bool flex;     /* takes the remaining width (one per table) */
+	bool bar;      /* text followed by a bar of ops->bar_value percent */
 	bool sortable;
 };
 
@@ -50,30 +50,30 @@ struct table {
 	size_t ncols;
 	const struct table_ops *ops;
 	void *ctx;
-	const void **all;	/* rows as given */
+	const void **all; /* rows as given */
 	size_t nall, capall;
-	const void **rows;	/* after filter and sort: what is shown */
+	const void **rows; /* after filter and sort: what is shown */
 	size_t nrows, caprows;
-	const void **tmp;	/* merge sort scratch */
+	const void **tmp; /* merge sort scratch */
 	size_t captmp;
-	size_t sel;		/* index into rows */
-	size_t top;		/* first row on screen */
+	size_t sel; /* index into rows */
+	size_t top; /* first row on screen */
 	uintptr_t sel_id;
 	bool have_sel;
 	size_t sort_col;
 	bool descending;
-	char filter[TABLE_TEXT_MAX];	/* "" none; leading '!' negates */
+	char filter[TABLE_TEXT_MAX]; /* "" none; leading '!' negates */
 	char search[TABLE_TEXT_MAX];
-	int height;		/* data rows shown by the last draw */
-	int col_x[TABLE_MAX_COLS];	/* screen x of each column, -1 if dropped */
+	int height;                /* data rows shown by the last draw */
+	int col_x[TABLE_MAX_COLS]; /* screen x of each column, -1 if dropped */
 	int col_w[TABLE_MAX_COLS];
-	int y0, x0;		/* where the last draw put the title line */
-	int width;		/* columns drawn by the last draw */
-	bool follow;		/* a selection on the last row stays on the last row */
+	int y0, x0;  /* where the last draw put the title line */
+	int width;   /* columns drawn by the last draw */
+	bool follow; /* a selection on the last row stays on the last row */
 };
 
 void table_init(struct table *t, const struct table_col *cols, size_t ncols,
-		const struct table_ops *ops, void *ctx);
+                const struct table_ops *ops, void *ctx);
 void table_free(struct table *t);
 
 /* Replace the rows (e.g. a new snapshot): filter, sort, keep the selection
@@ -85,8 +85,7 @@ void table_refresh(struct table *t);
 
 /* Draw the title line and rows into win at (y, x), h lines by w columns.
  * Never writes past w. */
-void table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w,
-		const struct theme *th);
+void table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w, const struct theme *th);
 
 /* Navigation and sorting actions; REACT_IGNORED if not a table action. */
 int table_action(struct table *t, enum action a);

@@ -17,9 +17,9 @@
 
 /* How one item looks in colour and in monochrome. */
 struct theme_spec {
-	short fg, bg;		/* DEF, DEF: no colour pair */
-	attr_t color_attr;	/* added to the pair in colour */
-	attr_t mono;		/* the whole attribute in monochrome */
+	short fg, bg;      /* DEF, DEF: no colour pair */
+	attr_t color_attr; /* added to the pair in colour */
+	attr_t mono;       /* the whole attribute in monochrome */
 };
 
 static const struct theme_spec specs[TH_COUNT] = {

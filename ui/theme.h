@@ -10,34 +10,34 @@
 
 enum theme_item {
 	TH_NORMAL,
-	TH_HEADER_LABEL,	/* "Event:" */
+	TH_HEADER_LABEL, /* "Event:" */
 	TH_HEADER_VALUE,
-	TH_HEADER_WARN,		/* fallback notice, lost samples */
+	TH_HEADER_WARN, /* fallback notice, lost samples */
 	TH_TAB,
 	TH_TAB_ACTIVE,
-	TH_TITLE,		/* column titles */
-	TH_TITLE_SORTED,	/* the sort column's title */
-	TH_SELECTED,		/* the selected row */
-	TH_BAR,			/* overhead bar */
-	TH_KERNEL,		/* [k] marker */
-	TH_DIM,			/* [.] marker, secondary text */
-	TH_MATCH,		/* search match */
-	TH_KEY,			/* key bar: key */
-	TH_KEY_LABEL,		/* key bar: label */
+	TH_TITLE,        /* column titles */
+	TH_TITLE_SORTED, /* the sort column's title */
+	TH_SELECTED,     /* the selected row */
+	TH_BAR,          /* overhead bar */
+	TH_KERNEL,       /* [k] marker */
+	TH_DIM,          /* [.] marker, secondary text */
+	TH_MATCH,        /* search match */
+	TH_KEY,          /* key bar: key */
+	TH_KEY_LABEL,    /* key bar: label */
 	TH_STATUS,
 	TH_ERROR,
-	TH_DIALOG,		/* menus and prompts */
+	TH_DIALOG, /* menus and prompts */
 	TH_DIALOG_SELECTED,
 	TH_COUNT
 };
 
 struct theme {
-	bool color;		/* colour pairs in use */
-	bool utf8;		/* UTF-8 glyphs allowed */
-	attr_t attr[TH_COUNT];	/* attributes incl. COLOR_PAIR */
-	const char *bar_full;	/* "█" or "|" */
-	const char *ellipsis;	/* "…" or "~" */
-	const char *hline;	/* "─" or "-" */
+	bool color;            /* colour pairs in use */
+	bool utf8;             /* UTF-8 glyphs allowed */
+	attr_t attr[TH_COUNT]; /* attributes incl. COLOR_PAIR */
+	const char *bar_full;  /* "█" or "|" */
+	const char *ellipsis;  /* "…" or "~" */
+	const char *hline;     /* "─" or "-" */
 };
 
 /* Choose colours and glyphs for the current terminal and locale. Call

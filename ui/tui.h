@@ -32,10 +32,10 @@ enum pane_parts {
 /* One pane: one file, one const instance of this, one line in the table
  * of ui/panes.c. */
 struct pane_ops {
-	const char *name;     /* tab title */
-	enum key_scope scope; /* which key map entries apply */
+	const char *name;       /* tab title */
+	enum key_scope scope;   /* which key map entries apply */
 	enum options_view view; /* the --view that starts on it (VIEW_NONE: none) */
-	unsigned reads;       /* PANE_READS_*: the frame parts it shows */
+	unsigned reads;         /* PANE_READS_*: the frame parts it shows */
 	void *(*init)(struct tui *t);
 	void (*free)(void *p);
 	/* A new frame f (or the filters changed and f was taken again). */

@@ -76,8 +76,7 @@ void addrhist_keep_top(struct addrhist *ah, size_t n);
  * pane that shows it. The last ADDRHIST_MAX_WANTED functions asked for
  * stay watched; asking again for one of them does nothing. */
 #define ADDRHIST_MAX_WANTED 8
-void addrhist_want(struct addrhist *ah, const struct dso *dso, const struct sym *sym,
-                   bool kernel);
+void addrhist_want(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel);
 
 /* Watch every function called name, from now on and from its first
  * sample on (batch --annotate NAME). At most ADDRHIST_MAX_WANTED names;

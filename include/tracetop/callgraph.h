@@ -16,22 +16,22 @@
 
 /* One frame: a function (or an unresolved address) in a DSO. */
 struct cg_frame {
-	const struct dso *dso;	/* NULL when no mapping held the address */
-	const struct sym *sym;	/* NULL when unresolved */
-	uint64_t addr;		/* unresolved only: offset in the DSO (or the ip) */
+	const struct dso *dso; /* NULL when no mapping held the address */
+	const struct sym *sym; /* NULL when unresolved */
+	uint64_t addr;         /* unresolved only: offset in the DSO (or the ip) */
 	bool kernel;
-	bool inlined;		/* an inlined callee (from debug info) */
+	bool inlined; /* an inlined callee (from debug info) */
 };
 
 /* A node of the trie. Index 0 is never a node (means "none"). */
 struct cg_node {
-	struct cg_frame frame;	/* for a root: all zero, comm set */
-	const char *comm;	/* roots only: the command (interned) */
-	uint32_t parent;	/* 0 for a root */
+	struct cg_frame frame; /* for a root: all zero, comm set */
+	const char *comm;      /* roots only: the command (interned) */
+	uint32_t parent;       /* 0 for a root */
 	uint32_t first_child, next_sibling;
-	uint64_t interval_self, interval_total;	/* samples since the last tick */
-	double self, total;	/* decayed: samples ending here / passing through */
-	bool other;		/* the "[other]" node of its parent */
+	uint64_t interval_self, interval_total; /* samples since the last tick */
+	double self, total;                     /* decayed: samples ending here / passing through */
+	bool other;                             /* the "[other]" node of its parent */
 };
 
 struct callgraph;
@@ -66,13 +66,13 @@ void cg_frame_name(const struct cg_node *n, char *buf, size_t len);
 struct cg_view_node {
 	struct cg_frame frame;
 	bool other;
-	double total;		/* weight of this branch */
-	uint32_t first_child, next_sibling;	/* indices into the view, 0 = none */
+	double total;                       /* weight of this branch */
+	uint32_t first_child, next_sibling; /* indices into the view, 0 = none */
 };
 
 struct cg_view {
-	struct cg_view_node *nodes;	/* nodes[0] unused; nodes[1] is the function */
-	size_t n, cap;			/* n counts nodes[0]: the nodes are 1 .. n-1 */
+	struct cg_view_node *nodes; /* nodes[0] unused; nodes[1] is the function */
+	size_t n, cap;              /* n counts nodes[0]: the nodes are 1 .. n-1 */
 };
 
 /* Callees of function f (in comm, or every comm when NULL): children
@@ -80,12 +80,12 @@ struct cg_view {
  * occurrence of f below another (recursion) adds nothing to node 1. A view
  * stops at 64 levels below f and 10000 nodes. v's storage is reused. */
 void cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-		struct cg_view *v);
+                struct cg_view *v);
 /* Callers of f: the first level is f's direct callers, and so on up to the
  * outermost frames; sorted by total. The paths start at f's outermost
  * occurrence on each stack, so no level outweighs f. */
 void cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-		struct cg_view *v);
+                struct cg_view *v);
 void cg_view_free(struct cg_view *v);
 
 /* Display name of a view node, like cg_frame_name. */

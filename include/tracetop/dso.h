@@ -11,10 +11,11 @@
 #include "tracetop/symtab.h"
 
 enum dso_kind {
-	DSO_ELF,	/* a file we can open: executable or shared library */
-	DSO_KERNEL,	/* [kernel.kallsyms] */
-	DSO_MODULE,	/* [modname] */
-	DSO_ANON,	/* anonymous / special mapping: [anon], [vdso] ([vdso] is ELF in memory, kept unresolved), ... */
+	DSO_ELF,    /* a file we can open: executable or shared library */
+	DSO_KERNEL, /* [kernel.kallsyms] */
+	DSO_MODULE, /* [modname] */
+	DSO_ANON,   /* anonymous / special mapping: [anon], [vdso] ([vdso] is ELF in memory, kept
+	               unresolved), ... */
 };
 
 /* A PT_LOAD segment: file offsets [off, off + filesz) are at vaddr. */
@@ -23,19 +24,19 @@ struct dso_seg {
 };
 
 struct dso {
-	const char *name;	/* path or [bracketed] name, interned */
-	const char *short_name;	/* basename, for narrow columns */
+	const char *name;       /* path or [bracketed] name, interned */
+	const char *short_name; /* basename, for narrow columns */
 	enum dso_kind kind;
 	dev_t dev;
 	ino_t ino;
-	bool loaded;		/* symbols tried (even if that failed) */
+	bool loaded; /* symbols tried (even if that failed) */
 	bool has_syms;
-	char *load_error;	/* why there are no symbols, or NULL */
-	char *debug_file;	/* separate debug file used, or NULL */
+	char *load_error; /* why there are no symbols, or NULL */
+	char *debug_file; /* separate debug file used, or NULL */
 	struct symtab syms;
 	struct dso_seg *segs;
 	size_t nsegs;
-	struct dso *next;	/* cache chain */
+	struct dso *next; /* cache chain */
 };
 
 /* The DSO for a mapped file (same path, dev and ino give the same DSO). */

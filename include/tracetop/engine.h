@@ -17,44 +17,44 @@
 
 enum callgraph_mode {
 	CALLGRAPH_NONE,
-	CALLGRAPH_FP,		/* frame pointers (the kernel walks them) */
-	CALLGRAPH_DWARF,	/* copied user stack unwound with DWARF CFI */
+	CALLGRAPH_FP,    /* frame pointers (the kernel walks them) */
+	CALLGRAPH_DWARF, /* copied user stack unwound with DWARF CFI */
 };
 
 /* A tracepoint to stream from the start, with its kernel-side filter. */
 struct engine_trace_opt {
-	const char *event;		/* "subsys:name" */
-	const char *filter;		/* ftrace filter syntax, or NULL */
+	const char *event;  /* "subsys:name" */
+	const char *filter; /* ftrace filter syntax, or NULL */
 };
 
 struct engine_opts {
 	const struct evspec *events;
 	size_t nevents;
-	const int *pids, *tids, *cpus;	/* all optional */
+	const int *pids, *tids, *cpus; /* all optional */
 	size_t npids, ntids, ncpus;
-	char *const *argv;		/* command to start, or NULL */
+	char *const *argv; /* command to start, or NULL */
 	uint64_t freq, period;
 	unsigned mmap_pages;
 	bool include_self;
-	double decay;			/* per refresh, e.g. 0.875 */
+	double decay; /* per refresh, e.g. 0.875 */
 	enum callgraph_mode callgraph;
-	unsigned stack_size;		/* dwarf: user stack bytes per sample */
-	const struct engine_trace_opt *traces;	/* tracepoints into the stream */
+	unsigned stack_size;                   /* dwarf: user stack bytes per sample */
+	const struct engine_trace_opt *traces; /* tracepoints into the stream */
 	size_t ntraces;
-	const char *ftrace;		/* kernel functions for the function tracer, or NULL */
-	bool ftrace_graph;		/* function_graph instead of function */
-	unsigned trace_log;		/* stream entries kept, a power of two (0: default) */
+	const char *ftrace; /* kernel functions for the function tracer, or NULL */
+	bool ftrace_graph;  /* function_graph instead of function */
+	unsigned trace_log; /* stream entries kept, a power of two (0: default) */
 };
 
 struct engine_stats {
-	uint64_t samples;		/* all samples counted */
-	uint64_t lost;			/* samples the kernel dropped (LOST records) */
-	uint64_t throttled;		/* THROTTLE records */
-	uint64_t excluded;		/* our own samples, left out */
-	uint64_t bad_records;		/* corrupt records skipped */
-	uint64_t interval_samples;	/* samples in the last refresh */
+	uint64_t samples;          /* all samples counted */
+	uint64_t lost;             /* samples the kernel dropped (LOST records) */
+	uint64_t throttled;        /* THROTTLE records */
+	uint64_t excluded;         /* our own samples, left out */
+	uint64_t bad_records;      /* corrupt records skipped */
+	uint64_t interval_samples; /* samples in the last refresh */
 	uint64_t interval_lost;
-	double interval_secs;		/* length of the last refresh */
+	double interval_secs; /* length of the last refresh */
 };
 
 struct engine;
@@ -85,8 +85,8 @@ void engine_tick(struct engine *e, bool zero);
 /* Sorted rows of event idx (after engine_tick), kept by filter (NULL:
  * all); during a thread zoom, the zoomed thread's rows. */
 void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
-		     bool (*filter)(const struct hist_entry *, void *), void *arg,
-		     struct hist_snapshot *snap);
+                     bool (*filter)(const struct hist_entry *, void *), void *arg,
+                     struct hist_snapshot *snap);
 
 /* Count thread tid's samples apart from now on and show them in snapshots
  * (0 ends the zoom). */
@@ -97,8 +97,7 @@ struct callgraph;
 const struct callgraph *engine_callgraph(const struct engine *e, size_t idx);
 
 /* Samples of event idx in the last refresh and since start. */
-void engine_event_samples(const struct engine *e, size_t idx, uint64_t *interval,
-			  uint64_t *total);
+void engine_event_samples(const struct engine *e, size_t idx, uint64_t *interval, uint64_t *total);
 
 size_t engine_nevents(const struct engine *e);
 /* The name of event idx as sampled (after any fallback). */
@@ -135,8 +134,7 @@ struct stream *engine_stream(struct engine *e);
  * one that is on replaces its filter. -1 with err: unknown event (named,
  * with a suggestion), a filter the kernel refuses (with its own words),
  * permissions. */
-int engine_trace_enable(struct engine *e, const char *name, const char *filter,
-			struct tt_err *err);
+int engine_trace_enable(struct engine *e, const char *name, const char *filter, struct tt_err *err);
 
 /* Stop streaming name (its counts stay in the stream). -1 with err when
  * it is not on. */
@@ -166,7 +164,7 @@ bool engine_ftrace_on(const struct engine *e);
  * -g) as "symbol (object)", escaped, into buf; *kernel tells kernel code.
  * false past the last frame or without a stack. */
 bool engine_trace_frame(struct engine *e, const struct stream_entry *en, size_t i, char *buf,
-			size_t len, bool *kernel);
+                        size_t len, bool *kernel);
 
 struct addrhist;
 /* The self samples of event idx per instruction address (NULL before the
@@ -180,7 +178,7 @@ const struct addrhist *engine_addrhist(const struct engine *e, size_t idx);
  * rank (the Annotate pane asks for the function it opens; the last few
  * asked for stay kept). */
 void engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *sym,
-			  bool kernel);
+                          bool kernel);
 
 /* The same for every function called name, from its first sample (batch
  * --annotate NAME asks before the samples come). */

@@ -14,57 +14,57 @@
 #include "tracetop/util.h"
 
 struct evsel {
-	struct evspec spec;	/* what was opened (after any fallback) */
-	char requested[128];	/* what the user asked for */
+	struct evspec spec;  /* what was opened (after any fallback) */
+	char requested[128]; /* what the user asked for */
 	bool fell_back;
-	uint64_t *ids;		/* kernel sample ids of its fds */
+	uint64_t *ids; /* kernel sample ids of its fds */
 	size_t nids;
-	void *priv;		/* the owner's per-event state */
+	void *priv; /* the owner's per-event state */
 };
 
 struct evlist_target {
-	const int *cpus;	/* CPUs to open on */
+	const int *cpus; /* CPUs to open on */
 	size_t ncpus;
-	const int *tids;	/* threads (or a command's pid); none = system-wide */
+	const int *tids; /* threads (or a command's pid); none = system-wide */
 	size_t ntids;
-	bool inherit;		/* follow children created later */
-	bool enable_on_exec;	/* start counting at the command's exec */
+	bool inherit;        /* follow children created later */
+	bool enable_on_exec; /* start counting at the command's exec */
 };
 
 struct evlist_params {
-	uint64_t freq;		/* samples/s per CPU, or 0 */
-	uint64_t period;	/* events per sample when freq is 0 */
-	unsigned mmap_pages;	/* data pages per ring, power of two */
-	uint64_t sample_type;	/* PERF_SAMPLE_* */
-	uint64_t regs_user;	/* PERF_SAMPLE_REGS_USER mask */
-	uint32_t stack_user;	/* PERF_SAMPLE_STACK_USER bytes */
-	bool exclude_callchain_user;	/* the user part comes from unwinding */
+	uint64_t freq;               /* samples/s per CPU, or 0 */
+	uint64_t period;             /* events per sample when freq is 0 */
+	unsigned mmap_pages;         /* data pages per ring, power of two */
+	uint64_t sample_type;        /* PERF_SAMPLE_* */
+	uint64_t regs_user;          /* PERF_SAMPLE_REGS_USER mask */
+	uint32_t stack_user;         /* PERF_SAMPLE_STACK_USER bytes */
+	bool exclude_callchain_user; /* the user part comes from unwinding */
 };
 
 /* A slot of the sample id -> event table. */
 struct evlist_id {
 	uint64_t id;
-	struct evsel *ev;	/* NULL: a free slot (any id, 0 too, is a key) */
+	struct evsel *ev; /* NULL: a free slot (any id, 0 too, is a key) */
 };
 
 struct evlist {
 	struct evsel *evsels;
 	size_t nevsels;
-	struct evlist_id *idtab;	/* open addressing, at most half full */
-	size_t idmask;		/* slots - 1; the table is NULL before the ids are known */
-	struct ring *rings;	/* one per CPU */
+	struct evlist_id *idtab; /* open addressing, at most half full */
+	size_t idmask;           /* slots - 1; the table is NULL before the ids are known */
+	struct ring *rings;      /* one per CPU */
 	int *ring_fds;
 	size_t nrings;
-	int *fds;		/* every fd, for enable/close */
+	int *fds; /* every fd, for enable/close */
 	size_t nfds;
 	uint64_t sample_type;
-	char notice[320];	/* fallback notice, "" if none */
+	char notice[320]; /* fallback notice, "" if none */
 };
 
 /* Open every spec on the target and map the rings. 0, or -1 with err
  * naming the event and what to change. */
 int evlist_open(struct evlist *el, const struct evspec *specs, size_t n,
-		const struct evlist_target *t, const struct evlist_params *p, struct tt_err *err);
+                const struct evlist_target *t, const struct evlist_params *p, struct tt_err *err);
 
 /* Start or stop counting on every fd. */
 int evlist_enable(struct evlist *el);
@@ -74,7 +74,7 @@ int evlist_disable(struct evlist *el);
  * of CPU slot ri (mapped by evlist_open): its fd (the caller closes it)
  * and sample id in *id, or -1 with errno (ENODEV: no ring there). */
 int evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
-		  uint64_t *id);
+                  uint64_t *id);
 
 /* The event a sample id belongs to, or NULL: one hash probe sequence, no
  * allocation (the samples' hot path). */
@@ -88,6 +88,6 @@ void evlist_close(struct evlist *el);
 
 /* The message for a perf_event_open errno on spec (also used by tests). */
 void evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
-		       const struct evlist_params *p, struct tt_err *err);
+                       const struct evlist_params *p, struct tt_err *err);
 
 #endif

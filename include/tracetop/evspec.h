@@ -10,9 +10,9 @@
 #include "tracetop/util.h"
 
 struct evspec {
-	char name[128];	       /* canonical name as the user wrote it, e.g. "cycles:u" */
+	char name[128];              /* canonical name as the user wrote it, e.g. "cycles:u" */
 	struct perf_event_attr attr; /* type, config, exclude_*, precise_ip; size set */
-	bool is_hw;		       /* a PMU event that may fall back to cpu-clock */
+	bool is_hw;                  /* a PMU event that may fall back to cpu-clock */
 };
 
 /* Parse one event spec. Accepts hardware and software names and their perf

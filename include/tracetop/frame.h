@@ -17,9 +17,9 @@
 
 /* One sampled event in a frame. */
 struct frame_event {
-	const char *name;     /* as sampled (after a fallback) */
-	uint64_t samples;     /* in the interval */
-	uint64_t total;       /* since start */
+	const char *name;          /* as sampled (after a fallback) */
+	uint64_t samples;          /* in the interval */
+	uint64_t total;            /* since start */
 	struct hist_snapshot rows; /* sorted by the session's keys (with rows) */
 	/* The engine's call graph of the event (NULL without -g). It is live,
 	 * not a copy: read it only on the loop thread, before the next tick. */
@@ -44,11 +44,11 @@ struct frame_counters {
 };
 
 struct frame {
-	uint64_t seq;      /* refreshes so far: 1 for the first frame */
-	uint64_t time_ns;  /* monotonic clock at the end of the interval */
-	double wall;       /* wall-clock seconds at the end of the interval */
-	double secs;       /* length of the interval */
-	bool final;        /* the last frame of the run */
+	uint64_t seq;     /* refreshes so far: 1 for the first frame */
+	uint64_t time_ns; /* monotonic clock at the end of the interval */
+	double wall;      /* wall-clock seconds at the end of the interval */
+	double secs;      /* length of the interval */
+	bool final;       /* the last frame of the run */
 	bool has_sampling, has_counters, has_probes;
 	struct frame_sampling sampling;
 	struct frame_counters counters;

@@ -14,31 +14,31 @@
 
 struct hist_key {
 	int pid;
-	const char *comm;	/* interned: pointer equality */
-	struct dso *dso;	/* may be NULL: no mapping found */
-	const struct sym *sym;	/* NULL when unresolved */
-	uint64_t addr;		/* unresolved only: offset in the DSO (or the ip); 0 when sym is set */
+	const char *comm;      /* interned: pointer equality */
+	struct dso *dso;       /* may be NULL: no mapping found */
+	const struct sym *sym; /* NULL when unresolved */
+	uint64_t addr; /* unresolved only: offset in the DSO (or the ip); 0 when sym is set */
 	bool kernel;
-	bool inlined;		/* sym is a function inlined there (debug info) */
-	int tid;		/* not part of the identity: the thread of the latest sample */
+	bool inlined; /* sym is a function inlined there (debug info) */
+	int tid;      /* not part of the identity: the thread of the latest sample */
 };
 
 struct hist_entry {
 	struct hist_key key;
-	uint64_t interval;	/* samples since the last tick */
-	uint64_t total;		/* samples since start */
-	double score;		/* decayed sample count (or last interval with zeroing) */
-	uint64_t children_interval;	/* samples with this function on the stack, this interval */
-	double children;	/* decayed inclusive count, like score */
+	uint64_t interval;          /* samples since the last tick */
+	uint64_t total;             /* samples since start */
+	double score;               /* decayed sample count (or last interval with zeroing) */
+	uint64_t children_interval; /* samples with this function on the stack, this interval */
+	double children;            /* decayed inclusive count, like score */
 };
 
 struct hist_row {
-	double overhead;	/* percent of all scores: self */
-	double children;	/* inclusive percent (call stacks only) */
-	uint64_t samples;	/* score, rounded */
+	double overhead;  /* percent of all scores: self */
+	double children;  /* inclusive percent (call stacks only) */
+	uint64_t samples; /* score, rounded */
 	uint64_t total;
-	const struct hist_entry *entry;	/* points at copy */
-	struct hist_entry copy;		/* the entry as it was at the snapshot */
+	const struct hist_entry *entry; /* points at copy */
+	struct hist_entry copy;         /* the entry as it was at the snapshot */
 };
 
 enum hist_sort {
@@ -55,7 +55,7 @@ enum hist_sort {
 #define HIST_SORT_MAX 7
 
 struct hist_snapshot {
-	struct hist_row *rows;	/* sorted */
+	struct hist_row *rows; /* sorted */
 	size_t n, cap;
 	double total_score;
 	uint64_t interval_samples; /* samples in the last interval */
@@ -83,8 +83,8 @@ void hist_tick(struct hist *h, bool zero);
  * then symbol name); entries kept by filter (NULL: all). Each row holds a
  * copy of its entry, valid until the next hist_snapshot into snap. */
 void hist_snapshot(struct hist *h, const enum hist_sort *keys,
-		   bool (*filter)(const struct hist_entry *, void *), void *arg,
-		   struct hist_snapshot *snap);
+                   bool (*filter)(const struct hist_entry *, void *), void *arg,
+                   struct hist_snapshot *snap);
 void hist_snapshot_free(struct hist_snapshot *snap);
 
 /* "overhead,comm" -> keys; -1 with err naming the bad key. */

@@ -20,54 +20,53 @@ enum report_format {
 
 /* What the screen or the batch reports show first. */
 enum options_view {
-	VIEW_TOP,		/* the profile, by function */
-	VIEW_COUNTERS,		/* counts and rates, like perf stat -I */
-	VIEW_TRACE,		/* the stream of tracepoint events, like trace-cmd */
-	VIEW_PROBES,		/* probes and their hit counts */
-	VIEW_NONE,		/* (a pane no --view starts on) */
+	VIEW_TOP,      /* the profile, by function */
+	VIEW_COUNTERS, /* counts and rates, like perf stat -I */
+	VIEW_TRACE,    /* the stream of tracepoint events, like trace-cmd */
+	VIEW_PROBES,   /* probes and their hit counts */
+	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 
-
 struct options {
-	char **events;		/* -e, in order; default "cycles" */
+	char **events; /* -e, in order; default "cycles" */
 	size_t nevents;
 	int *pids, *tids, *cpus;
 	size_t npids, ntids, ncpus;
-	char **argv;		/* the command after --, NULL-terminated, or NULL */
-	uint64_t freq;		/* -F, 0 when -c is used */
-	uint64_t period;	/* -c */
-	unsigned mmap_pages;	/* -m, per CPU ring, a power of two */
-	bool batch;		/* -b */
-	double delay;		/* -d seconds */
-	long count;		/* -n, 0 = forever */
-	const char *output;	/* -o */
-	const char *annotate;	/* --annotate SYMBOL (batch), or NULL */
+	char **argv;          /* the command after --, NULL-terminated, or NULL */
+	uint64_t freq;        /* -F, 0 when -c is used */
+	uint64_t period;      /* -c */
+	unsigned mmap_pages;  /* -m, per CPU ring, a power of two */
+	bool batch;           /* -b */
+	double delay;         /* -d seconds */
+	long count;           /* -n, 0 = forever */
+	const char *output;   /* -o */
+	const char *annotate; /* --annotate SYMBOL (batch), or NULL */
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
-	bool zero;		/* -z */
-	enum callgraph_mode callgraph;	/* -g, --call-graph */
-	unsigned stack_size;	/* --call-graph dwarf,SIZE: bytes of user stack copied */
-	bool children;		/* --children: sort by inclusive time */
-	bool include_self;	/* --include-self */
-	unsigned rows;		/* --rows: rows per batch report, 0 = all */
-	bool no_mouse;		/* --no-mouse */
-	enum options_view view;	/* --view (trace when -T or --ftrace and no --view) */
+	bool zero;                     /* -z */
+	enum callgraph_mode callgraph; /* -g, --call-graph */
+	unsigned stack_size;           /* --call-graph dwarf,SIZE: bytes of user stack copied */
+	bool children;                 /* --children: sort by inclusive time */
+	bool include_self;             /* --include-self */
+	unsigned rows;                 /* --rows: rows per batch report, 0 = all */
+	bool no_mouse;                 /* --no-mouse */
+	enum options_view view;        /* --view (trace when -T or --ftrace and no --view) */
 	bool view_given;
-	char **counters;	/* --counters, in order; none: the defaults */
+	char **counters; /* --counters, in order; none: the defaults */
 	size_t ncounters;
-	unsigned counters_scopes; /* --counters-scope: bit 1 << scope per scope named */
+	unsigned counters_scopes;           /* --counters-scope: bit 1 << scope per scope named */
 	enum counters_scope counters_scope; /* the first scope named (default total) */
-	struct engine_trace_opt *traces;	/* -T with its --filter, in order */
+	struct engine_trace_opt *traces;    /* -T with its --filter, in order */
 	size_t ntraces;
-	const char *ftrace;	/* --ftrace FUNC[,FUNC...], or NULL */
-	bool ftrace_graph;	/* --ftrace-graph */
-	unsigned trace_log;	/* --trace-log: entries kept, a power of two (0: default) */
-	bool cleanup;		/* --cleanup */
-	const char **probes;	/* --probe SPEC, in order */
+	const char *ftrace;  /* --ftrace FUNC[,FUNC...], or NULL */
+	bool ftrace_graph;   /* --ftrace-graph */
+	unsigned trace_log;  /* --trace-log: entries kept, a power of two (0: default) */
+	bool cleanup;        /* --cleanup */
+	const char **probes; /* --probe SPEC, in order */
 	size_t nprobes;
-	const char *probe_vars;	/* --probe-vars SPEC, or NULL */
+	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool list_events;
-	bool help_keys;		/* --help-keys */
+	bool help_keys; /* --help-keys */
 	bool help, version;
 };
 

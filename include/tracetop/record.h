@@ -24,16 +24,16 @@ struct record_sample {
 	uint64_t id;
 	uint32_t cpu;
 	uint64_t period;
-	uint64_t nr;		   /* callchain length, 0 if none */
-	const uint64_t *ips;	   /* callchain, points into the record */
+	uint64_t nr;         /* callchain length, 0 if none */
+	const uint64_t *ips; /* callchain, points into the record */
 	uint32_t raw_size;
-	const void *raw;	   /* PERF_SAMPLE_RAW payload */
-	uint64_t user_abi;	   /* PERF_SAMPLE_REGS_USER */
+	const void *raw;   /* PERF_SAMPLE_RAW payload */
+	uint64_t user_abi; /* PERF_SAMPLE_REGS_USER */
 	uint64_t nr_regs;
 	const uint64_t *user_regs;
-	uint64_t stack_size;	   /* PERF_SAMPLE_STACK_USER, bytes valid */
+	uint64_t stack_size; /* PERF_SAMPLE_STACK_USER, bytes valid */
 	const void *stack;
-	bool kernel;		   /* misc says the ip is in the kernel */
+	bool kernel; /* misc says the ip is in the kernel */
 };
 
 struct record_mmap {
@@ -43,20 +43,20 @@ struct record_mmap {
 	uint64_t ino, ino_generation;
 	uint32_t prot, flags;
 	uint8_t build_id[20];
-	uint8_t build_id_size;	   /* 0 unless PERF_RECORD_MISC_MMAP_BUILD_ID */
-	const char *filename;	   /* NUL-terminated inside the record */
-	bool exec;		   /* PROT_EXEC (MMAP2) or not a data mapping (MMAP) */
+	uint8_t build_id_size; /* 0 unless PERF_RECORD_MISC_MMAP_BUILD_ID */
+	const char *filename;  /* NUL-terminated inside the record */
+	bool exec;             /* PROT_EXEC (MMAP2) or not a data mapping (MMAP) */
 	struct record_id sid;
 };
 
 struct record_comm {
 	uint32_t pid, tid;
-	const char *comm;	   /* NUL-terminated inside the record */
-	bool exec;		   /* PERF_RECORD_MISC_COMM_EXEC */
+	const char *comm; /* NUL-terminated inside the record */
+	bool exec;        /* PERF_RECORD_MISC_COMM_EXEC */
 	struct record_id sid;
 };
 
-struct record_task {		   /* FORK and EXIT */
+struct record_task { /* FORK and EXIT */
 	uint32_t pid, ppid, tid, ptid;
 	uint64_t time;
 	struct record_id sid;
@@ -67,12 +67,12 @@ struct record_lost {
 	struct record_id sid;
 };
 
-struct record_lost_samples {	   /* LOST_SAMPLES: the trailer's id names the event */
+struct record_lost_samples { /* LOST_SAMPLES: the trailer's id names the event */
 	uint64_t lost;
 	struct record_id sid;
 };
 
-struct record_throttle {	   /* THROTTLE and UNTHROTTLE */
+struct record_throttle { /* THROTTLE and UNTHROTTLE */
 	uint64_t time, id, stream_id;
 	struct record_id sid;
 };
@@ -81,23 +81,23 @@ struct record_throttle {	   /* THROTTLE and UNTHROTTLE */
  * read_format unused: PERF_SAMPLE_READ is refused) and, for regs,
  * sample_regs_user's bit count. 0 or -1 on a truncated/invalid record. */
 int record_parse_sample(const struct perf_event_header *h, uint64_t sample_type,
-			uint64_t sample_regs_user, struct record_sample *out);
+                        uint64_t sample_regs_user, struct record_sample *out);
 
 /* Side-band records; sample_type tells the sample_id_all trailer layout.
  * Their size must be a multiple of 8 (the kernel pads them); strings must be
  * NUL-terminated before the trailer. 0 or -1; a wrong h->type is -1. */
 int record_parse_mmap(const struct perf_event_header *h, uint64_t sample_type,
-		      struct record_mmap *out); /* MMAP and MMAP2 */
+                      struct record_mmap *out); /* MMAP and MMAP2 */
 int record_parse_comm(const struct perf_event_header *h, uint64_t sample_type,
-		      struct record_comm *out);
+                      struct record_comm *out);
 int record_parse_task(const struct perf_event_header *h, uint64_t sample_type,
-		      struct record_task *out); /* FORK and EXIT */
+                      struct record_task *out); /* FORK and EXIT */
 int record_parse_lost(const struct perf_event_header *h, uint64_t sample_type,
-		      struct record_lost *out);
+                      struct record_lost *out);
 int record_parse_lost_samples(const struct perf_event_header *h, uint64_t sample_type,
-			      struct record_lost_samples *out);
+                              struct record_lost_samples *out);
 int record_parse_throttle(const struct perf_event_header *h, uint64_t sample_type,
-			  struct record_throttle *out);
+                          struct record_throttle *out);
 
 /* The timestamp of any record laid out for sample_type (which must have
  * PERF_SAMPLE_TIME and sample_id_all), or 0 when it has none. */

@@ -13,16 +13,16 @@
 #include "tracetop/util.h"
 
 struct report_info {
-	const char *event;		/* event sampled */
-	const char *requested;		/* event asked for, when it differs */
-	const char *notice;		/* fallback notice, or NULL */
+	const char *event;     /* event sampled */
+	const char *requested; /* event asked for, when it differs */
+	const char *notice;    /* fallback notice, or NULL */
 	const char *target;
-	uint64_t samples, lost;		/* this refresh */
+	uint64_t samples, lost; /* this refresh */
 	uint64_t total_samples, total_lost;
-	double seconds;			/* length of this refresh */
-	double wall;			/* Unix time of the report */
-	unsigned max_rows;		/* 0 = all */
-	const struct callgraph *cg;	/* call stacks: Children/Self columns and chains */
+	double seconds;             /* length of this refresh */
+	double wall;                /* Unix time of the report */
+	unsigned max_rows;          /* 0 = all */
+	const struct callgraph *cg; /* call stacks: Children/Self columns and chains */
 };
 
 /* Display strings of a row, escaped: the symbol ("name" or

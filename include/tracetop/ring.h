@@ -11,19 +11,19 @@
 
 struct ring {
 	struct perf_event_mmap_page *meta; /* first page of the mapping */
-	unsigned char *data;		   /* data area */
-	uint64_t size;			   /* data area bytes, a power of two */
-	uint64_t head;			   /* head snapshot taken by ring_begin */
-	uint64_t tail;			   /* next byte to read */
-	void *map;			   /* whole mapping (for munmap), NULL if not ours */
+	unsigned char *data;               /* data area */
+	uint64_t size;                     /* data area bytes, a power of two */
+	uint64_t head;                     /* head snapshot taken by ring_begin */
+	uint64_t tail;                     /* next byte to read */
+	void *map;                         /* whole mapping (for munmap), NULL if not ours */
 	size_t map_len;
-	unsigned char *scratch;		   /* holds one wrapped record */
+	unsigned char *scratch; /* holds one wrapped record */
 	size_t scratch_len;
-	uint64_t bad;			   /* corrupt records skipped */
-	bool in_pass;			   /* tail loaded by ring_begin, not yet ended */
-	bool corrupt;			   /* pass ended on a bad header */
-	uint64_t resync;		   /* where ring_end moves tail after corruption */
-	uint64_t last_size;		   /* bytes of the record ring_next returned last */
+	uint64_t bad;       /* corrupt records skipped */
+	bool in_pass;       /* tail loaded by ring_begin, not yet ended */
+	bool corrupt;       /* pass ended on a bad header */
+	uint64_t resync;    /* where ring_end moves tail after corruption */
+	uint64_t last_size; /* bytes of the record ring_next returned last */
 };
 
 /* mmap a ring of 2^order data pages on a perf fd. 0 or -errno. */

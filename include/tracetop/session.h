@@ -43,13 +43,13 @@ extern const struct source_ops source_counters;
 extern const struct source_ops source_probes;
 
 struct session_opts {
-	double delay;              /* seconds between refreshes */
-	double first_delay;        /* seconds before the first refresh */
-	long count;                /* refreshes before the end (0: no limit) */
-	bool zero;                 /* zero counts at each refresh instead of decay */
-	bool stop_when_finished;   /* end the run when a source has finished */
-	const enum hist_sort *sort;/* order of frame rows (NULL: by overhead) */
-	unsigned counters_scopes;  /* scopes to snapshot (bits); 0: the current one */
+	double delay;               /* seconds between refreshes */
+	double first_delay;         /* seconds before the first refresh */
+	long count;                 /* refreshes before the end (0: no limit) */
+	bool zero;                  /* zero counts at each refresh instead of decay */
+	bool stop_when_finished;    /* end the run when a source has finished */
+	const enum hist_sort *sort; /* order of frame rows (NULL: by overhead) */
+	unsigned counters_scopes;   /* scopes to snapshot (bits); 0: the current one */
 };
 
 /* What the front end adds to the loop. Every hook may be NULL. */

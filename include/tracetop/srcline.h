@@ -71,7 +71,7 @@ struct srcline_async *srcline_async_new(struct worker *w);
  * a file and never waits. d must be loaded (its symbols looked up once):
  * the worker does not touch the DSO cache. Loop thread only. */
 int srcline_async_inlines(struct srcline_async *a, struct dso *d, uint64_t addr,
-			  const struct sym **out, size_t max);
+                          const struct sym **out, size_t max);
 
 /* Free the front, its debug files and its symbols, after its worker has
  * stopped (worker_free) and once nothing holds its symbols. */

@@ -34,8 +34,8 @@ char *symelf_find_debug(const char *path, const char *debug_root);
  * means /usr/lib/debug.
  * 0, or -1 with err saying why (unreadable, not ELF, corrupt, no symbols);
  * on "no symbols" *segs is still filled, so offsets can be translated. */
-int symelf_load(const char *path, const char *debug_root, struct symtab *st,
-		struct dso_seg **segs, size_t *nsegs, char **debug_used, struct tt_err *err);
+int symelf_load(const char *path, const char *debug_root, struct symtab *st, struct dso_seg **segs,
+                size_t *nsegs, char **debug_used, struct tt_err *err);
 
 /* What a symbol found by name is. */
 enum symelf_kind {

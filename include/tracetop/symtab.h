@@ -7,16 +7,17 @@
 #include <stdint.h>
 
 struct sym {
-	uint64_t start;		/* address in the table's space (ELF vaddr, kernel va, ...) */
-	uint64_t size;		/* bytes; 0 only before symtab_finish */
-	const char *name;	/* owned by the table */
-	const char *module;	/* kernel module name without brackets ("ext4"), NULL for the core kernel / user code */
+	uint64_t start;     /* address in the table's space (ELF vaddr, kernel va, ...) */
+	uint64_t size;      /* bytes; 0 only before symtab_finish */
+	const char *name;   /* owned by the table */
+	const char *module; /* kernel module name without brackets ("ext4"), NULL for the core
+	                       kernel / user code */
 };
 
 struct symtab {
 	struct sym *syms;
 	size_t n, cap;
-	char **blocks;		/* string storage */
+	char **blocks; /* string storage */
 	size_t nblocks;
 	size_t block_used, block_cap;
 };
@@ -27,11 +28,11 @@ void symtab_free(struct symtab *st);
 /* Add a symbol; name (and module, if any) are copied into the table's
  * string blocks (a module equal to the previous symbol's is shared). */
 void symtab_add(struct symtab *st, uint64_t start, uint64_t size, const char *name,
-		const char *module);
+                const char *module);
 
 /* symtab_add with a name of namelen bytes that need not be NUL-terminated. */
 void symtab_add_n(struct symtab *st, uint64_t start, uint64_t size, const char *name,
-		  size_t namelen, const char *module);
+                  size_t namelen, const char *module);
 
 /* Sort, keep one symbol per start address (a sized one first, then the name
  * with the fewest leading underscores, then the smallest name, so "malloc"

@@ -13,30 +13,30 @@
 #include "tracetop/symtab.h"
 
 struct map {
-	uint64_t start, end;	/* [start, end) */
-	uint64_t pgoff;		/* file offset of start */
+	uint64_t start, end; /* [start, end) */
+	uint64_t pgoff;      /* file offset of start */
 	struct dso *dso;
 };
 
-struct task {			/* a process */
+struct task { /* a process */
 	int pid;
-	uint64_t serial;	/* unique per struct task made: tells a new task
-				 * from a freed one at the same address */
+	uint64_t serial; /* unique per struct task made: tells a new task
+	                  * from a freed one at the same address */
 	uid_t uid;
-	const char *comm;	/* interned, raw (escape when printing) */
-	struct map *maps;	/* sorted, non-overlapping */
+	const char *comm; /* interned, raw (escape when printing) */
+	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
-	struct symtab *jit;	/* perf-PID.map symbols, NULL if none */
+	struct symtab *jit; /* perf-PID.map symbols, NULL if none */
 	bool jit_tried;
-	uint64_t jit_retry_at;	/* now_ns() after which a missing map is looked for again */
+	uint64_t jit_retry_at; /* now_ns() after which a missing map is looked for again */
 	bool dead;
-	uint64_t dead_at;	/* now_ns() at EXIT */
-	unsigned refs;		/* threads pointing here */
+	uint64_t dead_at; /* now_ns() at EXIT */
+	unsigned refs;    /* threads pointing here */
 };
 
 struct thread {
 	int tid;
-	const char *comm;	/* interned */
+	const char *comm; /* interned */
 	struct task *proc;
 	bool dead;
 	uint64_t dead_at;

@@ -43,8 +43,8 @@ struct unwind_sample {
 /* Unwind the user stack of a sample taken in task t: writes at most max
  * return addresses, leaf (the sample's ip) first, and returns how many.
  * Stops quietly where the tables or the copied stack run out. */
-size_t unwind_user(struct unwind *u, struct task *t, const struct unwind_sample *s,
-		   uint64_t *ips, size_t max);
+size_t unwind_user(struct unwind *u, struct task *t, const struct unwind_sample *s, uint64_t *ips,
+                   size_t max);
 
 /* The return address of the function executing at the sample's ip, from
  * one unwind step (CFA rule of the leaf), or 0 if unknown. Used to insert

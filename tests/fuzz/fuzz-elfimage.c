@@ -44,7 +44,8 @@ check_bytes(struct elfimage *img, uint64_t off)
 	if (p == NULL)
 		return;
 	if (off >= fz_size || avail == 0 || avail > fz_size - off || before > off ||
-	    memcmp(p, fz_data + off, avail) != 0 || memcmp(p - before, fz_data + off - before, before) != 0)
+	    memcmp(p, fz_data + off, avail) != 0 ||
+	    memcmp(p - before, fz_data + off - before, before) != 0)
 		abort();
 }
 
@@ -113,11 +114,12 @@ check_lookups(struct elfimage *img)
 	for (uint64_t i = 0; img->has_table && i < img->fde_count && i < 64; i++) {
 		int32_t e[2];
 
-		if (elfimage_read(img, img->table_vaddr + i * ELFIMAGE_TABLE_ENTRY, e, sizeof e) != 0)
+		if (elfimage_read(img, img->table_vaddr + i * ELFIMAGE_TABLE_ENTRY, e, sizeof e) !=
+		    0)
 			break;
 		(void)elfimage_fde_find(img, img->hdr_vaddr + (uint64_t)(int64_t)e[0], &fde);
-		(void)elfimage_debug_fde_find(img, img->hdr_vaddr + (uint64_t)(int64_t)e[0], &fde_off,
-		                              &sec_off);
+		(void)elfimage_debug_fde_find(img, img->hdr_vaddr + (uint64_t)(int64_t)e[0],
+		                              &fde_off, &sec_off);
 	}
 	m.pgoff = 0;
 	if (elfimage_bias(img, &m, m.start + fz_size, &bias) == 0)
@@ -144,7 +146,8 @@ check_once(void)
 		check_lookups(img);
 	}
 	for (size_t i = 0; i < sizeof many / sizeof many[0]; i++) {
-		many[i] = (struct dso){.name = "/proc/self/exe", .short_name = "exe", .kind = DSO_ELF};
+		many[i] =
+		    (struct dso){.name = "/proc/self/exe", .short_name = "exe", .kind = DSO_ELF};
 		if (elfimages_get(&set, &many[i]) == NULL)
 			break;
 	}

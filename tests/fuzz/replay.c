@@ -15,8 +15,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #define REPLAY_RANDOM_INPUTS 20000
-#define REPLAY_MAX_LEN 8192    /* of a random input */
-#define REPLAY_MAX_FILE 65536  /* read of a corpus file (real ELF seeds are this big) */
+#define REPLAY_MAX_LEN 8192   /* of a random input */
+#define REPLAY_MAX_FILE 65536 /* read of a corpus file (real ELF seeds are this big) */
 
 /* xorshift64: reproducible inputs without libc's rand state. */
 static uint64_t
@@ -98,7 +98,8 @@ main(int argc, char **argv)
 		uint8_t *data = files[i] ? replay_read(files[i], &len) : NULL;
 
 		if (data == NULL) {
-			printf("1..0 # SKIP cannot read corpus file %s\n", files[i] ? files[i] : "?");
+			printf("1..0 # SKIP cannot read corpus file %s\n",
+			       files[i] ? files[i] : "?");
 			return 0;
 		}
 		LLVMFuzzerTestOneInput(data, len);
@@ -125,7 +126,8 @@ main(int argc, char **argv)
 		} else {
 			/* small numbers dominate, as in record headers */
 			for (k = 0; k < len; k++)
-				buf[k] = (uint8_t)(replay_next(&s) % 4 ? replay_next(&s) % 48 : replay_next(&s));
+				buf[k] = (uint8_t)(replay_next(&s) % 4 ? replay_next(&s) % 48
+				                                       : replay_next(&s));
 		}
 		LLVMFuzzerTestOneInput(buf, len);
 		n++;

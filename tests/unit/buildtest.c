@@ -29,7 +29,7 @@ bt_missing(const char *const *tools, size_t n)
 	if (bt_cc == NULL || bt_cc[0] == '\0')
 		bt_cc = "cc";
 	if (!bt_sh("echo 'int main(void){return 0;}' | %s -g -x c -o /dev/null - 2>/dev/null",
-		   bt_cc)) {
+	           bt_cc)) {
 		snprintf(what, sizeof what, "no working C compiler (%s)", bt_cc);
 		return what;
 	}
@@ -134,9 +134,8 @@ bt_env_set(const char *name)
 
 /* Skip without the tools (fail where they must be there), else run the group. */
 int
-bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
-	     const char *const *tools, size_t ntools, int (*setup)(void **),
-	     int (*teardown)(void **))
+bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n, const char *const *tools,
+             size_t ntools, int (*setup)(void **), int (*teardown)(void **))
 {
 	const char *why = bt_missing(tools, ntools);
 

@@ -8,9 +8,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-extern char bt_dir[256];	/* the directory (canonical path) */
-extern char bt_root[300];	/* bt_dir/debugroot, set as the DSO debug root */
-extern const char *bt_cc;	/* $TT_CC, or cc */
+extern char bt_dir[256];  /* the directory (canonical path) */
+extern char bt_root[300]; /* bt_dir/debugroot, set as the DSO debug root */
+extern const char *bt_cc; /* $TT_CC, or cc */
 
 /* The compiler to use, and the binutils the test needs: NULL when all are
  * there, else why not (for a "1..0 # SKIP" plan). */
@@ -39,7 +39,7 @@ struct CMUnitTest;
  * (setup, teardown) when the compiler and the tools are there, else the
  * plan "1..0 # SKIP why". Returns main's status. */
 int bt_run_group(const char *name, const struct CMUnitTest *tests, size_t n,
-		 const char *const *tools, size_t ntools, int (*setup)(void **),
-		 int (*teardown)(void **));
+                 const char *const *tools, size_t ntools, int (*setup)(void **),
+                 int (*teardown)(void **));
 
 #endif

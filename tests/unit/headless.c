@@ -17,7 +17,7 @@
 static SCREEN *
 headless_newterm(void)
 {
-	static const char *const types[] = { "xterm-256color", "xterm", "vt100" };
+	static const char *const types[] = {"xterm-256color", "xterm", "vt100"};
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 
 	if (out == NULL || in == NULL)

@@ -28,7 +28,6 @@
 #include "headless.h"
 #include "pane-fixture.h"
 
-
 /* The fixture the fakes see. */
 struct fixture *cur;
 
@@ -37,7 +36,7 @@ int snapshots;
 int zoom_calls;
 int zoom_tids[8];
 
-static const enum hist_sort by_overhead[] = { HIST_SORT_OVERHEAD, HIST_SORT_END };
+static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
 
 /* Fake of the loop's status line: keep the message. */
 void
@@ -129,31 +128,41 @@ setup(void **state)
 	struct fixture *f = calloc(1, sizeof *f);
 	struct hist_key k;
 
-	f->libc = (struct dso){ .name = "/usr/lib/libc.so.6", .short_name = "libc.so.6",
-				.kind = DSO_ELF };
-	f->app = (struct dso){ .name = "/opt/app/bin/gammad", .short_name = "gammad",
-			       .kind = DSO_ELF };
-	f->kernel = (struct dso){ .name = "[kernel.kallsyms]", .short_name = "[kernel.kallsyms]",
-				  .kind = DSO_KERNEL };
-	f->alpha = (struct sym){ .start = 0x1000, .size = 0x100, .name = "alpha_fn" };
-	f->beta = (struct sym){ .start = 0xffff0000, .size = 0x80, .name = "beta_sched" };
-	f->gamma = (struct sym){ .start = 0x2000, .size = 0x100, .name = "gamma_work" };
-	f->delta = (struct sym){ .start = 0x3000, .size = 0x100, .name = LONG_NAME };
+	f->libc =
+	    (struct dso){.name = "/usr/lib/libc.so.6", .short_name = "libc.so.6", .kind = DSO_ELF};
+	f->app =
+	    (struct dso){.name = "/opt/app/bin/gammad", .short_name = "gammad", .kind = DSO_ELF};
+	f->kernel = (struct dso){
+	    .name = "[kernel.kallsyms]", .short_name = "[kernel.kallsyms]", .kind = DSO_KERNEL};
+	f->alpha = (struct sym){.start = 0x1000, .size = 0x100, .name = "alpha_fn"};
+	f->beta = (struct sym){.start = 0xffff0000, .size = 0x80, .name = "beta_sched"};
+	f->gamma = (struct sym){.start = 0x2000, .size = 0x100, .name = "gamma_work"};
+	f->delta = (struct sym){.start = 0x3000, .size = 0x100, .name = LONG_NAME};
 	f->h = hist_new(0.5);
-	k = (struct hist_key){ .pid = 100, .tid = 101, .comm = str_intern("alpha-app"),
-			       .dso = &f->libc, .sym = &f->alpha };
+	k = (struct hist_key){.pid = 100,
+	                      .tid = 101,
+	                      .comm = str_intern("alpha-app"),
+	                      .dso = &f->libc,
+	                      .sym = &f->alpha};
 	add_n(f->h, &k, 40);
-	k = (struct hist_key){ .pid = 200, .tid = 200, .comm = str_intern("beta-app"),
-			       .dso = &f->kernel, .sym = &f->beta, .kernel = true };
+	k = (struct hist_key){.pid = 200,
+	                      .tid = 200,
+	                      .comm = str_intern("beta-app"),
+	                      .dso = &f->kernel,
+	                      .sym = &f->beta,
+	                      .kernel = true};
 	add_n(f->h, &k, 30);
-	k = (struct hist_key){ .pid = 100, .tid = 102, .comm = str_intern("alpha-app"),
-			       .dso = &f->app, .sym = &f->gamma };
+	k = (struct hist_key){.pid = 100,
+	                      .tid = 102,
+	                      .comm = str_intern("alpha-app"),
+	                      .dso = &f->app,
+	                      .sym = &f->gamma};
 	add_n(f->h, &k, 20);
-	k = (struct hist_key){ .pid = 300, .tid = 300, .comm = str_intern("delta"),
-			       .dso = &f->app, .sym = &f->delta };
+	k = (struct hist_key){
+	    .pid = 300, .tid = 300, .comm = str_intern("delta"), .dso = &f->app, .sym = &f->delta};
 	add_n(f->h, &k, 6);
-	k = (struct hist_key){ .pid = 300, .tid = 300, .comm = str_intern("delta"), .dso = NULL,
-			       .addr = 0x1a2b };
+	k = (struct hist_key){
+	    .pid = 300, .tid = 300, .comm = str_intern("delta"), .dso = NULL, .addr = 0x1a2b};
 	add_n(f->h, &k, 4);
 	hist_tick(f->h, true);
 
@@ -237,7 +246,7 @@ symbols_shown(void)
 
 		if (m != NULL)
 			o += (size_t)snprintf(out + o, sizeof out - o, "%s%.12s", o ? " " : "",
-					      m + 4);
+			                      m + 4);
 	}
 	return out;
 }
@@ -319,8 +328,8 @@ add_stack(struct fixture *f, int n, const struct sym *const *syms, size_t depth)
 	struct cg_frame fr[8];
 
 	for (size_t i = 0; i < depth; i++)
-		fr[i] = (struct cg_frame){ .dso = syms[i] == &f->alpha ? &f->libc : &f->app,
-					   .sym = syms[i] };
+		fr[i] = (struct cg_frame){.dso = syms[i] == &f->alpha ? &f->libc : &f->app,
+		                          .sym = syms[i]};
 	while (n-- > 0)
 		cg_add(f->cg, str_intern("alpha-app"), fr, depth);
 }
@@ -336,13 +345,13 @@ setup_cg(void **state)
 
 	setup(state);
 	f = *state;
-	f->helper = (struct sym){ .start = 0x4000, .size = 0x100, .name = "helper_fn" };
-	f->mainf = (struct sym){ .start = 0x5000, .size = 0x100, .name = "main_fn" };
+	f->helper = (struct sym){.start = 0x4000, .size = 0x100, .name = "helper_fn"};
+	f->mainf = (struct sym){.start = 0x5000, .size = 0x100, .name = "main_fn"};
 	f->cg = cg_new(0.5, 0);
-	add_stack(f, 30, (const struct sym *const[]){ &f->alpha, &f->gamma, &f->mainf }, 3);
-	add_stack(f, 10, (const struct sym *const[]){ &f->helper, &f->gamma, &f->mainf }, 3);
-	add_stack(f, 10, (const struct sym *const[]){ &f->alpha, &f->mainf }, 2);
-	add_stack(f, 20, (const struct sym *const[]){ &f->gamma, &f->mainf }, 2);
+	add_stack(f, 30, (const struct sym *const[]){&f->alpha, &f->gamma, &f->mainf}, 3);
+	add_stack(f, 10, (const struct sym *const[]){&f->helper, &f->gamma, &f->mainf}, 3);
+	add_stack(f, 10, (const struct sym *const[]){&f->alpha, &f->mainf}, 2);
+	add_stack(f, 20, (const struct sym *const[]){&f->gamma, &f->mainf}, 2);
 	cg_tick(f->cg, true);
 	pane_top.free(f->states[0]);
 	f->t.cg = f->cg;

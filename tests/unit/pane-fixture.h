@@ -23,11 +23,11 @@ struct fixture {
 	struct hist *h;
 	struct dso libc, app, kernel;
 	struct sym alpha, beta, gamma, delta;
-	struct sym helper, mainf;	/* on call stacks only */
-	struct callgraph *cg;		/* set by setup_cg */
+	struct sym helper, mainf; /* on call stacks only */
+	struct callgraph *cg;     /* set by setup_cg */
 	const struct pane_ops *panes[1];
 	void *states[1];
-	struct frame frame;		/* what tui_snapshot shows: one event */
+	struct frame frame; /* what tui_snapshot shows: one event */
 	struct frame_event event;
 	struct tui t;
 };

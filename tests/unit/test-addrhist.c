@@ -294,7 +294,7 @@ test_want(void **state)
 	assert_false(watched(ah, &d, &f[cold]));
 	assert_true(watched(ah, &d, &f[2]));
 	addrhist_want(ah, &d, &f[2], false); /* already asked for: nothing lapses */
-	add_n(ah, &d, &f[3], 1);              /* faded unsampled, still asked for */
+	add_n(ah, &d, &f[3], 1);             /* faded unsampled, still asked for */
 	assert_true(watched(ah, &d, &f[3]));
 	addrhist_free(ah);
 }
@@ -424,14 +424,10 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_counts),
-	    cmocka_unit_test(test_fade_and_reuse),
-	    cmocka_unit_test(test_addr_bound),
-	    cmocka_unit_test(test_table_bounds),
-	    cmocka_unit_test(test_keep_top),
-	    cmocka_unit_test(test_want),
-	    cmocka_unit_test(test_want_name),
-	    cmocka_unit_test(test_top_memory),
+	    cmocka_unit_test(test_counts),     cmocka_unit_test(test_fade_and_reuse),
+	    cmocka_unit_test(test_addr_bound), cmocka_unit_test(test_table_bounds),
+	    cmocka_unit_test(test_keep_top),   cmocka_unit_test(test_want),
+	    cmocka_unit_test(test_want_name),  cmocka_unit_test(test_top_memory),
 	    cmocka_unit_test(test_cost),
 	};
 

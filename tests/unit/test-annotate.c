@@ -645,5 +645,5 @@ main(void)
 	static const char *const tools[] = {"nm", "objdump", "truncate", "head"};
 
 	return bt_run_group("annotate", tests, ARRAY_SIZE(tests), tools, ARRAY_SIZE(tools), setup,
-			    teardown);
+	                    teardown);
 }

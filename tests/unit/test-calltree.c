@@ -151,8 +151,11 @@ static void
 test_tree_refresh(void **state)
 {
 	struct fixture *f = *state;
-	struct hist_key k = { .pid = 100, .tid = 102, .comm = str_intern("alpha-app"),
-			      .dso = &f->app, .sym = &f->gamma };
+	struct hist_key k = {.pid = 100,
+	                     .tid = 102,
+	                     .comm = str_intern("alpha-app"),
+	                     .dso = &f->app,
+	                     .sym = &f->gamma};
 
 	select_row(f, "gamma_work");
 	act(f, ACT_EXPAND);
@@ -210,14 +213,14 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_tree_expand, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_all, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_callers, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_percent, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_utf8, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_refresh, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_menu, setup_cg, teardown),
-		cmocka_unit_test_setup_teardown(test_tree_no_stacks, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_expand, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_all, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_callers, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_percent, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_utf8, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_refresh, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_menu, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_tree_no_stacks, setup, teardown),
 	};
 	/* ASCII glyphs: any locale will do */
 	return headless_run("calltree", tests, sizeof tests / sizeof tests[0], false);

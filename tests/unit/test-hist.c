@@ -568,7 +568,8 @@ test_parse_sort_invalid(void **state)
 	} bad[] = {
 	    {"", "empty sort key list"},
 	    {"  ", "empty sort key list"},
-	    {"foo", "unknown sort key 'foo' (use overhead, samples, comm, pid, dso, sym, children)"},
+	    {"foo",
+	     "unknown sort key 'foo' (use overhead, samples, comm, pid, dso, sym, children)"},
 	    {"comm,cpu", "unknown sort key 'cpu'"},
 	    {"Comm", "unknown sort key 'Comm'"},
 	    {"sym\x1b[2J", "unknown sort key 'sym\\x1b[2J'"},

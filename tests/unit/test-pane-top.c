@@ -21,20 +21,22 @@ test_layout_80(void **state)
 
 	draw(f, 24, 80);
 	assert_string_equal(pane_line(0),
-			    "         vOverhead Command          PID Shared Object        Symbol");
+	                    "         vOverhead Command          PID Shared Object        Symbol");
 	assert_null(strstr(pane_line(0), "Samples"));
-	assert_string_equal(pane_line(1),
-			    "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
-	assert_string_equal(pane_line(2),
-			    "30.00% |||         beta-app         200 [kernel.kallsym~ [k] beta_sched");
-	assert_string_equal(pane_line(3),
-			    "20.00% ||          alpha-app        100 gammad           [.] gamma_work");
+	assert_string_equal(
+	    pane_line(1), "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
+	assert_string_equal(
+	    pane_line(2),
+	    "30.00% |||         beta-app         200 [kernel.kallsym~ [k] beta_sched");
+	assert_string_equal(
+	    pane_line(3),
+	    "20.00% ||          alpha-app        100 gammad           [.] gamma_work");
 	assert_string_equal(pane_line(4),
-			    " 6.00%             delta            300 gammad           [.] "
-			    "delta_a_very_long_~");
+	                    " 6.00%             delta            300 gammad           [.] "
+	                    "delta_a_very_long_~");
 	assert_string_equal(pane_line(5),
-			    " 4.00%             delta            300 [unknown]        [.] "
-			    "[unknown] 0x1a2b");
+	                    " 4.00%             delta            300 [unknown]        [.] "
+	                    "[unknown] 0x1a2b");
 	assert_string_equal(pane_line(6), "");
 	assert_int_equal(strlen(pane_line(4)), 80);
 }
@@ -47,20 +49,20 @@ test_layout_120(void **state)
 
 	draw(f, 30, 120);
 	assert_string_equal(pane_line(0), "         vOverhead  Samples Command          PID "
-					  "Shared Object        Symbol");
+	                                  "Shared Object        Symbol");
 	assert_string_equal(pane_line(1), "40.00% ||||              40 alpha-app        100 "
-					  "libc.so.6        [.] alpha_fn");
+	                                  "libc.so.6        [.] alpha_fn");
 	assert_string_equal(pane_line(2), "30.00% |||               30 beta-app         200 "
-					  "[kernel.kallsym~ [k] beta_sched");
+	                                  "[kernel.kallsym~ [k] beta_sched");
 	assert_string_equal(pane_line(5), " 4.00%                    4 delta            300 "
-					  "[unknown]        [.] [unknown] 0x1a2b");
+	                                  "[unknown]        [.] [unknown] 0x1a2b");
 	/* the long symbol fits better, still cut at column 119 */
 	assert_string_equal(pane_line(4), " 6.00%                    6 delta            300 "
-					  "gammad           [.] "
-					  "delta_a_very_long_symbol_name_that_will_not_fit_i~");
+	                                  "gammad           [.] "
+	                                  "delta_a_very_long_symbol_name_that_will_not_fit_i~");
 	assert_int_equal(strlen(pane_line(4)), 120);
 	assert_string_equal(symbols_shown(),
-			    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
+	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
 }
 
 /* Drawn narrower than the screen, nothing lands outside the area. */
@@ -68,7 +70,7 @@ static void
 test_no_overflow(void **state)
 {
 	struct fixture *f = *state;
-	static const int widths[] = { 80, 120, 60, 40 };
+	static const int widths[] = {80, 120, 60, 40};
 
 	for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
 		int w = widths[i];
@@ -115,12 +117,12 @@ test_sort_invert(void **state)
 	assert_int_equal(act(f, ACT_SORT_INVERT), REACT_HANDLED | REACT_REDRAW);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "[unknown] 0x delta_a_very gamma_work beta_sched alpha_fn");
+	                    "[unknown] 0x delta_a_very gamma_work beta_sched alpha_fn");
 	assert_non_null(strstr(pane_line(0), "^Overhead"));
 	assert_int_equal(act(f, ACT_SORT_INVERT), REACT_HANDLED | REACT_REDRAW);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
+	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
 	assert_non_null(strstr(pane_line(0), "vOverhead"));
 }
 
@@ -143,7 +145,7 @@ test_sort_menu(void **state)
 	pane_top.menu(f->states[0], &f->t, it->id);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "[unknown] 0x alpha_fn beta_sched delta_a_very gamma_work");
+	                    "[unknown] 0x alpha_fn beta_sched delta_a_very gamma_work");
 	assert_non_null(strstr(pane_line(0), "Symbol^"));
 
 	act(f, ACT_SORT_MENU);
@@ -174,8 +176,9 @@ test_filter(void **state)
 	type(f, "beta");
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "beta_sched");
-	assert_string_equal(pane_line(1),
-			    "30.00% |||         beta-app         200 [kernel.kallsym~ [k] beta_sched");
+	assert_string_equal(
+	    pane_line(1),
+	    "30.00% |||         beta-app         200 [kernel.kallsym~ [k] beta_sched");
 	finish(f, true);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "beta_sched");
@@ -186,7 +189,7 @@ test_filter(void **state)
 	finish(f, false);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
+	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
 
 	/* by command and shared object too, case-insensitively */
 	act(f, ACT_FILTER);
@@ -197,7 +200,7 @@ test_filter(void **state)
 	assert_int_equal(act(f, ACT_CLOSE), REACT_HANDLED | REACT_REDRAW);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
+	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
 	/* nothing left to clear and no zoom: Esc is not the pane's */
 	assert_int_equal(act(f, ACT_CLOSE), REACT_IGNORED);
 
@@ -213,11 +216,11 @@ test_filter(void **state)
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "");
 	assert_non_null(strstr(line(PANE_Y + (24 - PANE_Y - PANE_FOOT) / 2),
-			       "No rows match the filter (Esc clears it)"));
+	                       "No rows match the filter (Esc clears it)"));
 	finish(f, false);
 	draw(f, 24, 80);
-	assert_string_equal(pane_line(1),
-			    "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
+	assert_string_equal(
+	    pane_line(1), "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
 }
 
 /* F3: incremental search selects the first match; a miss says so; n and
@@ -306,8 +309,8 @@ test_zoom_process(void **state)
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "alpha_fn gamma_work");
 	/* overheads stay shares of all samples */
-	assert_string_equal(pane_line(1),
-			    "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
+	assert_string_equal(
+	    pane_line(1), "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
 
 	assert_int_equal(act(f, ACT_BACK), REACT_HANDLED | REACT_REDRAW);
 	assert_int_equal(f->t.zoom.pid, 0);
@@ -315,7 +318,7 @@ test_zoom_process(void **state)
 	assert_int_equal(zoom_calls, 0);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
+	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
 	assert_int_equal(act(f, ACT_BACK), REACT_IGNORED);
 	assert_int_equal(snapshots, 2);
 }
@@ -374,14 +377,13 @@ test_mouse(void **state)
 
 	draw(f, 24, 80);
 	assert_int_equal(pane_top.mouse(p, &f->t, PANE_Y + 3, 70, BUTTON1_PRESSED),
-			 REACT_HANDLED | REACT_REDRAW);
+	                 REACT_HANDLED | REACT_REDRAW);
 	assert_string_equal(menu_title_of_selection(f), "gamma_work");
-	assert_int_equal(pane_top.mouse(p, &f->t, PANE_Y + 3, 70, BUTTON1_RELEASED),
-			 REACT_IGNORED);
+	assert_int_equal(pane_top.mouse(p, &f->t, PANE_Y + 3, 70, BUTTON1_RELEASED), REACT_IGNORED);
 
 	/* Command is at 19..30 at 80 columns */
 	assert_int_equal(pane_top.mouse(p, &f->t, PANE_Y, 22, BUTTON1_PRESSED),
-			 REACT_HANDLED | REACT_REDRAW);
+	                 REACT_HANDLED | REACT_REDRAW);
 	draw(f, 24, 80);
 	assert_non_null(strstr(pane_line(0), "Command^"));
 	assert_non_null(strstr(pane_line(0), " Overhead"));
@@ -397,11 +399,11 @@ test_mouse(void **state)
 	draw(f, 9, 80);
 	assert_string_equal(symbols_shown(), "alpha_fn beta_sched gamma_work");
 	assert_int_equal(pane_top.mouse(p, &f->t, PANE_Y + 1, 5, BUTTON5_PRESSED),
-			 REACT_HANDLED | REACT_REDRAW);
+	                 REACT_HANDLED | REACT_REDRAW);
 	draw(f, 9, 80);
 	assert_string_equal(symbols_shown(), "gamma_work delta_a_very [unknown] 0x");
 	assert_int_equal(pane_top.mouse(p, &f->t, PANE_Y + 1, 5, BUTTON4_PRESSED),
-			 REACT_HANDLED | REACT_REDRAW);
+	                 REACT_HANDLED | REACT_REDRAW);
 	draw(f, 9, 80);
 	assert_string_equal(symbols_shown(), "alpha_fn beta_sched gamma_work");
 }
@@ -472,7 +474,7 @@ test_empty(void **state)
 	assert_int_equal(act(f, ACT_CLOSE), REACT_HANDLED | REACT_REDRAW);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
-			    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
+	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");
 
 	/* an interval without samples at all */
 	hist_tick(f->h, true);
@@ -495,21 +497,21 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_layout_80, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_layout_120, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_overflow, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_markers, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sort_invert, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_search, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_row_menu, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zoom_process, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zoom_thread, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zoom_dso, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_layout_80, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_layout_120, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_no_overflow, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_markers, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sort_invert, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_sort_menu, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_filter, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_search, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_row_menu, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_zoom_process, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_zoom_thread, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_zoom_dso, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
 	};
 	/* ASCII glyphs: any locale will do */
 	return headless_run("pane-top", tests, sizeof tests / sizeof tests[0], false);

@@ -750,20 +750,20 @@ static void
 test_record_time(void **state)
 {
 	const uint64_t st = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	                    PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
 	const struct perf_event_header *h;
 	struct rb b;
 
 	(void)state;
 	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	rb_u64(&b, 77);		/* identifier */
-	rb_u64(&b, 0x401000);	/* ip */
+	rb_u64(&b, 77);       /* identifier */
+	rb_u64(&b, 0x401000); /* ip */
 	rb_u32(&b, 10);
-	rb_u32(&b, 11);		/* pid, tid */
-	rb_u64(&b, 123456789);	/* time */
+	rb_u32(&b, 11);        /* pid, tid */
+	rb_u64(&b, 123456789); /* time */
 	rb_u32(&b, 1);
-	rb_u32(&b, 0);		/* cpu */
-	rb_u64(&b, 1000);	/* period */
+	rb_u32(&b, 0);    /* cpu */
+	rb_u64(&b, 1000); /* period */
 	h = rb_done(&b);
 	assert_int_equal(record_time(h, st), 123456789);
 	/* without TIME in sample_type there is nothing to merge on */
@@ -777,11 +777,11 @@ test_record_time(void **state)
 	rb_u32(&b, 11);
 	rb_str(&b, "ls");
 	rb_u32(&b, 10);
-	rb_u32(&b, 11);		/* trailer: tid */
-	rb_u64(&b, 987654321);	/* time */
+	rb_u32(&b, 11);        /* trailer: tid */
+	rb_u64(&b, 987654321); /* time */
 	rb_u32(&b, 1);
-	rb_u32(&b, 0);		/* cpu */
-	rb_u64(&b, 77);		/* identifier */
+	rb_u32(&b, 0);  /* cpu */
+	rb_u64(&b, 77); /* identifier */
 	h = rb_done(&b);
 	assert_int_equal(record_time(h, st), 987654321);
 }
@@ -791,13 +791,20 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_record_time),
-	    cmocka_unit_test(test_sample_basic),   cmocka_unit_test(test_sample_callchain),
-	    cmocka_unit_test(test_sample_raw),     cmocka_unit_test(test_sample_regs),
-	    cmocka_unit_test(test_sample_stack),   cmocka_unit_test(test_sample_identifier),
-	    cmocka_unit_test(test_sample_refused), cmocka_unit_test(test_mmap2),
-	    cmocka_unit_test(test_mmap1),          cmocka_unit_test(test_mmap_no_nul),
-	    cmocka_unit_test(test_comm),           cmocka_unit_test(test_task),
-	    cmocka_unit_test(test_lost),           cmocka_unit_test(test_lost_samples),
+	    cmocka_unit_test(test_sample_basic),
+	    cmocka_unit_test(test_sample_callchain),
+	    cmocka_unit_test(test_sample_raw),
+	    cmocka_unit_test(test_sample_regs),
+	    cmocka_unit_test(test_sample_stack),
+	    cmocka_unit_test(test_sample_identifier),
+	    cmocka_unit_test(test_sample_refused),
+	    cmocka_unit_test(test_mmap2),
+	    cmocka_unit_test(test_mmap1),
+	    cmocka_unit_test(test_mmap_no_nul),
+	    cmocka_unit_test(test_comm),
+	    cmocka_unit_test(test_task),
+	    cmocka_unit_test(test_lost),
+	    cmocka_unit_test(test_lost_samples),
 	    cmocka_unit_test(test_throttle),
 	    cmocka_unit_test(test_type_name),
 	};

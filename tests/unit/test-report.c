@@ -23,7 +23,7 @@ struct fixture {
 	FILE *out;
 };
 
-static const enum hist_sort by_overhead[] = { HIST_SORT_OVERHEAD, HIST_SORT_END };
+static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
 
 /* Count n samples for a key. */
 static void
@@ -38,24 +38,27 @@ static int
 setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof *f);
-	struct hist_key k = { 0 };
+	struct hist_key k = {0};
 
-	f->libc = (struct dso){ .name = "/usr/lib/libc.so.6", .short_name = "libc.so.6",
-				.kind = DSO_ELF };
-	f->kernel = (struct dso){ .name = "[kernel.kallsyms]", .short_name = "[kernel.kallsyms]",
-				  .kind = DSO_KERNEL };
-	f->memcpy_sym = (struct sym){ .start = 0x1000, .size = 0x100, .name = "memcpy" };
-	f->schedule_sym = (struct sym){ .start = 0xffff0000, .size = 0x80, .name = "schedule" };
+	f->libc =
+	    (struct dso){.name = "/usr/lib/libc.so.6", .short_name = "libc.so.6", .kind = DSO_ELF};
+	f->kernel = (struct dso){
+	    .name = "[kernel.kallsyms]", .short_name = "[kernel.kallsyms]", .kind = DSO_KERNEL};
+	f->memcpy_sym = (struct sym){.start = 0x1000, .size = 0x100, .name = "memcpy"};
+	f->schedule_sym = (struct sym){.start = 0xffff0000, .size = 0x80, .name = "schedule"};
 	f->h = hist_new(0.5);
 
-	k = (struct hist_key){ .pid = 42, .comm = str_intern("app"), .dso = &f->libc,
-			       .sym = &f->memcpy_sym };
+	k = (struct hist_key){
+	    .pid = 42, .comm = str_intern("app"), .dso = &f->libc, .sym = &f->memcpy_sym};
 	add_n(f->h, &k, 50);
-	k = (struct hist_key){ .pid = 42, .comm = str_intern("app"), .dso = &f->kernel,
-			       .sym = &f->schedule_sym, .kernel = true };
+	k = (struct hist_key){.pid = 42,
+	                      .comm = str_intern("app"),
+	                      .dso = &f->kernel,
+	                      .sym = &f->schedule_sym,
+	                      .kernel = true};
 	add_n(f->h, &k, 30);
-	k = (struct hist_key){ .pid = 7, .comm = str_intern("ev\x1b[31m\"q\"\nx"), .dso = NULL,
-			       .addr = 0x1a2b };
+	k = (struct hist_key){
+	    .pid = 7, .comm = str_intern("ev\x1b[31m\"q\"\nx"), .dso = NULL, .addr = 0x1a2b};
 	add_n(f->h, &k, 20);
 	hist_tick(f->h, true);
 	hist_snapshot(f->h, by_overhead, NULL, NULL, &f->snap);
@@ -88,14 +91,14 @@ text_of(struct fixture *f)
 }
 
 static const struct report_info info = {
-	.event = "cpu-clock",
-	.target = "system-wide (2 CPUs)",
-	.samples = 100,
-	.lost = 3,
-	.total_samples = 400,
-	.total_lost = 5,
-	.seconds = 2.0,
-	.wall = 1700000000.25,
+    .event = "cpu-clock",
+    .target = "system-wide (2 CPUs)",
+    .samples = 100,
+    .lost = 3,
+    .total_samples = 400,
+    .total_lost = 5,
+    .seconds = 2.0,
+    .wall = 1700000000.25,
 };
 
 /* The text header and titles. */
@@ -107,8 +110,9 @@ test_text_header(void **state)
 
 	report_text(f->out, &info, &f->snap);
 	t = text_of(f);
-	assert_non_null(strstr(t, "event: cpu-clock  samples/s: 50  samples: 100  lost: 3 (total 5)  "
-				  "target: system-wide (2 CPUs)\n"));
+	assert_non_null(strstr(t,
+	                       "event: cpu-clock  samples/s: 50  samples: 100  lost: 3 (total 5)  "
+	                       "target: system-wide (2 CPUs)\n"));
 	assert_null(strstr(t, "note:"));
 	assert_non_null(strstr(t, "Overhead   Samples  Command"));
 	assert_non_null(strstr(t, "Shared Object"));
@@ -171,19 +175,21 @@ test_json_object(void **state)
 
 	report_json(f->out, &info, &f->snap);
 	t = text_of(f);
-	assert_true(strncmp(t, "{\"view\":\"top\",\"event\":\"cpu-clock\",\"target\":"
-			       "\"system-wide (2 CPUs)\",\"time\":1700000000.250,\"interval\":2.000,"
-			       "\"samples\":100,\"samples_per_sec\":50.0,\"lost\":3,"
-			       "\"total_samples\":400,\"total_lost\":5,\"rows\":[",
-			strlen("{\"view\":\"top\",\"event\":\"cpu-clock\",\"target\":"
-			       "\"system-wide (2 CPUs)\",\"time\":1700000000.250,\"interval\":2.000,"
-			       "\"samples\":100,\"samples_per_sec\":50.0,\"lost\":3,"
-			       "\"total_samples\":400,\"total_lost\":5,\"rows\":[")) == 0);
+	assert_true(
+	    strncmp(t,
+	            "{\"view\":\"top\",\"event\":\"cpu-clock\",\"target\":"
+	            "\"system-wide (2 CPUs)\",\"time\":1700000000.250,\"interval\":2.000,"
+	            "\"samples\":100,\"samples_per_sec\":50.0,\"lost\":3,"
+	            "\"total_samples\":400,\"total_lost\":5,\"rows\":[",
+	            strlen("{\"view\":\"top\",\"event\":\"cpu-clock\",\"target\":"
+	                   "\"system-wide (2 CPUs)\",\"time\":1700000000.250,\"interval\":2.000,"
+	                   "\"samples\":100,\"samples_per_sec\":50.0,\"lost\":3,"
+	                   "\"total_samples\":400,\"total_lost\":5,\"rows\":[")) == 0);
 	assert_non_null(strstr(t, "{\"overhead\":50.00,\"samples\":50,\"comm\":\"app\",\"pid\":42,"
-				  "\"dso\":\"/usr/lib/libc.so.6\",\"symbol\":\"memcpy\","
-				  "\"kernel\":false}"));
+	                          "\"dso\":\"/usr/lib/libc.so.6\",\"symbol\":\"memcpy\","
+	                          "\"kernel\":false}"));
 	assert_non_null(strstr(t, "\"dso\":\"[kernel.kallsyms]\",\"symbol\":\"schedule\","
-				  "\"kernel\":true}"));
+	                          "\"kernel\":true}"));
 	assert_string_equal(t + strlen(t) - 3, "]}\n");
 	assert_ptr_equal(strchr(t, '\n'), t + strlen(t) - 1);
 	assert_null(strstr(t, "notice"));
@@ -200,8 +206,8 @@ test_json_unknown_and_escapes(void **state)
 	report_json(f->out, &info, &f->snap);
 	t = text_of(f);
 	assert_non_null(strstr(t, "\"comm\":\"ev\\\\x1b[31m\\\"q\\\"\\\\x0ax\",\"pid\":7,"
-				  "\"dso\":\"[unknown]\",\"symbol\":\"[unknown]\",\"offset\":6699,"
-				  "\"kernel\":false}"));
+	                          "\"dso\":\"[unknown]\",\"symbol\":\"[unknown]\",\"offset\":6699,"
+	                          "\"kernel\":false}"));
 	assert_null(strchr(t, '\x1b'));
 }
 
@@ -218,7 +224,7 @@ test_json_fallback(void **state)
 	report_json(f->out, &ri, &f->snap);
 	t = text_of(f);
 	assert_non_null(strstr(t, "\"event\":\"cpu-clock\",\"requested_event\":\"cycles\","
-				  "\"notice\":\"cycles is not supported here\","));
+	                          "\"notice\":\"cycles is not supported here\","));
 }
 
 /* Column helpers used by the TUI too. */
@@ -242,14 +248,14 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_text_header, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_text_rows, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_text_escapes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_text_notice_rows, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_object, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_unknown_and_escapes, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_json_fallback, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text_header, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text_rows, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text_escapes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_text_notice_rows, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_object, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_unknown_and_escapes, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json_fallback, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

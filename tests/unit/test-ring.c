@@ -523,14 +523,21 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_in_order),        cmocka_unit_test(test_wrap),
-	    cmocka_unit_test(test_header_straddle), cmocka_unit_test(test_empty),
+	    cmocka_unit_test(test_in_order),
+	    cmocka_unit_test(test_wrap),
+	    cmocka_unit_test(test_header_straddle),
+	    cmocka_unit_test(test_empty),
 	    cmocka_unit_test(test_rewind),
-	    cmocka_unit_test(test_release),          cmocka_unit_test(test_end_publishes),
-	    cmocka_unit_test(test_corrupt_zero),    cmocka_unit_test(test_corrupt_short),
-	    cmocka_unit_test(test_corrupt_too_big), cmocka_unit_test(test_corrupt_tail_bytes),
-	    cmocka_unit_test(test_cycles),          cmocka_unit_test(test_scratch_reuse),
-	    cmocka_unit_test(test_real_perf),       cmocka_unit_test(test_mmap_error),
+	    cmocka_unit_test(test_release),
+	    cmocka_unit_test(test_end_publishes),
+	    cmocka_unit_test(test_corrupt_zero),
+	    cmocka_unit_test(test_corrupt_short),
+	    cmocka_unit_test(test_corrupt_too_big),
+	    cmocka_unit_test(test_corrupt_tail_bytes),
+	    cmocka_unit_test(test_cycles),
+	    cmocka_unit_test(test_scratch_reuse),
+	    cmocka_unit_test(test_real_perf),
+	    cmocka_unit_test(test_mmap_error),
 	};
 	int fd = open_dummy();
 

@@ -130,8 +130,8 @@ struct front {
 	int frames, finished, ready, nfront, reads;
 	uint64_t seqs[16];
 	bool finals[16];
-	int stop_after;   /* frames before stop says yes (0: never) */
-	bool parts;       /* what want_parts answers */
+	int stop_after;    /* frames before stop says yes (0: never) */
+	bool parts;        /* what want_parts answers */
 	struct fake *feed; /* written to at every read hook until it finishes */
 	int fd;            /* the front end's own fd (a pipe), or -1 */
 };
@@ -426,9 +426,12 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_count),         cmocka_unit_test(test_finished_stops),
-	    cmocka_unit_test(test_finished_goes_on), cmocka_unit_test(test_frozen),
-	    cmocka_unit_test(test_front_end),     cmocka_unit_test(test_stop_hook),
+	    cmocka_unit_test(test_count),
+	    cmocka_unit_test(test_finished_stops),
+	    cmocka_unit_test(test_finished_goes_on),
+	    cmocka_unit_test(test_frozen),
+	    cmocka_unit_test(test_front_end),
+	    cmocka_unit_test(test_stop_hook),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,9 +56,9 @@ static bool
 install_debug(const char *bin, const char *tool, const char *src)
 {
 	return bt_sh("id=$(readelf -n '%s' | sed -n 's/.*Build ID: //p') && "
-	          "d='%s/.build-id/'$(echo $id | cut -c1-2) && mkdir -p \"$d\" && "
-	          "%s '%s' \"$d/$(echo $id | cut -c3-).debug\"",
-	          bin, bt_root, tool, src);
+	             "d='%s/.build-id/'$(echo $id | cut -c1-2) && mkdir -p \"$d\" && "
+	             "%s '%s' \"$d/$(echo $id | cut -c3-).debug\"",
+	             bin, bt_root, tool, src);
 }
 
 /* The DSO for a file in bt_dir, through the engine's path (dso_get with the
@@ -408,9 +408,9 @@ test_corrupt(void **state)
 	/* a debug file that is found (build-id and .symtab intact) but whose
 	 * DWARF is garbage */
 	assert_true(bt_sh("cd '%s' && %s -O2 -g -DVARIANT=2 -Wl,--build-id=sha1 -o bad.unstripped "
-	               "inl.c && cp bad.unstripped bad && strip --strip-all bad && "
-	               "objcopy --only-keep-debug bad.unstripped bad.debug",
-	               bt_dir, bt_cc));
+	                  "inl.c && cp bad.unstripped bad && strip --strip-all bad && "
+	                  "objcopy --only-keep-debug bad.unstripped bad.debug",
+	                  bt_dir, bt_cc));
 	snprintf(dpath, sizeof dpath, "%s", bt_path("bad.debug"));
 	smash_sections(dpath, dwarf_secs, 0xff);
 	assert_true(install_debug(bt_path("bad"), "cp", dpath));
@@ -419,8 +419,8 @@ test_corrupt(void **state)
 	check_nothing("bad", bt_path("bad.unstripped"));
 
 	for (i = 0; trunc_at[i] != NULL; i++) {
-		assert_true(bt_sh("cd '%s' && cp inl trunc%zu && truncate -s %s trunc%zu", bt_dir, i,
-		               trunc_at[i], i));
+		assert_true(bt_sh("cd '%s' && cp inl trunc%zu && truncate -s %s trunc%zu", bt_dir,
+		                  i, trunc_at[i], i));
 		snprintf(dpath, sizeof dpath, "trunc%zu", i);
 		check_nothing(dpath, bt_path("inl"));
 	}
@@ -438,10 +438,10 @@ setup(void **state)
 	if (f == NULL || fputs(prog_src, f) < 0 || fclose(f) != 0)
 		return -1;
 	if (!bt_sh("cd '%s' && %s -O2 -g -DVARIANT=0 -o inl inl.c && "
-	        "%s -O2 -DVARIANT=0 -o nodbg inl.c && "
-	        "%s -O2 -g -DVARIANT=1 -Wl,--build-id=sha1 -o bid.unstripped inl.c && "
-	        "cp bid.unstripped bid && strip --strip-all bid",
-	        bt_dir, bt_cc, bt_cc, bt_cc))
+	           "%s -O2 -DVARIANT=0 -o nodbg inl.c && "
+	           "%s -O2 -g -DVARIANT=1 -Wl,--build-id=sha1 -o bid.unstripped inl.c && "
+	           "cp bid.unstripped bid && strip --strip-all bid",
+	           bt_dir, bt_cc, bt_cc, bt_cc))
 		return -1;
 	return install_debug(bt_path("bid"), "objcopy --only-keep-debug", bt_path("bid.unstripped"))
 	           ? 0
@@ -466,7 +466,8 @@ main(void)
 	    cmocka_unit_test(test_cache_flush), cmocka_unit_test(test_async),
 	    cmocka_unit_test(test_corrupt),
 	};
-	static const char *const tools[] = { "nm", "strip", "objcopy", "readelf", "addr2line", "truncate" };
+	static const char *const tools[] = {"nm",      "strip",     "objcopy",
+	                                    "readelf", "addr2line", "truncate"};
 	const char *why;
 
 	if ((why = bt_missing(tools, ARRAY_SIZE(tools))) != NULL) {

@@ -287,11 +287,11 @@ test_debuglink(void **state)
 
 	snprintf(under_root, sizeof under_root, "%s%s/dl.debug", bt_root, bt_dir);
 	check_debuglink(bt_path("dl.debug"));
-	assert_true(
-	    bt_sh("mkdir -p '%s/.debug' && mv '%s' '%s/.debug/'", bt_dir, bt_path("dl.debug"), bt_dir));
+	assert_true(bt_sh("mkdir -p '%s/.debug' && mv '%s' '%s/.debug/'", bt_dir,
+	                  bt_path("dl.debug"), bt_dir));
 	check_debuglink(bt_path(".debug/dl.debug"));
-	assert_true(bt_sh("mkdir -p '%s%s' && mv '%s' '%s'", bt_root, bt_dir, bt_path(".debug/dl.debug"),
-	               under_root));
+	assert_true(bt_sh("mkdir -p '%s%s' && mv '%s' '%s'", bt_root, bt_dir,
+	                  bt_path(".debug/dl.debug"), under_root));
 	check_debuglink(under_root);
 	/* same name, other contents: the CRC does not match */
 	assert_true(bt_sh("cp '%s' '%s'", bt_path("full"), bt_path("dl.debug")));
@@ -489,22 +489,24 @@ build_all(void)
 	write_file(bt_path("lib.c"), lib_src, sizeof lib_src - 1);
 	write_file(bt_path("libuser.c"), libuser_src, sizeof libuser_src - 1);
 	return bt_sh("%s -g -O1 -Wl,--build-id -o '%s' '%s'", bt_cc, bt_path("full"), src) &&
-	       bt_sh("%s -O1 -rdynamic -o '%s' '%s' && strip --strip-all '%s'", bt_cc, bt_path("dyn"), src,
-	          bt_path("dyn")) &&
-	       bt_sh("%s -g -O1 -Wl,--build-id=sha1 -o '%s' '%s' && cp '%s' '%s' && strip --strip-all "
-	          "'%s'",
-	          bt_cc, bt_path("bid.unstripped"), src, bt_path("bid.unstripped"), bt_path("bid"),
-	          bt_path("bid")) &&
-	       bt_sh("cd '%s' && %s -g -O1 -Wl,--build-id=none -o dl.unstripped prog.c && "
-	          "objcopy --only-keep-debug dl.unstripped dl.debug && "
-	          "strip --strip-all -o dl dl.unstripped && objcopy --add-gnu-debuglink=dl.debug "
-	          "dl",
-	          bt_dir, bt_cc) &&
+	       bt_sh("%s -O1 -rdynamic -o '%s' '%s' && strip --strip-all '%s'", bt_cc,
+	             bt_path("dyn"), src, bt_path("dyn")) &&
+	       bt_sh("%s -g -O1 -Wl,--build-id=sha1 -o '%s' '%s' && cp '%s' '%s' && strip "
+	             "--strip-all "
+	             "'%s'",
+	             bt_cc, bt_path("bid.unstripped"), src, bt_path("bid.unstripped"),
+	             bt_path("bid"), bt_path("bid")) &&
+	       bt_sh(
+	           "cd '%s' && %s -g -O1 -Wl,--build-id=none -o dl.unstripped prog.c && "
+	           "objcopy --only-keep-debug dl.unstripped dl.debug && "
+	           "strip --strip-all -o dl dl.unstripped && objcopy --add-gnu-debuglink=dl.debug "
+	           "dl",
+	           bt_dir, bt_cc) &&
 	       bt_sh("%s -O1 -fPIE -pie -o '%s' '%s'", bt_cc, bt_path("pie"), src) &&
 	       bt_sh("%s -O1 -fno-pie -no-pie -o '%s' '%s'", bt_cc, bt_path("nopie"), src) &&
 	       bt_sh("cd '%s' && %s -O1 -shared -fPIC -o libt.so lib.c && "
-	          "%s -O1 -o libuser libuser.c -L. -lt -Wl,-rpath,'%s'",
-	          bt_dir, bt_cc, bt_cc, bt_dir);
+	             "%s -O1 -o libuser libuser.c -L. -lt -Wl,-rpath,'%s'",
+	             bt_dir, bt_cc, bt_cc, bt_dir);
 }
 
 /* Make the directory tree and the binaries. */
@@ -534,7 +536,7 @@ main(void)
 	    cmocka_unit_test(test_offsets),        cmocka_unit_test(test_bad_files),
 	    cmocka_unit_test(test_corrupt),
 	};
-	static const char *const tools[] = { "nm", "strip", "objcopy", "readelf" };
+	static const char *const tools[] = {"nm", "strip", "objcopy", "readelf"};
 	const char *why;
 
 	if ((why = bt_missing(tools, ARRAY_SIZE(tools))) != NULL) {

@@ -22,7 +22,7 @@
 #include "ui/screen.h"
 #include "ui/tui.h"
 
-#define CTRL(c) ((c) & 0x1f)
+#define CTRL(c) ((c)&0x1f)
 
 /* --------------------------------------------------------------- helpers */
 
@@ -117,9 +117,12 @@ test_prompt_delete(void **state)
 	struct prompt p;
 
 	memset(&p, 0, sizeof p);
-	prompt_open(&p, NULL, "a\xc3\xa9" "bc");
+	prompt_open(&p, NULL,
+	            "a\xc3\xa9"
+	            "bc");
 	assert_int_equal(prompt_key(&p, 127, false), PROMPT_CHANGED);
-	assert_string_equal(p.text, "a\xc3\xa9" "b");
+	assert_string_equal(p.text, "a\xc3\xa9"
+	                            "b");
 	assert_int_equal(prompt_key(&p, CTRL('H'), false), PROMPT_CHANGED);
 	assert_string_equal(p.text, "a\xc3\xa9");
 	assert_int_equal(fkey(&p, KEY_BACKSPACE), PROMPT_CHANGED);
@@ -143,11 +146,13 @@ test_prompt_delete(void **state)
 static void
 test_prompt_motion(void **state)
 {
-	static const size_t right[] = { 1, 3, 4, 4 };
+	static const size_t right[] = {1, 3, 4, 4};
 	struct prompt p;
 
 	memset(&p, 0, sizeof p);
-	prompt_open(&p, NULL, "a\xc3\xa9" "b");
+	prompt_open(&p, NULL,
+	            "a\xc3\xa9"
+	            "b");
 	fkey(&p, KEY_HOME);
 	assert_int_equal(p.cursor, 0);
 	for (size_t i = 0; i < 4; i++) {
@@ -167,7 +172,8 @@ test_prompt_motion(void **state)
 	assert_int_equal(p.cursor, 0);
 	prompt_key(&p, CTRL('E'), false);
 	assert_int_equal(p.cursor, 4);
-	assert_string_equal(p.text, "a\xc3\xa9" "b");
+	assert_string_equal(p.text, "a\xc3\xa9"
+	                            "b");
 }
 
 /* Enter accepts (and remembers), Esc cancels (and does not). */
@@ -211,7 +217,7 @@ accept_all(struct prompt *p, const char *const *texts, size_t n)
 static void
 test_prompt_history(void **state)
 {
-	static const char *const texts[] = { "foo", "bar", "foo" };
+	static const char *const texts[] = {"foo", "bar", "foo"};
 	struct prompt p;
 	char buf[8];
 
@@ -241,7 +247,7 @@ test_prompt_history(void **state)
 	/* Bounded: the oldest go. */
 	for (int i = 0; i < PROMPT_HISTORY + 4; i++) {
 		snprintf(buf, sizeof buf, "e%d", i);
-		accept_all(&p, (const char *const[]){ buf }, 1);
+		accept_all(&p, (const char *const[]){buf}, 1);
 	}
 	assert_int_equal(p.nhistory, PROMPT_HISTORY);
 	snprintf(buf, sizeof buf, "e%d", PROMPT_HISTORY + 3);
@@ -293,7 +299,7 @@ test_prompt_max(void **state)
 static void
 test_prompt_controls(void **state)
 {
-	static const wint_t bad[] = { 0, 2, 3, '\t', 11, 12, 0x1f, 0x80, 0x9b, 0x9f };
+	static const wint_t bad[] = {0, 2, 3, '\t', 11, 12, 0x1f, 0x80, 0x9b, 0x9f};
 	struct prompt p;
 
 	memset(&p, 0, sizeof p);
@@ -358,7 +364,7 @@ test_menu_navigation(void **state)
 static void
 test_menu_close(void **state)
 {
-	static const enum action closers[] = { ACT_CLOSE, ACT_BACK, ACT_QUIT };
+	static const enum action closers[] = {ACT_CLOSE, ACT_BACK, ACT_QUIT};
 	struct menu m;
 	int id = 0;
 
@@ -401,8 +407,8 @@ test_prompt_draw(void **state)
 	line_text(5, line, sizeof line);
 	assert_memory_equal(line, "Search: h\xc3\xa9llo ", 15);
 	assert_int_equal(strspn(line + 15, " "), 30 - 14);
-	assert_int_equal(line[31], '#'); /* nothing past w (é is 2 bytes) */
-	assert_true(cell_attr(5, 13) & A_REVERSE);  /* the cursor after the text */
+	assert_int_equal(line[31], '#');           /* nothing past w (é is 2 bytes) */
+	assert_true(cell_attr(5, 13) & A_REVERSE); /* the cursor after the text */
 	assert_false(cell_attr(5, 12) & A_REVERSE);
 	fkey(&p, KEY_HOME);
 	prompt_draw(&p, stdscr, 5, 30, &th);
@@ -496,9 +502,9 @@ struct fixture {
 	struct dso dso;
 };
 
-static const struct pane_ops fake_top = { .name = "Top", .scope = SCOPE_TOP };
-static const struct pane_ops fake_counters = { .name = "Counters", .scope = SCOPE_GLOBAL };
-static const struct pane_ops *const fake_panes[] = { &fake_top, &fake_counters };
+static const struct pane_ops fake_top = {.name = "Top", .scope = SCOPE_TOP};
+static const struct pane_ops fake_counters = {.name = "Counters", .scope = SCOPE_GLOBAL};
+static const struct pane_ops *const fake_panes[] = {&fake_top, &fake_counters};
 
 /* Fill f with a busy header: two events, a notice, lost samples, a zoom. */
 static void
@@ -682,8 +688,8 @@ test_footer_keys(void **state)
 	assert_non_null(strstr(full, "F6SortBy"));
 	assert_null(strstr(full, "#"));
 	assert_null(strstr(strstr(full, "Help") + 4, "Help")); /* one entry per action */
-	assert_true(cell_attr(23, 0) & A_BOLD);  /* "F1" */
-	assert_false(cell_attr(23, 2) & A_BOLD); /* "Help" */
+	assert_true(cell_attr(23, 0) & A_BOLD);                /* "F1" */
+	assert_false(cell_attr(23, 2) & A_BOLD);               /* "Help" */
 	assert_true(cell_attr(23, line_col(23, "F10")) & A_BOLD);
 	/* Narrow: a prefix of the wide bar, cut between entries. */
 	screen_of(24, 40, true);
@@ -713,23 +719,15 @@ int
 main(void)
 {
 	static const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_prompt_insert),
-		cmocka_unit_test(test_prompt_delete),
-		cmocka_unit_test(test_prompt_motion),
-		cmocka_unit_test(test_prompt_enter_esc),
-		cmocka_unit_test(test_prompt_history),
-		cmocka_unit_test(test_prompt_max),
-		cmocka_unit_test(test_prompt_controls),
-		cmocka_unit_test(test_menu_navigation),
-		cmocka_unit_test(test_menu_close),
-		cmocka_unit_test(test_prompt_draw),
-		cmocka_unit_test(test_menu_draw),
-		cmocka_unit_test(test_menu_small),
-		cmocka_unit_test(test_header_wide),
-		cmocka_unit_test(test_header_narrow),
-		cmocka_unit_test(test_header_escape),
-		cmocka_unit_test(test_footer_status),
-		cmocka_unit_test(test_footer_keys),
+	    cmocka_unit_test(test_prompt_insert),   cmocka_unit_test(test_prompt_delete),
+	    cmocka_unit_test(test_prompt_motion),   cmocka_unit_test(test_prompt_enter_esc),
+	    cmocka_unit_test(test_prompt_history),  cmocka_unit_test(test_prompt_max),
+	    cmocka_unit_test(test_prompt_controls), cmocka_unit_test(test_menu_navigation),
+	    cmocka_unit_test(test_menu_close),      cmocka_unit_test(test_prompt_draw),
+	    cmocka_unit_test(test_menu_draw),       cmocka_unit_test(test_menu_small),
+	    cmocka_unit_test(test_header_wide),     cmocka_unit_test(test_header_narrow),
+	    cmocka_unit_test(test_header_escape),   cmocka_unit_test(test_footer_status),
+	    cmocka_unit_test(test_footer_keys),
 	};
 
 	return headless_run("widgets", tests, sizeof tests / sizeof tests[0], true);

@@ -50,24 +50,24 @@ volatile unsigned long cp_sink;
  * per leaf, so no two leaves are identical code; it stays below 0x80 so
  * the leaves encode to the same length and differ in one byte only.
  */
-#define CP_LEAF(name, K)                                                   \
-	CP_FN unsigned long name(unsigned long n);                         \
-	CP_FN unsigned long name(unsigned long n)                          \
-	{                                                                  \
-		unsigned long acc = n;                                     \
-		for (unsigned long i = 0; i < n; i++)                      \
-			acc = acc * 31 + (i ^ (K));                        \
-		return acc;                                                \
+#define CP_LEAF(name, K)                                                                           \
+	CP_FN unsigned long name(unsigned long n);                                                 \
+	CP_FN unsigned long name(unsigned long n)                                                  \
+	{                                                                                          \
+		unsigned long acc = n;                                                             \
+		for (unsigned long i = 0; i < n; i++)                                              \
+			acc = acc * 31 + (i ^ (K));                                                \
+		return acc;                                                                        \
 	}
 
 /* A caller: calls CALLEE, then uses its result (no tail call). */
-#define CP_CALLER(name, callee, K)                                         \
-	CP_FN unsigned long name(unsigned long n);                         \
-	CP_FN unsigned long name(unsigned long n)                          \
-	{                                                                  \
-		unsigned long r = callee(n);                               \
-		cp_sink = r;                                               \
-		return r + (K);                                            \
+#define CP_CALLER(name, callee, K)                                                                 \
+	CP_FN unsigned long name(unsigned long n);                                                 \
+	CP_FN unsigned long name(unsigned long n)                                                  \
+	{                                                                                          \
+		unsigned long r = callee(n);                                                       \
+		cp_sink = r;                                                                       \
+		return r + (K);                                                                    \
 	}
 
 CP_LEAF(cp_alpha_leaf, 0x51UL)
@@ -84,7 +84,8 @@ CP_CALLER(cp_gamma, cp_gamma_mid, 6)
 
 /* Run rounds of the 5:3:2 mix until the deadline; returns a checksum. */
 CP_FN unsigned long cp_run(void);
-CP_FN unsigned long cp_run(void)
+CP_FN unsigned long
+cp_run(void)
 {
 	unsigned long sum = 0;
 
@@ -104,14 +105,16 @@ CP_FN unsigned long cp_run(void)
 }
 
 /* A thread's start: run the mix (cp_run's result is used, no tail call). */
-static void *cp_thread(void *arg)
+static void *
+cp_thread(void *arg)
 {
 	(void)arg;
 	cp_sink = cp_run();
 	return NULL;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	driver_start("callpaths", argc, argv, "CALLPATHS_PIDFILE", cp_thread);
 	cp_sink = cp_run();

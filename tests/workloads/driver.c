@@ -62,7 +62,7 @@ driver_arg(const char *name, const char *s, long max)
 /* Arguments, deadline, threads, pid file. */
 void
 driver_start(const char *name, int argc, char **argv, const char *pidfile_env,
-	     void *(*thread_fn)(void *))
+             void *(*thread_fn)(void *))
 {
 	long seconds = argc > 1 ? driver_arg(name, argv[1], 86400) : 5;
 	const char *pidfile = getenv(pidfile_env);

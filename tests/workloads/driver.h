@@ -9,7 +9,7 @@
  * set the deadline, start THREADS - 1 threads running thread_fn and write
  * our pid to the file named by env pidfile_env when it is set. */
 void driver_start(const char *name, int argc, char **argv, const char *pidfile_env,
-		  void *(*thread_fn)(void *));
+                  void *(*thread_fn)(void *));
 
 /* Write our pid to path atomically (a temporary file, then a rename);
  * exit 1 on failure. name is for messages. */

@@ -22,7 +22,8 @@
 
 /* Burn about a millisecond of CPU time. */
 __attribute__((noinline, noipa)) void evil_spin(void);
-__attribute__((noinline, noipa)) void evil_spin(void)
+__attribute__((noinline, noipa)) void
+evil_spin(void)
 {
 	volatile unsigned long acc = 0;
 
@@ -31,7 +32,8 @@ __attribute__((noinline, noipa)) void evil_spin(void)
 }
 
 /* Write our pid to PATH through a temporary file and a rename. */
-static void write_pidfile(const char *path)
+static void
+write_pidfile(const char *path)
 {
 	char tmp[4096];
 	FILE *f;
@@ -48,7 +50,8 @@ static void write_pidfile(const char *path)
 	}
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	long seconds = 5;
 	const char *pidfile = getenv("EVIL_PIDFILE");
@@ -75,6 +78,6 @@ int main(int argc, char **argv)
 		evil_spin();
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec < end.tv_sec ||
-		 (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
+	         (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
 	return 0;
 }

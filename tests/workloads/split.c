@@ -26,13 +26,13 @@
  * -O2 (user CFLAGS come after the target's -O1). Aligned so the loops sit
  * at the same offset and run at the same speed.
  */
-#define SPLIT_FN(name, K)                                                  \
-	__attribute__((noinline, noipa, aligned(64))) void name(void);     \
-	__attribute__((noinline, noipa, aligned(64))) void name(void)      \
-	{                                                                  \
-		volatile unsigned long acc = 0;                            \
-		for (unsigned long i = 0; i < SPLIT_ITERS; i++)            \
-			acc += i ^ (K);                                    \
+#define SPLIT_FN(name, K)                                                                          \
+	__attribute__((noinline, noipa, aligned(64))) void name(void);                             \
+	__attribute__((noinline, noipa, aligned(64))) void name(void)                              \
+	{                                                                                          \
+		volatile unsigned long acc = 0;                                                    \
+		for (unsigned long i = 0; i < SPLIT_ITERS; i++)                                    \
+			acc += i ^ (K);                                                            \
 	}
 
 SPLIT_FN(split_alpha, 0x51UL)
@@ -40,7 +40,8 @@ SPLIT_FN(split_beta, 0x52UL)
 SPLIT_FN(split_gamma, 0x53UL)
 
 /* Run rounds of the 5:3:2 mix until the deadline. */
-static void *run_mix(void *arg)
+static void *
+run_mix(void *arg)
 {
 	(void)arg;
 	do {
@@ -58,7 +59,8 @@ static void *run_mix(void *arg)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	driver_start("split", argc, argv, "SPLIT_PIDFILE", run_mix);
 	run_mix(NULL);
