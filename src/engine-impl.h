@@ -20,6 +20,9 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |            \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD)
 
+/* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
+#define ENGINE_MAX_FRAMES 128
+
 struct engine_event;
 struct engine_head;
 struct engine_fcache;
@@ -70,6 +73,19 @@ struct thread;
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key; the
  * ELF address in *elf_addr (0 if none). (engine.c, for engine-stack.c) */
 void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr);
+
+struct record_sample;
+struct callgraph;
+struct hist;
+/* Sample s's stack into ips (room for ENGINE_MAX_FRAMES), leaf first, with
+ * kern[i] telling kernel addresses; returns how many. (engine-chain.c) */
+size_t engine_chain(struct engine *e, struct thread *th, const struct record_sample *s,
+                    uint64_t *ips, bool *kern);
+
+/* Count a resolved stack of n keys: children time once per distinct
+ * function (in hist, and zoom unless NULL), the path in cg. */
+void engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom,
+                        const char *comm, const struct hist_key *keys, size_t n);
 
 /* Trace samples (tracepoints opened by engine-trace.c): true when h was
  * one of them and went to the stream, false for everything else. */

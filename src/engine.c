@@ -21,8 +21,6 @@
 #include "tracetop/unwind.h"
 #include "tracetop/worker.h"
 
-/* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
-#define ENGINE_MAX_FRAMES 128
 /* User stack copied per sample in fp mode: enough for a frameless leaf's
  * return address (its CFA rule), far cheaper than a dwarf copy. */
 #define ENGINE_LEAF_STACK 512
@@ -338,108 +336,6 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 	return c;
 }
 
-/* The sample's user registers and stack copy, for the unwinder. */
-static bool
-engine_user_state(const struct record_sample *s, struct unwind_sample *us)
-{
-	if (s->user_abi != PERF_SAMPLE_REGS_ABI_64 || s->nr_regs == 0 || s->stack_size == 0)
-		return false;
-	*us = (struct unwind_sample){.regs = s->user_regs,
-	                             .nregs = s->nr_regs,
-	                             .stack = s->stack,
-	                             .stack_size = s->stack_size};
-	return true;
-}
-
-/* Insert at position at of the n addresses (room for one more is checked
- * by the caller). */
-static void
-engine_chain_insert(uint64_t *ips, bool *kern, size_t n, size_t at, uint64_t ip)
-{
-	memmove(ips + at + 1, ips + at, (n - at) * sizeof *ips);
-	memmove(kern + at + 1, kern + at, (n - at) * sizeof *kern);
-	ips[at] = ip;
-	kern[at] = false;
-}
-
-/* The sampled stack, leaf first: the kernel's callchain, and the user part
- * from frame pointers (with the caller a frameless leaf hides restored) or
- * from unwinding the copied stack. Return addresses are moved back one
- * byte so they resolve to the call, not to the next line. */
-static size_t
-engine_chain(struct engine *e, struct thread *th, const struct record_sample *s, uint64_t *ips,
-             bool *kern)
-{
-	size_t n = 0, user0 = SIZE_MAX;
-	bool kernel = s->kernel, first = true;
-	struct unwind_sample us;
-	uint64_t r;
-
-	for (size_t i = 0; i < s->nr && n < ENGINE_MAX_FRAMES; i++) {
-		uint64_t ip = s->ips[i];
-
-		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
-			if (ip != PERF_CONTEXT_KERNEL && ip != PERF_CONTEXT_USER)
-				break; /* guest contexts: not ours */
-			kernel = ip == PERF_CONTEXT_KERNEL;
-			first = true;
-			continue;
-		}
-		if (!kernel && user0 == SIZE_MAX)
-			user0 = n;
-		ips[n] = first ? ip : ip - 1;
-		kern[n++] = kernel;
-		first = false;
-	}
-	if (th == NULL || !engine_user_state(s, &us)) {
-		/* no user state: keep what the callchain gave */
-	} else if (e->cg_mode == CALLGRAPH_DWARF) {
-		uint64_t uips[ENGINE_MAX_FRAMES];
-		size_t k = unwind_user(e->unwind, th->proc, &us, uips, ENGINE_MAX_FRAMES - n);
-
-		for (size_t j = 0; j < k; j++) {
-			ips[n] = j ? uips[j] - 1 : uips[j];
-			kern[n++] = false;
-		}
-	} else if (user0 != SIZE_MAX && n < ENGINE_MAX_FRAMES &&
-	           (r = unwind_leaf_return(e->unwind, th->proc, &us)) != 0 &&
-	           (user0 + 1 >= n || ips[user0 + 1] != r - 1)) {
-		engine_chain_insert(ips, kern, n++, user0 + 1, r - 1);
-	}
-	if (n == 0) {
-		ips[0] = s->ip;
-		kern[n++] = s->kernel;
-	}
-	return n;
-}
-
-/* Count a stack: children time once per distinct function, the path in
- * the call graph. */
-static void
-engine_count_stack(struct engine_event *ev, struct hist *zoom, const char *comm,
-                   const struct hist_key *keys, size_t n)
-{
-	struct cg_frame frames[ENGINE_MAX_FRAMES];
-
-	for (size_t i = 0; i < n; i++) {
-		size_t j;
-
-		frames[i] = (struct cg_frame){.dso = keys[i].dso,
-		                              .sym = keys[i].sym,
-		                              .addr = keys[i].addr,
-		                              .kernel = keys[i].kernel,
-		                              .inlined = keys[i].inlined};
-		for (j = 0; j < i && !cg_frame_eq(&frames[j], &frames[i]); j++)
-			;
-		if (j < i)
-			continue; /* recursion: a function counts once per sample */
-		hist_add_children(ev->hist, &keys[i]);
-		if (zoom != NULL)
-			hist_add_children(zoom, &keys[i]);
-	}
-	cg_add(ev->cg, comm, frames, n);
-}
-
 /* Resolve the n addresses into keys, with each frame's inlined callees
  * (from debug info) as frames of their own in front of it. *self is the
  * index of the sampled function itself (self time goes to the function
@@ -537,7 +433,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	if (zoom != NULL)
 		hist_add(zoom, &keys[self]);
 	if (ev->cg != NULL)
-		engine_count_stack(ev, zoom, keys[0].comm, keys, n);
+		engine_count_stack(ev->hist, ev->cg, zoom, keys[0].comm, keys, n);
 	ev->samples++;
 	e->stats.samples++;
 }
