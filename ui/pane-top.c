@@ -1,6 +1,8 @@
 /* pane-top: the hottest functions, like perf top, in the shared table. */
 #include "config.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,11 @@ struct top {
 	size_t sym_col;       /* index of the Symbol column */
 	bool stacks;          /* the engine has call stacks: trees */
 	struct calltree tree; /* the lines shown: rows and their trees */
+	struct {
+		int pid, tid;          /* 0: not zoomed into one */
+		const struct dso *dso; /* NULL: not zoomed into one */
+	} zoom;
+	bool hide_kernel, hide_user; /* K and U */
 	/* The frame's rows of the shown event that the zooms and K/U keep,
 	 * copied: a frozen screen keeps them while frames move on. */
 	struct hist_snapshot rows;
@@ -272,13 +279,13 @@ top_set_title(struct top *p)
 /* The Top pane's zooms and K/U toggles: keep a row unless one of them
  * hides it. */
 static bool
-top_keep_row(const struct hist_entry *e, const struct tui *t)
+top_keep_row(const struct hist_entry *e, const struct top *p)
 {
-	if (e->key.kernel ? t->hide_kernel : t->hide_user)
+	if (e->key.kernel ? p->hide_kernel : p->hide_user)
 		return false;
-	if (t->zoom.pid != 0 && e->key.pid != t->zoom.pid)
+	if (p->zoom.pid != 0 && e->key.pid != p->zoom.pid)
 		return false;
-	if (t->zoom.dso != NULL && e->key.dso != t->zoom.dso)
+	if (p->zoom.dso != NULL && e->key.dso != p->zoom.dso)
 		return false;
 	return true;
 }
@@ -351,7 +358,7 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < n; i++) {
 		struct hist_row *r;
 
-		if (!top_keep_row(from->rows[i].entry, t))
+		if (!top_keep_row(from->rows[i].entry, p))
 			continue;
 		r = &p->rows.rows[p->rows.n++];
 		*r = from->rows[i];
@@ -369,13 +376,56 @@ top_update(void *pp, struct tui *t, const struct frame *f)
 	top_rebuild(pp, t, 0);
 }
 
+/* Append a field to the header. */
+static void __attribute__((format(printf, 5, 6)))
+top_header_add(struct pane_header *h, const char *label, int prio, int minw, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (h->n == PANE_HEADER_FIELDS)
+		return;
+	h->field[h->n].label = label;
+	h->field[h->n].prio = prio;
+	h->field[h->n].minw = minw;
+	va_start(ap, fmt);
+	vsnprintf(h->field[h->n].text, sizeof h->field[h->n].text, fmt, ap);
+	va_end(ap);
+	h->n++;
+}
+
+/* The header says what narrows the view: the zooms, K and U. */
+static void
+top_header(void *pp, struct pane_header *h)
+{
+	const struct top *p = pp;
+	char zoom[160] = "", dso[128];
+	size_t o = 0;
+
+	if (p->zoom.pid > 0)
+		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "pid %d", p->zoom.pid);
+	if (p->zoom.tid > 0 && o < sizeof zoom)
+		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "%stid %d", o ? " " : "",
+		                      p->zoom.tid);
+	if (p->zoom.dso != NULL && o < sizeof zoom) {
+		str_escape(dso, sizeof dso, p->zoom.dso->short_name,
+		           strlen(p->zoom.dso->short_name));
+		snprintf(zoom + o, sizeof zoom - o, "%sdso %s", o ? " " : "", dso);
+	}
+	if (zoom[0] != '\0')
+		top_header_add(h, "Zoom: ", 1, 10, "%s", zoom);
+	if (p->hide_kernel)
+		top_header_add(h, "", 2, 0, "K hidden");
+	if (p->hide_user)
+		top_header_add(h, "", 2, 0, "U hidden");
+}
+
 /* Why K/U left nothing to show, and the key that brings rows back. */
 static const char *
-top_hidden_message(const struct tui *t)
+top_hidden_message(const struct top *p)
 {
-	if (t->hide_kernel && t->hide_user)
+	if (p->hide_kernel && p->hide_user)
 		return "No samples here (K and U show the hidden symbols)";
-	return t->hide_user ? "No samples here (U shows user symbols)"
+	return p->hide_user ? "No samples here (U shows user symbols)"
 	                    : "No samples here (K shows kernel symbols)";
 }
 
@@ -393,24 +443,24 @@ top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 	else if (t->refreshes == 0)
 		listpane_message(win, y + h / 2, x, w, "Waiting for samples...", &t->theme);
-	else if (t->zoom.pid || t->zoom.tid || t->zoom.dso)
+	else if (p->zoom.pid || p->zoom.tid || p->zoom.dso)
 		listpane_message(win, y + h / 2, x, w, "No samples here (Esc leaves the zoom)",
 		                 &t->theme);
-	else if (t->hide_kernel || t->hide_user)
-		listpane_message(win, y + h / 2, x, w, top_hidden_message(t), &t->theme);
+	else if (p->hide_kernel || p->hide_user)
+		listpane_message(win, y + h / 2, x, w, top_hidden_message(p), &t->theme);
 	else
 		listpane_message(win, y + h / 2, x, w, "No samples in this interval", &t->theme);
 }
 
 /* Leave every zoom. */
 static int
-top_unzoom(struct tui *t)
+top_unzoom(struct top *p, struct tui *t)
 {
-	if (!t->zoom.pid && !t->zoom.tid && !t->zoom.dso)
+	if (!p->zoom.pid && !p->zoom.tid && !p->zoom.dso)
 		return REACT_IGNORED;
-	if (t->zoom.tid)
+	if (p->zoom.tid)
 		engine_zoom_thread(t->engine, 0);
-	memset(&t->zoom, 0, sizeof t->zoom);
+	memset(&p->zoom, 0, sizeof p->zoom);
 	tui_snapshot(t);
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -462,9 +512,9 @@ top_row_menu(struct top *p, struct tui *t)
 
 /* Toggle hiding kernel or user rows. */
 static int
-top_toggle_hide(struct tui *t, bool kernel)
+top_toggle_hide(struct top *p, struct tui *t, bool kernel)
 {
-	bool *flag = kernel ? &t->hide_kernel : &t->hide_user;
+	bool *flag = kernel ? &p->hide_kernel : &p->hide_user;
 
 	*flag = !*flag;
 	tui_status(t, false, "%s symbols %s", kernel ? "kernel" : "user",
@@ -647,7 +697,7 @@ top_action(void *pp, struct tui *t, enum action a)
 
 	switch (a) {
 	case ACT_BACK:
-		return top_unzoom(t);
+		return top_unzoom(p, t);
 	case ACT_ENTER:
 		return top_enter(p, t);
 	case ACT_EXPAND:
@@ -659,7 +709,7 @@ top_action(void *pp, struct tui *t, enum action a)
 		return top_tree_action(p, t, a);
 	case ACT_HIDE_KERNEL:
 	case ACT_HIDE_USER:
-		return top_toggle_hide(t, a == ACT_HIDE_KERNEL);
+		return top_toggle_hide(p, t, a == ACT_HIDE_KERNEL);
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 
@@ -668,7 +718,7 @@ top_action(void *pp, struct tui *t, enum action a)
 	default:
 		r = listpane_action(&p->list, t, a);
 		/* Esc clears the filter first, then leaves the zoom. */
-		return r == REACT_IGNORED && a == ACT_CLOSE ? top_unzoom(t) : r;
+		return r == REACT_IGNORED && a == ACT_CLOSE ? top_unzoom(p, t) : r;
 	}
 }
 
@@ -686,15 +736,15 @@ top_menu(void *pp, struct tui *t, int id)
 		return REACT_REDRAW;
 	switch (id) {
 	case MENU_ZOOM_PID:
-		t->zoom.pid = r->entry->key.pid;
+		p->zoom.pid = r->entry->key.pid;
 		break;
 	case MENU_ZOOM_TID:
-		t->zoom.tid = r->entry->key.tid;
-		t->zoom.pid = r->entry->key.pid;
-		engine_zoom_thread(t->engine, t->zoom.tid);
+		p->zoom.tid = r->entry->key.tid;
+		p->zoom.pid = r->entry->key.pid;
+		engine_zoom_thread(t->engine, p->zoom.tid);
 		break;
 	case MENU_ZOOM_DSO:
-		t->zoom.dso = r->entry->key.dso;
+		p->zoom.dso = r->entry->key.dso;
 		break;
 	case MENU_CALLERS:
 	case MENU_CALLEES:
@@ -721,6 +771,7 @@ const struct pane_ops pane_top = {
     .free = top_free,
     .update = top_update,
     .draw = top_draw,
+    .header = top_header,
     .action = top_action,
     .mouse = listpane_pane_mouse,
     .prompt = listpane_pane_prompt,

@@ -362,12 +362,12 @@ screen_header_event(struct tui *t, struct segs *l)
 		        fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);
 }
 
-/* Header line 1: target, refresh, decay or zero, frozen, zoom, hiding. */
+/* Header line 1: target, refresh, decay or zero, frozen, and what the
+ * panes say narrows their view (the Top pane's zoom and hiding). */
 static void
 screen_header_view(struct tui *t, struct segs *l)
 {
-	char buf[128], zoom[160] = "";
-	size_t o = 0;
+	char buf[128];
 
 	if (t->frame != NULL && t->frame->sampling.target != NULL)
 		seg_add(l, "Target: ", TH_HEADER_VALUE, 0, 12, "%s",
@@ -377,20 +377,16 @@ screen_header_view(struct tui *t, struct segs *l)
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
 	if (t->frozen)
 		seg_add(l, "", TH_HEADER_WARN, 1, 0, "FROZEN");
-	if (t->zoom.pid > 0)
-		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "pid %d", t->zoom.pid);
-	if (t->zoom.tid > 0 && o < sizeof zoom)
-		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "%stid %d", o ? " " : "",
-		                      t->zoom.tid);
-	if (t->zoom.dso != NULL && o < sizeof zoom)
-		snprintf(zoom + o, sizeof zoom - o, "%sdso %s", o ? " " : "",
-		         screen_esc(buf, sizeof buf, t->zoom.dso->short_name));
-	if (zoom[0] != '\0')
-		seg_add(l, "Zoom: ", TH_HEADER_VALUE, 1, 10, "%s", zoom);
-	if (t->hide_kernel)
-		seg_add(l, "", TH_HEADER_VALUE, 2, 0, "K hidden");
-	if (t->hide_user)
-		seg_add(l, "", TH_HEADER_VALUE, 2, 0, "U hidden");
+	for (size_t i = 0; i < t->npanes; i++) {
+		struct pane_header h = {.n = 0};
+
+		if (t->panes[i]->header == NULL)
+			continue;
+		t->panes[i]->header(t->pane_state[i], &h);
+		for (size_t k = 0; k < h.n; k++)
+			seg_add(l, h.field[k].label, TH_HEADER_VALUE, h.field[k].prio,
+			        h.field[k].minw, "%s", h.field[k].text);
+	}
 }
 
 /* The tab bar: one tab per pane, and Help while it is shown. */

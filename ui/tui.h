@@ -29,6 +29,19 @@ enum pane_parts {
 	PANE_READS_PROBES = 1 << 2,
 };
 
+/* What a pane adds to the header's second line (what narrows its view),
+ * up to PANE_HEADER_FIELDS fields, its text escaped. */
+#define PANE_HEADER_FIELDS 4
+struct pane_header {
+	struct {
+		const char *label; /* "Zoom: ", or "" */
+		char text[160];
+		int prio; /* the lower, the later it gives way at narrow widths */
+		int minw; /* cut to no fewer columns than this (0: whole or dropped) */
+	} field[PANE_HEADER_FIELDS];
+	size_t n;
+};
+
 /* One pane: one file, one const instance of this, one line in the table
  * of ui/panes.c. */
 struct pane_ops {
@@ -42,6 +55,8 @@ struct pane_ops {
 	void (*update)(void *p, struct tui *t, const struct frame *f);
 	/* Draw into win at (y, x), h lines by w columns. */
 	void (*draw)(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w);
+	/* Its fields of the header (NULL: none). */
+	void (*header)(void *p, struct pane_header *h);
 	/* Act on an action; REACT_* flags. */
 	int (*action)(void *p, struct tui *t, enum action a);
 	/* A mouse event at screen (y, x): bstate from getmouse. */
@@ -60,13 +75,6 @@ struct pane_ops {
 extern const struct pane_ops *const tui_panes[];
 extern const size_t tui_npanes;
 
-/* What the Top pane is zoomed into (0 / NULL: not). */
-struct zoom {
-	int pid;
-	int tid;
-	const struct dso *dso;
-};
-
 struct counters;
 struct probes;
 
@@ -84,10 +92,8 @@ struct tui {
 	double delay; /* seconds between refreshes */
 	bool zero;    /* zero counts each refresh instead of decay */
 	bool frozen;  /* the display keeps its snapshot */
-	bool hide_kernel, hide_user;
 	bool mouse;
-	size_t event; /* event shown (index into the engine's) */
-	struct zoom zoom;
+	size_t event;               /* event shown (index into the frame's) */
 	const struct callgraph *cg; /* the shown event's call graph, NULL without -g */
 	uint64_t snap_samples;      /* samples of the refresh */
 	double snap_rate;           /* samples/s of the refresh */

@@ -405,3 +405,19 @@ select_row(struct fixture *f, const char *sym)
 		act(f, ACT_DOWN);
 	assert_true(row_selected(f, sym));
 }
+
+/* The Top pane's fields of the header, as the screen joins them. */
+const char *
+header_of(struct fixture *f)
+{
+	static char out[512];
+	struct pane_header h = {.n = 0};
+	size_t o = 0;
+
+	out[0] = '\0';
+	pane_top.header(f->states[0], &h);
+	for (size_t i = 0; i < h.n && o < sizeof out; i++)
+		o += (size_t)snprintf(out + o, sizeof out - o, "%s%s%s", i ? "  " : "",
+		                      h.field[i].label, h.field[i].text);
+	return out;
+}

@@ -57,6 +57,8 @@ int find_line(const char *text);
 const char *selected(struct fixture *f);
 bool row_selected(struct fixture *f, const char *sym);
 void select_row(struct fixture *f, const char *sym);
+/* The Top pane's header fields joined as on screen ("Zoom: pid 1  K hidden"). */
+const char *header_of(struct fixture *f);
 
 /* What the fakes of the Annotate and Probes panes' entry points were given. */
 extern char annotate_open_sym[256];

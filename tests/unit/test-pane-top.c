@@ -158,7 +158,7 @@ test_sort_menu(void **state)
 	assert_non_null(strstr(pane_line(3), " 200 "));
 	assert_non_null(strstr(pane_line(5), " 100 "));
 	/* the sort menu's choice did not zoom anything */
-	assert_int_equal(f->t.zoom.pid, 0);
+	assert_string_equal(header_of(f), "");
 	assert_int_equal(snapshots, 0);
 }
 
@@ -302,9 +302,7 @@ test_zoom_process(void **state)
 	struct fixture *f = *state;
 
 	choose(f, "Zoom into process");
-	assert_int_equal(f->t.zoom.pid, 100);
-	assert_int_equal(f->t.zoom.tid, 0);
-	assert_null(f->t.zoom.dso);
+	assert_string_equal(header_of(f), "Zoom: pid 100");
 	assert_int_equal(snapshots, 1);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "alpha_fn gamma_work");
@@ -313,7 +311,7 @@ test_zoom_process(void **state)
 	    pane_line(1), "40.00% ||||        alpha-app        100 libc.so.6        [.] alpha_fn");
 
 	assert_int_equal(act(f, ACT_BACK), REACT_HANDLED | REACT_REDRAW);
-	assert_int_equal(f->t.zoom.pid, 0);
+	assert_string_equal(header_of(f), "");
 	assert_int_equal(snapshots, 2);
 	assert_int_equal(zoom_calls, 0);
 	draw(f, 24, 80);
@@ -330,15 +328,13 @@ test_zoom_thread(void **state)
 	struct fixture *f = *state;
 
 	choose(f, "Zoom into thread");
-	assert_int_equal(f->t.zoom.tid, 101);
-	assert_int_equal(f->t.zoom.pid, 100);
+	assert_string_equal(header_of(f), "Zoom: pid 100 tid 101");
 	assert_int_equal(zoom_calls, 1);
 	assert_int_equal(zoom_tids[0], 101);
 	assert_int_equal(act(f, ACT_CLOSE), REACT_HANDLED | REACT_REDRAW);
 	assert_int_equal(zoom_calls, 2);
 	assert_int_equal(zoom_tids[1], 0);
-	assert_int_equal(f->t.zoom.tid, 0);
-	assert_int_equal(f->t.zoom.pid, 0);
+	assert_string_equal(header_of(f), "");
 }
 
 /* Zoom into a shared object: its rows only; Esc clears a filter before it
@@ -351,7 +347,7 @@ test_zoom_dso(void **state)
 	act(f, ACT_DOWN);
 	act(f, ACT_DOWN);
 	choose(f, "Zoom into gammad");
-	assert_ptr_equal(f->t.zoom.dso, &f->app);
+	assert_string_equal(header_of(f), "Zoom: dso gammad");
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "gamma_work delta_a_very");
 	act(f, ACT_FILTER);
@@ -360,11 +356,15 @@ test_zoom_dso(void **state)
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "delta_a_very");
 	act(f, ACT_CLOSE);
-	assert_ptr_equal(f->t.zoom.dso, &f->app);
+	assert_string_equal(header_of(f), "Zoom: dso gammad");
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(), "gamma_work delta_a_very");
 	act(f, ACT_CLOSE);
-	assert_null(f->t.zoom.dso);
+	assert_string_equal(header_of(f), "");
+	/* the object's name comes from the traced system: escaped */
+	f->app.short_name = "gam\x07mad";
+	choose(f, "Zoom into gam");
+	assert_string_equal(header_of(f), "Zoom: dso gam\\x07mad");
 }
 
 /* Clicks select rows and sort by titles; the wheel scrolls; releases are
@@ -415,7 +415,7 @@ test_hide(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(act(f, ACT_HIDE_USER), REACT_HANDLED | REACT_REDRAW);
-	assert_true(f->t.hide_user);
+	assert_string_equal(header_of(f), "U hidden");
 	assert_string_equal(f->t.status, "user symbols hidden");
 	assert_false(f->t.status_error);
 	assert_int_equal(snapshots, 1);
@@ -447,8 +447,9 @@ test_empty(void **state)
 	struct fixture *f = *state;
 	int mid = PANE_Y + (24 - PANE_Y - PANE_FOOT) / 2;
 
-	f->t.hide_user = f->t.hide_kernel = true;
-	tui_snapshot(&f->t);
+	act(f, ACT_HIDE_USER);
+	act(f, ACT_HIDE_KERNEL);
+	assert_string_equal(header_of(f), "K hidden  U hidden");
 	f->t.refreshes = 0;
 	draw(f, 24, 80);
 	assert_centred(mid, "Waiting for samples...");
@@ -456,8 +457,7 @@ test_empty(void **state)
 	draw(f, 24, 80);
 	assert_centred(mid, "No samples here (K and U show the hidden symbols)");
 	/* only user rows hidden (and the kernel row filtered out) */
-	f->t.hide_kernel = false;
-	tui_snapshot(&f->t);
+	act(f, ACT_HIDE_KERNEL);
 	act(f, ACT_FILTER);
 	type(f, "alpha");
 	finish(f, true);
@@ -466,12 +466,13 @@ test_empty(void **state)
 	act(f, ACT_CLOSE);
 	act(f, ACT_HIDE_USER);
 
-	f->t.hide_user = f->t.hide_kernel = false;
-	f->t.zoom.pid = 999;
-	tui_snapshot(&f->t);
+	/* zoomed into a process whose rows are all hidden */
+	choose(f, "Zoom into process 100");
+	act(f, ACT_HIDE_USER);
 	draw(f, 24, 80);
 	assert_centred(mid, "No samples here (Esc leaves the zoom)");
 	assert_int_equal(act(f, ACT_CLOSE), REACT_HANDLED | REACT_REDRAW);
+	act(f, ACT_HIDE_USER);
 	draw(f, 24, 80);
 	assert_string_equal(symbols_shown(),
 	                    "alpha_fn beta_sched gamma_work delta_a_very [unknown] 0x");

@@ -499,10 +499,47 @@ struct fixture {
 	struct tui t;
 	struct frame frame;
 	struct frame_event events[2];
-	struct dso dso;
+	struct fake_view {
+		int pid;
+		const char *dso;
+		bool hide_kernel, hide_user;
+	} view; /* what the fake Top pane's header says */
+	void *states[2];
 };
 
-static const struct pane_ops fake_top = {.name = "Top", .scope = SCOPE_TOP};
+/* Add a field to a pane's header. */
+static void
+fake_field(struct pane_header *h, const char *label, int prio, int minw, const char *text)
+{
+	h->field[h->n].label = label;
+	h->field[h->n].prio = prio;
+	h->field[h->n].minw = minw;
+	snprintf(h->field[h->n].text, sizeof h->field[h->n].text, "%s", text);
+	h->n++;
+}
+
+/* The fake Top pane's header: its zoom and hiding, as the real one says. */
+static void
+fake_top_header(void *p, struct pane_header *h)
+{
+	const struct fake_view *v = p;
+	char zoom[96] = "";
+
+	if (v->pid > 0)
+		snprintf(zoom, sizeof zoom, "pid %d", v->pid);
+	if (v->dso != NULL)
+		snprintf(zoom + strlen(zoom), sizeof zoom - strlen(zoom), "%sdso %s",
+		         zoom[0] ? " " : "", v->dso);
+	if (zoom[0] != '\0')
+		fake_field(h, "Zoom: ", 1, 10, zoom);
+	if (v->hide_kernel)
+		fake_field(h, "", 2, 0, "K hidden");
+	if (v->hide_user)
+		fake_field(h, "", 2, 0, "U hidden");
+}
+
+static const struct pane_ops fake_top = {
+    .name = "Top", .scope = SCOPE_TOP, .header = fake_top_header};
 static const struct pane_ops fake_counters = {.name = "Counters", .scope = SCOPE_GLOBAL};
 static const struct pane_ops *const fake_panes[] = {&fake_top, &fake_counters};
 
@@ -519,16 +556,16 @@ fixture_init(struct fixture *f)
 	    "cycles is not supported here (no hardware PMU): sampling cpu-clock instead";
 	f->frame.sampling.target = "system-wide (2 CPUs)";
 	f->frame.sampling.stats.lost = 3;
-	f->dso.name = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-	f->dso.short_name = "libc.so.6";
 	f->t.frame = &f->frame;
 	test_theme(&f->t.theme);
 	f->t.delay = 2;
 	f->t.frozen = true;
 	f->t.snap_rate = 7998.4;
-	f->t.zoom.pid = 123;
-	f->t.zoom.dso = &f->dso;
-	f->t.hide_kernel = true;
+	f->view.pid = 123;
+	f->view.dso = "libc.so.6";
+	f->view.hide_kernel = true;
+	f->states[0] = &f->view;
+	f->t.pane_state = f->states;
 	f->t.panes = fake_panes;
 	f->t.npanes = 2;
 	f->t.prompt_owner = -1;
@@ -576,8 +613,8 @@ test_header_wide(void **state)
 	f.t.help = true;
 	f.t.event = 1;
 	f.t.zero = true;
-	f.t.zoom.dso = NULL;
-	f.t.hide_kernel = false;
+	f.view.dso = NULL;
+	f.view.hide_kernel = false;
 	screen_draw_header(&f.t);
 	assert_true(line_col(0, "Event: page-faults [2/2]") >= 0);
 	assert_true(line_col(1, "zero") >= 0);
@@ -622,7 +659,6 @@ test_header_escape(void **state)
 
 	fixture_init(&f);
 	f.frame.sampling.target = "command ./a\x1b[31m";
-	f.dso.short_name = "lib\x07.so";
 	f.frame.sampling.notice = NULL;
 	f.frame.sampling.nevents = 1;
 	f.frame.sampling.stats.lost = 0;
@@ -631,11 +667,11 @@ test_header_escape(void **state)
 	assert_true(line_col(0, "Event: cpu-clock  Samples/s: 7998  Lost: 0") >= 0);
 	assert_false(cell_attr(0, line_col(0, "Lost: 0") + 6) & A_UNDERLINE);
 	assert_true(line_col(1, "Target: command ./a\\x1b[31m") >= 0);
-	assert_true(line_col(1, "dso lib\\x07.so") >= 0);
+	assert_true(line_col(1, "Zoom: pid 123 dso libc.so.6  K hidden") >= 0);
 	f.frame.sampling.nevents = 0;
 	f.frame.sampling.target = NULL;
-	f.t.zoom.dso = NULL;
-	f.t.hide_user = true;
+	f.view.dso = NULL;
+	f.view.hide_user = true;
 	screen_draw_header(&f.t);
 	assert_int_equal(line_col(0, "Samples/s: 7998"), 0);
 	assert_int_equal(line_col(1, "Refresh: 2.0s"), 0);
