@@ -64,7 +64,7 @@ node_of(const struct addrhist_sym *s)
 static inline size_t
 sym_hash(const struct dso *dso, const struct sym *sym)
 {
-	return hash_u64((uint64_t)(uintptr_t)sym * 0x9e3779b97f4a7c15ULL ^ (uintptr_t)dso);
+	return hash_u64(hash_mix(hash_mix(HASH_SEED, (uintptr_t)dso), (uintptr_t)sym));
 }
 
 /* The slot of (dso, sym) in tab, or the empty slot where it would go. */

@@ -300,8 +300,8 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
 	uint64_t serial = proc != NULL ? proc->serial : 0;
-	uint64_t hash = (ip ^ (uint64_t)(uintptr_t)proc) * 0x9e3779b97f4a7c15ULL;
-	struct engine_fcache *c = &e->fcache[(hash >> 40) & (ENGINE_FCACHE_SIZE - 1)];
+	size_t hash = hash_u64(hash_mix(hash_mix(HASH_SEED, (uintptr_t)proc), ip));
+	struct engine_fcache *c = &e->fcache[hash & (ENGINE_FCACHE_SIZE - 1)];
 	uint64_t elf_addr = 0;
 
 	key->kernel = kernel;

@@ -98,18 +98,6 @@ static struct srcline main_sl;
 static struct scache main_cache;
 static uint64_t main_lookups, main_hits;
 
-/* Mix a 64-bit value (splitmix64 finalizer). */
-static uint64_t
-mix64(uint64_t h)
-{
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return h;
-}
-
 /* Open a DSO's debug info (its separate debug file if known); w->dw stays
  * NULL when there is no readable DWARF. */
 static void
@@ -136,7 +124,7 @@ dwinfo_open(struct srcline *sl, struct dwinfo *w, struct dso *d)
 static struct dwinfo *
 dwinfo_entry(struct srcline *sl, const struct dso *d)
 {
-	size_t h = mix64((uintptr_t)d) & (DW_BUCKETS - 1);
+	size_t h = hash_u64((uintptr_t)d) & (DW_BUCKETS - 1);
 	struct dwinfo *w;
 
 	if (sl->last != NULL && sl->last->d == d)
@@ -420,7 +408,8 @@ resolve(struct srcline *sl, struct dwinfo *w, uint64_t addr, const struct sym **
 static struct centry *
 cache_slot(struct scache *c, const struct dso *d, uint64_t addr)
 {
-	size_t mask = c->cap - 1, i = mix64(addr ^ mix64((uintptr_t)d)) & mask;
+	size_t mask = c->cap - 1,
+	       i = hash_u64(hash_mix(hash_mix(HASH_SEED, (uintptr_t)d), addr)) & mask;
 
 	while (c->slots[i].d != NULL && (c->slots[i].d != d || c->slots[i].addr != addr))
 		i = (i + 1) & mask;
