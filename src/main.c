@@ -285,6 +285,7 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		goto done;
 	}
+	session_start(s);
 	if (tui)
 		status = tui_run(s, c == NULL ? err.msg : NULL, o);
 	else

@@ -25,7 +25,8 @@ struct session {
 	struct session_source sources[SESSION_MAX_SOURCES];
 	size_t nsources;
 	struct frame frame;
-	uint64_t last_ns; /* end of the last interval */
+	uint64_t start_ns; /* sampling began (0: when the loop starts) */
+	uint64_t last_ns;  /* end of the last interval */
 };
 
 /* Make an empty session. */
@@ -156,16 +157,25 @@ session_wait(const struct session_hooks *h, uint64_t next)
 	return cap >= 0 && cap < ms ? cap : ms;
 }
 
+/* Sampling began: intervals count from now. */
+void
+session_start(struct session *s)
+{
+	s->start_ns = s->last_ns = now_ns();
+}
+
 /* The one loop. */
 int
 session_run(struct session *s, const struct session_hooks *h)
 {
 	struct pollfd fds[SESSION_MAX_FDS];
 	size_t nfront, nfds = session_pollfds(s, h, fds, &nfront);
-	uint64_t next = now_ns() + (uint64_t)(s->o.first_delay * 1e9);
+	uint64_t next;
 	bool finished = false;
 
-	s->last_ns = now_ns();
+	if (s->start_ns == 0)
+		session_start(s);
+	next = s->start_ns + (uint64_t)(s->o.first_delay * 1e9);
 	while (h->stop == NULL || !h->stop(h->arg)) {
 		if (poll(fds, nfds, session_wait(h, next)) < 0 && errno != EINTR)
 			return -1;

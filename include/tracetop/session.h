@@ -84,6 +84,10 @@ void session_add(struct session *s, const struct source_ops *ops, void *src);
 /* The source added with ops, or NULL. */
 void *session_source(const struct session *s, const struct source_ops *ops);
 
+/* Sampling began now: the first refresh is first_delay after this, not
+ * after the front end's set-up (default: when session_run starts). */
+void session_start(struct session *s);
+
 /* Run the loop until a hook stops it, the -n count of refreshes is done,
  * or (with stop_when_finished) a source finished. Returns 0, or -1 with
  * errno when polling failed. */
