@@ -12,10 +12,15 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "tracetop/util.h"
 #include "tracetop/worker.h"
+
+/* How much nicer than the loop the worker thread runs. */
+#define WORKER_NICE 10
 
 #define WORKER_MIN_DEPTH 16
 /* How long worker_drain sleeps between looks at the reply ring. */
@@ -116,6 +121,9 @@ worker_main(void *arg)
 	struct worker *w = arg;
 	struct worker_job j;
 
+	/* Lower than the loop's: on a busy machine the ring drain and the
+	 * first frame go first, slow answers can wait. (Best effort.) */
+	(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), WORKER_NICE);
 	while (!atomic_load_explicit(&w->stop, memory_order_acquire)) {
 		if (ring_pop(&w->req, w->mask, &j)) {
 			(void)sem_trywait(&w->wake);
