@@ -231,6 +231,21 @@ hooks_of(struct front *fr)
 	                              .want_parts = front_parts};
 }
 
+/* A session of one fake source a (its pipe holds one byte when primed:
+ * the loop reads at once). */
+static struct session *
+one_fake(const struct session_opts *o, struct fake *a, int *freed, int *nfreed, bool primed)
+{
+	struct session *s;
+
+	fake_init(a, 1, freed, nfreed);
+	if (primed)
+		assert_int_equal(write(a->fds[1], "x", 1), 1);
+	s = session_new(o);
+	session_add(s, &fake_ops, a);
+	return s;
+}
+
 /* -n 3: three frames, numbered, the last one final; each source ticked and
  * snapshotted at each; freed last-added first. */
 static void
@@ -286,12 +301,9 @@ test_finished_stops(void **state)
 	struct session *s;
 
 	(void)state;
-	fake_init(&a, 1, freed, &nfreed);
+	s = one_fake(&o, &a, freed, &nfreed, true);
 	a.finish_after = 5;
 	fr.feed = &a;
-	assert_int_equal(write(a.fds[1], "x", 1), 1);
-	s = session_new(&o);
-	session_add(s, &fake_ops, &a);
 	assert_int_equal(session_run(s, &h), 0);
 	assert_int_equal(fr.finished, 1);
 	assert_int_equal(fr.frames, 1);
@@ -316,11 +328,8 @@ test_finished_goes_on(void **state)
 	struct session *s;
 
 	(void)state;
-	fake_init(&a, 1, freed, &nfreed);
+	s = one_fake(&o, &a, freed, &nfreed, true);
 	a.finish_after = 1;
-	assert_int_equal(write(a.fds[1], "x", 1), 1);
-	s = session_new(&o);
-	session_add(s, &fake_ops, &a);
 	assert_int_equal(session_run(s, &h), 0);
 	assert_int_equal(fr.finished, 1);
 	assert_int_equal(fr.frames, 4);
@@ -341,9 +350,7 @@ test_frozen(void **state)
 	struct session *s;
 
 	(void)state;
-	fake_init(&a, 1, freed, &nfreed);
-	s = session_new(&o);
-	session_add(s, &fake_ops, &a);
+	s = one_fake(&o, &a, freed, &nfreed, false);
 	assert_int_equal(session_run(s, &h), 0);
 	assert_int_equal(a.snaps, 2);
 	assert_int_equal(a.snaps_without_rows, 2);
@@ -378,12 +385,9 @@ test_front_end(void **state)
 	h.stop = stop_when_finished;
 	assert_int_equal(pipe(p), 0);
 	fr.fd = p[0];
-	fake_init(&a, 1, freed, &nfreed);
+	s = one_fake(&o, &a, freed, &nfreed, true);
 	a.finish_after = 3;
 	fr.feed = &a;
-	assert_int_equal(write(a.fds[1], "x", 1), 1);
-	s = session_new(&o);
-	session_add(s, &fake_ops, &a);
 	session_set_delay(s, 0.5);
 	session_set_zero(s, true);
 	assert_true(session_opts(s)->delay == 0.5);
@@ -409,12 +413,9 @@ test_stop_hook(void **state)
 
 	(void)state;
 	h.stop = stop_when_finished;
-	fake_init(&a, 1, freed, &nfreed);
+	s = one_fake(&o, &a, freed, &nfreed, true);
 	a.finish_after = 2;
 	fr.feed = &a;
-	assert_int_equal(write(a.fds[1], "x", 1), 1);
-	s = session_new(&o);
-	session_add(s, &fake_ops, &a);
 	assert_int_equal(session_run(s, &h), 0);
 	assert_int_equal(fr.finished, 1);
 	assert_int_equal(fr.frames, 1);
