@@ -245,6 +245,34 @@ cg_free(struct callgraph *cg)
 	free(cg);
 }
 
+/* Copy src into *dst (made on first use, its storage reused after). */
+void
+cg_snapshot(const struct callgraph *src, struct callgraph **dst)
+{
+	struct callgraph *d = *dst;
+
+	if (d == NULL)
+		d = *dst = xcalloc(1, sizeof *d);
+	if (d->cap < src->used) {
+		d->cap = src->used;
+		d->nodes = xrealloc(d->nodes, (size_t)d->cap * sizeof *d->nodes);
+	}
+	memcpy(d->nodes, src->nodes, (size_t)src->used * sizeof *d->nodes);
+	/* the views find a command's root and a node's children by the table */
+	if (d->tab == NULL || d->mask != src->mask) {
+		free(d->tab);
+		d->tab = xcalloc(src->mask + 1, sizeof *d->tab);
+	}
+	memcpy(d->tab, src->tab, (src->mask + 1) * sizeof *d->tab);
+	d->mask = src->mask;
+	d->decay = src->decay;
+	d->min_frac = src->min_frac;
+	d->used = src->used;
+	d->count = src->count;
+	d->first_root = src->first_root;
+	d->free_list = src->free_list;
+}
+
 /* Count one sample along the path root(comm) -> frames[n-1] -> ... -> frames[0]. */
 void
 cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n)

@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "tracetop/callgraph.h"
 #include "tracetop/session.h"
 #include "tracetop/util.h"
 
@@ -66,13 +67,15 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 	fs->target = engine_target(e);
 	for (size_t i = 0; i < n; i++) {
 		struct frame_event *ev = &fs->events[i];
+		const struct callgraph *cg = engine_callgraph(e, i);
 
 		ev->name = engine_event_name(e, i);
 		engine_event_samples(e, i, &ev->samples, &ev->total);
-		ev->cg = engine_callgraph(e, i);
-		if (rows)
-			engine_snapshot(e, i, sort != NULL ? sort : by_overhead, NULL, NULL,
-			                &ev->rows);
+		if (!rows)
+			continue;
+		engine_snapshot(e, i, sort != NULL ? sort : by_overhead, NULL, NULL, &ev->rows);
+		if (cg != NULL)
+			cg_snapshot(cg, &ev->cg);
 	}
 	fs->rows |= rows;
 }

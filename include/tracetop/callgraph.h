@@ -41,6 +41,11 @@ struct callgraph;
 struct callgraph *cg_new(double decay, double min_percent);
 void cg_free(struct callgraph *cg);
 
+/* An immutable copy of src in *dst (made on first call, reused after) for
+ * a frame: the read functions below work on it; it takes no samples and
+ * no ticks (cg_free releases it). */
+void cg_snapshot(const struct callgraph *src, struct callgraph **dst);
+
 /* Count one sample: frames[0] is the leaf, frames[n-1] the outermost.
  * Allocates only when the trie grows (no allocation for a known stack). */
 void cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n);

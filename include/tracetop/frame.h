@@ -21,9 +21,9 @@ struct frame_event {
 	uint64_t samples;          /* in the interval */
 	uint64_t total;            /* since start */
 	struct hist_snapshot rows; /* sorted by the session's keys (with rows) */
-	/* The engine's call graph of the event (NULL without -g). It is live,
-	 * not a copy: read it only on the loop thread, before the next tick. */
-	const struct callgraph *cg;
+	/* The event's call graph as it was (NULL without -g): a copy taken
+	 * with the rows, so it stays as long as they do. */
+	struct callgraph *cg;
 };
 
 /* The sampling source's part. */

@@ -420,6 +420,48 @@ test_callees(void **state)
 	cg_free(cg);
 }
 
+/* A snapshot is the trie as it was: later samples and ticks of the live
+ * graph leave it alone, and a second snapshot reuses its storage. */
+static void
+test_snapshot(void **state)
+{
+	struct callgraph *cg = cg_new(0.5, 0), *snap = NULL, *first;
+	struct cg_view v = {0};
+	struct cg_frame f = fr(&sym_run);
+	const struct sym *other[] = {&sym_main, &sym_beta};
+	char *s;
+
+	(void)state;
+	add_known(cg, 1);
+	cg_tick(cg, false);
+	cg_snapshot(cg, &snap);
+	first = snap;
+	add_path(cg, "app", other, 2, 400);
+	cg_tick(cg, false);
+	s = folded(snap);
+	assert_string_equal(s, "app;main;run;alpha;leaf 50\n"
+	                       "app;main;run;beta;leaf 30\n"
+	                       "app;main;run;gamma 20\n");
+	free(s);
+	assert_near(cg_total(snap), 100, EPS);
+	cg_callees(snap, NULL, &f, &v);
+	assert_near(v.nodes[1].total, 100, EPS);
+	/* a command's root is found through the copied table */
+	cg_callers(snap, str_intern("app"), &f, &v);
+	assert_near(v.nodes[1].total, 100, EPS);
+	check_all(snap, true);
+	/* the live graph moved on; a new snapshot follows it, in place */
+	cg_snapshot(cg, &snap);
+	assert_ptr_equal(snap, first);
+	assert_near(cg_total(snap), cg_total(cg), EPS);
+	s = folded(snap);
+	assert_non_null(strstr(s, "app;main;beta 400\n"));
+	free(s);
+	cg_view_free(&v);
+	cg_free(snap);
+	cg_free(cg);
+}
+
 /* Callers of leaf: alpha 50 then beta 30, each with run then main above. */
 static void
 test_callers(void **state)
@@ -727,6 +769,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_known_totals),
+	    cmocka_unit_test(test_snapshot),
 	    cmocka_unit_test(test_known_stack_no_growth),
 	    cmocka_unit_test(test_frame_identity),
 	    cmocka_unit_test(test_folded_known),
