@@ -43,6 +43,16 @@ tui_status(struct tui *t, bool error, const char *fmt, ...)
 	t->dirty = true;
 }
 
+/* Whether f has every part a pane reads (a source that could not be
+ * opened leaves its part out, and the pane keeps saying why). */
+static bool
+loop_frame_has(const struct frame *f, unsigned reads)
+{
+	return (!(reads & PANE_READS_SAMPLING) || f->has_sampling) &&
+	       (!(reads & PANE_READS_COUNTERS) || f->has_counters) &&
+	       (!(reads & PANE_READS_PROBES) || f->has_probes);
+}
+
 /* Show frame f: the header's numbers of the shown event, then the panes. */
 static void
 loop_update(struct tui *t, const struct frame *f)
@@ -56,7 +66,7 @@ loop_update(struct tui *t, const struct frame *f)
 	                   ? (double)ev->samples / f->sampling.stats.interval_secs
 	                   : 0;
 	for (size_t i = 0; i < t->npanes; i++)
-		if (t->panes[i]->update != NULL)
+		if (t->panes[i]->update != NULL && loop_frame_has(f, t->panes[i]->reads))
 			t->panes[i]->update(t->pane_state[i], t, f);
 	t->dirty = true;
 }

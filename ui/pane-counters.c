@@ -348,7 +348,7 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 	const struct counters_snapshot *snap;
 	enum counters_scope s;
 
-	if (t->counters == NULL || !f->has_counters)
+	if (t->counters == NULL)
 		return;
 	s = counters_scope(t->counters);
 	if (!(f->counters.taken & (1u << s)))

@@ -283,8 +283,6 @@ probes_update(void *pp, struct tui *t, const struct frame *f)
 	if (t->probes == NULL)
 		return;
 	probes_sync_traces(t);
-	if (!f->has_probes)
-		return;
 	p->snap = &f->probes;
 	if (p->cap < p->snap->n) {
 		p->cap = p->snap->n;

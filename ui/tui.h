@@ -51,7 +51,8 @@ struct pane_ops {
 	unsigned reads;         /* PANE_READS_*: the frame parts it shows */
 	void *(*init)(struct tui *t);
 	void (*free)(void *p);
-	/* A new frame f (or the filters changed and f was taken again). */
+	/* A new frame f (or the filters changed and f was taken again); only
+	 * frames that hold every part the pane reads. */
 	void (*update)(void *p, struct tui *t, const struct frame *f);
 	/* Draw into win at (y, x), h lines by w columns. */
 	void (*draw)(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w);
