@@ -271,7 +271,8 @@ tpid=$(tui_pid segv)
 [ -n "$tpid" ] && kill -SEGV "$tpid"
 tmux_wait_text segv 5 'exit=139'
 ok $? "SIGSEGV: it dies of the signal (status 139)"
-like "$(tmux_capture segv)" '(^| )icanon echo' "SIGSEGV: the terminal is restored (icanon echo)"
+tmux_wait_text segv 3 '(^| )icanon echo'  # printed after the exit status
+ok $? "SIGSEGV: the terminal is restored (icanon echo)" || diag "$(tmux_capture segv)"
 is "$(pane_flag segv mouse_any_flag)" 0 "SIGSEGV: mouse reports are off again"
 
 tui_start abrt 100 30 -p "$pid" -d 0.8
@@ -280,6 +281,7 @@ tpid=$(tui_pid abrt)
 [ -n "$tpid" ] && kill -ABRT "$tpid"
 tmux_wait_text abrt 5 'exit=134'
 ok $? "SIGABRT: it dies of the signal (status 134)"
-like "$(tmux_capture abrt)" '(^| )icanon echo' "SIGABRT: the terminal is restored (icanon echo)"
+tmux_wait_text abrt 3 '(^| )icanon echo'  # printed after the exit status
+ok $? "SIGABRT: the terminal is restored (icanon echo)" || diag "$(tmux_capture abrt)"
 
 done_testing
