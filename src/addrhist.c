@@ -534,3 +534,74 @@ addrhist_get_stats(const struct addrhist *ah, struct addrhist_stats *st)
 		if (ah->tab[i] != NULL)
 			st->dropped += ah->tab[i]->dropped;
 }
+
+/* Append a copy of s (its used address slots only) to c. */
+static void
+copy_push(struct addrhist_copy *c, const struct addrhist_sym *s)
+{
+	struct addrhist_sym *d;
+	uint32_t k = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->syms[i].sym == s->sym && c->syms[i].dso == s->dso)
+			return; /* asked for by name and by pointer */
+	if (c->n == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : ADDRHIST_MAX_WANTED;
+		c->syms = xrealloc(c->syms, c->cap * sizeof *c->syms);
+	}
+	d = &c->syms[c->n++];
+	*d = *s;
+	d->addrs = s->naddrs ? xmalloc(s->naddrs * sizeof *d->addrs) : NULL;
+	for (uint32_t i = 0; i < s->cap && k < s->naddrs; i++)
+		if (s->addrs[i].off != ADDRHIST_EMPTY)
+			d->addrs[k++] = s->addrs[i];
+	d->naddrs = d->cap = k;
+}
+
+/* Empty a copy, keeping its array. */
+static void
+copy_clear(struct addrhist_copy *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		free(c->syms[i].addrs);
+	c->n = 0;
+}
+
+/* Copy the functions asked for. */
+void
+addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c)
+{
+	const struct addrhist_sym *s;
+
+	copy_clear(c);
+	if (ah == NULL)
+		return;
+	for (size_t i = 0; i < ah->nwants && i < ADDRHIST_MAX_WANTED; i++)
+		if ((s = addrhist_find(ah, ah->wants[i].dso, ah->wants[i].sym)) != NULL)
+			copy_push(c, s);
+	for (size_t i = 0; ah->nnames > 0 && i <= ah->mask; i++)
+		if ((s = ah->tab[i]) != NULL && s->sym->name != NULL)
+			for (size_t k = 0; k < ah->nnames; k++)
+				if (strcmp(s->sym->name, ah->names[k]) == 0)
+					copy_push(c, s);
+}
+
+/* The copy of (dso, sym), or NULL. */
+const struct addrhist_sym *
+addrhist_copy_find(const struct addrhist_copy *c, const struct dso *dso, const struct sym *sym)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->syms[i].sym == sym && c->syms[i].dso == dso)
+			return &c->syms[i];
+	return NULL;
+}
+
+/* Free a copy. */
+void
+addrhist_copy_free(struct addrhist_copy *c)
+{
+	copy_clear(c);
+	free(c->syms);
+	c->syms = NULL;
+	c->cap = 0;
+}

@@ -418,10 +418,8 @@ hot_cmp(const void *x, const void *y, void *arg)
 
 /* Refresh the counts from the address histogram. */
 void
-annotate_update(struct annotation *a, const struct addrhist *ah)
+annotate_update(struct annotation *a, const struct addrhist_sym *hs)
 {
-	const struct addrhist_sym *hs = addrhist_find(ah, a->dso, a->sym);
-
 	a->score = 0;
 	a->total = 0;
 	a->nhot = 0;

@@ -5,45 +5,57 @@
 
 #include "tracetop/annotate.h"
 #include "tracetop/batch.h"
+#include "tracetop/frame.h"
 #include "tracetop/report-annotate.h"
 
-/* Rows of a real (not inlined) function called name. */
-static bool
-batch_annotate_match(const struct hist_entry *en, void *name)
+/* The hottest row of a real (not inlined) function called name in the
+ * frame, or NULL; its event in *ev. */
+static const struct hist_entry *
+batch_annotate_find(const struct frame *f, const char *name, size_t *ev)
 {
-	return en->key.sym != NULL && !en->key.inlined && strcmp(en->key.sym->name, name) == 0;
+	const struct hist_entry *best = NULL;
+
+	for (size_t i = 0; i < f->sampling.nevents && best == NULL; i++) {
+		const struct hist_snapshot *rows = &f->sampling.events[i].rows;
+
+		for (size_t k = 0; k < rows->n; k++) {
+			const struct hist_entry *en = rows->rows[k].entry;
+
+			if (en->key.sym == NULL || en->key.inlined ||
+			    strcmp(en->key.sym->name, name) != 0)
+				continue;
+			if (best == NULL || en->score > best->score) {
+				best = en;
+				*ev = i;
+			}
+		}
+	}
+	return best;
 }
 
-/* Print the annotation of the hottest function called o->annotate, or
- * say why there is none. */
+/* Print the annotation of the hottest function called o->annotate in the
+ * last frame, or say why there is none. */
 int
-batch_annotate(struct engine *e, const struct options *o, FILE *out)
+batch_annotate(const struct frame *f, const struct options *o, FILE *out)
 {
-	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
-	struct hist_snapshot snap = {0};
 	struct annotation *a = NULL;
+	const struct hist_entry *en;
 	char name[256];
 	struct tt_err err;
-	size_t ev;
+	size_t ev = 0;
 	int status = 1;
 
 	str_escape(name, sizeof name, o->annotate, strlen(o->annotate));
-	for (ev = 0; ev < engine_nevents(e); ev++) {
-		engine_snapshot(e, ev, by_overhead, batch_annotate_match, (void *)o->annotate,
-		                &snap);
-		if (snap.n > 0)
-			break;
-	}
-	if (snap.n == 0) {
+	en = batch_annotate_find(f, o->annotate, &ev);
+	if (en == NULL) {
 		fprintf(stderr,
 		        "tracetop: --annotate %s: no sample landed in a function of that "
 		        "name (names as in the Symbol column)\n",
 		        name);
-	} else if ((a = annotate_new(snap.rows[0].entry->key.dso, snap.rows[0].entry->key.sym,
-	                             snap.rows[0].entry->key.kernel, &err)) == NULL) {
+	} else if ((a = annotate_new(en->key.dso, en->key.sym, en->key.kernel, &err)) == NULL) {
 		fprintf(stderr, "tracetop: --annotate %s: %s\n", name, err.msg);
 	} else {
-		annotate_update(a, engine_addrhist(e, ev));
+		annotate_update(a, frame_annot(f, ev, en->key.dso, en->key.sym));
 		if (o->format == FORMAT_JSON)
 			report_annotate_json(out, a);
 		else
@@ -51,6 +63,5 @@ batch_annotate(struct engine *e, const struct options *o, FILE *out)
 		status = ferror(out) ? 1 : 0;
 	}
 	annotate_free(a);
-	hist_snapshot_free(&snap);
 	return status;
 }

@@ -24,8 +24,9 @@
  * a whole refresh interval. */
 #define BATCH_FIRST_FRAME_NS 250000000ULL
 
-/* Trace view: events logged before they are printed between refreshes
- * (well under the log's STREAM_LOG_ENTRIES, so it never drops in batch). */
+/* Trace view: events logged since the last frame that make batch print
+ * before the refresh (well under the log's STREAM_LOG_ENTRIES, so it
+ * never drops in batch). */
 #define BATCH_TRACE_DRAIN (STREAM_LOG_ENTRIES / 8)
 
 /* Rows that fit a terminal below the header, or the -n/--rows limit. */
@@ -52,7 +53,9 @@ struct batch_view {
 	bool stop;  /* a signal asked us to stop */
 	bool final; /* the last report was printed */
 	long reports;
-	char notice[320]; /* the counters notice last printed */
+	char notice[320];    /* the counters notice last printed */
+	uint64_t trace_seq;  /* trace view: the next entry to print */
+	uint64_t trace_lost; /* events the kernel lost, as last printed */
 };
 
 /* Print one refresh of every event. */
@@ -208,53 +211,51 @@ batch_counters_report(struct batch_view *v, const struct frame *f)
 		report_counters_text(v->out, &ri, snaps, n);
 }
 
-/* Frame i of an entry's stack, for the trace report. */
-static bool
-batch_trace_frame(void *arg, const struct stream_entry *en, size_t i, char *buf, size_t len)
-{
-	return engine_trace_frame(arg, en, i, buf, len, NULL);
-}
-
-/* Print the logged events that have settled (one of another CPU may still
- * come with an earlier time; all of them on the last report), then forget
- * them. The interval's drop and loss counts go with the refresh's report
- * only (refresh), not with the prints between. */
+/* Print the logged events of frame f that have settled (one of another
+ * CPU may still come with an earlier time; all of them in the last
+ * frame) and were not printed yet. Drops and losses are those since the
+ * last print: entries the bounded log let go before they were printed,
+ * events the kernel lost. */
 static void
-batch_trace_print(struct batch_view *v, bool refresh)
+batch_trace_print(struct batch_view *v, const struct frame *f)
 {
-	struct stream *s = engine_stream(v->e);
-	const struct stream_stats *st = stream_stats(s);
+	const struct frame_trace *ft = &f->trace;
 	struct report_trace_info ri = {
-	    .rows = v->final ? stream_len(s) : stream_count_until(s, stream_settled(s, now_ns())),
-	    .time = st->secs,
-	    .dropped = refresh ? st->interval_dropped : 0,
-	    .lost = refresh ? st->interval_lost : 0,
-	    .frame = v->o->callgraph != CALLGRAPH_NONE ? batch_trace_frame : NULL,
-	    .frame_arg = v->e,
+	    .from = v->trace_seq > ft->first_seq ? v->trace_seq : ft->first_seq,
+	    .to = v->final ? ft->end_seq : ft->settled_seq,
+	    .time = ft->stats.secs,
+	    .dropped = ft->first_seq > v->trace_seq ? ft->first_seq - v->trace_seq : 0,
+	    .lost = ft->stats.lost - v->trace_lost,
+	    .stacks = v->o->callgraph != CALLGRAPH_NONE,
 	};
+
+	if (!f->has_trace)
+		return;
 	if (v->o->format == FORMAT_JSON)
-		report_trace_json(v->out, &ri, s);
+		report_trace_json(v->out, &ri, f);
 	else
-		report_trace_text(v->out, &ri, s);
-	stream_consume(s, ri.rows);
+		report_trace_text(v->out, &ri, f);
+	v->trace_seq = ri.to > ri.from ? ri.to : ri.from;
+	v->trace_lost = ft->stats.lost;
 }
 
 /* A refresh: print what the interval logged. */
 static void
 batch_trace_report(struct batch_view *v, const struct frame *f)
 {
-	(void)f; /* the stream's log is read as it fills, not from frames */
-	batch_trace_print(v, true);
+	batch_trace_print(v, f);
 }
 
 /* Between refreshes: when events come faster than the log holds in one
- * interval, print them now (JSON: an extra object) rather than let the
- * log drop the oldest. */
+ * interval, take a frame now and print it (JSON: an extra object) rather
+ * than let the log drop the oldest. */
 static void
 batch_trace_drain(struct batch_view *v)
 {
-	if (stream_len(engine_stream(v->e)) >= BATCH_TRACE_DRAIN)
-		batch_trace_print(v, false);
+	if (session_backlog(v->s) < BATCH_TRACE_DRAIN)
+		return;
+	session_snapshot(v->s);
+	batch_trace_print(v, session_frame(v->s));
 }
 
 /* After a signal: the events still held back, if any. */
@@ -262,10 +263,10 @@ static void
 batch_trace_flush(struct batch_view *v)
 {
 	v->final = true;
-	if (stream_len(engine_stream(v->e)) > 0) {
-		engine_tick(v->e, v->o->zero);
-		batch_trace_print(v, true);
-	}
+	session_snapshot(v->s);
+	if (frame_trace_index(session_frame(v->s), v->trace_seq) <
+	    frame_trace_len(session_frame(v->s)))
+		batch_trace_print(v, session_frame(v->s));
 }
 
 /* Print one refresh of the probes: ours with their hits, then others'. */
@@ -309,6 +310,6 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 	}
 	status = batch_loop(&v);
 	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
-		status = batch_annotate(v.e, o, out);
+		status = batch_annotate(session_frame(s), o, out);
 	return status;
 }

@@ -12,6 +12,7 @@
 #include "tracetop/dso.h"
 #include "engine-impl.h"
 #include "tracetop/evspec.h"
+#include "tracetop/frame.h"
 #include "tracetop/stream.h"
 #include "tracetop/tasks.h"
 #include "tracetop/tracefs.h"
@@ -315,6 +316,13 @@ engine_trace_disable(struct engine *e, const char *name, struct tt_err *err)
 	return 0;
 }
 
+/* Whether the trace state exists. */
+bool
+engine_has_stream(const struct engine *e)
+{
+	return e->trace != NULL;
+}
+
 /* How many tracepoints are on. */
 size_t
 engine_trace_count(const struct engine *e)
@@ -453,6 +461,40 @@ engine_trace_read(struct engine *e)
 	if (tr->ftrace != NULL)
 		tt_tracefs_ftrace_read(tr->ftrace, stream_tep(tr->stream), engine_ftrace_event, e);
 	stream_mark(tr->stream, now_ns());
+}
+
+/* Frame i of an entry's stack, for a frame's readers. */
+static bool
+engine_trace_stack(void *arg, const struct stream_entry *en, size_t i, char *buf, size_t len,
+                   bool *kernel)
+{
+	return engine_trace_frame(arg, en, i, buf, len, kernel);
+}
+
+/* The stream's part of a frame: its numbers, and with rows where its log
+ * stood, the per-event counts and the tracepoints on (their filters copied: one turned off while
+ * the frame is shown frees its own). */
+void
+engine_trace_snapshot(struct engine *e, struct frame_trace *ft, bool rows)
+{
+	struct engine_trace *tr = e->trace;
+
+	frame_trace_take(ft, tr->stream, rows);
+	ft->ftrace = tr->ftrace != NULL;
+	if (!rows)
+		return;
+	ft->stack = engine_trace_stack;
+	ft->stack_arg = e;
+	frame_trace_clear_on(ft);
+	if (ft->on_cap < tr->ntps) {
+		ft->on = xrealloc(ft->on, tr->ntps * sizeof *ft->on);
+		ft->on_cap = tr->ntps;
+	}
+	for (size_t i = 0; i < tr->ntps; i++)
+		ft->on[i] = (struct frame_tracepoint){
+		    .name = tr->tps[i].name,
+		    .filter = tr->tps[i].filter ? xstrdup(tr->tps[i].filter) : NULL};
+	ft->non = tr->ntps;
 }
 
 /* Close the stream's refresh interval. */

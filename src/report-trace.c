@@ -10,19 +10,27 @@
 /* Fields decoded per event at most. */
 #define REPORT_TRACE_FIELDS 64
 
-/* Print every logged entry as a trace-cmd-like line. */
+/* The next entry of the range at index *i, advancing it; false at the
+ * range's end. */
+static bool
+report_trace_next(const struct report_trace_info *ri, const struct frame *f, size_t *i,
+                  struct stream_entry *en)
+{
+	return frame_trace_get(f, (*i)++, en) && en->seq < ri->to;
+}
+
+/* Print the range's entries as trace-cmd-like lines. */
 void
-report_trace_text(FILE *out, const struct report_trace_info *ri, struct stream *s)
+report_trace_text(FILE *out, const struct report_trace_info *ri, const struct frame *f)
 {
 	struct stream_entry en;
 	char line[8192], frame[512];
 
-	for (size_t i = 0; i < ri->rows && stream_get(s, i, &en); i++) {
-		stream_format_line(s, &en, line, sizeof line);
+	for (size_t i = frame_trace_index(f, ri->from); report_trace_next(ri, f, &i, &en);) {
+		frame_trace_line(f, &en, line, sizeof line);
 		fprintf(out, "%s\n", line);
 		for (size_t k = 0;
-		     ri->frame != NULL && ri->frame(ri->frame_arg, &en, k, frame, sizeof frame);
-		     k++)
+		     ri->stacks && frame_trace_stack(f, &en, k, frame, sizeof frame, NULL); k++)
 			fprintf(out, "  => %s\n", frame);
 	}
 	if (ri->dropped > 0 || ri->lost > 0)
@@ -95,11 +103,11 @@ report_trace_json_value(FILE *out, const struct stream_value *v)
 
 /* One entry as a JSON object. */
 static void
-report_trace_json_row(FILE *out, const struct report_trace_info *ri, struct stream *s,
+report_trace_json_row(FILE *out, const struct report_trace_info *ri, const struct frame *f,
                       const struct stream_entry *en)
 {
 	struct stream_value vals[REPORT_TRACE_FIELDS];
-	size_t n = stream_decode(s, en, vals, REPORT_TRACE_FIELDS);
+	size_t n = frame_trace_decode(f, en, vals, REPORT_TRACE_FIELDS);
 	char frame[512];
 
 	fprintf(out, "{\"ts\":%" PRIu64 ",\"cpu\":%d,\"pid\":%d,\"tid\":%d,\"comm\":", en->time,
@@ -114,9 +122,9 @@ report_trace_json_row(FILE *out, const struct report_trace_info *ri, struct stre
 		report_trace_json_value(out, &vals[i]);
 	}
 	fputc('}', out);
-	if (ri->frame != NULL && en->nips > 0) {
+	if (ri->stacks && en->nips > 0) {
 		fputs(",\"stack\":[", out);
-		for (size_t k = 0; ri->frame(ri->frame_arg, en, k, frame, sizeof frame); k++) {
+		for (size_t k = 0; frame_trace_stack(f, en, k, frame, sizeof frame, NULL); k++) {
 			fputs(k ? "," : "", out);
 			report_json_string(out, frame);
 		}
@@ -127,27 +135,29 @@ report_trace_json_row(FILE *out, const struct report_trace_info *ri, struct stre
 
 /* Print the log and the summary as one JSON object. */
 void
-report_trace_json(FILE *out, const struct report_trace_info *ri, struct stream *s)
+report_trace_json(FILE *out, const struct report_trace_info *ri, const struct frame *f)
 {
-	struct stream_event_info info;
 	struct stream_entry en;
+	bool first = true;
 
 	fprintf(out, "{\"view\":\"trace\",\"time\":%.3f,\"dropped\":%" PRIu64 ",\"lost\":%" PRIu64,
 	        ri->time, ri->dropped, ri->lost);
 	report_json_member(out, "notice", ri->notice);
 	fputs(",\"rows\":[", out);
-	for (size_t i = 0; i < ri->rows && stream_get(s, i, &en); i++) {
-		fputs(i ? "," : "", out);
-		report_trace_json_row(out, ri, s, &en);
+	for (size_t i = frame_trace_index(f, ri->from); report_trace_next(ri, f, &i, &en);) {
+		fputs(first ? "" : ",", out);
+		report_trace_json_row(out, ri, f, &en);
+		first = false;
 	}
 	fputs("],\"summary\":[", out);
-	for (size_t i = 0; i < stream_nevents(s); i++) {
-		stream_event_info(s, i, &info);
+	for (size_t i = 0; i < f->trace.nevents; i++) {
+		const struct stream_event_info *info = &f->trace.events[i];
+
 		fputs(i ? "," : "", out);
 		fputs("{\"event\":", out);
-		report_json_string(out, info.name);
+		report_json_string(out, info->name);
 		fprintf(out, ",\"count\":%" PRIu64 ",\"total\":%" PRIu64 ",\"rate\":%.3f}",
-		        info.interval, info.total, info.rate);
+		        info->interval, info->total, info->rate);
 	}
 	fputs("]}\n", out);
 	fflush(out);

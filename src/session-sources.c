@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/session.h"
 #include "tracetop/util.h"
@@ -76,8 +77,27 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 		engine_snapshot(e, i, sort != NULL ? sort : by_overhead, NULL, NULL, &ev->rows);
 		if (cg != NULL)
 			cg_snapshot(cg, &ev->cg);
+		addrhist_copy_wanted(engine_addrhist(e, i), &ev->annot);
 	}
 	fs->rows |= rows;
+	if (engine_has_stream(e)) {
+		f->has_trace = true;
+		engine_trace_snapshot(e, &f->trace, rows);
+	}
+}
+
+/* Log entries since the last frame (a reader that must not miss one
+ * looks before the bounded log drops them). */
+static size_t
+sampling_backlog(void *src, const struct frame *f)
+{
+	struct engine *e = src;
+	struct stream *s;
+
+	if (!engine_has_stream(e))
+		return 0;
+	s = engine_stream(e);
+	return f->has_trace ? stream_len(s) - stream_index_of(s, f->trace.end_seq) : stream_len(s);
 }
 
 /* Stop sampling, release everything. */
@@ -94,6 +114,7 @@ const struct source_ops source_sampling = {
     .finished = sampling_finished,
     .tick = sampling_tick,
     .snapshot = sampling_snapshot,
+    .backlog = sampling_backlog,
     .free = sampling_free,
 };
 

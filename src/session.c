@@ -207,6 +207,21 @@ session_run(struct session *s, const struct session_hooks *h)
 	return 0;
 }
 
+/* The largest backlog of the sources. */
+size_t
+session_backlog(const struct session *s)
+{
+	size_t most = 0;
+
+	for (size_t i = 0; i < s->nsources; i++) {
+		const struct source_ops *ops = s->sources[i].ops;
+		size_t n = ops->backlog != NULL ? ops->backlog(s->sources[i].src, &s->frame) : 0;
+
+		most = n > most ? n : most;
+	}
+	return most;
+}
+
 /* The current frame. */
 const struct frame *
 session_frame(const struct session *s)

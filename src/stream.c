@@ -700,6 +700,19 @@ stream_get(const struct stream *s, size_t i, struct stream_entry *out)
 	return true;
 }
 
+/* The sequence numbers of the oldest entry logged and of the next one. */
+uint64_t
+stream_first_seq(const struct stream *s)
+{
+	return s->first;
+}
+
+uint64_t
+stream_next_seq(const struct stream *s)
+{
+	return s->next;
+}
+
 /* The index of sequence number seq (or the next one still logged). */
 size_t
 stream_index_of(const struct stream *s, uint64_t seq)

@@ -50,7 +50,8 @@ loop_frame_has(const struct frame *f, unsigned reads)
 {
 	return (!(reads & PANE_READS_SAMPLING) || f->has_sampling) &&
 	       (!(reads & PANE_READS_COUNTERS) || f->has_counters) &&
-	       (!(reads & PANE_READS_PROBES) || f->has_probes);
+	       (!(reads & PANE_READS_PROBES) || f->has_probes) &&
+	       (!(reads & PANE_READS_TRACE) || f->has_trace);
 }
 
 /* Show frame f: the header's numbers of the shown event, then the panes. */

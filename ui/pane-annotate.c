@@ -232,10 +232,9 @@ annot_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct annot *p = pp;
 
-	(void)f; /* per-instruction samples are not in frames yet: the engine's */
 	if (p->a == NULL)
 		return;
-	annotate_update(p->a, engine_addrhist(t->engine, t->event));
+	annotate_update(p->a, frame_annot(f, t->event, p->a->dso, p->a->sym));
 	annot_rows(p);
 }
 
@@ -252,9 +251,10 @@ annot_open(struct annot *p, struct tui *t, struct dso *dso, const struct sym *sy
 	}
 	annotate_free(p->a);
 	p->a = a;
-	engine_addrhist_want(t->engine, dso, sym, kernel); /* if not hot, from now on */
-	annotate_update(a, engine_addrhist(t->engine, t->event));
-	annot_rows(p);
+	/* its samples so far (kept for the hottest functions) into a frame
+	 * taken now (annot_update reads it), and from now on whatever its rank */
+	engine_addrhist_want(t->engine, dso, sym, kernel);
+	tui_snapshot(t);
 	annot_select(p, a->hottest);
 	if (a->notice[0] != '\0')
 		tui_status(t, false, "%s", a->notice);

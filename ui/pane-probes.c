@@ -260,18 +260,16 @@ probes_free_pane(void *pp)
 	free(p);
 }
 
-/* Count the tracepoints the Trace pane streams as rows of ours. */
+/* Count the tracepoints the Trace pane streams (as frame f has them) as
+ * rows of ours. */
 static void
-probes_sync_traces(struct tui *t)
+probes_sync_traces(struct tui *t, const struct frame *f)
 {
 	struct tt_err err;
 
-	for (size_t i = 0; i < engine_trace_count(t->engine); i++) {
-		const char *name = engine_trace_name(t->engine, i, NULL);
-
-		if (probes_find(t->probes, name) < 0)
-			probes_add_tracepoint(t->probes, name, &err);
-	}
+	for (size_t i = 0; f->has_trace && i < f->trace.non; i++)
+		if (probes_find(t->probes, f->trace.on[i].name) < 0)
+			probes_add_tracepoint(t->probes, f->trace.on[i].name, &err);
 }
 
 /* A refresh: the manager's rows. */
@@ -282,7 +280,7 @@ probes_update(void *pp, struct tui *t, const struct frame *f)
 
 	if (t->probes == NULL)
 		return;
-	probes_sync_traces(t);
+	probes_sync_traces(t, f);
 	p->snap = &f->probes;
 	if (p->cap < p->snap->n) {
 		p->cap = p->snap->n;

@@ -101,14 +101,11 @@ struct trace {
 	struct tui *tui;
 };
 
-/* The stream's entry for a row, if it is still in the log. */
+/* The frame's entry for a row, if the log still holds it. */
 static bool
 trace_entry(const struct trace *p, const struct trace_row *r, struct stream_entry *en)
 {
-	struct stream *s = engine_stream(p->tui->engine);
-	size_t i = stream_index_of(s, r->seq);
-
-	return stream_get(s, i, en) && en->seq == r->seq;
+	return p->tui->frame != NULL && frame_trace_find(p->tui->frame, r->seq, en);
 }
 
 /* Cell text of a stream row. */
@@ -140,7 +137,7 @@ trace_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		break;
 	case TCOL_FIELDS:
 		if (trace_entry(p, r, &en))
-			stream_format_fields(engine_stream(p->tui->engine), &en, buf, len);
+			frame_trace_fields(p->tui->frame, &en, buf, len);
 		else
 			snprintf(buf, len, "(dropped from the log)");
 		break;
@@ -216,17 +213,12 @@ static const struct table_ops trace_table_ops = {
     .cell_attr = trace_cell_attr,
 };
 
-/* The kernel-side filter of a tracepoint that is on, or NULL (also for
- * one that is off: its row stays in the summary). */
-static const char *
-sum_filter(const struct engine *e, const char *name)
+/* The tracepoint name as the shown frame had it: NULL when it was off
+ * (its row stays in the summary). */
+static const struct frame_tracepoint *
+sum_on(const struct trace *p, const char *name)
 {
-	const char *filter = NULL;
-
-	for (size_t i = 0; i < engine_trace_count(e); i++)
-		if (strcmp(engine_trace_name(e, i, &filter), name) == 0)
-			return filter;
-	return NULL;
+	return p->tui->frame != NULL ? frame_trace_on(p->tui->frame, name) : NULL;
 }
 
 /* Cell text of a summary row. */
@@ -235,13 +227,12 @@ sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 {
 	const struct stream_event_info *in = row;
 	struct trace *p = ctx;
-	const char *filter;
+	const struct frame_tracepoint *on = sum_on(p, in->name);
 
 	buf[0] = '\0';
 	switch ((enum sum_col)col) {
 	case SCOL_EVENT:
-		snprintf(buf, len, "%s%s", in->name,
-		         engine_trace_enabled(p->tui->engine, in->name) ? "" : " (off)");
+		snprintf(buf, len, "%s%s", in->name, on != NULL ? "" : " (off)");
 		break;
 	case SCOL_TOTAL:
 		snprintf(buf, len, "%llu", (unsigned long long)in->total);
@@ -253,8 +244,7 @@ sum_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		snprintf(buf, len, "%llu", (unsigned long long)in->interval);
 		break;
 	case SCOL_FILTER:
-		filter = sum_filter(p->tui->engine, in->name);
-		snprintf(buf, len, "%s", filter ? filter : "");
+		snprintf(buf, len, "%s", on != NULL && on->filter != NULL ? on->filter : "");
 		break;
 	case SCOL_COUNT:
 		break;
@@ -358,20 +348,19 @@ trace_reserve(struct trace *p, size_t n, size_t ninfos)
 	}
 }
 
-/* A refresh: the log's entries (those the Enter menu keeps) and the
+/* A refresh: the frame's log entries (those the Enter menu keeps) and the
  * per-event counts. */
 static void
 trace_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct trace *p = pp;
-	struct stream *s = engine_stream(t->engine);
-	size_t n = stream_len(s), ne = stream_nevents(s), k = 0;
+	size_t n = frame_trace_len(f), ne = f->trace.nevents, k = 0;
 	struct stream_entry en;
 
-	(void)f; /* the stream's bounded log is read as it stands, not from frames */
+	(void)t;
 	trace_reserve(p, n, ne);
 	for (size_t i = 0; i < n; i++) {
-		if (!stream_get(s, i, &en) || !stream_match(&en, &p->only))
+		if (!frame_trace_get(f, i, &en) || !stream_match(&en, &p->only))
 			continue;
 		if (p->t0 == 0 || en.time < p->t0)
 			p->t0 = en.time;
@@ -382,7 +371,7 @@ trace_update(void *pp, struct tui *t, const struct frame *f)
 	p->nrows = k;
 	table_set_rows(&p->list.table, p->ptrs, k);
 	for (size_t i = 0; i < ne; i++) {
-		stream_event_info(s, i, &p->infos[i]);
+		p->infos[i] = f->trace.events[i];
 		p->info_ptrs[i] = &p->infos[i];
 	}
 	p->ninfos = ne;
@@ -403,7 +392,7 @@ trace_draw_stack(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int 
 	if (r == NULL || !trace_entry(p, r, &en) || en.nips == 0 || h < 8)
 		return 0;
 	while (n < TRACE_STACK_LINES && n < h / 3 &&
-	       engine_trace_frame(t->engine, &en, (size_t)n, frame, sizeof frame, &kernel))
+	       frame_trace_stack(t->frame, &en, (size_t)n, frame, sizeof frame, &kernel))
 		n++;
 	if (n == 0)
 		return 0;
@@ -411,7 +400,7 @@ trace_draw_stack(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int 
 	mvwhline(win, y + h - n - 1, x, ' ', w);
 	mvwaddnstr(win, y + h - n - 1, x, "Stack of the selected event", w);
 	for (int i = 0; i < n; i++) {
-		engine_trace_frame(t->engine, &en, (size_t)i, frame, sizeof frame, &kernel);
+		frame_trace_stack(t->frame, &en, (size_t)i, frame, sizeof frame, &kernel);
 		wattrset(win, kernel ? t->theme.attr[TH_KERNEL] : A_NORMAL);
 		mvwhline(win, y + h - n + i, x, ' ', w);
 		mvwaddnstr(win, y + h - n + i, x + 2, frame, w - 2);
@@ -424,25 +413,24 @@ trace_draw_stack(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int 
 static void
 trace_draw_title(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int w)
 {
-	struct stream *s = engine_stream(t->engine);
-	const struct stream_stats *st = stream_stats(s);
+	const struct frame_trace *ft = &t->frame->trace;
+	const struct stream_stats *st = &ft->stats;
 	char line[320];
 	int n;
 
 	n = snprintf(line, sizeof line,
 	             "%zu tracepoint%s on%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
 	             "lost: %llu%s",
-	             engine_trace_count(t->engine), engine_trace_count(t->engine) == 1 ? "" : "s",
-	             engine_ftrace_on(t->engine) ? " + function tracer" : "",
+	             ft->non, ft->non == 1 ? "" : "s", ft->ftrace ? " + function tracer" : "",
 	             (unsigned long long)st->events,
 	             st->interval_secs > 0 ? (double)st->interval_events / st->interval_secs : 0.0,
 	             (unsigned long long)st->dropped, (unsigned long long)st->lost,
-	             stream_paused(s) ? "  PAUSED (p resumes)" : "");
+	             ft->paused ? "  PAUSED (p resumes)" : "");
 	if (p->only.pid != 0 || p->only.event != NULL)
 		snprintf(line + n, sizeof line - (size_t)n, "  showing only %s%s",
 		         p->only.event ? p->only.event : "", p->only.pid ? p->only_comm : "");
-	wattrset(win, stream_paused(s) || st->lost ? t->theme.attr[TH_HEADER_WARN]
-	                                           : t->theme.attr[TH_DIM]);
+	wattrset(win,
+	         ft->paused || st->lost ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);
 }
@@ -465,7 +453,7 @@ trace_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	if (lp->table.nall > 0)
 		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
 		                 &t->theme);
-	else if (engine_trace_count(t->engine) == 0 && !engine_ftrace_on(t->engine))
+	else if (t->frame->trace.non == 0 && !t->frame->trace.ftrace)
 		listpane_message(win, y + h / 2, x, w,
 		                 "No tracepoint on: a picks them (or start with -T EVENT)",
 		                 &t->theme);
@@ -712,7 +700,7 @@ const struct pane_ops pane_trace = {
     .name = "Trace",
     .scope = SCOPE_TRACE,
     .view = VIEW_TRACE,
-    .reads = 0,
+    .reads = PANE_READS_TRACE,
     .init = trace_init,
     .free = trace_free,
     .update = trace_update,

@@ -27,6 +27,7 @@ enum pane_parts {
 	PANE_READS_SAMPLING = 1 << 0,
 	PANE_READS_COUNTERS = 1 << 1,
 	PANE_READS_PROBES = 1 << 2,
+	PANE_READS_TRACE = 1 << 3,
 };
 
 /* What a pane adds to the header's second line (what narrows its view),

@@ -95,6 +95,24 @@ void addrhist_tick(struct addrhist *ah, bool zero);
 const struct addrhist_sym *addrhist_find(const struct addrhist *ah, const struct dso *dso,
                                          const struct sym *sym);
 
+/* Copies of the functions asked for (addrhist_want, addrhist_want_name)
+ * that have a histogram, for a frame: they outlive the table's next
+ * changes. A copy's addrs holds only used slots (cap == naddrs). */
+struct addrhist_copy {
+	struct addrhist_sym *syms;
+	size_t n, cap;
+};
+
+/* Replace c's contents with copies of ah's functions asked for (none when
+ * ah is NULL). */
+void addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c);
+
+/* The copy of (dso, sym) in c, or NULL. */
+const struct addrhist_sym *addrhist_copy_find(const struct addrhist_copy *c, const struct dso *dso,
+                                              const struct sym *sym);
+
+void addrhist_copy_free(struct addrhist_copy *c);
+
 /* Sizes, for tests and the memory bound: functions kept, those with
  * per-instruction counts, address slots allocated, samples dropped by the
  * bounds. */

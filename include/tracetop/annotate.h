@@ -2,7 +2,7 @@
  * the share of the function's samples each instruction took. The
  * disassembly (capstone, x86-64, AT&T syntax as perf and objdump print it;
  * this is the only module that includes capstone) is made once, by
- * annotate_new; annotate_update refreshes the counts from the event's
+ * annotate_new; annotate_update refreshes the counts from the function's
  * address histogram (cheap: call it every refresh). Source lines come from
  * the DSO's debug info (line table) and, when the source file is readable,
  * carry its text; without debug info the annotation is the disassembly
@@ -87,9 +87,9 @@ struct annotation *annotate_new(struct dso *dso, const struct sym *sym, bool ker
                                 struct tt_err *err);
 
 /* Refresh the per-instruction samples, percentages, hottest line and the
- * hot order from an event's address histogram (engine_addrhist; NULL or a
- * function without samples: all zero). */
-void annotate_update(struct annotation *a, const struct addrhist *ah);
+ * hot order from the function's address histogram (a frame's copy, see
+ * frame_annot; NULL: no samples, all zero). */
+void annotate_update(struct annotation *a, const struct addrhist_sym *hs);
 
 /* The hot instruction after line (dir > 0: the next cooler one; dir < 0:
  * the next hotter one), wrapping around; from a line without samples, the

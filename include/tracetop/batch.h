@@ -27,9 +27,10 @@ struct session;
 int batch_run(struct session *s, const struct options *o, FILE *out);
 
 /* --annotate: after the top view's last refresh, print the annotation of
- * the hottest function named o->annotate (text like perf annotate, or one
+ * the hottest function named o->annotate in frame f (text like perf annotate, or one
  * JSON object). Returns the status: 1 after printing why on stderr when no
  * sample landed in such a function or it cannot be annotated. */
-int batch_annotate(struct engine *e, const struct options *o, FILE *out);
+struct frame;
+int batch_annotate(const struct frame *f, const struct options *o, FILE *out);
 
 #endif

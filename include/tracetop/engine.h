@@ -166,6 +166,15 @@ bool engine_ftrace_on(const struct engine *e);
 bool engine_trace_frame(struct engine *e, const struct stream_entry *en, size_t i, char *buf,
                         size_t len, bool *kernel);
 
+/* Whether tracepoints or the function tracer have fed a stream (then
+ * engine_trace_snapshot tells its state). */
+bool engine_has_stream(const struct engine *e);
+
+struct frame_trace;
+/* The stream's part of a frame (engine_has_stream must be true); without
+ * rows only its counts and state, the log's view kept. */
+void engine_trace_snapshot(struct engine *e, struct frame_trace *ft, bool rows);
+
 struct addrhist;
 /* The self samples of event idx per instruction address (NULL before the
  * first sample or request), for annotate_update. Decayed at each

@@ -10,10 +10,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/addrhist.h"
 #include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/hist.h"
 #include "tracetop/probe.h"
+#include "tracetop/stream.h"
 
 /* One sampled event in a frame. */
 struct frame_event {
@@ -24,6 +26,9 @@ struct frame_event {
 	/* The event's call graph as it was (NULL without -g): a copy taken
 	 * with the rows, so it stays as long as they do. */
 	struct callgraph *cg;
+	/* Per-instruction samples of the functions a user asked to annotate
+	 * (the Annotate pane's, batch --annotate's), copied with the rows. */
+	struct addrhist_copy annot;
 };
 
 /* The sampling source's part. */
@@ -43,14 +48,47 @@ struct frame_counters {
 	const char *notice; /* why some counters are missing, or NULL */
 };
 
+/* A tracepoint that was on, with its kernel-side filter. */
+struct frame_tracepoint {
+	const char *name; /* "subsys:name", interned */
+	char *filter;     /* the frame's copy, or NULL for none */
+};
+
+/* The trace stream's part: the bounded log as it stood at the end of the
+ * interval, the per-event counts and what was being traced. The entries
+ * stay in the source's log (copying megabytes per refresh would cost more
+ * than the stream itself) and are read through frame_trace_*: those
+ * before end_seq belong to the frame; those before settled_seq can no
+ * longer be joined by an earlier event of another CPU (batch prints only
+ * those); one pushed out of the log since is gone. */
+struct frame_trace {
+	struct stream *log; /* the entries, and the decoder of their fields */
+	/* frame i of an entry's call stack as text, false past the last
+	 * (NULL: no names for stacks) */
+	bool (*stack)(void *arg, const struct stream_entry *en, size_t i, char *buf, size_t len,
+	              bool *kernel);
+	void *stack_arg;
+	uint64_t first_seq;   /* the oldest entry still logged */
+	uint64_t end_seq;     /* entries from here on came after the frame */
+	uint64_t settled_seq; /* entries from here on may still move */
+	struct stream_stats stats;
+	struct stream_event_info *events; /* per-event counts, stream order */
+	size_t nevents, events_cap;
+	struct frame_tracepoint *on; /* tracepoints on */
+	size_t non, on_cap;
+	bool ftrace; /* the function tracer runs */
+	bool paused; /* the log is frozen (events still counted) */
+};
+
 struct frame {
 	uint64_t seq;     /* refreshes so far: 1 for the first frame */
 	uint64_t time_ns; /* monotonic clock at the end of the interval */
 	double wall;      /* wall-clock seconds at the end of the interval */
 	double secs;      /* length of the interval */
 	bool final;       /* the last frame of the run */
-	bool has_sampling, has_counters, has_probes;
+	bool has_sampling, has_counters, has_probes, has_trace;
 	struct frame_sampling sampling;
+	struct frame_trace trace;
 	struct frame_counters counters;
 	struct probes_snapshot probes;
 };
@@ -64,5 +102,55 @@ frame_event(const struct frame *f, size_t idx)
 {
 	return idx < f->sampling.nevents ? &f->sampling.events[idx] : NULL;
 }
+
+/* The per-instruction samples of (dso, sym) for event idx of f, or NULL
+ * when it was not asked for or has no sample. */
+static inline const struct addrhist_sym *
+frame_annot(const struct frame *f, size_t idx, const struct dso *dso, const struct sym *sym)
+{
+	const struct frame_event *ev = frame_event(f, idx);
+
+	return ev != NULL ? addrhist_copy_find(&ev->annot, dso, sym) : NULL;
+}
+
+/* Free the filters of the tracepoints a trace part lists, and empty it
+ * (its storage is kept for the next snapshot). */
+void frame_trace_clear_on(struct frame_trace *ft);
+
+/* A stream's counts and state into a trace part; with rows also where its
+ * log stands and the per-event counts (the tracepoints on are the
+ * sampling source's to add). */
+void frame_trace_take(struct frame_trace *ft, struct stream *s, bool rows);
+
+/* Entries of the frame's trace log: how many (from the oldest still
+ * logged), entry i, and the entry with sequence number seq. false past
+ * the end or for an entry gone from the log. */
+size_t frame_trace_len(const struct frame *f);
+bool frame_trace_get(const struct frame *f, size_t i, struct stream_entry *en);
+bool frame_trace_find(const struct frame *f, uint64_t seq, struct stream_entry *en);
+
+/* The index of the entry seq, or of the oldest one after it. */
+size_t frame_trace_index(const struct frame *f, uint64_t seq);
+
+/* An entry as a whole trace-cmd-like line, and its decoded fields (as
+ * stream_format_line and stream_decode); frame_trace_len > 0 first. */
+size_t frame_trace_line(const struct frame *f, const struct stream_entry *en, char *buf,
+                        size_t len);
+size_t frame_trace_decode(const struct frame *f, const struct stream_entry *en,
+                          struct stream_value *vals, size_t max);
+
+/* An entry's fields as its print format shows them, escaped (as
+ * stream_format_fields); the length. */
+size_t frame_trace_fields(const struct frame *f, const struct stream_entry *en, char *buf,
+                          size_t len);
+
+/* Frame i of an entry's call stack as "symbol (object)" (as
+ * engine_trace_frame); false past the last. */
+bool frame_trace_stack(const struct frame *f, const struct stream_entry *en, size_t i, char *buf,
+                       size_t len, bool *kernel);
+
+/* The tracepoint name as it was in the frame: NULL when it was off, else
+ * it, with its filter (NULL for none) in *filter. */
+const struct frame_tracepoint *frame_trace_on(const struct frame *f, const char *name);
 
 #endif

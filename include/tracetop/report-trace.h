@@ -9,29 +9,28 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "tracetop/frame.h"
 #include "tracetop/stream.h"
 
 struct report_trace_info {
-	size_t rows;        /* entries to print, from the oldest */
+	uint64_t from, to;  /* the entries to print: sequence numbers [from, to) */
 	double time;        /* seconds since the stream began */
 	uint64_t dropped;   /* log entries dropped this refresh (log full) */
 	uint64_t lost;      /* events the kernel lost this refresh */
 	const char *notice; /* e.g. why the function tracer is off, or NULL */
-	/* frame i of an entry's call stack as text, false past the last
-	 * (NULL: no stacks) */
-	bool (*frame)(void *arg, const struct stream_entry *en, size_t i, char *buf, size_t len);
-	void *frame_arg;
+	bool stacks;        /* print each entry's call stack */
 };
 
-/* The first ri->rows entries of the log, oldest first: one line each (and its stack,
- * one "  => frame" line per frame); a comment line for drops and losses. */
-void report_trace_text(FILE *out, const struct report_trace_info *ri, struct stream *s);
+/* The entries [ri->from, ri->to) of frame f's log, oldest first: one line
+ * each (and its stack, one "  => frame" line per frame); a comment line
+ * for drops and losses. */
+void report_trace_text(FILE *out, const struct report_trace_info *ri, const struct frame *f);
 
-/* The first ri->rows entries as one JSON object: {"view":"trace","time":S,"dropped":N,"lost":N,
+/* Those entries as one JSON object: {"view":"trace","time":S,"dropped":N,"lost":N,
  * "rows":[{"ts":NS,"cpu":N,"pid":N,"tid":N,"comm":STR,"event":STR,
  * "fields":{NAME:VALUE}}],"summary":[{"event":STR,"count":N,"total":N,
  * "rate":F}]}, numbers as numbers and strings as strings. */
-void report_trace_json(FILE *out, const struct report_trace_info *ri, struct stream *s);
+void report_trace_json(FILE *out, const struct report_trace_info *ri, const struct frame *f);
 
 /* One decoded value as JSON (strings escaped; null for a field outside a
  * truncated payload). */

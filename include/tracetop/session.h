@@ -32,6 +32,10 @@ struct source_ops {
 	 * rows only the numbers of its header (counts, rates), keeping the
 	 * rows of the last full snapshot (a frozen screen shows those). */
 	void (*snapshot)(void *src, const struct session *s, struct frame *f, bool rows);
+	/* How much it holds for readers that came after frame f and that a
+	 * bounded log may soon drop (e.g. trace entries): a front end that
+	 * must see every one takes a snapshot early (session_snapshot). */
+	size_t (*backlog)(void *src, const struct frame *f);
 	/* Release the source (at session_free, in reverse order of adding). */
 	void (*free)(void *src);
 };
@@ -96,6 +100,9 @@ int session_run(struct session *s, const struct session_hooks *h);
 /* Take the sources' snapshots again into the current frame, without
  * ending the interval (after a change of what the front end shows). */
 void session_snapshot(struct session *s);
+
+/* The largest backlog of any source since the current frame. */
+size_t session_backlog(const struct session *s);
 
 /* The last frame made (seq 0 before the first refresh). */
 const struct frame *session_frame(const struct session *s);

@@ -156,6 +156,11 @@ struct stream_entry {
 size_t stream_len(const struct stream *s);
 bool stream_get(const struct stream *s, size_t i, struct stream_entry *out);
 
+/* The sequence numbers of the oldest entry in the log and of the next
+ * one to come (equal when the log is empty). */
+uint64_t stream_first_seq(const struct stream *s);
+uint64_t stream_next_seq(const struct stream *s);
+
 /* The index of the entry with sequence number seq, or of the oldest one
  * after it (stream_len when none): keeps a position across drops. */
 size_t stream_index_of(const struct stream *s, uint64_t seq);

@@ -263,7 +263,7 @@ test_percentages(void **state)
 	addrhist_add(ah, d, sym_of(d, "prog", "loop_fn"), false,
 	             sym_of(d, "prog", "loop_fn")->start); /* another function */
 	addrhist_tick(ah, false);
-	annotate_update(a, ah);
+	annotate_update(a, addrhist_find(ah, d, s));
 	assert_true(a->lines[add].percent == 75.0);
 	assert_true(a->lines[cmp].percent == 25.0);
 	assert_int_equal(a->lines[add].samples, 3);
@@ -280,7 +280,7 @@ test_percentages(void **state)
 	assert_int_equal(annotate_next_hot(a, (ssize_t)a->insn_line[0], -1), (ssize_t)cmp);
 
 	addrhist_tick(ah, false); /* decayed: the shares stay */
-	annotate_update(a, ah);
+	annotate_update(a, addrhist_find(ah, d, s));
 	assert_true(a->lines[add].percent == 75.0);
 	assert_true(a->lines[add].score == 1.5);
 	annotate_update(a, NULL);
@@ -298,6 +298,7 @@ test_percent_sum(void **state)
 	struct dso *d = bt_dso("prog");
 	struct annotation *a = annotate_file("prog", "loop_fn");
 	struct addrhist *ah = addrhist_new(0.875);
+	struct addrhist_copy copy = {0};
 	uint64_t r = 12345;
 	double sum = 0;
 
@@ -307,11 +308,21 @@ test_percent_sum(void **state)
 		addrhist_add(ah, d, a->sym, false, a->start + (r >> 33) % a->size);
 	}
 	addrhist_tick(ah, false);
-	annotate_update(a, ah);
+	/* as a frame has it: a compacted copy of the function asked for */
+	addrhist_want(ah, d, a->sym, false);
+	addrhist_copy_wanted(ah, &copy);
+	assert_int_equal(copy.n, 1);
+	annotate_update(a, addrhist_copy_find(&copy, d, a->sym));
 	for (size_t i = 0; i < a->nlines; i++)
 		sum += a->lines[i].percent;
 	assert_true(sum > 99.999 && sum < 100.001);
 	assert_int_equal(a->total, 1000);
+	/* the copy outlives the table */
+	addrhist_free(ah);
+	ah = NULL;
+	annotate_update(a, addrhist_copy_find(&copy, d, a->sym));
+	assert_int_equal(a->total, 1000);
+	addrhist_copy_free(&copy);
 	addrhist_free(ah);
 	annotate_free(a);
 }

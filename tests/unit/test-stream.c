@@ -714,7 +714,8 @@ static void
 test_json_report(void **state)
 {
 	struct stream *s = *state;
-	struct report_trace_info ri = {.rows = SIZE_MAX, .time = 1.5, .dropped = 2};
+	struct report_trace_info ri = {.to = UINT64_MAX, .time = 1.5, .dropped = 2};
+	struct frame f = {.has_trace = true};
 	struct stream_entry en;
 	struct payload p;
 	int32_t pid = 7;
@@ -728,8 +729,10 @@ test_json_report(void **state)
 	pl_dyn(&p, 8, "/bin/x", 7, false);
 	push_get(s, &p, &en);
 	stream_tick(s);
+	frame_trace_take(&f.trace, s, true);
+	assert_int_equal(frame_trace_len(&f), stream_len(s));
 	out = open_memstream(&buf, &len);
-	report_trace_json(out, &ri, s);
+	report_trace_json(out, &ri, &f);
 	fclose(out);
 	assert_non_null(strstr(buf,
 	                       "{\"view\":\"trace\",\"time\":1.500,\"dropped\":2,\"lost\":0,"
@@ -739,6 +742,55 @@ test_json_report(void **state)
 	assert_non_null(strstr(buf, "\"summary\":[{\"event\":\"sched:sched_process_exec\","
 	                            "\"count\":1,\"total\":1,\"rate\":"));
 	free(buf);
+	free(f.trace.events);
+}
+
+/* A frame's view of the log: the entries pushed after it are not its own,
+ * a range report prints only the seqs asked for, and an entry pushed out
+ * of the log is gone from the frame too. */
+static void
+test_frame_view(void **state)
+{
+	struct stream *s = *state;
+	struct frame f = {.has_trace = true};
+	struct report_trace_info ri = {.stacks = false};
+	struct stream_entry en, last;
+	struct payload p;
+	int32_t pid = 9;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	for (int i = 0; i < 3; i++) {
+		begin(s, "sched", "sched_process_exec", &p, 9, 20);
+		pl_put(&p, 12, &pid, 4);
+		pl_put(&p, 16, &pid, 4);
+		pl_dyn(&p, 8, i == 1 ? "/bin/second" : "/bin/other", 12, false);
+		push_get(s, &p, &last);
+	}
+	frame_trace_take(&f.trace, s, true);
+	assert_int_equal(frame_trace_len(&f), 3);
+	assert_int_equal(f.trace.end_seq, last.seq + 1);
+	push_get(s, &p, &en); /* after the frame */
+	assert_int_equal(frame_trace_len(&f), 3);
+	assert_false(frame_trace_get(&f, 3, &en));
+	assert_true(frame_trace_find(&f, last.seq, &en));
+	assert_false(frame_trace_find(&f, last.seq + 1, &en));
+	/* only the middle entry */
+	ri.from = f.trace.first_seq + 1;
+	ri.to = f.trace.first_seq + 2;
+	out = open_memstream(&buf, &len);
+	report_trace_text(out, &ri, &f);
+	fclose(out);
+	assert_non_null(strstr(buf, "/bin/second"));
+	assert_null(strstr(buf, "/bin/other"));
+	assert_int_equal(strlen(buf) > 0 && strchr(buf, '\n') == buf + strlen(buf) - 1, 1);
+	free(buf);
+	/* the oldest taken out of the log: gone from the frame as well */
+	stream_consume(s, 1);
+	assert_false(frame_trace_find(&f, f.trace.first_seq, &en));
+	assert_true(frame_trace_find(&f, last.seq, &en));
+	free(f.trace.events);
 }
 
 /* The function tracer's event: ip and parent_ip are symbols. */
@@ -796,6 +848,7 @@ main(void)
 	    cmocka_unit_test(test_pause_counts),
 	    cmocka_unit_test(test_filter),
 	    cmocka_unit_test_setup_teardown(test_json_report, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_frame_view, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_ftrace_function, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_bad_format, setup, teardown),
 	};
