@@ -172,7 +172,10 @@ engine_start(struct engine *e, struct tt_err *err)
 	if (read(e->err_fd, &rc, sizeof rc) == (ssize_t)sizeof rc) {
 		waitpid(e->child, &e->child_status, 0);
 		e->child_done = true;
-		return err_set(err, "cannot run the command: %s", strerror(rc));
+		return err_set(err, "cannot start %s: %s%s", e->target, strerror(rc),
+		               rc == ENOENT    ? " (check its name and PATH)"
+		               : rc == EACCES ? " (is it executable?)"
+		                               : "");
 	}
 	close(e->err_fd);
 	e->err_fd = -1;

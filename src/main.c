@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tracetop/batch.h"
@@ -182,6 +183,18 @@ session_options(const struct options *o, bool tui)
 	};
 }
 
+/* The exit status for a command's wait status: its own, or 128 + the
+ * signal that killed it (as shells say it); 0 when it has not ended. */
+static int
+command_status(int wstatus)
+{
+	if (wstatus < 0)
+		return 0;
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 0;
+}
+
 /* Open the engine and run the front end; returns the exit status. Every
  * source joins the session as soon as it is open, so that one
  * session_free releases whatever was opened on every way out. */
@@ -290,6 +303,9 @@ run(const struct options *o, struct evspec *specs)
 		status = tui_run(s, c == NULL ? err.msg : NULL, o);
 	else
 		status = batch_run(s, o, out);
+	/* like perf stat: batch exits as the command did, if it ended by itself */
+	if (!tui && status == 0)
+		status = command_status(engine_child_status(e));
 done:
 	session_free(s);
 	free(traces);

@@ -48,7 +48,8 @@ expect 2 "unknown option '-Q'" "unknown short option" -Q
 expect 2 "needs an argument" "missing option argument" -b -e
 expect 2 "unexpected argument 'stray'" "stray argument" -b stray
 expect 2 "cannot be combined" "command with -p" -b -p 1 -- true
-expect 1 "cannot run the command: No such file" "command that cannot start" -b -e cpu-clock -- /nonexistent/tracetop-cmd
+expect 1 "cannot start command /nonexistent/tracetop-cmd: No such file or directory \\(check its name and PATH\\)" \
+	"command that cannot start, named" -b -e cpu-clock -- /nonexistent/tracetop-cmd
 expect 1 "cannot write /nonexistent/dir/out" "unwritable output" -b -o /nonexistent/dir/out -- true
 
 # An unprivileged user is told which setting or privilege is missing. The
@@ -79,6 +80,20 @@ else
 		diag "$(cat "$TT_TMP/perm")"
 	fi
 fi
+
+# Batch exits as the command did (as perf stat): its own status, 128 + the
+# signal that killed it; 0 when tracetop ended the run (-n) first.
+for view in top counters; do
+	status=0
+	"$TRACETOP" -b --view $view -d 0.2 -- sh -c 'exit 7' >/dev/null 2>&1 || status=$?
+	is "$status" 7 "--view $view: exit status of the command"
+	status=0
+	"$TRACETOP" -b --view $view -d 0.2 -- sh -c 'kill -TERM $$' >/dev/null 2>&1 || status=$?
+	is "$status" 143 "--view $view: 128 + the signal that killed the command"
+done
+status=0
+"$TRACETOP" -b -n 1 -d 0.2 -- sleep 30 >/dev/null 2>&1 || status=$?
+is "$status" 0 "a command stopped by the end of the run: tracetop's own status"
 
 tap_ok "--help exits 0" "$TRACETOP" --help
 like "$("$TRACETOP" --version)" "^tracetop [0-9]+\.[0-9]+" "--version"
