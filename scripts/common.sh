@@ -22,7 +22,7 @@ TT_PACKAGES=(
 )
 TT_TEST_PACKAGES=(
 	tmux python3 binutils procps clang-format
-	qemu-system-x86 busybox-static cpio xz-utils
+	qemu-system-x86 busybox-static cpio xz-utils nodejs
 )
 
 # Print a message from the scripts on stderr.

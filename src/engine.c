@@ -173,9 +173,9 @@ engine_start(struct engine *e, struct tt_err *err)
 		waitpid(e->child, &e->child_status, 0);
 		e->child_done = true;
 		return err_set(err, "cannot start %s: %s%s", e->target, strerror(rc),
-		               rc == ENOENT    ? " (check its name and PATH)"
+		               rc == ENOENT   ? " (check its name and PATH)"
 		               : rc == EACCES ? " (is it executable?)"
-		                               : "");
+		                              : "");
 	}
 	close(e->err_fd);
 	e->err_fd = -1;
@@ -255,6 +255,16 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 	}
 }
 
+/* A JIT's symbol for ip from its process's perf map, shown in the
+ * process's "[JIT] tid N" object as perf does. */
+static void
+engine_resolve_jit(struct thread *th, uint64_t ip, struct hist_key *key)
+{
+	key->sym = th ? task_jit_sym(th->proc, ip) : NULL;
+	if (key->sym != NULL)
+		key->dso = th->proc->jit_dso;
+}
+
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key. */
 void
 engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr)
@@ -264,7 +274,7 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 	key->addr = ip;
 	*elf_addr = 0;
 	if (m == NULL) {
-		key->sym = th ? task_jit_sym(th->proc, ip) : NULL;
+		engine_resolve_jit(th, ip, key);
 		return;
 	}
 	key->dso = m->dso;
@@ -276,8 +286,9 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 		key->addr = off;
 		*elf_addr = addr;
 	} else if (m->dso->kind == DSO_ANON) {
-		key->sym = task_jit_sym(th->proc, ip);
-		key->addr = ip - m->start;
+		engine_resolve_jit(th, ip, key);
+		if (key->sym == NULL)
+			key->addr = ip - m->start;
 	}
 	if (key->sym != NULL)
 		key->addr = 0;
@@ -579,6 +590,7 @@ engine_tick(struct engine *e, bool zero)
 	if (e->trace != NULL)
 		engine_trace_tick(e);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
+	tasks_refresh(e->tasks); /* perf maps may have grown: unknown addresses look again */
 }
 
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */

@@ -1,4 +1,8 @@
-/* sym-jit: perf-PID.map files written by JIT compilers. */
+/* sym-jit: perf-PID.map files written by JIT compilers, read as they
+ * grow. A process's map is an index of pointers sorted by start over
+ * symbols that never move or go (a pool for the whole run, names
+ * interned): samples counted with a JIT symbol keep pointing at it while
+ * the map grows, is rewritten, or its process is reaped. */
 #include "config.h"
 
 #include <errno.h>
@@ -16,6 +20,28 @@
 
 /* JIT entries normally have sizes; a zero size reaches at most this far. */
 #define JIT_MAX_GAP 4096
+/* Symbols per pool chunk. */
+#define JIT_POOL_CHUNK 1024
+/* Predecessors searched for a covering symbol (as symtab_lookup). */
+#define JIT_BACKTRACK 4
+
+/* The pool of every JIT symbol of the run. */
+struct jit_chunk {
+	struct jit_chunk *next;
+	size_t used;
+	struct sym syms[JIT_POOL_CHUNK];
+};
+
+static struct jit_chunk *jit_pool;
+
+struct symjit {
+	const struct sym **index; /* sorted by start, one per start (the newest) */
+	size_t n, cap;
+	dev_t dev;
+	ino_t ino;
+	off_t offset; /* bytes parsed: complete lines only */
+	bool seen;    /* dev and ino are the file's */
+};
 
 /* Parse a hex number (optional 0x) at *pp before end; advances *pp. */
 static bool
@@ -149,4 +175,156 @@ symjit_load(const char *path, uid_t owner, struct symtab *st, struct tt_err *err
 	free(buf);
 	symtab_finish(st, JIT_MAX_GAP);
 	return 0;
+}
+
+/* A symbol that stays for the whole run. */
+static const struct sym *
+jit_keep(const struct sym *s)
+{
+	struct sym *k;
+
+	if (jit_pool == NULL || jit_pool->used == JIT_POOL_CHUNK) {
+		struct jit_chunk *c = xmalloc(sizeof *c);
+
+		c->next = jit_pool;
+		c->used = 0;
+		jit_pool = c;
+	}
+	k = &jit_pool->syms[jit_pool->used++];
+	*k = (struct sym){.start = s->start, .size = s->size, .name = str_intern(s->name)};
+	return k;
+}
+
+/* An empty map. */
+struct symjit *
+symjit_new(void)
+{
+	return xcalloc(1, sizeof(struct symjit));
+}
+
+/* Free a map's index (its symbols stay in the pool). */
+void
+symjit_free(struct symjit *j)
+{
+	if (j == NULL)
+		return;
+	free(j->index);
+	free(j);
+}
+
+/* Merge a finished table of new symbols into the index: on the same start
+ * the new one wins (a JIT reuses freed code space). */
+static void
+jit_merge(struct symjit *j, const struct symtab *st)
+{
+	const struct sym **out = xmalloc((j->n + st->n) * sizeof *out);
+	size_t a = 0, b = 0, n = 0;
+
+	while (a < j->n || b < st->n) {
+		if (b == st->n || (a < j->n && j->index[a]->start < st->syms[b].start)) {
+			out[n++] = j->index[a++];
+			continue;
+		}
+		if (a < j->n && j->index[a]->start == st->syms[b].start)
+			a++; /* replaced */
+		out[n++] = jit_keep(&st->syms[b++]);
+	}
+	free(j->index);
+	j->index = out;
+	j->n = j->cap = n;
+}
+
+/* Parse map text into the index (complete lines and a last line alike). */
+void
+symjit_add_text(struct symjit *j, const char *text, size_t len)
+{
+	struct symtab st;
+
+	symtab_init(&st);
+	symjit_parse(text, len, &st);
+	symtab_finish(&st, JIT_MAX_GAP);
+	if (st.n > 0)
+		jit_merge(j, &st);
+	symtab_free(&st);
+}
+
+/* Read what the map gained since the last call. */
+int
+symjit_update(struct symjit *j, const char *path, uid_t owner, struct tt_err *err)
+{
+	struct stat sb;
+	size_t want, got = 0;
+	char *buf, *last;
+	ssize_t r;
+	int fd = open_checked(path, owner, err);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) != 0) {
+		close(fd);
+		return err_set(err, "cannot stat %s: %s", path, strerror(errno));
+	}
+	if (!j->seen || sb.st_dev != j->dev || sb.st_ino != j->ino || sb.st_size < j->offset) {
+		/* a new or rewritten file: read it all, its entries win */
+		j->seen = true;
+		j->dev = sb.st_dev;
+		j->ino = sb.st_ino;
+		j->offset = 0;
+	}
+	if (sb.st_size == j->offset) {
+		close(fd);
+		return 0;
+	}
+	want = (size_t)(sb.st_size - j->offset);
+	buf = xmalloc(want + 1);
+	while (got < want && (r = pread(fd, buf + got, want - got, j->offset + (off_t)got)) > 0)
+		got += (size_t)r;
+	close(fd);
+	/* only whole lines: the JIT may be writing the next one */
+	last = got > 0 ? memrchr(buf, '\n', got) : NULL;
+	if (last != NULL) {
+		symjit_add_text(j, buf, (size_t)(last - buf) + 1);
+		j->offset += (off_t)(last - buf) + 1;
+	}
+	free(buf);
+	return last != NULL ? 1 : 0;
+}
+
+/* The symbol holding addr, or NULL. */
+const struct sym *
+symjit_lookup(const struct symjit *j, uint64_t addr)
+{
+	size_t lo = 0, hi = j != NULL ? j->n : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (j->index[mid]->start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t k = 0; k < JIT_BACKTRACK && lo > 0; k++, lo--)
+		if (addr - j->index[lo - 1]->start < j->index[lo - 1]->size)
+			return j->index[lo - 1];
+	return NULL;
+}
+
+/* Symbols in the index. */
+size_t
+symjit_count(const struct symjit *j)
+{
+	return j != NULL ? j->n : 0;
+}
+
+/* Free the pool (at exit, after every reader). */
+void
+symjit_pool_free(void)
+{
+	while (jit_pool != NULL) {
+		struct jit_chunk *next = jit_pool->next;
+
+		free(jit_pool);
+		jit_pool = next;
+	}
 }

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "tracetop/sym-jit.h"
@@ -12,7 +13,6 @@
 #include "tracetop/util.h"
 
 /* How long to wait before looking again for a perf-PID.map that was missing. */
-#define JIT_RETRY_NS (5ULL * 1000000000ULL)
 
 /* An int-keyed open-addressing table (linear probing, backward-shift
  * deletion); val == NULL marks an empty slot. */
@@ -33,6 +33,7 @@ struct tasks {
 	struct task **orphans; /* replaced in procs but still referenced */
 	size_t norphans, orphans_cap;
 	uint64_t serials; /* task serials handed out */
+	uint64_t refresh; /* refreshes begun (perf maps are looked at once in each) */
 };
 
 /* The home slot of key in a table of cap slots. */
@@ -139,10 +140,8 @@ itab_sweep(struct itab *tab, bool (*pick)(const void *val, const void *arg), con
 static void
 task_free(struct task *t)
 {
-	if (t->jit != NULL) {
-		symtab_free(t->jit);
-		free(t->jit);
-	}
+	symjit_free(t->jit);
+	free(t->jit_path);
 	free(t->maps);
 	free(t);
 }
@@ -177,6 +176,8 @@ task_new(struct tasks *ts, int pid, uid_t uid, const char *comm)
 	struct task *t = xcalloc(1, sizeof *t), *old;
 
 	t->pid = pid;
+	t->home = ts;
+	t->jit_refresh = UINT64_MAX;
 	t->serial = ++ts->serials;
 	t->uid = uid;
 	t->comm = comm;
@@ -290,13 +291,9 @@ task_find_map(const struct task *t, uint64_t addr)
 static void
 task_jit_reset(struct task *t)
 {
-	if (t->jit != NULL) {
-		symtab_free(t->jit);
-		free(t->jit);
-		t->jit = NULL;
-	}
-	t->jit_tried = false;
-	t->jit_retry_at = 0;
+	symjit_free(t->jit);
+	t->jit = NULL;
+	t->jit_refresh = UINT64_MAX;
 }
 
 /* A process replaced its image: its maps and JIT symbols are stale. */
@@ -307,33 +304,83 @@ task_exec(struct task *t)
 	task_jit_reset(t);
 }
 
-/* Try to load /tmp/perf-PID.map for t (trusted per sym-jit's rules). */
-static void
-task_jit_load(struct task *t)
+/* The process's pid in its own pid namespace (the last NSpid field of its
+ * status), or its pid. */
+static int
+task_nspid(const struct task *t)
 {
-	char path[64];
-	struct symtab st;
-	struct tt_err err;
+	char path[96], buf[2048], *line, *end;
+	ssize_t n;
+	long v;
 
-	t->jit_tried = true;
-	t->jit_retry_at = now_ns() + JIT_RETRY_NS;
-	snprintf(path, sizeof path, "/tmp/perf-%d.map", t->pid);
-	symtab_init(&st);
-	if (symjit_load(path, t->uid, &st, &err) < 0) {
-		symtab_free(&st);
-		return;
-	}
-	t->jit = xmalloc(sizeof *t->jit);
-	*t->jit = st;
+	snprintf(path, sizeof path, "%s/%d/status", t->home->proc_root, t->pid);
+	if ((n = read_file(path, buf, sizeof buf - 1)) <= 0)
+		return t->pid;
+	buf[n] = '\0';
+	if ((line = strstr(buf, "\nNSpid:")) == NULL)
+		return t->pid;
+	line += 7;
+	end = strchr(line, '\n');
+	if (end != NULL)
+		*end = '\0';
+	if (strrchr(line, '\t') != NULL)
+		line = strrchr(line, '\t');
+	v = strtol(line + 1, &end, 10);
+	return v > 0 && v <= INT32_MAX ? (int)v : t->pid;
 }
 
-/* JIT symbol lookup; a missing map is looked for again every few seconds. */
+/* Where the process's perf map is: its own /tmp (through /proc/PID/root,
+ * which is "/" outside a container) while it lives, else ours. */
+static char *
+task_jit_path(const struct task *t)
+{
+	char root[96];
+	struct stat sb;
+
+	snprintf(root, sizeof root, "%s/%d/root/tmp", t->home->proc_root, t->pid);
+	if (stat(root, &sb) == 0)
+		return xasprintf("%s/perf-%d.map", root, task_nspid(t));
+	return xasprintf("/tmp/perf-%d.map", t->pid);
+}
+
+/* Read what the process's perf map gained; true when it grew. */
+static bool
+task_jit_update(struct task *t)
+{
+	struct tt_err err;
+	char name[48];
+
+	t->jit_refresh = t->home->refresh;
+	if (t->jit == NULL) {
+		t->jit = symjit_new();
+		free(t->jit_path);
+		t->jit_path = task_jit_path(t);
+	}
+	if (symjit_update(t->jit, t->jit_path, t->uid, &err) <= 0)
+		return false;
+	if (t->jit_dso == NULL) {
+		snprintf(name, sizeof name, "[JIT] tid %d", t->pid);
+		t->jit_dso = dso_get(name, 0, 0);
+	}
+	return true;
+}
+
+/* JIT symbol lookup; a miss looks at the map again once per refresh. */
 const struct sym *
 task_jit_sym(struct task *t, uint64_t addr)
 {
-	if (t->jit == NULL && (!t->jit_tried || now_ns() >= t->jit_retry_at))
-		task_jit_load(t);
-	return t->jit != NULL ? symtab_lookup(t->jit, addr) : NULL;
+	const struct sym *s = symjit_lookup(t->jit, addr);
+
+	if (s == NULL && t->jit_refresh != t->home->refresh && task_jit_update(t))
+		s = symjit_lookup(t->jit, addr);
+	return s;
+}
+
+/* A refresh began. */
+void
+tasks_refresh(struct tasks *ts)
+{
+	ts->refresh++;
 }
 
 /* The DSO for a mapping's file name: anonymous mappings share "//anon" and

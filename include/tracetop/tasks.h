@@ -10,6 +10,7 @@
 
 #include "tracetop/dso.h"
 #include "tracetop/record.h"
+#include "tracetop/sym-jit.h"
 #include "tracetop/symtab.h"
 
 struct map {
@@ -26,9 +27,11 @@ struct task { /* a process */
 	const char *comm; /* interned, raw (escape when printing) */
 	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
-	struct symtab *jit; /* perf-PID.map symbols, NULL if none */
-	bool jit_tried;
-	uint64_t jit_retry_at; /* now_ns() after which a missing map is looked for again */
+	struct symjit *jit;       /* perf-PID.map symbols, NULL before the first look */
+	struct dso *jit_dso;      /* "[JIT] tid PID", the object its symbols are shown in */
+	const struct tasks *home; /* the model it belongs to (its refresh count) */
+	uint64_t jit_refresh;     /* the model's refresh when the map was last looked at */
+	char *jit_path;           /* where the map is, as the process sees /tmp */
 	bool dead;
 	uint64_t dead_at; /* now_ns() at EXIT */
 	unsigned refs;    /* threads pointing here */
@@ -69,8 +72,15 @@ void task_add_map(struct task *t, uint64_t start, uint64_t end, uint64_t pgoff, 
 /* The mapping holding addr, or NULL. */
 const struct map *task_find_map(const struct task *t, uint64_t addr);
 
-/* The JIT symbol at addr from /tmp/perf-PID.map (loaded once, lazily). */
+/* The JIT symbol at addr from the process's perf map: /tmp/perf-PID.map
+ * as the process sees it (through /proc/PID/root, named by its pid in its
+ * own namespace, so a container's map is found). The map is read when
+ * first needed and again, for what it gained, at most once per refresh
+ * when an address is not in it. */
 const struct sym *task_jit_sym(struct task *t, uint64_t addr);
+
+/* A refresh began: perf maps may be looked at again. */
+void tasks_refresh(struct tasks *ts);
 
 /* Free threads dead for longer than grace_ns (late samples from other
  * CPUs' rings may still name them until then), then the processes no thread

@@ -16,7 +16,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Parse the input as a map, finish the table and look up around each entry. */
+/* Parse the input as a map, finish the table and look up around each
+ * entry; then the same through a live map's index, in two appends. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -37,5 +38,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)symtab_lookup(&st, st.syms[i].start - 1);
 	}
 	symtab_free(&st);
+
+	struct symjit *j = symjit_new();
+
+	symjit_add_text(j, (const char *)data, size / 2);
+	symjit_add_text(j, (const char *)data + size / 2, size - size / 2);
+	for (uint64_t a = 0; a < 4096; a += 61) {
+		s = symjit_lookup(j, a);
+		if (s != NULL && (s->name == NULL || a - s->start >= s->size))
+			__builtin_trap();
+	}
+	symjit_free(j);
+	symjit_pool_free();
 	return 0;
 }

@@ -106,6 +106,14 @@ group_setup(void **state)
 	put("130/comm", "fresh\n");
 	put("130/task/130/comm", "fresh\n");
 	put("130/maps", "00400000-00401000 r-xp 00000000 08:02 7 /usr/bin/fresh\n");
+	/* Process 140: in a container, pid 7 in its own namespace, whose
+	 * perf map is in its own /tmp (our /tmp has none). */
+	put("140/status", "Name:\tnode\nTgid:\t140\nPid:\t140\nPPid:\t1\n"
+	                  "Uid:\t0\t0\t0\t0\nNSpid:\t140\t7\n");
+	put("140/comm", "node\n");
+	put("140/task/140/comm", "node\n");
+	put("140/maps", "");
+	put("140/root/tmp/perf-7.map", "7000 100 JS:*inside_container\n");
 	/* tid 0 must never be read. */
 	put_status(0, 0, 0);
 	put("0/comm", "bogus\n");
@@ -304,7 +312,7 @@ test_comm(void **state)
 	assert_string_equal(p->comm, "newimage");
 	assert_string_equal(tasks_thread(*state, 123, 123)->comm, "newimage");
 	assert_int_equal(p->nmaps, 0);
-	assert_false(p->jit_tried);
+	assert_null(p->jit);
 	mmap_rec(*state, 123, 0x1000, 0x1000, 0, "/usr/bin/new");
 	assert_int_equal(p->nmaps, 1);
 }
@@ -648,13 +656,16 @@ test_overlay_model(void **state)
 	free(t.maps);
 }
 
-/* perf-PID.map symbols, loaded when first asked for. */
+/* perf-PID.map symbols: looked for when first asked for, read again for
+ * what the map gained at most once per refresh when an address misses,
+ * shown in "[JIT] tid PID"; symbols stay valid as the map grows, is
+ * rewritten, and after exec. */
 static void
 test_jit(void **state)
 {
-	char path[64];
+	char path[64], dso[48];
 	struct task *p;
-	const struct sym *s;
+	const struct sym *s, *first;
 	FILE *f;
 
 	fork_rec(*state, JIT_PID, 123, JIT_PID, 123);
@@ -662,26 +673,60 @@ test_jit(void **state)
 	snprintf(path, sizeof path, "/tmp/perf-%d.map", JIT_PID);
 	unlink(path);
 	assert_null(task_jit_sym(p, 0x1008));
-	assert_true(p->jit_tried);
-	assert_null(p->jit);
+	assert_null(p->jit_dso);
 	f = fopen(path, "w");
 	assert_non_null(f);
-	fputs("1000 10 jitted_fn\n2000 20 other_fn\n", f);
-	fclose(f);
-	/* Not looked for again before the retry time... */
+	fputs("1000 10 jitted_fn\n2000 20 other_fn\n3000 10 half", f);
+	fflush(f);
+	/* Not looked for again in the same refresh... */
 	assert_null(task_jit_sym(p, 0x1008));
-	/* ...and found once it has come. */
-	p->jit_retry_at = 0;
-	s = task_jit_sym(p, 0x1008);
-	unlink(path);
+	/* ...and found in the next one; a line being written is left for later. */
+	tasks_refresh(*state);
+	first = s = task_jit_sym(p, 0x1008);
 	assert_non_null(s);
 	assert_string_equal(s->name, "jitted_fn");
 	assert_string_equal(task_jit_sym(p, 0x2004)->name, "other_fn");
-	assert_null(task_jit_sym(p, 0x3000));
-	/* exec forgets them. */
+	snprintf(dso, sizeof dso, "[JIT] tid %d", JIT_PID);
+	assert_non_null(p->jit_dso);
+	assert_string_equal(p->jit_dso->name, dso);
+	assert_null(task_jit_sym(p, 0x3004));
+	/* The map grows: the end of the half line and new code, once per refresh. */
+	fputs("_done\n4000 10 newer_fn\n1000 8 replaced_fn\n", f);
+	fflush(f);
+	assert_null(task_jit_sym(p, 0x4004));
+	tasks_refresh(*state);
+	assert_string_equal(task_jit_sym(p, 0x4004)->name, "newer_fn");
+	assert_string_equal(task_jit_sym(p, 0x3004)->name, "half_done");
+	/* code space reused: the newer entry wins; the old symbol stays valid */
+	assert_string_equal(task_jit_sym(p, 0x1004)->name, "replaced_fn");
+	assert_string_equal(first->name, "jitted_fn");
+	assert_int_equal(symjit_count(p->jit), 4);
+	/* rewritten from scratch (truncated): read again */
+	fclose(f);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("5000 10 fresh_fn\n", f);
+	fclose(f);
+	tasks_refresh(*state);
+	assert_string_equal(task_jit_sym(p, 0x5004)->name, "fresh_fn");
+	/* exec forgets them; symbols already handed out stay readable */
 	comm_rec(*state, JIT_PID, JIT_PID, "execd", true);
 	assert_null(p->jit);
-	assert_false(p->jit_tried);
+	assert_string_equal(first->name, "jitted_fn");
+	unlink(path);
+}
+
+/* A containerized process's perf map is read from its own /tmp, named by
+ * its pid in its namespace. */
+static void
+test_jit_container(void **state)
+{
+	struct task *p = tasks_thread(*state, 140, 140)->proc;
+	const struct sym *s = task_jit_sym(p, 0x7010);
+
+	assert_non_null(s);
+	assert_string_equal(s->name, "JS:*inside_container");
+	assert_non_null(strstr(p->jit_path, "/140/root/tmp/perf-7.map"));
 }
 
 /* A function whose address the live test looks up. */
@@ -744,6 +789,7 @@ main(void)
 	    cmocka_unit_test(test_many_maps),
 	    cmocka_unit_test(test_overlay_model),
 	    cmocka_unit_test_setup_teardown(test_jit, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_jit_container, setup, teardown),
 	    cmocka_unit_test(test_live),
 	};
 
