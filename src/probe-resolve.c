@@ -144,6 +144,16 @@ lib_pattern(unsigned f, const char *dir, const char *name)
 	                          : ".so.*");
 }
 
+/* Whether path is an ELF file (not, e.g., the libc.so linker script that
+ * a development package installs beside the real libc.so.6). */
+static bool
+is_elf(const char *path)
+{
+	char magic[5]; /* read_file ends it with a NUL */
+
+	return read_file(path, magic, sizeof magic) == 4 && memcmp(magic, "\177ELF", 4) == 0;
+}
+
 /* A library called name in the library directories, or NULL. */
 static char *
 search_libs(const char *name)
@@ -154,8 +164,10 @@ search_libs(const char *name)
 	for (unsigned f = 0; f < 5 && !found; f++)
 		for (size_t d = 0; d < ARRAY_SIZE(lib_dirs) && !found; d++) {
 			pat = lib_pattern(f, lib_dirs[d], name);
-			if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc > 0)
-				found = real_file(g.gl_pathv[0]);
+			if (glob(pat, 0, NULL, &g) == 0)
+				for (size_t i = 0; i < g.gl_pathc && !found; i++)
+					if (is_elf(g.gl_pathv[i]))
+						found = real_file(g.gl_pathv[i]);
 			globfree(&g);
 			free(pat);
 		}

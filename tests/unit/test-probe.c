@@ -434,6 +434,12 @@ test_find_binary(void **state)
 	assert_non_null(p);
 	assert_non_null(strstr(p, "/libc"));
 	free(p);
+	/* system-wide: the library directories, where a development package
+	 * puts the libc.so linker script beside the real libc.so.6 */
+	p = probe_find_binary("libc", NULL, &err);
+	assert_non_null(p);
+	assert_non_null(strstr(p, "/libc.so.6"));
+	free(p);
 	assert_null(probe_find_binary("no-such-binary-xyz", &ctx, &err));
 	assert_non_null(strstr(err.msg, "unknown binary 'no-such-binary-xyz'"));
 	assert_null(probe_find_binary("/no/such/file", &ctx, &err));
