@@ -44,19 +44,22 @@ like "$(cat "$TT_TMP/open50.txt")" '^ +[0-9.]+ tracetop_[0-9]+:do_sys_openat2 +k
 ok $? "nothing of tracetop's left after the exit"
 
 # -- a kretprobe's $retval, a string argument, a parameter named from BTF
+# (the command fails its redirection: batch exits 1, as the command did)
+status=0
 timeout 60 "$TRACETOP" -b --view trace -d 30 --probe 'do_sys_openat2%return ret=$retval:s64' \
 	--probe 'do_sys_openat2 fname=+0(%si):string' -- bash -c ': </nonexistent-tt-file' \
-	>"$TT_TMP/ret.txt" 2>"$TT_TMP/ret.err"
-ok $? "kretprobe and kprobe with arguments in --view trace: exit 0"
+	>"$TT_TMP/ret.txt" 2>"$TT_TMP/ret.err" || status=$?
+is "$status" 1 "kretprobe and kprobe with arguments in --view trace: the command's exit status"
 diag "$(cat "$TT_TMP/ret.err")" "$(grep -m 4 tracetop_ "$TT_TMP/ret.txt")"
 like "$(cat "$TT_TMP/ret.txt")" 'tracetop_[0-9]+:do_sys_openat2__return: .*ret=-2$' \
 	"\$retval of the open of a missing file is -2 (ENOENT)"
 like "$(cat "$TT_TMP/ret.txt")" 'tracetop_[0-9]+:do_sys_openat2: .*fname="/nonexistent-tt-file"' \
 	"+0(%si):string reads the file name"
 if [ -r /sys/kernel/btf/vmlinux ]; then
+	status=0
 	timeout 60 "$TRACETOP" -b --view trace -d 30 --probe 'do_sys_openat2 dfd filename' -- \
-		bash -c ': </nonexistent-tt-btf' >"$TT_TMP/btf.txt" 2>"$TT_TMP/btf.err"
-	ok $? "a kprobe with parameter names (BTF): exit 0"
+		bash -c ': </nonexistent-tt-btf' >"$TT_TMP/btf.txt" 2>"$TT_TMP/btf.err" || status=$?
+	is "$status" 1 "a kprobe with parameter names (BTF): the command's exit status"
 	diag "$(cat "$TT_TMP/btf.err")"
 	like "$(cat "$TT_TMP/btf.txt")" 'do_sys_openat2: .*dfd=-100 filename="/nonexistent-tt-btf"' \
 		"BTF names: dfd is AT_FDCWD (-100), filename the path"
