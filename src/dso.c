@@ -159,20 +159,66 @@ dso_set_kallsyms_path(const char *path)
 	set_string(&kallsyms_path, path);
 }
 
+/* An ELF file's symbols and segments, loaded into storage of their own:
+ * the same code serves the loop thread and the worker. */
+struct elf_load {
+	struct symtab syms;
+	struct dso_seg *segs;
+	size_t nsegs;
+	char *debug_file;
+	char *error; /* why there are no symbols, or NULL */
+};
+
+/* Read path's symbols (debug files under root) into l; touches nothing
+ * shared, so any thread may run it. */
+static void
+elf_load_read(struct elf_load *l, const char *path, const char *root)
+{
+	struct tt_err err;
+
+	symtab_init(&l->syms);
+	if (symelf_load(path, root, &l->syms, &l->segs, &l->nsegs, &l->debug_file, &err) != 0) {
+		/* "no symbols" still gives the segments, for offsets */
+		l->error = xstrdup(err.msg);
+		symtab_free(&l->syms);
+		return;
+	}
+	symtab_finish(&l->syms, ELF_MAX_GAP);
+}
+
+/* Hand a load's result over to d (l is left empty). */
+static void
+elf_load_install(struct dso *d, struct elf_load *l)
+{
+	d->syms = l->syms;
+	d->segs = l->segs;
+	d->nsegs = l->nsegs;
+	d->debug_file = l->debug_file;
+	d->load_error = l->error;
+	d->has_syms = d->syms.n > 0;
+	memset(l, 0, sizeof *l);
+}
+
+/* Free a load's result that nobody took. */
+static void
+elf_load_discard(struct elf_load *l)
+{
+	symtab_free(&l->syms);
+	free(l->segs);
+	free(l->debug_file);
+	free(l->error);
+	memset(l, 0, sizeof *l);
+}
+
 /* Load the symbols of an ELF DSO. */
 static void
 load_elf(struct dso *d)
 {
-	struct tt_err err;
+	struct elf_load l;
 
-	if (symelf_load(d->name, debug_root, &d->syms, &d->segs, &d->nsegs, &d->debug_file, &err) !=
-	    0) {
-		d->load_error = xstrdup(err.msg);
-		symtab_free(&d->syms);
-		return;
-	}
-	symtab_finish(&d->syms, ELF_MAX_GAP);
-	d->has_syms = d->syms.n > 0;
+	memset(&l, 0, sizeof l);
+	elf_load_read(&l, d->name, debug_root);
+	elf_load_install(d, &l);
 }
 
 /* Try to load a DSO's symbols, once; failures are kept in load_error. */
@@ -208,6 +254,68 @@ dso_load(struct dso *d)
 		                          d->name[0] ? d->name : "(unnamed)");
 		break;
 	}
+}
+
+/* Load a DSO's symbols now, unless tried already. */
+void
+dso_load_now(struct dso *d)
+{
+	if (!d->loaded)
+		dso_load(d);
+}
+
+/* A load of an ELF DSO's symbols off the loop thread. */
+struct dso_load_job {
+	struct dso *d;    /* touched on the loop thread only */
+	const char *path; /* d->name: interned, so never freed nor changed */
+	char *debug_root; /* a copy: dso_set_debug_root frees the setting's string */
+	struct elf_load l;
+};
+
+/* Start a load of d for another thread. */
+struct dso_load_job *
+dso_load_job_new(struct dso *d)
+{
+	struct dso_load_job *j = xcalloc(1, sizeof *j);
+
+	j->d = d;
+	j->path = d->name;
+	j->debug_root = debug_root != NULL ? xstrdup(debug_root) : NULL;
+	d->loading = true;
+	return j;
+}
+
+/* Read the job's file: only the job's own storage is written. */
+void
+dso_load_job_run(struct dso_load_job *j)
+{
+	elf_load_read(&j->l, j->path, j->debug_root);
+}
+
+/* Free a job and what it holds; its DSO is no longer loading. */
+void
+dso_load_job_free(struct dso_load_job *j)
+{
+	if (j == NULL)
+		return;
+	j->d->loading = false;
+	elf_load_discard(&j->l);
+	free(j->debug_root);
+	free(j);
+}
+
+/* Install a job's answer, unless a synchronous load came first. */
+struct dso *
+dso_load_job_finish(struct dso_load_job *j)
+{
+	struct dso *d = j->d;
+
+	if (!d->loaded) {
+		d->loaded = true;
+		elf_load_install(d, &j->l);
+	}
+	dso_load_job_free(j);
+	return d;
 }
 
 /* Map a file offset to the DSO's symbol address space via PT_LOAD. */

@@ -27,6 +27,16 @@ engine_user_state(const struct record_sample *s, struct unwind_sample *us)
 	return true;
 }
 
+/* The user ip of a sample's registers (0 without it). */
+static uint64_t
+engine_user_ip(const struct unwind_sample *us)
+{
+	size_t i =
+	    (size_t)__builtin_popcountll(UNWIND_REGS_MASK & ((1ULL << UNWIND_PERF_REG_IP) - 1));
+
+	return i < us->nregs && (UNWIND_REGS_MASK >> UNWIND_PERF_REG_IP & 1) ? us->regs[i] : 0;
+}
+
 /* Insert at position at of the n addresses (room for one more is checked
  * by the caller). */
 static void
@@ -71,7 +81,16 @@ engine_chain(struct engine *e, struct thread *th, const struct record_sample *s,
 		/* no user state: keep what the callchain gave */
 	} else if (e->cg_mode == CALLGRAPH_DWARF) {
 		uint64_t uips[ENGINE_MAX_FRAMES];
-		size_t k = unwind_user(e->unwind, th->proc, &us, uips, ENGINE_MAX_FRAMES - n);
+		size_t k = 0;
+
+		/* A leaf whose symbols are loading makes the sample wait: it
+		 * is unwound when replayed, when the worker's read has also
+		 * warmed the file. The unwinder reads the ELF files it steps
+		 * through itself (headers and unwind tables, in 4 KiB chunks
+		 * cached per DSO), on this thread: left synchronous, they are
+		 * small reads, unlike a symbol table. */
+		if (!engine_defer_ip(e, th, engine_user_ip(&us)))
+			k = unwind_user(e->unwind, th->proc, &us, uips, ENGINE_MAX_FRAMES - n);
 
 		for (size_t j = 0; j < k; j++) {
 			ips[n] = j ? uips[j] - 1 : uips[j];

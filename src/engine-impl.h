@@ -1,9 +1,11 @@
 /* engine-impl: the engine's state, shared by engine.c (sampling),
  * engine-trace.c (tracepoints and the function tracer into the stream),
- * engine-target.c (what is sampled) and engine-stack.c (a logged event's
- * stack as text). Calls go one way: engine.c into engine-trace.c and
- * engine-target.c, engine-stack.c into engine.c's resolver. Nothing
- * outside the engine includes it. */
+ * engine-target.c (what is sampled), engine-stack.c (a logged event's
+ * stack as text) and engine-defer.c (samples waiting for symbol tables
+ * the worker loads). Calls go one way: engine.c into engine-trace.c,
+ * engine-target.c and engine-defer.c, engine-stack.c into engine.c's
+ * resolver; engine-defer.c calls engine_sample back to replay a sample.
+ * Nothing outside the engine includes it (but its unit tests). */
 #ifndef TRACETOP_ENGINE_IMPL_H
 #define TRACETOP_ENGINE_IMPL_H
 
@@ -23,6 +25,10 @@
 /* Deepest stack kept (the kernel's default perf_event_max_stack is 127). */
 #define ENGINE_MAX_FRAMES 128
 
+/* DSOs a waiting sample remembers it waits for; with more it may wait
+ * again when replayed. */
+#define ENGINE_DEFER_DSOS 8
+
 struct engine_event;
 struct engine_head;
 struct engine_fcache;
@@ -31,6 +37,42 @@ struct srcline_async;
 struct tasks;
 struct unwind;
 struct worker;
+
+struct engine_load;
+struct engine_defer_entry;
+struct dso;
+
+/* Why waiting samples were counted at once, their symbols loaded on the
+ * loop thread (engine_defer.forced). */
+enum engine_defer_why {
+	ENGINE_DEFER_MODEL, /* their process or thread is about to change (exec,
+	                       exec mapping, pid or tid reused) */
+	ENGINE_DEFER_GONE,  /* their thread exited and is about to be freed */
+	ENGINE_DEFER_FULL,  /* the buffer had no room for another */
+	ENGINE_DEFER_FINAL, /* the last report */
+	ENGINE_DEFER_NWHY,
+};
+
+/* Samples that wait for symbol tables being loaded on the worker: their
+ * records copied back to back into one buffer, replayed through
+ * engine_sample once the worker has answered (src/engine-defer.c). */
+struct engine_defer {
+	unsigned char *buf;        /* ENGINE_DEFER_BYTES, made on first use */
+	size_t used;               /* bytes held */
+	size_t n;                  /* samples held */
+	uint64_t pids, tids;       /* one bit per (hash of a) held sample's pid, tid */
+	struct engine_load *loads; /* jobs with the worker */
+	uint64_t answers, seen;    /* loads answered; answered at the last replay */
+	/* the sample being resolved: */
+	struct dso *miss[ENGINE_DEFER_DSOS]; /* DSOs it waits for */
+	size_t nmiss;
+	bool waiting;                         /* it waits for one at least */
+	bool sync;                            /* it may not wait: load now */
+	struct engine_defer_entry *replaying; /* the held sample it is, or NULL */
+	bool kept;                            /* that one waits again */
+	uint64_t forced[ENGINE_DEFER_NWHY];   /* samples counted at once, by why */
+	uint64_t rewaits;                     /* replays that had to wait again */
+};
 
 struct engine {
 	struct evlist el;
@@ -56,7 +98,7 @@ struct engine {
 	struct unwind *unwind; /* fp leaf fix and dwarf mode */
 	struct engine_fcache *fcache;
 	uint32_t fgen;              /* bumped when mappings change */
-	struct worker *worker;      /* slow lookups (call stacks only), or NULL */
+	struct worker *worker;      /* symbol tables, inlines; NULL: all on this thread */
 	struct srcline_async *srcl; /* inline chains through the worker, or NULL */
 	uint64_t last_tick_ns;
 	uint64_t tick_samples, tick_lost;
@@ -66,6 +108,7 @@ struct engine {
 	bool inherit;               /* events follow children (-p, command) */
 	unsigned trace_log;         /* stream entries kept (0: default) */
 	struct engine_trace *trace; /* tracepoints and function tracer, or NULL */
+	struct engine_defer defer;  /* samples waiting for symbols */
 };
 
 struct hist_key;
@@ -73,6 +116,58 @@ struct thread;
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key; the
  * ELF address in *elf_addr (0 if none). (engine.c, for engine-stack.c) */
 void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr);
+
+/* Count one sample record (engine.c): the hot path, and the replay of a
+ * sample that waited. */
+void engine_sample(struct engine *e, const struct perf_event_header *h);
+
+/* Apply one record of any type (engine.c); tests feed records here. */
+void engine_record(struct engine *e, const struct perf_event_header *h);
+
+/* ---- samples waiting for symbols (engine-defer.c) ----
+ * A sample with a user frame in an ELF DSO whose symbols are not loaded
+ * waits: the DSO's load goes to the worker (once), the sample's frames
+ * are all resolved so that every DSO it lacks is asked for at once, and
+ * its record is copied aside. When the worker has answered for all its
+ * DSOs it is replayed through engine_sample. Before anything could make
+ * it resolve differently (its process execs or maps, its pid or tid is
+ * reused, its exited thread is reaped), when the buffer is full and
+ * before the last report, waiting samples are counted at once, their
+ * symbols loaded on this thread. */
+
+/* Whether user address ip of th (NULL: none) lies in an ELF DSO whose
+ * symbols are not loaded and the sample must wait for them: then the load
+ * is asked of the worker (once per DSO) and noted for the sample. False
+ * when it can be resolved now (it is loaded here first when the sample
+ * may not wait: no worker, a replay that waited enough, a full queue). */
+bool engine_defer_ip(struct engine *e, struct thread *th, uint64_t ip);
+
+/* After resolving sample record h of thread tid of process pid: true when
+ * it waits for a DSO (it is copied aside, or a replayed one is kept),
+ * false when it is to be counted now. Resets the per-sample state either
+ * way. */
+bool engine_defer_keep(struct engine *e, const struct perf_event_header *h, int pid, int tid);
+
+/* Take the worker's answers (worker_poll) and replay the samples whose
+ * DSOs are all answered for (looked for only after new answers unless
+ * rescan: a DSO may also have been loaded synchronously meanwhile). */
+void engine_defer_poll(struct engine *e, bool rescan);
+
+/* Before a record changes the model of process pid (exec, exec mapping,
+ * a new process taking the pid) or of thread tid (a new thread taking
+ * the tid): count their waiting samples now. -1: no pid, no tid. */
+void engine_defer_model(struct engine *e, int pid, int tid);
+
+/* Before tasks_reap(now, grace): count now the waiting samples of the
+ * threads it frees (dead for grace). */
+void engine_defer_gone(struct engine *e, uint64_t now, uint64_t grace);
+
+/* Count every waiting sample now (a full buffer, the last report),
+ * loading their symbols on this thread. */
+void engine_defer_flush(struct engine *e, enum engine_defer_why why);
+
+/* Free the buffer and the load jobs never answered; after worker_free. */
+void engine_defer_free(struct engine *e);
 
 struct record_sample;
 struct callgraph;

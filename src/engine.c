@@ -30,7 +30,8 @@
 #define ENGINE_RELEASE_EVERY 64
 /* Resolved frames remembered by (task, ip); a power of two. */
 #define ENGINE_FCACHE_SIZE 8192
-/* Inline lookups queued to the worker at most (more wait for a later miss). */
+/* Jobs queued to the worker at most: symbol loads (more load at once) and
+ * inline lookups (more wait for a later miss). */
 #define ENGINE_WORKER_DEPTH 1024
 /* Functions with per-instruction counts without being asked for: the
  * hottest of the last refresh, about a Top pane's screenful, so the
@@ -112,12 +113,16 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	e->trace_log = o->trace_log;
 	e->fcache = xcalloc(ENGINE_FCACHE_SIZE, sizeof *e->fcache);
 	e->fgen = 1;
-	if (o->callgraph != CALLGRAPH_NONE) {
+	/* Without the thread symbols load on this one, as samples need them,
+	 * and stacks lack inlined frames. */
+	if (o->nevents > 0) {
 		int errnum;
 
+		e->worker = worker_new(ENGINE_WORKER_DEPTH, &errnum);
+	}
+	if (o->callgraph != CALLGRAPH_NONE) {
 		e->unwind = unwind_new();
-		/* Without the thread stacks just lack inlined frames. */
-		if ((e->worker = worker_new(ENGINE_WORKER_DEPTH, &errnum)) != NULL)
+		if (e->worker != NULL)
 			e->srcl = srcline_async_new(e->worker);
 	}
 	e->unknown_comm = str_intern("[unknown]");
@@ -222,22 +227,35 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		if (record_parse_mmap(h, st, &r.m) == 0 && r.m.exec) {
+			engine_defer_model(e, (int)r.m.pid, -1);
 			tasks_mmap(e->tasks, &r.m);
 			e->fgen++; /* a new mapping may change what an address is */
 		}
 		break;
 	case PERF_RECORD_COMM:
 		if (record_parse_comm(h, st, &r.c) == 0) {
+			/* A rename alone changes no image: a waiting sample of
+			 * the thread takes the new name, as it would a moment
+			 * later. */
+			if (r.c.exec)
+				engine_defer_model(e, (int)r.c.pid, -1);
 			tasks_comm(e->tasks, &r.c);
 			if (r.c.exec)
 				e->fgen++;
 		}
 		break;
 	case PERF_RECORD_FORK:
-		if (record_parse_task(h, st, &r.t) == 0)
+		/* A new task may take the pid or tid of one that exited with
+		 * samples waiting: those count against the old one first. */
+		if (record_parse_task(h, st, &r.t) == 0) {
+			engine_defer_model(e, r.t.pid != r.t.ppid ? (int)r.t.pid : -1,
+			                   (int)r.t.tid);
 			tasks_fork(e->tasks, &r.t);
+		}
 		break;
 	case PERF_RECORD_EXIT:
+		/* Its waiting samples may wait on: the dead thread keeps its
+		 * process and maps until reaped (see engine_tick). */
 		if (record_parse_task(h, st, &r.t) == 0)
 			tasks_exit(e->tasks, &r.t);
 		break;
@@ -306,6 +324,11 @@ engine_inlines(struct engine *e, struct engine_fcache *c)
 	c->ninline = n < 0 ? 0 : (uint8_t)n;
 }
 
+/* What engine_resolve gives for an address whose DSO's symbols are still
+ * loading: nothing, and not cached (the sample waits, and is resolved
+ * again when replayed). */
+static const struct engine_fcache engine_fcache_waiting;
+
 /* Resolve an address of thread th (or the kernel) into key's dso, sym and
  * addr, through a cache: stacks repeat, symbol searches need not. With call
  * stacks the cache entry also holds the functions inlined there. */
@@ -326,6 +349,9 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 		if (kernel) {
 			key->dso = dso_kernel_resolve(ip, &key->sym);
 			key->addr = key->sym ? 0 : ip;
+		} else if (engine_defer_ip(e, th, ip)) {
+			key->addr = ip;
+			return &engine_fcache_waiting;
 		} else {
 			engine_resolve_user(th, ip, key, &elf_addr);
 		}
@@ -406,7 +432,7 @@ engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th
 }
 
 /* Count one sample: the hot path (no allocation once tasks are known). */
-static void
+void
 engine_sample(struct engine *e, const struct perf_event_header *h)
 {
 	struct hist_key keys[ENGINE_MAX_FRAMES];
@@ -442,6 +468,8 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		kern[0] = s.kernel;
 	}
 	n = engine_keys(e, th, &s, ips, kern, n, keys, &self);
+	if (engine_defer_keep(e, h, (int)s.pid, (int)s.tid))
+		return; /* counted once its symbols are loaded */
 	hist_add(ev->hist, &keys[self]);
 	engine_addrhist_add(e, ev, th, ips[0], kern[0]);
 	if (zoom != NULL)
@@ -453,7 +481,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 }
 
 /* Apply one record of any type. */
-static void
+void
 engine_record(struct engine *e, const struct perf_event_header *h)
 {
 	if (h->type == PERF_RECORD_SAMPLE)
@@ -494,8 +522,7 @@ engine_read(struct engine *e)
 	uint64_t st = e->el.sample_type;
 	size_t i, n = 0, done = 0;
 
-	if (e->worker != NULL)
-		worker_poll(e->worker); /* inline answers, for the samples below */
+	engine_defer_poll(e, false); /* worker answers, for the samples below */
 	for (i = 0; i < e->el.nrings; i++) {
 		struct ring *r = &e->el.rings[i];
 		const struct perf_event_header *h;
@@ -516,8 +543,7 @@ engine_read(struct engine *e)
 		if (++done % ENGINE_RELEASE_EVERY == 0) {
 			for (i = 0; i < n; i++)
 				ring_release(heap[i].ring);
-			if (e->worker != NULL)
-				worker_poll(e->worker);
+			engine_defer_poll(e, false);
 		}
 		engine_record(e, heap[0].h);
 		heap[0].h = ring_next(r);
@@ -531,6 +557,7 @@ engine_read(struct engine *e)
 		}
 		engine_heap_down(heap, n, 0);
 	}
+	engine_defer_poll(e, false);
 	if (e->trace != NULL)
 		engine_trace_read(e);
 }
@@ -565,9 +592,11 @@ engine_child_status(const struct engine *e)
 void
 engine_tick(struct engine *e, bool zero)
 {
-	uint64_t now = now_ns();
+	uint64_t now;
 	size_t i;
 
+	engine_defer_poll(e, true); /* the samples answered for count in this refresh */
+	now = now_ns();
 	for (i = 0; i < e->el.nevsels; i++) {
 		struct engine_event *ev = &e->events[i];
 
@@ -589,6 +618,7 @@ engine_tick(struct engine *e, bool zero)
 	e->last_tick_ns = now;
 	if (e->trace != NULL)
 		engine_trace_tick(e);
+	engine_defer_gone(e, now, ENGINE_REAP_GRACE_NS);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
 	tasks_refresh(e->tasks); /* perf maps may have grown: unknown addresses look again */
 }
@@ -669,6 +699,14 @@ engine_stats(const struct engine *e)
 	return &e->stats;
 }
 
+/* Count the samples that wait for symbols, before the last refresh. */
+void
+engine_settle(struct engine *e)
+{
+	engine_defer_poll(e, true);
+	engine_defer_flush(e, ENGINE_DEFER_FINAL);
+}
+
 /* Tear the session down; a command still running is killed. */
 void
 engine_free(struct engine *e)
@@ -698,6 +736,7 @@ engine_free(struct engine *e)
 	if (e->unwind != NULL)
 		unwind_free(e->unwind);
 	worker_free(e->worker); /* before the symbols its lookups use go */
+	engine_defer_free(e);
 	srcline_async_free(e->srcl);
 	srcline_free_all();
 	free(e->fcache);

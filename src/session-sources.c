@@ -32,6 +32,13 @@ sampling_finished(void *src)
 	return engine_finished(src);
 }
 
+/* Before the last refresh: the samples still waiting for symbols. */
+static void
+sampling_settle(void *src)
+{
+	engine_settle(src);
+}
+
 /* End the interval: decay or zero the counts. */
 static void
 sampling_tick(void *src, bool zero)
@@ -112,6 +119,7 @@ const struct source_ops source_sampling = {
     .pollfds = sampling_pollfds,
     .read = sampling_read,
     .finished = sampling_finished,
+    .settle = sampling_settle,
     .tick = sampling_tick,
     .snapshot = sampling_snapshot,
     .backlog = sampling_backlog,

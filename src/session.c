@@ -95,9 +95,12 @@ session_refresh(struct session *s, const struct session_hooks *h, bool final)
 	struct frame *f = &s->frame;
 	uint64_t now = now_ns();
 
-	for (size_t i = 0; i < s->nsources; i++)
+	for (size_t i = 0; i < s->nsources; i++) {
+		if (final && s->sources[i].ops->settle != NULL)
+			s->sources[i].ops->settle(s->sources[i].src);
 		if (s->sources[i].ops->tick != NULL)
 			s->sources[i].ops->tick(s->sources[i].src, s->o.zero);
+	}
 	f->seq++;
 	f->time_ns = now;
 	f->wall = session_wall();

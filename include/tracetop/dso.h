@@ -1,6 +1,10 @@
 /* dso: one mapped object (executable, library, the kernel, a module, a JIT
  * area) with its symbols loaded lazily on first lookup and cached for the
- * whole run. DSOs live until dso_cache_free. */
+ * whole run. DSOs live until dso_cache_free. The cache and every struct dso
+ * belong to the loop thread; the lookups below load synchronously. The
+ * sample path must not wait for a symbol table (tens of milliseconds for a
+ * big library, more with demangling), so it loads ELF DSOs through a
+ * dso_load_job on the worker thread instead (src/engine-defer.c). */
 #ifndef TRACETOP_DSO_H
 #define TRACETOP_DSO_H
 
@@ -29,7 +33,8 @@ struct dso {
 	enum dso_kind kind;
 	dev_t dev;
 	ino_t ino;
-	bool loaded; /* symbols tried (even if that failed) */
+	bool loaded;  /* symbols tried (even if that failed) */
+	bool loading; /* a dso_load_job for it is out (its answer may still come) */
 	bool has_syms;
 	char *load_error; /* why there are no symbols, or NULL */
 	char *debug_file; /* separate debug file used, or NULL */
@@ -61,6 +66,25 @@ uint64_t dso_offset_to_addr(struct dso *d, uint64_t off);
 /* Symbol at an address in the DSO's own space (after dso_offset_to_addr),
  * loading symbols on first use; NULL when unresolved. */
 const struct sym *dso_find_sym(struct dso *d, uint64_t addr);
+
+/* Load the DSO's symbols now unless tried already (a job in flight for it
+ * is then discarded when it finishes). */
+void dso_load_now(struct dso *d);
+
+/* A load of an ELF DSO's symbols on another thread. dso_load_job_new marks
+ * d loading; dso_load_job_run reads the file into the job's own storage
+ * and touches no struct dso and no shared state, so it may run on the
+ * worker; dso_load_job_finish, back on the loop thread, installs the
+ * answer into d, unless d was loaded synchronously meanwhile (then that
+ * answer stands and the job's is freed). A job never finished (its worker
+ * stopped first) is freed with dso_load_job_free. d must be DSO_ELF, not
+ * loaded and not loading; new, finish and free on the loop thread only. */
+struct dso_load_job;
+struct dso_load_job *dso_load_job_new(struct dso *d);
+void dso_load_job_run(struct dso_load_job *j);
+/* Returns the job's DSO; the job is freed. */
+struct dso *dso_load_job_finish(struct dso_load_job *j);
+void dso_load_job_free(struct dso_load_job *j);
 
 /* Kernel address to (DSO, symbol): loads /proc/kallsyms once. sym may come
  * back NULL with the kernel DSO. */

@@ -55,6 +55,13 @@ struct engine_stats {
 	uint64_t interval_samples; /* samples in the last refresh */
 	uint64_t interval_lost;
 	double interval_secs; /* length of the last refresh */
+	/* Symbol tables are loaded on the worker thread: a sample that needs
+	 * one not loaded yet waits (copied aside) and is counted when the
+	 * worker has answered; samples counts it then. */
+	uint64_t deferred;    /* samples that had to wait */
+	uint64_t replayed;    /* of those, counted since (the others still wait) */
+	uint64_t async_loads; /* symbol tables the worker loaded */
+	uint64_t sync_loads;  /* loaded on this thread: a sample could not wait */
 };
 
 struct engine;
@@ -108,7 +115,12 @@ const char *engine_notice(const struct engine *e);
 const char *engine_target(const struct engine *e);
 const struct engine_stats *engine_stats(const struct engine *e);
 
-/* Stop sampling, kill a still-running command, release everything. */
+/* Count every sample still waiting for symbols, loading those on this
+ * thread: before the last report, so that it misses none. */
+void engine_settle(struct engine *e);
+
+/* Stop sampling, kill a still-running command, release everything
+ * (samples still waiting for symbols are dropped). */
 void engine_free(struct engine *e);
 
 /* The command's pid (started stopped before its exec by engine_new and

@@ -1,6 +1,10 @@
 /* sym-elf: function symbols and load segments of an ELF file via libelf,
  * preferring a separate debug file found by build-id or .gnu_debuglink.
- * Files may belong to other users: every offset and size is checked. */
+ * Files may belong to other users: every offset and size is checked.
+ * Every call may run on any thread (the worker loads symbol tables while
+ * the loop thread annotates): the only shared state is set up once under
+ * pthread_once (libelf's version handshake, the CRC-32 table), each call
+ * opens Elf handles of its own, and libelf keeps its error per thread. */
 #ifndef TRACETOP_SYM_ELF_H
 #define TRACETOP_SYM_ELF_H
 

@@ -1,5 +1,8 @@
-/* worker: the one helper thread that does slow lookups (DWARF inlines,
- * source lines, debug files) off the loop thread. Two single-producer,
+/* worker: the one helper thread that does slow lookups (symbol tables,
+ * DWARF inlines, source lines, debug files) off the loop thread. A job
+ * works on storage of its own (or state only the worker touches) and
+ * never writes what the loop thread reads, such as a struct dso: its done
+ * hands the answer over, on the loop thread. Two single-producer,
  * single-consumer lock-free rings of fixed size: jobs go in from the loop
  * thread, answered jobs come back to it. Posting never allocates, locks or
  * waits; answers are applied on the loop thread by worker_poll. Quick jobs

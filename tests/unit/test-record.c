@@ -10,75 +10,9 @@
 #include <sys/mman.h>
 #include <cmocka.h>
 
+#include "recbuf.h"
 #include "tracetop/record.h"
 #include "tracetop/util.h"
-
-/* A record under construction. */
-struct rb {
-	_Alignas(8) unsigned char buf[1024];
-	size_t len;
-};
-
-/* Start a record of type with misc flags. */
-static void
-rb_start(struct rb *b, uint32_t type, uint16_t misc)
-{
-	struct perf_event_header h = {.type = type, .misc = misc, .size = 0};
-
-	memset(b, 0, sizeof *b);
-	memcpy(b->buf, &h, sizeof h);
-	b->len = sizeof h;
-}
-
-/* Append n raw bytes. */
-static void
-rb_bytes(struct rb *b, const void *p, size_t n)
-{
-	assert_true(b->len + n <= sizeof b->buf);
-	memcpy(b->buf + b->len, p, n);
-	b->len += n;
-}
-
-/* Append a u64. */
-static void
-rb_u64(struct rb *b, uint64_t v)
-{
-	rb_bytes(b, &v, sizeof v);
-}
-
-/* Append a u32. */
-static void
-rb_u32(struct rb *b, uint32_t v)
-{
-	rb_bytes(b, &v, sizeof v);
-}
-
-/* Append zero bytes up to the next multiple of 8. */
-static void
-rb_pad8(struct rb *b)
-{
-	static const unsigned char zero[8];
-
-	rb_bytes(b, zero, (8 - b->len % 8) % 8);
-}
-
-/* Append a NUL-terminated string padded with NULs to 8 bytes. */
-static void
-rb_str(struct rb *b, const char *s)
-{
-	rb_bytes(b, s, strlen(s) + 1);
-	rb_pad8(b);
-}
-
-/* Finish: store the size in the header and return the record. */
-static const struct perf_event_header *
-rb_done(struct rb *b)
-{
-	struct perf_event_header *h = (struct perf_event_header *)b->buf;
-
-	h->size = (uint16_t)b->len;
-	return h;
-}
 
 /* Which parser a truncation test runs. */
 enum kind { K_SAMPLE, K_MMAP, K_COMM, K_TASK, K_LOST, K_LOST_SAMPLES, K_THROTTLE };
@@ -411,26 +345,14 @@ test_sample_refused(void **state)
 	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |             \
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
 
-/* Append the sample_id_all trailer for st (fields in kernel order). */
+/* Append the sample_id_all trailer for st with recognisable values. */
 static void
 rb_sid(struct rb *b, uint64_t st)
 {
-	if (st & PERF_SAMPLE_TID) {
-		rb_u32(b, 500);
-		rb_u32(b, 501);
-	}
-	if (st & PERF_SAMPLE_TIME)
-		rb_u64(b, 999999);
-	if (st & PERF_SAMPLE_ID)
-		rb_u64(b, 31);
-	if (st & PERF_SAMPLE_STREAM_ID)
-		rb_u64(b, 32);
-	if (st & PERF_SAMPLE_CPU) {
-		rb_u32(b, 7);
-		rb_u32(b, 0);
-	}
-	if (st & PERF_SAMPLE_IDENTIFIER)
-		rb_u64(b, 31);
+	static const struct record_id sid = {
+	    .pid = 500, .tid = 501, .time = 999999, .id = 31, .cpu = 7};
+
+	rb_trailer(b, st, &sid);
 }
 
 /* Check the trailer written by rb_sid for st. */

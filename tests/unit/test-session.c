@@ -34,7 +34,8 @@ probes_snapshot_free(struct probes_snapshot *snap)
 struct fake {
 	int fds[2];
 	int reads, bytes, ticks, snaps, snaps_without_rows;
-	int finish_after; /* finished once it has read this many bytes (0: never) */
+	int settles, settled_at; /* settle calls; ticks before the last */
+	int finish_after;        /* finished once it has read this many bytes (0: never) */
 	bool zero_seen;
 	int *freed, *nfreed; /* the order of frees, shared by the fakes */
 	int id;
@@ -84,6 +85,16 @@ fake_tick(void *src, bool zero)
 	f->zero_seen |= zero;
 }
 
+/* Count settles (before the last refresh only), and when. */
+static void
+fake_settle(void *src)
+{
+	struct fake *f = src;
+
+	f->settles++;
+	f->settled_at = f->ticks;
+}
+
 /* Count snapshots, and those without rows. */
 static void
 fake_snapshot(void *src, const struct session *s, struct frame *fr, bool rows)
@@ -112,6 +123,7 @@ static const struct source_ops fake_ops = {
     .pollfds = fake_pollfds,
     .read = fake_read,
     .finished = fake_finished,
+    .settle = fake_settle,
     .tick = fake_tick,
     .snapshot = fake_snapshot,
     .free = fake_free,
@@ -278,6 +290,9 @@ test_count(void **state)
 	assert_true(session_frame(s)->final);
 	assert_int_equal(a.ticks, 3);
 	assert_int_equal(b.ticks, 3);
+	/* settled once, just before the last tick */
+	assert_int_equal(a.settles, 1);
+	assert_int_equal(a.settled_at, 2);
 	assert_int_equal(a.snaps, 3);
 	assert_int_equal(a.snaps_without_rows, 0);
 	assert_true(a.zero_seen);
@@ -308,6 +323,7 @@ test_finished_stops(void **state)
 	assert_int_equal(fr.finished, 1);
 	assert_int_equal(fr.frames, 1);
 	assert_true(fr.finals[0]);
+	assert_int_equal(a.settles, 1);
 	assert_true(a.bytes >= 5);
 	assert_true(a.reads >= 5);
 	/* the read hook follows every read but the last drain before the end */
@@ -334,6 +350,7 @@ test_finished_goes_on(void **state)
 	assert_int_equal(fr.finished, 1);
 	assert_int_equal(fr.frames, 4);
 	assert_false(fr.finals[0]);
+	assert_int_equal(a.settles, 0); /* no frame was the last */
 	session_free(s);
 }
 
