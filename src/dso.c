@@ -145,6 +145,14 @@ set_string(char **slot, const char *value)
 	*slot = value != NULL ? xstrdup(value) : NULL;
 }
 
+/* Where a container's DSO is read. */
+void
+dso_set_open_path(struct dso *d, const char *path)
+{
+	if (d->open_path == NULL && !d->loaded && !d->loading)
+		d->open_path = xstrdup(path);
+}
+
 /* Where separate debug files are searched. */
 void
 dso_set_debug_root(const char *dir)
@@ -217,7 +225,7 @@ load_elf(struct dso *d)
 	struct elf_load l;
 
 	memset(&l, 0, sizeof l);
-	elf_load_read(&l, d->name, debug_root);
+	elf_load_read(&l, dso_path(d), debug_root);
 	elf_load_install(d, &l);
 }
 
@@ -267,7 +275,7 @@ dso_load_now(struct dso *d)
 /* A load of an ELF DSO's symbols off the loop thread. */
 struct dso_load_job {
 	struct dso *d;    /* touched on the loop thread only */
-	const char *path; /* d->name: interned, so never freed nor changed */
+	const char *path; /* dso_path(d): it outlives the job (never freed before the cache) */
 	char *debug_root; /* a copy: dso_set_debug_root frees the setting's string */
 	struct elf_load l;
 };
@@ -279,7 +287,7 @@ dso_load_job_new(struct dso *d)
 	struct dso_load_job *j = xcalloc(1, sizeof *j);
 
 	j->d = d;
-	j->path = d->name;
+	j->path = dso_path(d);
 	j->debug_root = debug_root != NULL ? xstrdup(debug_root) : NULL;
 	d->loading = true;
 	return j;
@@ -400,6 +408,7 @@ dso_cache_free(void)
 			symtab_free(&d->syms);
 			free(d->segs);
 			free(d->load_error);
+			free(d->open_path);
 			free(d->debug_file);
 			free(d);
 		}

@@ -71,7 +71,7 @@ static int
 image_open(struct elfimage *img)
 {
 	struct stat st;
-	int fd = open(img->dso->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd = open(dso_path(img->dso), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 	if (fd < 0)
 		return -1;
@@ -330,7 +330,7 @@ image_new(struct dso *d)
 
 	img->dso = d;
 	if (d->kind == DSO_ELF) {
-		fd = open(d->name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		fd = open(dso_path(d), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 		if (fd < 0)
 			return img;
 		/* The path names the mapped file only if the inode agrees (not,

@@ -83,6 +83,45 @@ real_file(const char *path)
 	return real;
 }
 
+/* The path of a container's file: path as process pid sees it, through
+ * /proc/PID/root (not canonicalized: that would leave the container's
+ * root), when pid lives in another mount namespace and it is a regular
+ * file there; else NULL. The kernel and our ELF readers follow it. */
+static char *
+container_file(int pid, const char *path)
+{
+	struct stat sb;
+	char *via;
+
+	if (path[0] != '/' || !mntns_foreign("/proc", pid))
+		return NULL;
+	via = xasprintf("/proc/%d/root%s", pid, path);
+	if (stat(via, &sb) == 0 && S_ISREG(sb.st_mode))
+		return via;
+	free(via);
+	return NULL;
+}
+
+/* A path process pid maps, as we can read it. */
+char *
+probe_local_path(int pid, const char *path)
+{
+	char *via = container_file(pid, path);
+
+	return via != NULL ? via : xstrdup(path);
+}
+
+/* path as one of the targets sees it, if one is in a container. */
+static char *
+targets_file(const char *path, const struct probe_ctx *ctx)
+{
+	char *found = NULL;
+
+	for (size_t i = 0; ctx != NULL && i < ctx->npids && found == NULL; i++)
+		found = container_file(ctx->pids[i], path);
+	return found;
+}
+
 /* name found in the directories of a colon list (PATH), or NULL. */
 static char *
 search_path(const char *name, const char *list)
@@ -126,7 +165,8 @@ search_maps(const char *name, const struct probe_ctx *ctx)
 		if ((objs = probe_process_objects(ctx->pids[i], &n, NULL)) == NULL)
 			continue;
 		for (size_t k = 0; k < n && !found; k++)
-			if (lib_matches(base_name(objs[k]), name))
+			if (lib_matches(base_name(objs[k]), name) &&
+			    (found = container_file(ctx->pids[i], objs[k])) == NULL)
 				found = real_file(objs[k]);
 		names_free(objs, n);
 	}
@@ -182,7 +222,9 @@ probe_find_binary(const char *name, const struct probe_ctx *ctx, struct tt_err *
 	const char *cmd = ctx && ctx->argv ? ctx->argv[0] : NULL;
 
 	if (strchr(name, '/') != NULL) {
-		if ((found = real_file(name)) == NULL)
+		/* a target's path inside its container first: it may name
+		 * another file here, or none */
+		if ((found = targets_file(name, ctx)) == NULL && (found = real_file(name)) == NULL)
 			err_set(err, "unknown binary '%s': %s", name,
 			        errno ? strerror(errno) : "not a regular file");
 		return found;

@@ -109,7 +109,7 @@ dwinfo_open(struct srcline *sl, struct dwinfo *w, struct dso *d)
 	 * an unloaded DSO (the async front asks about loaded ones only). */
 	if (!d->loaded)
 		(void)dso_offset_to_addr(d, 0); /* loads symbols: finds debug_file */
-	w->elf = symelf_open(d->debug_file != NULL ? d->debug_file : d->name, &w->fd, NULL);
+	w->elf = symelf_open(d->debug_file != NULL ? d->debug_file : dso_path(d), &w->fd, NULL);
 	if (w->elf == NULL)
 		return;
 	w->dw = dwarf_begin_elf(w->elf, DWARF_C_READ, NULL);
@@ -161,7 +161,7 @@ dwinfo_slow_open(struct dwinfo *w, const struct dso *d)
 	if (w->opened)
 		return false;
 	if (w->size < 0)
-		w->size = stat(d->debug_file != NULL ? d->debug_file : d->name, &sb) == 0
+		w->size = stat(d->debug_file != NULL ? d->debug_file : dso_path(d), &sb) == 0
 		              ? sb.st_size
 		              : 0;
 	return w->size > ASYNC_QUICK_OPEN;

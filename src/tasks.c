@@ -304,45 +304,6 @@ task_exec(struct task *t)
 	task_jit_reset(t);
 }
 
-/* The process's pid in its own pid namespace (the last NSpid field of its
- * status), or its pid. */
-static int
-task_nspid(const struct task *t)
-{
-	char path[96], buf[2048], *line, *end;
-	ssize_t n;
-	long v;
-
-	snprintf(path, sizeof path, "%s/%d/status", t->home->proc_root, t->pid);
-	if ((n = read_file(path, buf, sizeof buf - 1)) <= 0)
-		return t->pid;
-	buf[n] = '\0';
-	if ((line = strstr(buf, "\nNSpid:")) == NULL)
-		return t->pid;
-	line += 7;
-	end = strchr(line, '\n');
-	if (end != NULL)
-		*end = '\0';
-	if (strrchr(line, '\t') != NULL)
-		line = strrchr(line, '\t');
-	v = strtol(line + 1, &end, 10);
-	return v > 0 && v <= INT32_MAX ? (int)v : t->pid;
-}
-
-/* Where the process's perf map is: its own /tmp (through /proc/PID/root,
- * which is "/" outside a container) while it lives, else ours. */
-static char *
-task_jit_path(const struct task *t)
-{
-	char root[96];
-	struct stat sb;
-
-	snprintf(root, sizeof root, "%s/%d/root/tmp", t->home->proc_root, t->pid);
-	if (stat(root, &sb) == 0)
-		return xasprintf("%s/perf-%d.map", root, task_nspid(t));
-	return xasprintf("/tmp/perf-%d.map", t->pid);
-}
-
 /* Read what the process's perf map gained; true when it grew. */
 static bool
 task_jit_update(struct task *t)
@@ -354,7 +315,7 @@ task_jit_update(struct task *t)
 	if (t->jit == NULL) {
 		t->jit = symjit_new();
 		free(t->jit_path);
-		t->jit_path = task_jit_path(t);
+		t->jit_path = tasks_ns_jit_path(t);
 	}
 	if (symjit_update(t->jit, t->jit_path, t->uid, &err) <= 0)
 		return false;
@@ -376,6 +337,13 @@ task_jit_sym(struct task *t, uint64_t addr)
 	return s;
 }
 
+/* The /proc the model reads. */
+const char *
+tasks_proc_root(const struct tasks *ts)
+{
+	return ts->proc_root;
+}
+
 /* A refresh began. */
 void
 tasks_refresh(struct tasks *ts)
@@ -386,8 +354,10 @@ tasks_refresh(struct tasks *ts)
 /* The DSO for a mapping's file name: anonymous mappings share "//anon" and
  * a " (deleted)" suffix is dropped (dev and ino still tell the file). */
 static struct dso *
-map_dso(const char *name, dev_t dev, ino_t ino)
+map_dso(const struct task *t, const char *name, dev_t dev, ino_t ino, uint64_t start, uint64_t end)
 {
+	struct dso *d;
+
 	static const char deleted[] = " (deleted)";
 	size_t len = strlen(name), dlen = sizeof deleted - 1;
 	char buf[PATH_MAX];
@@ -399,7 +369,12 @@ map_dso(const char *name, dev_t dev, ino_t ino)
 		buf[len - dlen] = '\0';
 		name = buf;
 	}
-	return dso_get(name, dev, ino);
+	d = dso_get(name, dev, ino);
+	if (d->kind == DSO_ELF && !d->located) {
+		d->located = true; /* the first process that maps it says where it is */
+		tasks_ns_locate(t, d, start, end);
+	}
+	return d;
 }
 
 /* Add the executable mapping described by one line of /proc/PID/maps. */
@@ -417,7 +392,8 @@ maps_line(struct task *t, const char *line)
 		return;
 	if (strchr(perms, 'x') == NULL)
 		return;
-	task_add_map(t, start, end, pgoff, map_dso(line + off, makedev(maj, min), (ino_t)ino));
+	task_add_map(t, start, end, pgoff,
+	             map_dso(t, line + off, makedev(maj, min), (ino_t)ino, start, end));
 }
 
 /* Read a process's executable mappings from PROC/PID/maps. */
@@ -649,8 +625,8 @@ tasks_mmap(struct tasks *ts, const struct record_mmap *m)
 	if (th == NULL)
 		return;
 	task_add_map(th->proc, m->start, m->start + m->len, m->pgoff,
-	             map_dso(m->filename != NULL ? m->filename : "", makedev(m->maj, m->min),
-	                     (ino_t)m->ino));
+	             map_dso(th->proc, m->filename != NULL ? m->filename : "",
+	                     makedev(m->maj, m->min), (ino_t)m->ino, m->start, m->start + m->len));
 }
 
 /* A new process for pid forked by parent: its comm, uid and maps. */

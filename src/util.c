@@ -411,6 +411,33 @@ now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* The mount namespace link of /proc entry pid ("mnt:[4026531841]") into
+ * buf; false when it cannot be read. */
+static bool
+mntns_link(const char *proc_root, const char *pid, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof path, "%s/%s/ns/mnt", proc_root, pid);
+	if ((n = readlink(path, buf, len - 1)) <= 0)
+		return false;
+	buf[n] = '\0';
+	return true;
+}
+
+/* Whether process pid (under proc_root) lives in another mount namespace
+ * than ours; false when that cannot be told. */
+bool
+mntns_foreign(const char *proc_root, int pid)
+{
+	char id[16], ours[64], theirs[64];
+
+	snprintf(id, sizeof id, "%d", pid);
+	return mntns_link(proc_root, id, theirs, sizeof theirs) &&
+	       mntns_link("/proc", "self", ours, sizeof ours) && strcmp(ours, theirs) != 0;
+}
+
 /* Read a small file whole. */
 ssize_t
 read_file(const char *path, char *buf, size_t len)

@@ -86,6 +86,7 @@ struct probes_pane {
 	char **names; /* the picker's items */
 	size_t nnames;
 	char binary[4096]; /* the binary being probed, "" for the kernel */
+	int object_pid;    /* whose objects the object picker lists */
 	char func[512];    /* the function chosen */
 	bool ret;          /* %return */
 	char label[192];   /* the open prompt's label (the prompt keeps a pointer) */
@@ -342,6 +343,7 @@ probes_pick_object(struct probes_pane *p, struct tui *t, int pid)
 	struct tt_err err;
 
 	probes_names_drop(p);
+	p->object_pid = pid;
 	if ((p->names = probe_process_objects(pid, &p->nnames, &err)) == NULL) {
 		tui_status(t, true, "%s", err.msg);
 		p->step = STEP_NONE;
@@ -637,9 +639,14 @@ probes_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 		snprintf(p->func, sizeof p->func, "%s", p->names[idx]);
 		probes_names_drop(p);
 		return probes_when_menu(p, t);
-	case STEP_OBJECT:
-		snprintf(p->binary, sizeof p->binary, "%s", p->names[idx]);
+	case STEP_OBJECT: {
+		/* a container's file, through its root */
+		char *local = probe_local_path(p->object_pid, p->names[idx]);
+
+		snprintf(p->binary, sizeof p->binary, "%s", local);
+		free(local);
 		return probes_pick_ufunc(p, t);
+	}
 	default:
 		return REACT_REDRAW;
 	}

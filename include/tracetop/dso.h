@@ -35,7 +35,10 @@ struct dso {
 	ino_t ino;
 	bool loaded;  /* symbols tried (even if that failed) */
 	bool loading; /* a dso_load_job for it is out (its answer may still come) */
+	bool located; /* its first mapper said where its file is (tasks_ns_locate) */
 	bool has_syms;
+	char *open_path;  /* where to read the file when not at name (a container's
+	                     file through /proc/PID/root), or NULL; see dso_path */
 	char *load_error; /* why there are no symbols, or NULL */
 	char *debug_file; /* separate debug file used, or NULL */
 	struct symtab syms;
@@ -46,6 +49,19 @@ struct dso {
 
 /* The DSO for a mapped file (same path, dev and ino give the same DSO). */
 struct dso *dso_get(const char *path, dev_t dev, ino_t ino);
+
+/* The path to read a file DSO at: name, or where it was found for a
+ * process in another mount namespace (dso_set_open_path). */
+static inline const char *
+dso_path(const struct dso *d)
+{
+	return d->open_path != NULL ? d->open_path : d->name;
+}
+
+/* Read d at path from now on: the first process that maps it from another
+ * mount namespace tells where its file is. Set once (a load job in flight
+ * may hold the string), before anything is read from the file. */
+void dso_set_open_path(struct dso *d, const char *path);
 
 /* The kernel, or a module by name (without brackets, as in sym.module). */
 struct dso *dso_kernel(const char *module);

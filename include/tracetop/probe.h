@@ -104,6 +104,11 @@ void probe_place_free(struct probe_place *pl);
  * malloc'd, or NULL with err. */
 char *probe_find_binary(const char *name, const struct probe_ctx *ctx, struct tt_err *err);
 
+/* A path that process pid maps (as probe_process_objects lists them), as
+ * we can read and probe it: through /proc/PID/root when pid lives in
+ * another mount namespace (a container), else the path; malloc'd. */
+char *probe_local_path(int pid, const char *path);
+
 /* Whether the kernel can make probes of kind k (KPROBE or UPROBE, or
  * their return kinds); else false with err saying what it lacks. */
 bool probe_kind_supported(enum probe_kind k, struct tt_err *err);

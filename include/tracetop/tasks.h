@@ -79,6 +79,20 @@ const struct map *task_find_map(const struct task *t, uint64_t addr);
  * when an address is not in it. */
 const struct sym *task_jit_sym(struct task *t, uint64_t addr);
 
+/* The /proc the model reads ("/proc" except in tests). */
+const char *tasks_proc_root(const struct tasks *ts);
+
+/* (tasks-ns.c) Where t's perf map is: /tmp/perf-NSPID.map through
+ * /proc/PID/root while t lives, else our /tmp/perf-PID.map; malloc'd. */
+char *tasks_ns_jit_path(const struct task *t);
+
+/* (tasks-ns.c) When t lives in another mount namespace than ours, tell d
+ * (mapped by t at [start, end), not read yet) where its file is: through
+ * /proc/PID/root when that is the mapped file (same device and inode, or
+ * same build-id as the mapping in /proc/PID/map_files), else the mapping
+ * in map_files. */
+void tasks_ns_locate(const struct task *t, struct dso *d, uint64_t start, uint64_t end);
+
 /* A refresh began: perf maps may be looked at again. */
 void tasks_refresh(struct tasks *ts);
 

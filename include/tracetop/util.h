@@ -98,6 +98,11 @@ void poll_drop_hangups(struct pollfd *fds, size_t n);
 /* Read a small file (sysfs, procfs) into buf, NUL-terminated; bytes or -1. */
 ssize_t read_file(const char *path, char *buf, size_t len);
 
+/* Whether process pid (its entry under proc_root, normally "/proc") lives
+ * in another mount namespace than ours (a container): its paths then name
+ * other files, reached through PROC/PID/root. false when it cannot be told. */
+bool mntns_foreign(const char *proc_root, int pid);
+
 /* The sorted names of the subdirectories of path (dot names left out), in
  * a malloc'd array of n malloc'd names (free with names_free), or NULL with
  * errno set when it cannot be read. */
