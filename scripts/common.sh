@@ -18,7 +18,7 @@ BUILD="$TOP/build"
 TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
-	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev
+	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev libiberty-dev
 )
 TT_TEST_PACKAGES=(
 	tmux python3 binutils procps clang-format

@@ -152,13 +152,13 @@ add_node(struct calltree *ct)
 	return (uint32_t)ct->nnodes++;
 }
 
-/* A view node's display name, as cg_frame_name gives it. */
+/* A view node's display name, as cg_frame_name gives it, compact. */
 static void
-view_name(const struct cg_view_node *vn, char *buf, size_t len)
+view_name(const struct cg_view_node *vn, bool utf8, char *buf, size_t len)
 {
 	struct cg_node n = {.frame = vn->frame, .parent = 1, .other = vn->other};
 
-	cg_frame_name(&n, buf, len);
+	cg_frame_name(&n, utf8 ? SYM_COMPACT_UTF8 : SYM_COMPACT, buf, len);
 }
 
 /* Is the node open: by the user's choice, else when it is an only child's
@@ -204,11 +204,12 @@ walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 			return;
 		k = add_node(w->ct);
 		n = &w->ct->nodes[k];
-		view_name(vn, name, sizeof name);
+		view_name(vn, w->utf8, name, sizeof name);
 		at = snprintf(n->text, sizeof n->text, "%s%s%.2f%% ", w->prefix, g[last],
 		              base > 0 ? vn->total / base * 100 : 0.0);
 		snprintf(n->text + at, sizeof n->text - (size_t)at, "%s", name);
 		n->name = n->text + at;
+		n->sym = vn->other ? NULL : vn->frame.sym;
 		n->has_kids = vn->first_child != 0;
 		n->open = node_open(w, c, id, depth);
 		add_line(w->ct, w->top, k, w->ord, ++w->seq, id);

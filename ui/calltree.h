@@ -31,6 +31,7 @@ struct ct_line {
 struct ct_node {
 	char text[CT_TEXT_MAX]; /* glyphs, percentage and name */
 	const char *name;       /* the name inside text */
+	const struct sym *sym;  /* the function, for its full name (NULL: none) */
 	bool has_kids, open;
 };
 
