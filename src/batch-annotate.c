@@ -6,12 +6,13 @@
 #include "tracetop/annotate.h"
 #include "tracetop/batch.h"
 #include "tracetop/report-annotate.h"
+#include "tracetop/sym-name.h"
 
 /* Rows of a real (not inlined) function called name. */
 static bool
 batch_annotate_match(const struct hist_entry *en, void *name)
 {
-	return en->key.sym != NULL && !en->key.inlined && strcmp(en->key.sym->name, name) == 0;
+	return en->key.sym != NULL && !en->key.inlined && sym_matches(en->key.sym, name);
 }
 
 /* Print the annotation of the hottest function called o->annotate, or
