@@ -157,7 +157,9 @@ parse_target(char *tok, struct probe_spec *out, struct tt_err *err)
 	if (open == NULL) {
 		if ((colon = binary_colon(tok, tok + strlen(tok))) == NULL)
 			return parse_func(tok, NULL, out, err);
-		if (strchr(colon, '(') != NULL && strchr(colon, ')') == NULL)
+		if (strchr(colon, '(') != NULL
+		        ? strchr(colon, ')') == NULL
+		        : strchr(colon, '<') != NULL && strchr(colon, '>') == NULL)
 			return err_set(err,
 			               "'%.40s' is cut at a blank: quote a function name "
 			               "with blanks (BINARY:\"ns::f(int, char)\")",

@@ -337,7 +337,7 @@ symname_base_len(const char *raw)
 	if (at == NULL || at == raw || at[1] == '\0')
 		return strlen(raw);
 	v = at + 1;
-	if (at > raw + 1 && at[-1] == '@')
+	if (at[-1] == '@')
 		at--;
 	if (at == raw || !((*v >= 'A' && *v <= 'Z') || (*v >= 'a' && *v <= 'z') || *v == '_'))
 		return strlen(raw);
@@ -402,8 +402,8 @@ sym_form_name(const struct sym *s, enum sym_form form, char *buf, size_t len)
 	if (form != SYM_FULL && sym_demangled(s)) {
 		if (form != SYM_QUALIFIED)
 			return symname_compact(full, form == SYM_COMPACT_UTF8, buf, len);
-		if ((k = shape(full, &qualified, buf, len)) >= 0)
-			return (size_t)k;
+		k = shape(full, &qualified, buf, len);
+		return k >= 0 ? (size_t)k : strlen(buf);
 	}
 	return (size_t)snprintf(buf, len, "%s", full) < len ? strlen(buf) : len - 1;
 }
