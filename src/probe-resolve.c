@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracetop/demangle.h"
 #include "tracetop/probe.h"
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-kernel.h"
 #include "tracetop/sym-name.h"

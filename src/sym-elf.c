@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tracetop/demangle.h"
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-name.h"
 

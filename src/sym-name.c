@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/demangle.h"
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 

@@ -1,5 +1,5 @@
 /* sym-name: a symbol's names for people. The full name is the raw one
- * demangled (C++, Rust legacy and v0, through the demangle adapter) with
+ * demangled (C++, Rust legacy and v0, through the sym-demangle adapter) with
  * an ELF version suffix ("memcpy@@GLIBC_2.14") dropped; it is made on
  * first use and kept with the symbol, so loading a table demangles
  * nothing. The compact name fits narrow screens; typed names (--annotate,

@@ -6,7 +6,7 @@
  * configured build directory, e.g.:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$SRC/include \
- *     $SRC/tests/fuzz/fuzz-symname.c $SRC/src/sym-name.c $SRC/src/demangle.c \
+ *     $SRC/tests/fuzz/fuzz-symname.c $SRC/src/sym-name.c $SRC/src/sym-demangle.c \
  *     $SRC/src/util.c -liberty -o fuzz-symname && \
  *     ./fuzz-symname $SRC/tests/fuzz/corpus/symname
  *
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/demangle.h"
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/symtab.h"
 

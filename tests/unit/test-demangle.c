@@ -1,4 +1,4 @@
-/* Unit tests for src/demangle.c and src/sym-name.c: C++ and Rust (legacy
+/* Unit tests for src/sym-demangle.c and src/sym-name.c: C++ and Rust (legacy
  * and v0) names demangled as c++filt prints them (checked against the
  * c++filt on the machine when there is one; Rust without hashes, as
  * rustfilt prints them), names that are not mangled, garbage that must not
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "tracetop/demangle.h"
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/symtab.h"
 #include "tracetop/util.h"

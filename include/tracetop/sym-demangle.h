@@ -1,9 +1,9 @@
-/* demangle: the one adapter to libiberty's demangler, which turns C++
+/* sym-demangle: the one adapter to libiberty's demangler, which turns C++
  * (Itanium ABI), Rust legacy and Rust v0 symbol names into source-level
  * names. Reentrant: every call works on its own memory, so any thread may
  * demangle (symbols load on the worker, names show on the screen's). */
-#ifndef TRACETOP_DEMANGLE_H
-#define TRACETOP_DEMANGLE_H
+#ifndef TRACETOP_SYM_DEMANGLE_H
+#define TRACETOP_SYM_DEMANGLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

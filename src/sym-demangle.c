@@ -1,4 +1,4 @@
-/* demangle: libiberty's demangler behind our names. The only file that
+/* sym-demangle: libiberty's demangler behind our names. The only file that
  * includes its header. The entry points used (rust_demangle,
  * cplus_demangle_v3) allocate their result with malloc and keep no state
  * between calls; cplus_demangle itself is avoided because it reads a
@@ -10,7 +10,7 @@
 
 #include <libiberty/demangle.h>
 
-#include "tracetop/demangle.h"
+#include "tracetop/sym-demangle.h"
 
 /* C++: parameter lists and cv-qualifiers, not DMGL_VERBOSE's expansions of
  * std::string and friends. Rust: no DMGL_VERBOSE, so no hashes. */
