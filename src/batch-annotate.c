@@ -38,7 +38,7 @@ batch_annotate(struct engine *e, const struct options *o, FILE *out)
 	if (snap.n == 0) {
 		fprintf(stderr,
 		        "tracetop: --annotate %s: no sample landed in a function of that "
-		        "name (names as in the Symbol column)\n",
+		        "name (a raw or demangled name: see NAMES in tracetop(1))\n",
 		        name);
 	} else if ((a = annotate_new(snap.rows[0].entry->key.dso, snap.rows[0].entry->key.sym,
 	                             snap.rows[0].entry->key.kernel, &err)) == NULL) {

@@ -455,19 +455,38 @@ unspelled(const char *w, size_t k)
 	return false;
 }
 
+/* A name shaped bare: no return type, template arguments or parameter
+ * lists, no tags ("ns::Box::get"). */
+static const struct shape bare_shape = {.targs = PART_DROP,
+                                        .params = PART_DROP,
+                                        .inner = PART_DROP,
+                                        .drop_ret = true,
+                                        .drop_tail = true,
+                                        .drop_abi = true,
+                                        .ell = ""};
+
+/* The bare name of a raw or demangled one. */
+size_t
+symname_bare(const char *name, char *buf, size_t len)
+{
+	size_t base = symname_base_len(name);
+	char *full = demangle(name, base);
+
+	if (len == 0)
+		return 0;
+	buf[0] = '\0';
+	if (full != NULL || strpbrk(name, ":<(") != NULL)
+		shape(full != NULL ? full : name, &bare_shape, buf, len);
+	free(full);
+	return strlen(buf);
+}
+
 /* The longest identifier of want's qualified name (without templates and
  * parameters) that a mangled name spells out, into key; false when there
  * is none to go by (non-ASCII: Rust v0 spells those in Punycode). */
 static bool
 want_key(const char *want, char *key, size_t keylen)
 {
-	struct shape sh = {.targs = PART_DROP,
-	                   .params = PART_DROP,
-	                   .inner = PART_DROP,
-	                   .drop_ret = true,
-	                   .drop_tail = true,
-	                   .drop_abi = true,
-	                   .ell = ""};
 	char buf[1024];
 	const char *p, *best = NULL;
 	size_t k, bestk = 0;
@@ -475,7 +494,7 @@ want_key(const char *want, char *key, size_t keylen)
 	for (p = want; *p != '\0'; p++)
 		if ((unsigned char)*p >= 0x80)
 			return false;
-	if (shape(want, &sh, buf, sizeof buf) < 0)
+	if (shape(want, &bare_shape, buf, sizeof buf) < 0)
 		return false;
 	for (p = buf; *p != '\0'; p += k ? k : 1) {
 		for (k = 0; ident_char(p[k]) && p[k] != '$'; k++)

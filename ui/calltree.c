@@ -60,6 +60,24 @@ calltree_frame(const struct hist_row *r)
 	    .dso = k->dso, .sym = k->sym, .addr = k->addr, .kernel = k->kernel};
 }
 
+/* The full name of a line's function when its line shows it compact. */
+bool
+calltree_full_name(const struct calltree *ct, const struct ct_line *l, enum sym_form form,
+                   char *buf, size_t len)
+{
+	const struct sym *s;
+	char shown[1024];
+
+	if (l == NULL)
+		return false;
+	s = l->node != 0 ? ct->nodes[l->node].sym : l->top->entry->key.sym;
+	if (s == NULL || !sym_demangled(s))
+		return false;
+	sym_format(s, form, shown, sizeof shown);
+	sym_format(s, SYM_FULL, buf, len);
+	return strcmp(shown, buf) != 0;
+}
+
 /* Is the row with this id expanded? */
 bool
 calltree_is_open(const struct calltree *ct, uintptr_t id)

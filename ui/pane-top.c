@@ -442,25 +442,6 @@ top_hidden_message(const struct top *p)
 	                    : "No samples here (K shows kernel symbols)";
 }
 
-/* The selected line's function in full, escaped, when the line shows it
- * compact ("ns::Box<…>::get(…)"); false when it has none or shows it whole. */
-static bool
-top_detail(const struct top *p, char *buf, size_t len)
-{
-	const struct ct_line *l = table_selected(&p->list.table);
-	const struct sym *s;
-	char shown[1024];
-
-	if (l == NULL)
-		return false;
-	s = l->node != 0 ? p->tree.nodes[l->node].sym : l->top->entry->key.sym;
-	if (s == NULL || !sym_demangled(s))
-		return false;
-	sym_format(s, p->form, shown, sizeof shown);
-	sym_format(s, SYM_FULL, buf, len);
-	return strcmp(shown, buf) != 0;
-}
-
 /* Draw the table (the selected function's full name under it), or say
  * why it is empty. */
 static void
@@ -470,7 +451,8 @@ top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	char full[4096];
 	int dh = 0;
 
-	if (h >= TOP_DETAIL_MIN_H && top_detail(p, full, sizeof full))
+	if (h >= TOP_DETAIL_MIN_H && calltree_full_name(&p->tree, table_selected(&p->list.table),
+	                                                p->form, full, sizeof full))
 		dh = listpane_detail_lines(full, w, TOP_DETAIL_LINES);
 	table_draw(&p->list.table, win, y, x, h - dh, w, &t->theme);
 	if (dh > 0)

@@ -57,6 +57,12 @@ size_t sym_form_name(const struct sym *s, enum sym_form form, char *buf, size_t 
  * "(...)". With utf8, "…" replaces "...". */
 size_t symname_compact(const char *full, bool utf8, char *buf, size_t len);
 
+/* The bare name ("ns::Box::get": no return type, template arguments or
+ * parameter lists) of a mangled name, or of a demangled one (one with
+ * "::", '<' or '('), into buf (cut to fit); 0 (buf "") for any other
+ * name. For names made from function names (probe events). */
+size_t symname_bare(const char *name, char *buf, size_t len);
+
 /* Whether a name typed by the user names the symbol whose raw name is raw
  * (full: its full name when already known, else NULL to demangle here).
  * Accepted: the raw name, with or without its version suffix; and for a

@@ -98,11 +98,12 @@ python3 - "$TT_TMP/probes.json" "$BIN" "$FULL" <<'PY'
 import json, sys
 rows = [r for l in open(sys.argv[1]) if l.startswith("{") for r in json.loads(l).get("rows", [])]
 want = sys.argv[2] + ":tt::shapes::Accumulator<unsigned long, 3>::spin<tt::shapes::Mixer>%return"
-good = [r for r in rows if r.get("target") == want and r.get("hits", 0) > 0]
-print("# rows:", [(r.get("target"), r.get("hits")) for r in rows])
+good = [r for r in rows if r.get("target") == want and r.get("hits", 0) > 0 and
+        r.get("name", "").endswith(":tt_shapes_Accumulator_spin__return")]
+print("# rows:", [(r.get("name"), r.get("target"), r.get("hits")) for r in rows])
 sys.exit(0 if good else 1)
 PY
-ok $? "the uretprobe on the demangled name counts hits, its target named as typed"
+ok $? "the uretprobe on the demangled name counts hits, named after the bare name, its target as typed"
 timeout 30 "$TRACETOP" --probe-vars "$BIN:tt::shapes::Accumulator<unsigned long, 3>::spin" \
 	>"$TT_TMP/blank.out" 2>&1
 [ $? -eq 2 ] && grep -q "quote a function name with blanks" "$TT_TMP/blank.out"

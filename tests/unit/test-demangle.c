@@ -365,6 +365,16 @@ test_forms(void **state)
 	assert_string_equal(buf, "memcpy");
 	sym_form_name(&s, SYM_QUALIFIED, buf, 10);
 	assert_string_equal(buf, "tt::shape");
+	/* bare names, for probe events: mangled or demangled C++ and Rust */
+	assert_int_equal(symname_bare(cxx[0].raw, buf, sizeof buf), 29);
+	assert_string_equal(buf, "tt::shapes::Accumulator::spin");
+	symname_bare("ns::Box<int>::get(int) const", buf, sizeof buf);
+	assert_string_equal(buf, "ns::Box::get");
+	symname_bare(rust[2].raw, buf, sizeof buf);
+	assert_string_equal(buf, "<m::outer::Thing>::spin");
+	assert_int_equal(symname_bare("probed_fn", buf, sizeof buf), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(symname_bare(cxx[0].raw, buf, 8), 7);
 	sym_free_dname(&s);
 	sym_free_dname(&lam);
 	sym_free_dname(&c);
