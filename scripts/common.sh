@@ -9,8 +9,10 @@ BUILD="$TOP/build"
 
 # Debian packages needed to build tracetop (TT_PACKAGES, for scripts/run)
 # and to run its tests (TT_TEST_PACKAGES, added by scripts/check): tmux for
-# the TUI tests, python3 for their checks, binutils (objdump, nm), procps
-# (pgrep, ps), clang-format (the tree's format is checked), and qemu,
+# the TUI tests, python3 for their checks, binutils (objdump, nm, c++filt),
+# procps (pgrep, ps), clang-format (the tree's format is checked), rustc
+# (the Rust demangling test builds a workload; g++ comes with
+# build-essential), and qemu,
 # busybox, cpio and xz for tests/vm, which boots Debian's kernel with
 # tracetop in an initramfs. Every other command
 # the tests call comes with a minimal Debian root (coreutils, util-linux,
@@ -18,10 +20,10 @@ BUILD="$TOP/build"
 TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
-	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev
+	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev libiberty-dev
 )
 TT_TEST_PACKAGES=(
-	tmux python3 binutils procps clang-format
+	tmux python3 binutils procps clang-format rustc
 	qemu-system-x86 busybox-static cpio xz-utils nodejs
 )
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tracetop/addrhist.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 
 #define TABLE_MIN 64   /* function slots at first, a power of two */
@@ -191,7 +192,7 @@ sym_wanted(const struct addrhist *ah, const struct dso *dso, const struct sym *s
 		if (ah->wants[i].sym == sym && ah->wants[i].dso == dso)
 			return true;
 	for (size_t i = 0; i < ah->nnames; i++)
-		if (sym->name != NULL && strcmp(sym->name, ah->names[i]) == 0)
+		if (sym_matches(sym, ah->names[i]))
 			return true;
 	return false;
 }
@@ -505,7 +506,7 @@ addrhist_want_name(struct addrhist *ah, const char *name)
 	for (size_t i = 0; i <= ah->mask; i++) {
 		struct addrhist_sym *s = ah->tab[i];
 
-		if (s != NULL && s->sym->name != NULL && strcmp(s->sym->name, name) == 0) {
+		if (s != NULL && sym_matches(s->sym, name)) {
 			node_of(s)->pinned = true;
 			if (!s->watched)
 				sym_watch(ah, s);
@@ -582,7 +583,7 @@ addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c)
 	for (size_t i = 0; ah->nnames > 0 && i <= ah->mask; i++)
 		if ((s = ah->tab[i]) != NULL && s->sym->name != NULL)
 			for (size_t k = 0; k < ah->nnames; k++)
-				if (strcmp(s->sym->name, ah->names[k]) == 0)
+				if (sym_matches(s->sym, ah->names[k]))
 					copy_push(c, s);
 }
 

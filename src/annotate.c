@@ -16,6 +16,7 @@
 #include "tracetop/annotate-code.h"
 #include "tracetop/annotate.h"
 #include "tracetop/srcline.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 
 #define SRC_FILES 16        /* source files kept open while building */
@@ -275,12 +276,15 @@ annotate_line_of(const struct annotation *a, uint64_t addr)
 	return i < 0 ? -1 : (ssize_t)a->insn_line[i];
 }
 
-/* "name" or "name+0xOFF" for addr in symbol s. */
+/* "name" or "name+0xOFF" for addr in symbol s: the qualified name, as
+ * perf annotate shows call targets. */
 static char *
 sym_offset_name(const struct sym *s, uint64_t addr)
 {
-	return addr == s->start ? xstrdup(s->name)
-	                        : xasprintf("%s+0x%" PRIx64, s->name, addr - s->start);
+	char name[1024];
+
+	sym_form_name(s, SYM_QUALIFIED, name, sizeof name);
+	return addr == s->start ? xstrdup(name) : xasprintf("%s+0x%" PRIx64, name, addr - s->start);
 }
 
 /* Resolve the direct targets: lines inside the function, functions
@@ -363,16 +367,16 @@ annotate_new(struct dso *dso, const struct sym *sym, bool kernel, struct tt_err 
 	}
 	kernel = kernel || dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE;
 	if (!kernel && dso->kind != DSO_ELF) {
-		err_set(err, "%s is in %s, which is not a file: nothing to disassemble", sym->name,
-		        dso->name);
+		err_set(err, "%s is in %s, which is not a file: nothing to disassemble",
+		        sym_name(sym), dso->name);
 		return NULL;
 	}
 	if (sym->size == 0) {
-		err_set(err, "%s has no size: cannot tell where it ends", sym->name);
+		err_set(err, "%s has no size: cannot tell where it ends", sym_name(sym));
 		return NULL;
 	}
 	a = xcalloc(1, sizeof *a);
-	a->symbol = sym->name;
+	a->symbol = sym_name(sym);
 	a->dso_name = dso->name;
 	a->dso = dso;
 	a->sym = sym;

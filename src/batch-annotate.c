@@ -7,6 +7,7 @@
 #include "tracetop/batch.h"
 #include "tracetop/frame.h"
 #include "tracetop/report-annotate.h"
+#include "tracetop/sym-name.h"
 
 /* The hottest row of a real (not inlined) function called name in the
  * frame, or NULL; its event in *ev. */
@@ -22,7 +23,7 @@ batch_annotate_find(const struct frame *f, const char *name, size_t *ev)
 			const struct hist_entry *en = rows->rows[k].entry;
 
 			if (en->key.sym == NULL || en->key.inlined ||
-			    strcmp(en->key.sym->name, name) != 0)
+			    !sym_matches(en->key.sym, name))
 				continue;
 			if (best == NULL || en->score > best->score) {
 				best = en;
@@ -50,7 +51,7 @@ batch_annotate(const struct frame *f, const struct options *o, FILE *out)
 	if (en == NULL) {
 		fprintf(stderr,
 		        "tracetop: --annotate %s: no sample landed in a function of that "
-		        "name (names as in the Symbol column)\n",
+		        "name (a raw or demangled name: see NAMES in tracetop(1))\n",
 		        name);
 	} else if ((a = annotate_new(en->key.dso, en->key.sym, en->key.kernel, &err)) == NULL) {
 		fprintf(stderr, "tracetop: --annotate %s: %s\n", name, err.msg);

@@ -441,9 +441,9 @@ cg_frame_eq(const struct cg_frame *a, const struct cg_frame *b)
 	       a->kernel == b->kernel && a->inlined == b->inlined;
 }
 
-/* Display name of a frame (or of an [other] node), escaped. */
+/* Display name of a frame (or of an [other] node) in a form, escaped. */
 static void
-frame_name(const struct cg_frame *f, bool other, char *buf, size_t len)
+frame_name(const struct cg_frame *f, bool other, enum sym_form form, char *buf, size_t len)
 {
 	static const char inl[] = " (inlined)";
 	size_t o;
@@ -453,7 +453,7 @@ frame_name(const struct cg_frame *f, bool other, char *buf, size_t len)
 	if (other)
 		o = (size_t)snprintf(buf, len, "[other]");
 	else if (f->sym != NULL)
-		o = str_escape(buf, len, f->sym->name, strlen(f->sym->name));
+		o = sym_format(f->sym, form, buf, len);
 	else
 		o = (size_t)snprintf(buf, len, "[unknown] 0x%llx", (unsigned long long)f->addr);
 	if (!other && f->inlined && o + sizeof inl <= len)
@@ -462,10 +462,10 @@ frame_name(const struct cg_frame *f, bool other, char *buf, size_t len)
 
 /* Display name of a trie node: its frame, or a root's command. */
 void
-cg_frame_name(const struct cg_node *n, char *buf, size_t len)
+cg_frame_name(const struct cg_node *n, enum sym_form form, char *buf, size_t len)
 {
 	if (n->parent != 0 || n->other)
-		frame_name(&n->frame, n->other, buf, len);
+		frame_name(&n->frame, n->other, form, buf, len);
 	else if (n->comm != NULL)
 		str_escape(buf, len, n->comm, strlen(n->comm));
 	else if (len > 0)
@@ -476,7 +476,7 @@ cg_frame_name(const struct cg_node *n, char *buf, size_t len)
 void
 cg_view_name(const struct cg_view_node *n, char *buf, size_t len)
 {
-	frame_name(&n->frame, n->other, buf, len);
+	frame_name(&n->frame, n->other, SYM_FULL, buf, len);
 }
 
 /* Ascending display order of two frames: [other] last, then by symbol
@@ -490,7 +490,8 @@ frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bo
 		return a_other ? 1 : -1;
 	if ((a->sym == NULL) != (b->sym == NULL))
 		return a->sym == NULL ? 1 : -1;
-	if (a->sym != NULL && a->sym != b->sym && (c = strcmp(a->sym->name, b->sym->name)) != 0)
+	if (a->sym != NULL && a->sym != b->sym &&
+	    (c = strcmp(sym_name(a->sym), sym_name(b->sym))) != 0)
 		return c;
 	if (a->addr != b->addr)
 		return CMP3(a->addr, b->addr);
@@ -584,7 +585,7 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 		idx = todo.v[--todo.n];
 		len = lens.v[--lens.n];
 		n = &cg->nodes[idx];
-		cg_frame_name(n, name, sizeof name);
+		cg_frame_name(n, SYM_QUALIFIED, name, sizeof name);
 		line_append(&line, &len, &cap, name);
 		if (n->self >= 0.5)
 			fprintf(out, "%s %" PRIu64 "\n", line, (uint64_t)(n->self + 0.5));

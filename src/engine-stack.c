@@ -12,6 +12,7 @@
 #include "tracetop/dso.h"
 #include "tracetop/hist.h"
 #include "tracetop/stream.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/tasks.h"
 #include "tracetop/util.h"
 
@@ -34,7 +35,7 @@ engine_trace_frame_text(struct engine *e, const struct stream_entry *en, uint64_
 		dso = key.dso;
 	}
 	if (sym != NULL)
-		str_escape(name, sizeof name, sym->name, strlen(sym->name));
+		sym_format(sym, SYM_FULL, name, sizeof name);
 	else
 		snprintf(name, sizeof name, "[unknown] 0x%llx", (unsigned long long)ip);
 	if (dso != NULL)

@@ -14,6 +14,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/frame.h"
 #include "tracetop/stream.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/tasks.h"
 #include "tracetop/tracefs.h"
 
@@ -55,7 +56,7 @@ engine_trace_ksym(void *arg, uint64_t addr, uint64_t *start)
 	if (sym == NULL)
 		return NULL;
 	*start = sym->start;
-	return sym->name;
+	return sym_name(sym);
 }
 
 /* The trace state, made on first use. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tracetop/hist.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 
 #define TABLE_MIN 256        /* initial slots, a power of two */
@@ -267,11 +268,11 @@ hist_tick(struct hist *h, bool zero)
 	h->interval_samples = samples;
 }
 
-/* Name of an entry's symbol for display. */
+/* Full name of an entry's symbol for display (demangled). */
 const char *
 hist_sym_name(const struct hist_entry *e)
 {
-	return e->key.sym != NULL ? e->key.sym->name : "[unknown]";
+	return e->key.sym != NULL ? sym_name(e->key.sym) : "[unknown]";
 }
 
 /* Ascending string order with NULL after everything. */

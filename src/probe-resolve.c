@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include "tracetop/probe.h"
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-kernel.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/symtab.h"
 #include "tracetop/tracefs.h"
 
@@ -456,6 +458,8 @@ resolve_user(const struct probe_spec *s, const struct probe_ctx *ctx, struct pro
 	size_t nsegs = 0;
 	bool ret = s->kind == PROBE_URETPROBE;
 	uint64_t addr = 0, foff = s->offset;
+	char *shown;
+	const char *fn;
 	int rc = -1;
 
 	if (!probe_kind_supported(s->kind, err) ||
@@ -494,12 +498,16 @@ resolve_user(const struct probe_spec *s, const struct probe_ctx *ctx, struct pro
 	out->addr = addr;
 	out->offset = foff;
 	out->place = xasprintf("%s:0x%" PRIx64, out->path, foff);
+	/* for people: a mangled name (picked from a list) shown demangled */
+	shown = s->raw_offset ? NULL : demangle(s->func, symname_base_len(s->func));
+	fn = shown != NULL ? shown : s->func;
 	if (ret)
-		out->target = xasprintf("%s:%s%%return", out->path, s->func);
+		out->target = xasprintf("%s:%s%%return", out->path, fn);
 	else if (!s->raw_offset && addr != hit.addr)
-		out->target = xasprintf("%s:%s+0x%" PRIx64, out->path, s->func, addr - hit.addr);
+		out->target = xasprintf("%s:%s+0x%" PRIx64, out->path, fn, addr - hit.addr);
 	else
-		out->target = xasprintf("%s:%s", out->path, s->func);
+		out->target = xasprintf("%s:%s", out->path, fn);
+	free(shown);
 	rc = 0;
 out:
 	probe_vars_free(&vars);

@@ -1,5 +1,6 @@
 /* probe-spec: parsing a probe SPEC ("FUNC[+OFF|%return] [ARG...]",
- * "BINARY:FUNC[+OFF|%return] [ARG...]"), the lines of tracefs's
+ * "BINARY:FUNC[+OFF|%return] [ARG...]", a user FUNC maybe a demangled
+ * name, quoted when it has blanks: BINARY:"ns::f(int, char)"), the lines of tracefs's
  * dynamic-event listings, and the names of the kinds and groups. No I/O:
  * the fuzz target runs it on anything. */
 #include "config.h"
@@ -47,11 +48,43 @@ func_char(int c)
 	return isalnum(c) || c == '_' || c == '.' || c == '$' || c == '@';
 }
 
-/* Split off and check FUNC[+OFF|%return] (in place); kind and offset set. */
-static int
-parse_func(char *s, struct probe_spec *out, struct tt_err *err)
+/* Whether c may be in a user function's name unquoted: also the
+ * punctuation of demangled C++ and Rust names ("ns::Box<int>::get()"),
+ * but no blank, quote, '+' or '%' (those need the name quoted). */
+static bool
+user_func_char(int c)
 {
-	char *suffix = s + strcspn(s, "+%");
+	return func_char(c) || (c >= 0x80 && c <= 0xff) ||
+	       (isgraph(c) && strchr("\"+%", c) == NULL);
+}
+
+/* Check a function name (not a file offset): kernel names are plain C;
+ * user names may be demangled, with blanks too when they were quoted. */
+static int
+check_func(const char *s, bool user, bool quoted, struct tt_err *err)
+{
+	if (isdigit((unsigned char)s[0]))
+		return err_set(err, "bad function name '%.40s'", s);
+	for (const char *p = s; *p != '\0'; p++) {
+		int c = (unsigned char)*p;
+
+		if (user ? user_func_char(c) || (quoted && (c == ' ' || c == '+' || c == '%'))
+		         : func_char(c))
+			continue;
+		return err_set(err, "bad function name '%.40s' (character '%c')%s", s,
+		               isprint(c) ? c : '?',
+		               user && !quoted && isprint(c) ? ": quote the name" : "");
+	}
+	return 0;
+}
+
+/* Split off and check FUNC[+OFF|%return] (in place); kind and offset set.
+ * A quoted name ends at its closing quote (at quote, NULL when none). */
+static int
+parse_func(char *s, char *quote, struct probe_spec *out, struct tt_err *err)
+{
+	char *name = quote != NULL ? s + 1 : s;
+	char *suffix = quote != NULL ? quote + 1 : s + strcspn(s, "+%");
 	bool user = out->binary != NULL;
 	uint64_t off = 0;
 
@@ -68,50 +101,108 @@ parse_func(char *s, struct probe_spec *out, struct tt_err *err)
 			return err_set(err, "bad offset '%.20s' (a number: +16 or +0x10)",
 			               suffix + 1);
 		out->offset = off;
+	} else if (*suffix != '\0') {
+		return err_set(err, "unexpected '%.20s' after the quoted function", suffix);
 	}
-	*suffix = '\0';
-	if (*s == '\0')
+	*(quote != NULL ? quote : suffix) = '\0';
+	if (*name == '\0')
 		return err_set(err, "no function name%s", user ? " after BINARY:" : "");
-	if (user && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		if (parse_u64(s, &off) != 0)
-			return err_set(err, "bad file offset '%.20s'", s);
+	if (quote == NULL && user && name[0] == '0' && (name[1] == 'x' || name[1] == 'X')) {
+		if (parse_u64(name, &off) != 0)
+			return err_set(err, "bad file offset '%.20s'", name);
 		out->raw_offset = true;
 		out->offset += off; /* the probe's file offset */
-	} else {
-		if (isdigit((unsigned char)s[0]))
-			return err_set(err, "bad function name '%.40s'", s);
-		for (const char *p = s; *p != '\0'; p++)
-			if (!func_char((unsigned char)*p))
-				return err_set(err, "bad function name '%.40s' (character '%c')", s,
-				               isprint((unsigned char)*p) ? *p : '?');
+	} else if (check_func(name, user, quote != NULL, err) != 0) {
+		return -1;
 	}
-	out->func = xstrdup(s);
+	out->func = xstrdup(name);
 	return 0;
 }
 
-/* The first token: [BINARY:]FUNC[+OFF|%return]. */
+/* The ':' ending BINARY in an unquoted target: the last one that is not
+ * half of a "::" (so "bin:ns::Box::get" splits after "bin"), or NULL. */
+static char *
+binary_colon(char *tok, char *end)
+{
+	char *colon = NULL;
+
+	for (char *p = tok; p < end; p++)
+		if (*p == ':' && (p == tok || p[-1] != ':') && p[1] != ':')
+			colon = p;
+	return colon;
+}
+
+/* Set the binary of a user SPEC: the len bytes at s. */
+static int
+set_binary(struct probe_spec *out, const char *s, size_t len, struct tt_err *err)
+{
+	if (len == 0)
+		return err_set(err, "no binary before ':' (BINARY:FUNC)");
+	out->binary = xstrndup(s, len);
+	out->kind = PROBE_UPROBE;
+	return 0;
+}
+
+/* The first token: [BINARY:]FUNC[+OFF|%return], FUNC maybe quoted so it
+ * may hold blanks, '+' and '%': BINARY:"ns::f(int, char)"%return, or the
+ * whole target quoted: "BINARY:ns::f(int, char)"%return. */
 static int
 parse_target(char *tok, struct probe_spec *out, struct tt_err *err)
 {
-	char *colon = strrchr(tok, ':');
+	char *open = strchr(tok, '"'), *close = NULL, *colon;
 
 	out->kind = PROBE_KPROBE;
-	if (colon != NULL) {
-		if (colon == tok)
-			return err_set(err, "no binary before ':' (BINARY:FUNC)");
-		*colon = '\0';
-		out->binary = xstrdup(tok);
-		out->kind = PROBE_UPROBE;
-		tok = colon + 1;
+	if (open != NULL && (close = strchr(open + 1, '"')) == NULL)
+		return err_set(err, "no closing '\"' after the function name");
+	if (open == NULL) {
+		if ((colon = binary_colon(tok, tok + strlen(tok))) == NULL)
+			return parse_func(tok, NULL, out, err);
+		if (strchr(colon, '(') != NULL
+		        ? strchr(colon, ')') == NULL
+		        : strchr(colon, '<') != NULL && strchr(colon, '>') == NULL)
+			return err_set(err,
+			               "'%.40s' is cut at a blank: quote a function name "
+			               "with blanks (BINARY:\"ns::f(int, char)\")",
+			               colon + 1);
+		return set_binary(out, tok, (size_t)(colon - tok), err) != 0
+		           ? -1
+		           : parse_func(colon + 1, NULL, out, err);
 	}
-	return parse_func(tok, out, err);
+	if (open == tok) { /* the whole target quoted */
+		if ((colon = binary_colon(tok + 1, close)) == NULL)
+			return parse_func(tok, close, out, err);
+		return set_binary(out, tok + 1, (size_t)(colon - tok - 1), err) != 0
+		           ? -1
+		           : parse_func(colon, close, out, err);
+	}
+	if (open[-1] != ':')
+		return err_set(err, "a quoted function name starts the spec or follows BINARY:");
+	return set_binary(out, tok, (size_t)(open - 1 - tok), err) != 0
+	           ? -1
+	           : parse_func(open, close, out, err);
+}
+
+/* Cut the first token off buf: it ends at a blank outside double quotes.
+ * Returns it, *rest pointing past it. */
+static char *
+first_token(char *buf, char **rest)
+{
+	char *p = buf + strspn(buf, " \t\n"), *tok = p;
+	bool quoted = false;
+
+	for (; *p != '\0' && (quoted || strchr(" \t\n", *p) == NULL); p++)
+		if (*p == '"')
+			quoted = !quoted;
+	*rest = *p != '\0' ? p + 1 : p;
+	*p = '\0';
+	return *tok != '\0' ? tok : NULL;
 }
 
 /* Parse a SPEC. */
 int
 probe_spec_parse(const char *spec, struct probe_spec *out, struct tt_err *err)
 {
-	char *buf, *tok, *save = NULL;
+	char *buf, *tok, *rest, *save = NULL;
 	unsigned flags;
 	int rc = -1;
 
@@ -119,7 +210,7 @@ probe_spec_parse(const char *spec, struct probe_spec *out, struct tt_err *err)
 	if (strlen(spec) > SPEC_MAX_LEN)
 		return err_set(err, "probe spec too long (at most %d characters)", SPEC_MAX_LEN);
 	buf = xstrdup(spec);
-	if ((tok = strtok_r(buf, " \t\n", &save)) == NULL) {
+	if ((tok = first_token(buf, &rest)) == NULL) {
 		err_set(err, "empty probe spec: expected FUNC[+OFF|%%return] [ARG...] or "
 		             "BINARY:FUNC[+OFF|%%return] [ARG...]");
 		goto out;
@@ -129,7 +220,8 @@ probe_spec_parse(const char *spec, struct probe_spec *out, struct tt_err *err)
 	flags =
 	    PROBE_ARGF_EARLY | (out->binary == NULL ? PROBE_ARGF_KERNEL : 0) |
 	    (out->kind == PROBE_KRETPROBE || out->kind == PROBE_URETPROBE ? PROBE_ARGF_RETURN : 0);
-	while ((tok = strtok_r(NULL, " \t\n", &save)) != NULL) {
+	for (tok = strtok_r(rest, " \t\n", &save); tok != NULL;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (out->nargs == PROBE_MAX_ARGS) {
 			err_set(err, "too many arguments (at most %d)", PROBE_MAX_ARGS);
 			goto out;

@@ -16,6 +16,7 @@
 #include "tracetop/probe.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-kernel.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/symtab.h"
 #include "tracetop/tracefs.h"
 
@@ -240,16 +241,20 @@ names_unique(char **v, size_t *n)
 	return v;
 }
 
-/* Append a copy of s (len bytes) to v. */
+/* Append a copy of s (len bytes) to v, with an empty raw name after it
+ * (probe_function_raw). */
 static void
 names_add(char ***v, size_t *n, size_t *cap, const char *s, size_t len)
 {
-	if (*n == *cap)
-		*v = xrealloc(*v, (*cap = *cap ? *cap * 2 : 256) * sizeof **v);
-	(*v)[(*n)++] = xstrndup(s, len);
+	char *item = xmalloc(len + 2);
+
+	memcpy(item, s, len);
+	item[len] = item[len + 1] = '\0';
+	names_push(v, n, cap, item);
 }
 
-/* The names of a symbol table. */
+/* The names of a symbol table: full names, each followed by its raw name
+ * when that differs (sorting and de-duplication see the full name only). */
 static char **
 symtab_names(const struct symtab *st, size_t *n)
 {
@@ -257,9 +262,30 @@ symtab_names(const struct symtab *st, size_t *n)
 	size_t cap = 0;
 
 	*n = 0;
-	for (size_t i = 0; i < st->n; i++)
-		names_add(&v, n, &cap, st->syms[i].name, strlen(st->syms[i].name));
+	for (size_t i = 0; i < st->n; i++) {
+		const char *raw = st->syms[i].name, *full = sym_name(&st->syms[i]);
+		size_t fl = strlen(full), rl = strlen(raw);
+		char *item;
+
+		if (full == raw) {
+			names_add(&v, n, &cap, raw, rl);
+			continue;
+		}
+		item = xmalloc(fl + rl + 2);
+		memcpy(item, full, fl + 1);
+		memcpy(item + fl + 1, raw, rl + 1);
+		names_push(&v, n, &cap, item);
+	}
 	return names_unique(v, n);
+}
+
+/* The raw name after an item's NUL, or the item. */
+const char *
+probe_function_raw(const char *item)
+{
+	const char *raw = item + strlen(item) + 1;
+
+	return *raw != '\0' ? raw : item;
 }
 
 /* The kernel's probe-able functions. */

@@ -13,6 +13,7 @@
 
 #include "tracetop/evspec.h"
 #include "tracetop/probe.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/tracefs.h"
 
 /* Longest event name made from a function name. */
@@ -143,11 +144,12 @@ name_taken(const struct probes *p, const char *name)
 }
 
 /* An event name from the function ("probed_fn", "probed_fn__return",
- * "probed_fn_16", "probed_0x1139"), made unique. */
+ * "probed_fn_16", "probed_0x1139", "ns_Box_get" for a C++ or Rust name,
+ * mangled or not), made unique. */
 static char *
 event_name(const struct probes *p, const struct probe_spec *s)
 {
-	char base[EVENT_NAME_MAX + 1], *name;
+	char base[EVENT_NAME_MAX + 1], bare[EVENT_NAME_MAX + 1], *name;
 	const char *from = s->func;
 	size_t k = 0;
 
@@ -155,11 +157,14 @@ event_name(const struct probes *p, const struct probe_spec *s)
 		from = strrchr(s->binary, '/') ? strrchr(s->binary, '/') + 1 : s->binary;
 		snprintf(base, sizeof base, "%s_%s", from, s->func);
 		from = base;
+	} else if (symname_bare(s->func, bare, sizeof bare) > 0) {
+		from = bare;
 	}
 	if (isdigit((unsigned char)from[0]))
 		base[k++] = 'p', base[k++] = '_';
 	for (; *from != '\0' && k < EVENT_NAME_MAX - 12; from++)
-		base[k++] = isalnum((unsigned char)*from) ? *from : '_';
+		if (!(from[0] == ':' && from[1] == ':')) /* "::" makes one '_' */
+			base[k++] = isalnum((unsigned char)*from) ? *from : '_';
 	base[k] = '\0';
 	if (s->kind == PROBE_KRETPROBE || s->kind == PROBE_URETPROBE)
 		snprintf(base + k, sizeof base - k, "__return");

@@ -20,7 +20,7 @@ report_annotate_esc(char *buf, size_t len, const char *s)
 void
 report_annotate_text(FILE *out, const struct annotation *a)
 {
-	char name[512], dso[512], text[2048];
+	char name[4096], dso[512], text[2048];
 
 	fprintf(out, "annotate: %s  object: %s  samples: %" PRIu64 " (total %" PRIu64 ")",
 	        report_annotate_esc(name, sizeof name, a->symbol),
@@ -59,6 +59,8 @@ report_annotate_json(FILE *out, const struct annotation *a)
 {
 	fputs("{\"view\":\"annotate\",\"symbol\":", out);
 	report_json_string(out, a->symbol);
+	if (strcmp(a->sym->name, a->symbol) != 0)
+		report_json_member(out, "raw", a->sym->name);
 	fputs(",\"dso\":", out);
 	report_json_string(out, a->dso_name);
 	fprintf(out, ",\"kernel\":%s,\"debug\":%s", a->kernel ? "true" : "false",

@@ -1,22 +1,23 @@
 /* report: text and JSON renderings of a top snapshot. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/report.h"
 
-/* The symbol column of an entry, escaped. */
+/* The symbol column of an entry in a form, escaped. */
 void
-report_symbol(const struct hist_entry *e, char *buf, size_t len)
+report_symbol(const struct hist_entry *e, enum sym_form form, char *buf, size_t len)
 {
 	const struct sym *s = e->key.sym;
 
 	if (s != NULL && e->key.inlined) {
-		size_t n = str_escape(buf, len, s->name, strlen(s->name));
+		size_t n = sym_format(s, form, buf, len);
 
 		snprintf(buf + n, len - n, " (inlined)");
 	} else if (s != NULL)
-		str_escape(buf, len, s->name, strlen(s->name));
+		sym_format(s, form, buf, len);
 	else
 		snprintf(buf, len, "[unknown] 0x%llx", (unsigned long long)e->key.addr);
 }
@@ -52,7 +53,7 @@ report_rate(const struct report_info *ri)
 void
 report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
-	char comm[64], dso[256], sym[512];
+	char comm[64], dso[256], sym[4096];
 	size_t i, n = snap->n;
 
 	if (ri->max_rows && n > ri->max_rows)
@@ -72,7 +73,7 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 
 		report_comm(r->entry, comm, sizeof comm);
 		report_dso(r->entry, dso, sizeof dso);
-		report_symbol(r->entry, sym, sizeof sym);
+		report_symbol(r->entry, SYM_FULL, sym, sizeof sym);
 		if (ri->cg != NULL)
 			fprintf(out, "%7.2f%% ", r->children);
 		fprintf(out, "%7.2f%% %9llu  %-16s %7d  %-24s [%c] %s\n", r->overhead,
@@ -83,14 +84,16 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	fflush(out);
 }
 
-/* Write s as a JSON string: untrusted bytes escaped first, then JSON rules. */
+/* Write s as a JSON string: untrusted bytes escaped first, then JSON rules.
+ * Whole: a long C++ name is not cut (escaping at most quadruples it). */
 void
 report_json_string(FILE *out, const char *s)
 {
-	char esc[1024];
+	size_t len = strlen(s);
+	char stack[1024], *esc = len * 4 < sizeof stack ? stack : xmalloc(len * 4 + 1);
 	const char *p;
 
-	str_escape(esc, sizeof esc, s, strlen(s));
+	str_escape(esc, len * 4 + 1, s, len);
 	fputc('"', out);
 	for (p = esc; *p != '\0'; p++) {
 		if (*p == '"' || *p == '\\')
@@ -98,6 +101,8 @@ report_json_string(FILE *out, const char *s)
 		fputc(*p, out);
 	}
 	fputc('"', out);
+	if (esc != stack)
+		free(esc);
 }
 
 /* Write ,"key":"s" (s escaped), or nothing when s is NULL. */
@@ -161,7 +166,7 @@ report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row 
 	size_t lens[REPORT_MAX_CHAINS], order[REPORT_MAX_CHAINS], n = 0;
 	double weights[REPORT_MAX_CHAINS], total = cg_total(cg);
 	struct cg_view v = {0};
-	char name[512];
+	char name[4096];
 
 	fprintf(out, ",\"self\":%.2f,\"children\":%.2f,\"chains\":[", r->overhead, r->children);
 	cg_callers(cg, r->entry->key.comm, &f, &v);
@@ -236,6 +241,8 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		report_json_string(out, dso);
 		fputs(",\"symbol\":", out);
 		report_json_string(out, hist_sym_name(e));
+		if (e->key.sym != NULL && strcmp(e->key.sym->name, hist_sym_name(e)) != 0)
+			report_json_member(out, "raw", e->key.sym->name);
 		if (e->key.sym == NULL)
 			fprintf(out, ",\"offset\":%llu", (unsigned long long)e->key.addr);
 		if (e->key.inlined)

@@ -180,8 +180,10 @@ dwinfo_free(struct dwinfo *w)
 		symelf_close(w->elf, w->fd);
 	for (c = w->chunks; c != NULL; c = next) {
 		next = c->next;
-		for (i = 0; i < c->n; i++)
+		for (i = 0; i < c->n; i++) {
+			sym_free_dname(&c->syms[i]);
 			free((char *)c->syms[i].name);
+		}
 		free(c);
 	}
 	free(w->names);
@@ -232,11 +234,28 @@ die_range(Dwarf_Die *die, uint64_t *start, uint64_t *size)
 	}
 }
 
+/* The name of an inlined function: its linkage (mangled) name, which
+ * demangles to the qualified one ("ns::Box<int>::get(int)"), else its
+ * plain DW_AT_name ("get", or a C function's name). Both may sit on the
+ * abstract origin or the declaration it specifies, which integrate reaches. */
+static const char *
+inline_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *name;
+
+	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != NULL ||
+	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != NULL) &&
+	    (name = dwarf_formstring(&attr)) != NULL && name[0] != '\0')
+		return name;
+	return dwarf_diename(die);
+}
+
 /* The DSO's symbol for an inlined function instance, made on first sight. */
 static const struct sym *
 intern(struct dwinfo *w, Dwarf_Die *die)
 {
-	const char *name = dwarf_diename(die);
+	const char *name = inline_name(die);
 	struct sym_chunk *c;
 	struct sym *s;
 	size_t slot;

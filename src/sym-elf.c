@@ -15,10 +15,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tracetop/sym-demangle.h"
 #include "tracetop/sym-elf.h"
+#include "tracetop/sym-name.h"
 
 #define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 #define BUILD_ID_MAX 20
+/* Functions a typed name may fit that an error message lists. */
+#define SYMELF_NAMES 4
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static uint32_t crc_table[256];
@@ -501,9 +505,51 @@ sym_kind(Elf *elf, const GElf_Sym *sym)
 	return SYMELF_DATA;
 }
 
-/* Look name up in the first symbol table of a type; whether found. */
+/* A search by name: an exact (raw) hit wins; else the functions whose
+ * demangled names match (sym-name.h), one per address, must be one. */
+struct find {
+	const char *name;
+	bool found, exact;
+	struct symelf_hit hit;
+	size_t nloose;                     /* functions matched by a demangled name */
+	uint64_t loose_addr[SYMELF_NAMES]; /* the first ones' addresses... */
+	char *loose[SYMELF_NAMES];         /* ...and raw names (malloc'd) */
+};
+
+/* Count a function matched by a demangled name, once per address. */
+static void
+find_loose(struct find *f, const char *raw, const GElf_Sym *sym, enum symelf_kind kind)
+{
+	size_t i, k = f->nloose < SYMELF_NAMES ? f->nloose : SYMELF_NAMES;
+
+	for (i = 0; i < k; i++)
+		if (f->loose_addr[i] == sym->st_value)
+			return;
+	if (f->nloose == 0)
+		f->hit =
+		    (struct symelf_hit){.addr = sym->st_value, .size = sym->st_size, .kind = kind};
+	if (f->nloose < SYMELF_NAMES) {
+		f->loose_addr[f->nloose] = sym->st_value;
+		f->loose[f->nloose] = xstrdup(raw);
+	}
+	f->nloose++;
+}
+
+/* Whether raw is name's default version ("memcpy@@GLIBC_2.14" for
+ * "memcpy"), which the dynamic linker binds: as good as the name itself. */
 static bool
-find_symbol(Elf *elf, Elf64_Word type, const char *name, struct symelf_hit *hit)
+default_version(const char *raw, const char *name)
+{
+	size_t base = symname_base_len(raw);
+
+	return raw[base] == '@' && raw[base + 1] == '@' && strlen(name) == base &&
+	       memcmp(raw, name, base) == 0;
+}
+
+/* Look f->name up in the first symbol table of a type; whether found,
+ * exactly or by demangled name. */
+static bool
+find_symbol(Elf *elf, Elf64_Word type, struct find *f)
 {
 	GElf_Shdr sh;
 	Elf_Scn *scn = find_section_type(elf, type, &sh);
@@ -511,7 +557,6 @@ find_symbol(Elf *elf, Elf64_Word type, const char *name, struct symelf_hit *hit)
 	GElf_Sym sym;
 	size_t i, n, entsize = gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
 	const char *s;
-	bool found = false;
 
 	if (scn == NULL || sh.sh_type == SHT_NOBITS || entsize == 0 ||
 	    (data = elf_getdata(scn, NULL)) == NULL || data->d_buf == NULL)
@@ -519,17 +564,54 @@ find_symbol(Elf *elf, Elf64_Word type, const char *name, struct symelf_hit *hit)
 	n = data->d_size / entsize;
 	for (i = 1; i < n && gelf_getsym(data, (int)i, &sym) != NULL; i++) {
 		int t = GELF_ST_TYPE(sym.st_info);
+		enum symelf_kind kind;
 
 		if (sym.st_shndx == SHN_UNDEF || t == STT_SECTION || t == STT_FILE ||
-		    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL || strcmp(s, name) != 0)
+		    (s = elf_strptr(elf, sh.sh_link, sym.st_name)) == NULL)
 			continue;
-		if (found && hit->kind == SYMELF_CODE)
+		if (strcmp(s, f->name) != 0 && !default_version(s, f->name)) {
+			if (!f->exact && symname_matches(f->name, s, NULL) &&
+			    (kind = sym_kind(elf, &sym)) == SYMELF_CODE)
+				find_loose(f, s, &sym, kind);
 			continue;
-		*hit = (struct symelf_hit){
+		}
+		if (f->exact && f->hit.kind == SYMELF_CODE)
+			continue;
+		f->hit = (struct symelf_hit){
 		    .addr = sym.st_value, .size = sym.st_size, .kind = sym_kind(elf, &sym)};
-		found = true;
+		f->exact = true;
 	}
-	return found;
+	return f->exact || f->nloose > 0;
+}
+
+/* The answer of a search: 1 with one function, -1 with err naming the
+ * candidates when the name fits several. Frees the names kept. */
+static int
+find_result(struct find *f, const char *path, struct symelf_hit *hit, struct tt_err *err)
+{
+	size_t k = f->nloose < SYMELF_NAMES ? f->nloose : SYMELF_NAMES;
+	char list[400] = "", one[160];
+	int rc = f->exact || f->nloose == 1 ? 1 : f->nloose == 0 ? 0 : -1;
+
+	if (rc == 1)
+		*hit = f->hit;
+	for (size_t i = 0; i < k; i++) {
+		if (rc < 0) {
+			char *d = demangle(f->loose[i], symname_base_len(f->loose[i]));
+
+			str_escape(one, sizeof one, d ? d : f->loose[i], SIZE_MAX);
+			snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+			         i ? "; " : "", one);
+			free(d);
+		}
+		free(f->loose[i]);
+	}
+	if (rc < 0) {
+		str_escape(one, sizeof one, f->name, SIZE_MAX);
+		err_set(err, "'%s' names %zu functions in %s: %s%s (give the full name)", one,
+		        f->nloose, path, list, f->nloose > k ? "; ..." : "");
+	}
+	return rc;
 }
 
 /* Look a symbol up by name. */
@@ -537,6 +619,7 @@ int
 symelf_find(const char *path, const char *debug_root, const char *name, struct symelf_hit *hit,
             struct dso_seg **segs, size_t *nsegs, struct tt_err *err)
 {
+	struct find f = {.name = name};
 	struct tt_err derr;
 	char *dpath;
 	Elf *elf, *delf;
@@ -551,18 +634,18 @@ symelf_find(const char *path, const char *debug_root, const char *name, struct s
 		symelf_close(elf, fd);
 		return err_set(err, "%s: corrupt or truncated ELF: %s", path, elf_errmsg(-1));
 	}
-	found = find_symbol(elf, SHT_SYMTAB, name, hit);
+	found = find_symbol(elf, SHT_SYMTAB, &f);
 	if (!found && (dpath = find_debug(elf, path, debug_root)) != NULL) {
 		if ((delf = symelf_open(dpath, &dfd, &derr)) != NULL) {
-			found = find_symbol(delf, SHT_SYMTAB, name, hit);
+			found = find_symbol(delf, SHT_SYMTAB, &f);
 			symelf_close(delf, dfd);
 		}
 		free(dpath);
 	}
 	if (!found)
-		found = find_symbol(elf, SHT_DYNSYM, name, hit);
+		find_symbol(elf, SHT_DYNSYM, &f);
 	symelf_close(elf, fd);
-	return found ? 1 : 0;
+	return find_result(&f, path, hit, err);
 }
 
 /* ELF address to file offset. */

@@ -22,12 +22,23 @@ symtab_init(struct symtab *st)
 	memset(st, 0, sizeof *st);
 }
 
-/* Free the symbols and every string block. */
+/* Free a full name unless it is the raw one. */
+void
+sym_free_dname(struct sym *s)
+{
+	if (s->dname != NULL && s->dname != s->name)
+		free((char *)s->dname);
+	s->dname = NULL;
+}
+
+/* Free the symbols, their full names and every string block. */
 void
 symtab_free(struct symtab *st)
 {
 	size_t i;
 
+	for (i = 0; i < st->n; i++)
+		sym_free_dname(&st->syms[i]);
 	for (i = 0; i < st->nblocks; i++)
 		free(st->blocks[i]);
 	free(st->blocks);
@@ -89,6 +100,7 @@ symtab_add_n(struct symtab *st, uint64_t start, uint64_t size, const char *name,
 	s->start = start;
 	s->size = size;
 	s->name = store_str(st, name, namelen);
+	s->dname = NULL;
 	if (module == NULL)
 		s->module = NULL;
 	else if (prev != NULL && prev->module != NULL && strcmp(prev->module, module) == 0)

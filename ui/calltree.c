@@ -60,6 +60,24 @@ calltree_frame(const struct hist_row *r)
 	    .dso = k->dso, .sym = k->sym, .addr = k->addr, .kernel = k->kernel};
 }
 
+/* The full name of a line's function when its line shows it compact. */
+bool
+calltree_full_name(const struct calltree *ct, const struct ct_line *l, enum sym_form form,
+                   char *buf, size_t len)
+{
+	const struct sym *s;
+	char shown[1024];
+
+	if (l == NULL)
+		return false;
+	s = l->node != 0 ? ct->nodes[l->node].sym : l->top->entry->key.sym;
+	if (s == NULL || !sym_demangled(s))
+		return false;
+	sym_format(s, form, shown, sizeof shown);
+	sym_format(s, SYM_FULL, buf, len);
+	return strcmp(shown, buf) != 0;
+}
+
 /* Is the row with this id expanded? */
 bool
 calltree_is_open(const struct calltree *ct, uintptr_t id)
@@ -152,13 +170,13 @@ add_node(struct calltree *ct)
 	return (uint32_t)ct->nnodes++;
 }
 
-/* A view node's display name, as cg_frame_name gives it. */
+/* A view node's display name, as cg_frame_name gives it, compact. */
 static void
-view_name(const struct cg_view_node *vn, char *buf, size_t len)
+view_name(const struct cg_view_node *vn, bool utf8, char *buf, size_t len)
 {
 	struct cg_node n = {.frame = vn->frame, .parent = 1, .other = vn->other};
 
-	cg_frame_name(&n, buf, len);
+	cg_frame_name(&n, utf8 ? SYM_COMPACT_UTF8 : SYM_COMPACT, buf, len);
 }
 
 /* Is the node open: by the user's choice, else when it is an only child's
@@ -204,11 +222,12 @@ walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 			return;
 		k = add_node(w->ct);
 		n = &w->ct->nodes[k];
-		view_name(vn, name, sizeof name);
+		view_name(vn, w->utf8, name, sizeof name);
 		at = snprintf(n->text, sizeof n->text, "%s%s%.2f%% ", w->prefix, g[last],
 		              base > 0 ? vn->total / base * 100 : 0.0);
 		snprintf(n->text + at, sizeof n->text - (size_t)at, "%s", name);
 		n->name = n->text + at;
+		n->sym = vn->other ? NULL : vn->frame.sym;
 		n->has_kids = vn->first_child != 0;
 		n->open = node_open(w, c, id, depth);
 		add_line(w->ct, w->top, k, w->ord, ++w->seq, id);

@@ -31,6 +31,7 @@ struct ct_line {
 struct ct_node {
 	char text[CT_TEXT_MAX]; /* glyphs, percentage and name */
 	const char *name;       /* the name inside text */
+	const struct sym *sym;  /* the function, for its full name (NULL: none) */
 	bool has_kids, open;
 };
 
@@ -74,6 +75,12 @@ void calltree_set_open(struct calltree *ct, uintptr_t id, bool open);
 void calltree_set_node(struct calltree *ct, uintptr_t id, bool open);
 /* Collapse every row and forget every node's state. */
 void calltree_clear(struct calltree *ct);
+
+/* The full name of the function line l shows (NULL: none), escaped,
+ * when the line shows it otherwise, in form ("ns::Box<…>::get(…)"); false
+ * when there is none or the line shows it whole. */
+bool calltree_full_name(const struct calltree *ct, const struct ct_line *l, enum sym_form form,
+                        char *buf, size_t len);
 
 /* The frame a snapshot row stands for. */
 struct cg_frame calltree_frame(const struct hist_row *r);

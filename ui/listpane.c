@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ui/listpane.h"
+#include "ui/prompt.h"
 
 /* Open the search or filter prompt for the current pane. */
 static int
@@ -144,5 +145,56 @@ listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct
 
 	wattrset(win, th->attr[TH_DIM]);
 	mvwaddnstr(win, y, x + (len < w ? (w - len) / 2 : 0), msg, w);
+	wattrset(win, A_NORMAL);
+}
+
+/* Bytes of the first w characters of s (escaped text: ASCII and whole
+ * UTF-8 characters, a character counted as one column). */
+static size_t
+listpane_wrap(const char *s, int w)
+{
+	size_t i = 0;
+
+	for (int cols = 0; s[i] != '\0' && cols < w; cols++)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+/* Wrapped lines of text, capped. */
+int
+listpane_detail_lines(const char *text, int w, int max)
+{
+	int n = 0;
+
+	if (w <= 0)
+		return 0;
+	while (*text != '\0' && n < max) {
+		text += listpane_wrap(text, w);
+		n++;
+	}
+	return n;
+}
+
+/* Draw text wrapped into h lines; the last takes the rest, cut with an
+ * ellipsis. */
+void
+listpane_detail(WINDOW *win, int y, int x, int h, int w, const char *text, const struct theme *th)
+{
+	char line[1024];
+
+	wattrset(win, th->attr[TH_DIM]);
+	for (int k = 0; k < h && w > 0; k++) {
+		size_t n = k < h - 1 ? listpane_wrap(text, w) : strlen(text);
+
+		if (n >= sizeof line)
+			n = listpane_wrap(text, ((int)sizeof line - 1) / 4);
+		memcpy(line, text, n);
+		line[n] = '\0';
+		text += n;
+		mvwhline(win, y + k, x, ' ', w);
+		wmove(win, y + k, x);
+		prompt_str_draw(win, line, w, th->utf8 ? "\u2026" : "...");
+	}
 	wattrset(win, A_NORMAL);
 }

@@ -48,4 +48,13 @@ int listpane_pane_prompt(void *pane, struct tui *t, int result);
 /* A centred, dimmed line: why the list is empty. */
 void listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th);
 
+/* Lines text (escaped) takes wrapped at w columns, at most max. */
+int listpane_detail_lines(const char *text, int w, int max);
+
+/* Draw text (escaped) dimmed in the h lines at (y, x), wrapped at w
+ * columns, "..." at the end when it does not fit: the selected row's
+ * detail, such as a function's full name under a list of compact ones. */
+void listpane_detail(WINDOW *win, int y, int x, int h, int w, const char *text,
+                     const struct theme *th);
+
 #endif

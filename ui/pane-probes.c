@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tracetop/probe.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
 #include "ui/tui.h"
@@ -87,7 +88,7 @@ struct probes_pane {
 	size_t nnames;
 	char binary[4096]; /* the binary being probed, "" for the kernel */
 	int object_pid;    /* whose objects the object picker lists */
-	char func[512];    /* the function chosen */
+	char func[512];    /* the function chosen: its raw name */
 	bool ret;          /* %return */
 	char label[192];   /* the open prompt's label (the prompt keeps a pointer) */
 	struct tui *tui;
@@ -414,13 +415,27 @@ probes_vars_items(struct probes_pane *p, struct tui *t)
 	probe_spec_free(&spec);
 }
 
+/* p->func (a raw name) for people, escaped: demangled and compact. */
+static void
+probes_func_shown(const struct probes_pane *p, const struct tui *t, char *buf, size_t len)
+{
+	char *full = symname_full(p->func), shown[sizeof p->func];
+
+	if (full != NULL)
+		symname_compact(full, t->theme.utf8, shown, sizeof shown);
+	else
+		snprintf(shown, sizeof shown, "%s", p->func);
+	str_escape(buf, len, shown, strlen(shown));
+	free(full);
+}
+
 /* The entry-or-return menu for p->func, with what a probe can read. */
 static int
 probes_when_menu(struct probes_pane *p, struct tui *t)
 {
 	char esc[96];
 
-	str_escape(esc, sizeof esc, p->func, strlen(p->func));
+	probes_func_shown(p, t, esc, sizeof esc);
 	p->step = STEP_WHEN;
 	listpane_menu_opened(&p->list);
 	menu_open(&t->menu, "Probe");
@@ -603,7 +618,7 @@ probes_menu(void *pp, struct tui *t, int id)
 
 		p->ret = id == MENU_RETURN;
 		p->step = STEP_ARGS;
-		str_escape(esc, sizeof esc, p->func, strlen(p->func));
+		probes_func_shown(p, t, esc, sizeof esc);
 		snprintf(p->label, sizeof p->label, "Arguments of %s (optional, e.g. %s): ", esc,
 		         p->ret ? "$retval" : "x=%di name:string");
 		t->prompt_owner = (int)t->cur;
@@ -635,8 +650,8 @@ probes_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 		return REACT_REDRAW;
 	switch (p->step) {
 	case STEP_KFUNC:
-	case STEP_UFUNC:
-		snprintf(p->func, sizeof p->func, "%s", p->names[idx]);
+	case STEP_UFUNC: /* shown by its full name, probed by its raw one */
+		snprintf(p->func, sizeof p->func, "%s", probe_function_raw(p->names[idx]));
 		probes_names_drop(p);
 		return probes_when_menu(p, t);
 	case STEP_OBJECT: {

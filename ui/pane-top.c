@@ -94,7 +94,14 @@ struct top {
 	 * copied: a frozen screen keeps them while frames move on. */
 	struct hist_snapshot rows;
 	char sym_title[48];
+	enum sym_form form; /* names compact, with "…" where UTF-8 is allowed */
 };
+
+/* The full name of the selected function shows under the table when
+ * its line shows it compact, in up to this many lines... */
+#define TOP_DETAIL_LINES 3
+/* ...on a pane at least this high. */
+#define TOP_DETAIL_MIN_H 8
 
 /* The snapshot row a line belongs to. */
 static const struct hist_row *
@@ -139,7 +146,7 @@ top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *bu
 		snprintf(buf, len, "[%c]", r->entry->key.kernel ? 'k' : '.');
 		break;
 	default:
-		report_symbol(r->entry, buf, len);
+		report_symbol(r->entry, p->form, buf, len);
 	}
 }
 
@@ -240,6 +247,11 @@ top_match(const void *row, const char *text, void *ctx)
 		top_row_cell(p, top_hist(row), i, buf, sizeof buf);
 		if (strcasestr(buf, text) != NULL)
 			return true;
+		if (p->kind[i] != COL_SYMBOL) /* the full name too: "(int)" */
+			continue;
+		report_symbol(top_hist(row)->entry, SYM_FULL, buf, sizeof buf);
+		if (strcasestr(buf, text) != NULL)
+			return true;
 	}
 	return false;
 }
@@ -297,6 +309,7 @@ top_init(struct tui *t)
 	struct top *p = xcalloc(1, sizeof *p);
 
 	p->stacks = t->cg != NULL;
+	p->form = t->theme.utf8 ? SYM_COMPACT_UTF8 : SYM_COMPACT;
 	/* With call stacks: Children (inclusive) and Self, as perf top -g. */
 	for (size_t k = p->stacks ? 0 : 1; k < COL_COUNT; k++) {
 		p->kind[p->ncols] = (enum top_col)k;
@@ -429,13 +442,21 @@ top_hidden_message(const struct top *p)
 	                    : "No samples here (K shows kernel symbols)";
 }
 
-/* Draw the table, or say why it is empty. */
+/* Draw the table (the selected function's full name under it), or say
+ * why it is empty. */
 static void
 top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct top *p = pp;
+	char full[4096];
+	int dh = 0;
 
-	table_draw(&p->list.table, win, y, x, h, w, &t->theme);
+	if (h >= TOP_DETAIL_MIN_H && calltree_full_name(&p->tree, table_selected(&p->list.table),
+	                                                p->form, full, sizeof full))
+		dh = listpane_detail_lines(full, w, TOP_DETAIL_LINES);
+	table_draw(&p->list.table, win, y, x, h - dh, w, &t->theme);
+	if (dh > 0)
+		listpane_detail(win, y + h - dh, x, dh, w, full, &t->theme);
 	if (p->list.table.nrows > 0 || h < 3)
 		return;
 	if (p->list.table.nall > 0)
@@ -478,7 +499,7 @@ top_row_menu(struct top *p, struct tui *t)
 		return REACT_HANDLED;
 	report_comm(r->entry, comm, sizeof comm);
 	report_dso(r->entry, dso, sizeof dso);
-	report_symbol(r->entry, sym, sizeof sym);
+	report_symbol(r->entry, p->form, sym, sizeof sym);
 	menu_open(&t->menu, sym);
 	menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0, "Zoom into process %d (%s)",
 	         r->entry->key.pid, comm);
@@ -569,7 +590,7 @@ top_expand(struct top *p, struct tui *t, const struct ct_line *l)
 	l = table_selected(&p->list.table);
 	if (p->list.table.sel + 1 >= p->list.table.nrows ||
 	    ((const struct ct_line *)p->list.table.rows[p->list.table.sel + 1])->top != l->top) {
-		report_symbol(l->top->entry, sym, sizeof sym);
+		report_symbol(l->top->entry, p->form, sym, sizeof sym);
 		tui_status(t, false, "no %s of %s in the call stacks",
 		           p->tree.callers ? "callers" : "callees", sym);
 	}

@@ -49,7 +49,7 @@ struct annotate_line {
 };
 
 struct annotation {
-	const char *symbol;   /* the function's name */
+	const char *symbol;   /* the function's full name (demangled; sym->name is raw) */
 	const char *dso_name; /* its object: a path, [kernel.kallsyms] or [module] */
 	struct dso *dso;      /* the keys of its address histogram */
 	const struct sym *sym;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "tracetop/dso.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/symtab.h"
 
 /* One frame: a function (or an unresolved address) in a DSO. */
@@ -62,9 +63,10 @@ uint32_t cg_first_root(const struct callgraph *cg);
 double cg_total(const struct callgraph *cg);
 
 bool cg_frame_eq(const struct cg_frame *a, const struct cg_frame *b);
-/* Display name: the symbol, "[unknown] 0xADDR" or "[other]" (a root: its
- * command), " (inlined)" appended for inlined frames; escaped. */
-void cg_frame_name(const struct cg_node *n, char *buf, size_t len);
+/* Display name: the symbol in a form of sym-name.h, "[unknown] 0xADDR" or
+ * "[other]" (a root: its command), " (inlined)" appended for inlined
+ * frames; escaped. */
+void cg_frame_name(const struct cg_node *n, enum sym_form form, char *buf, size_t len);
 
 /* A view tree built for one function: its callees (merged from every place
  * it occurs) or its callers (paths to the roots, reversed). */
@@ -93,7 +95,7 @@ void cg_callers(const struct callgraph *cg, const char *comm, const struct cg_fr
                 struct cg_view *v);
 void cg_view_free(struct cg_view *v);
 
-/* Display name of a view node, like cg_frame_name. */
+/* Display name of a view node, like cg_frame_name, in full. */
 void cg_view_name(const struct cg_view_node *n, char *buf, size_t len);
 
 /* Folded stacks, one line per distinct stack with self samples:

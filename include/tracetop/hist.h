@@ -91,7 +91,8 @@ void hist_snapshot_free(struct hist_snapshot *snap);
 struct tt_err;
 int hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt_err *err);
 
-/* Name of an entry's symbol for display: the symbol, or "[unknown]". */
+/* Name of an entry's symbol for display: the symbol's full name
+ * (demangled, sym-name.h), or "[unknown]". Not escaped. */
 const char *hist_sym_name(const struct hist_entry *e);
 
 size_t hist_count(const struct hist *h);

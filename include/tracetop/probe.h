@@ -169,9 +169,16 @@ int probe_cleanup_stale(void (*removed)(void *arg, const char *group, int pid, s
 /* For pickers: the kernel's probe-able functions (available_filter_functions
  * when readable, else the text symbols of /proc/kallsyms), the function
  * symbols of an ELF file, the ELF files a process maps executable. Sorted,
- * unique, malloc'd (free with names_free); NULL with err. */
+ * unique, malloc'd (free with names_free); NULL with err. A function is
+ * listed by its full name (demangled, version suffix dropped: sym-name.h);
+ * when that is not its raw name, the raw one follows the item's NUL, for
+ * probe_function_raw. */
 char **probe_kernel_functions(size_t *n, struct tt_err *err);
 char **probe_binary_functions(const char *path, size_t *n, struct tt_err *err);
+
+/* The raw name of a function item of those lists: what a SPEC names it by
+ * exactly (an overloaded C++ function's full name may fit several). */
+const char *probe_function_raw(const char *item);
 char **probe_process_objects(int pid, size_t *n, struct tt_err *err);
 
 /* ---- the manager (src/probe.c) ---- */

@@ -10,6 +10,7 @@
 
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
+#include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 
 struct report_info {
@@ -25,9 +26,10 @@ struct report_info {
 	const struct callgraph *cg; /* call stacks: Children/Self columns and chains */
 };
 
-/* Display strings of a row, escaped: the symbol ("name" or
- * "[unknown] 0xOFF") and the shared object ("[unknown]" without one). */
-void report_symbol(const struct hist_entry *e, char *buf, size_t len);
+/* Display strings of a row, escaped: the symbol ("name" in a form of
+ * sym-name.h, " (inlined)" after an inlined one, or "[unknown] 0xOFF") and
+ * the shared object ("[unknown]" without one). */
+void report_symbol(const struct hist_entry *e, enum sym_form form, char *buf, size_t len);
 void report_dso(const struct hist_entry *e, char *buf, size_t len);
 /* The command, escaped. */
 void report_comm(const struct hist_entry *e, char *buf, size_t len);

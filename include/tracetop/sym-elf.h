@@ -54,9 +54,12 @@ struct symelf_hit {
 
 /* Look a defined symbol of any type up by name in .symtab, else the
  * separate debug file's .symtab (under debug_root, NULL: /usr/lib/debug),
- * else .dynsym; code wins over data of the same name. *segs gets the
- * PT_LOAD segments (malloc'd) as symelf_load gives them. 1 when found, 0
- * when not, -1 with err when the file cannot be read as ELF. */
+ * else .dynsym; code wins over data of the same name. A name that is no
+ * raw symbol name may be a function's demangled one in any form
+ * symname_matches takes ("ns::Box<int>::get(int) const", "ns::Box::get").
+ * *segs gets the PT_LOAD segments (malloc'd) as symelf_load gives them.
+ * 1 when found, 0 when not, -1 with err when the file cannot be read as
+ * ELF or the name fits several functions (err lists some). */
 int symelf_find(const char *path, const char *debug_root, const char *name, struct symelf_hit *hit,
                 struct dso_seg **segs, size_t *nsegs, struct tt_err *err);
 

@@ -9,9 +9,11 @@
 struct sym {
 	uint64_t start;     /* address in the table's space (ELF vaddr, kernel va, ...) */
 	uint64_t size;      /* bytes; 0 only before symtab_finish */
-	const char *name;   /* owned by the table */
+	const char *name;   /* raw, as the table has it (mangled, versioned); owned by the table */
 	const char *module; /* kernel module name without brackets ("ext4"), NULL for the core
 	                       kernel / user code */
+	const char *dname;  /* the full name, made on first use (sym_name in sym-name.h): NULL
+	                       until then, may be name itself */
 };
 
 struct symtab {
@@ -23,7 +25,12 @@ struct symtab {
 };
 
 void symtab_init(struct symtab *st);
+/* Free the symbols, their names and the full names made for them. */
 void symtab_free(struct symtab *st);
+
+/* Free the full name sym_name made for s, if any (symbols kept outside a
+ * table are freed by their owner with this). */
+void sym_free_dname(struct sym *s);
 
 /* Add a symbol; name (and module, if any) are copied into the table's
  * string blocks (a module equal to the previous symbol's is shared). */

@@ -1,7 +1,8 @@
 #!/bin/bash
 # House rules that the compiler can check: every header (public, and the
 # private *-impl.h beside their .c files) compiles on its own, nothing
-# outside ui/ includes curses, and only the stream module libtraceevent.
+# outside ui/ includes curses, only the stream module libtraceevent and
+# only the sym-demangle adapter libiberty.
 . "$(dirname "$0")/lib.sh"
 
 cc=${TT_CC:-cc}
@@ -32,4 +33,9 @@ traceevent=$(grep -rlE '#include *[<"](traceevent/|event-parse)' "$TT_SRCDIR/src
 [ -z "$traceevent" ]
 ok $? "only the stream module includes libtraceevent"
 [ -z "$traceevent" ] || diag "$traceevent"
+iberty=$(grep -rlE '#include *[<"](libiberty/|demangle\.h|libiberty\.h)' "$TT_SRCDIR/src" \
+	"$TT_SRCDIR/include" "$TT_SRCDIR/ui" | grep -vE '/src/sym-demangle\.c$' || true)
+[ -z "$iberty" ]
+ok $? "only the sym-demangle adapter includes libiberty"
+[ -z "$iberty" ] || diag "$iberty"
 done_testing

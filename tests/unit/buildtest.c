@@ -41,6 +41,14 @@ bt_missing(const char *const *tools, size_t n)
 	return NULL;
 }
 
+/* Remove the temporary directory tree. */
+int
+bt_remove_dir(void **state)
+{
+	(void)state;
+	return bt_sh("rm -rf '%s'", bt_dir) ? 0 : -1;
+}
+
 /* The temporary directory and its debug root. */
 int
 bt_mkdirs(const char *prefix)

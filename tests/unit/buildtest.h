@@ -34,6 +34,9 @@ struct dso;
  * device and inode); the file must exist. */
 struct dso *bt_dso(const char *name);
 
+/* A group teardown that removes bt_dir and everything in it. */
+int bt_remove_dir(void **state);
+
 struct CMUnitTest;
 /* main() of a test that builds programs: the n tests as one cmocka group
  * (setup, teardown) when the compiler and the tools are there, else the

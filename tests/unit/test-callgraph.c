@@ -367,12 +367,12 @@ test_folded_names(void **state)
 	free(s);
 	/* Names outside folded output keep ';'; a small buffer truncates. */
 	cg_frame_name(
-	    child_of(cg, walk(cg, "a;b c", (const struct sym *[]){&sym_main}, 1), &sym_semi), name,
-	    sizeof name);
+	    child_of(cg, walk(cg, "a;b c", (const struct sym *[]){&sym_main}, 1), &sym_semi),
+	    SYM_FULL, name, sizeof name);
 	assert_string_equal(name, "ns;fn(int, char)");
-	cg_frame_name(root_of(cg, "a;b c"), name, sizeof name);
+	cg_frame_name(root_of(cg, "a;b c"), SYM_FULL, name, sizeof name);
 	assert_string_equal(name, "a;b c");
-	cg_frame_name(root_of(cg, "a;b c"), name, 3);
+	cg_frame_name(root_of(cg, "a;b c"), SYM_FULL, name, 3);
 	assert_string_equal(name, "a;");
 	cg_free(cg);
 }
@@ -749,17 +749,17 @@ test_frame_names(void **state)
 	                    .frame = {.dso = &dso_kern, .sym = &sym_sched, .kernel = true}};
 	char buf[64];
 
-	cg_frame_name(&n, buf, sizeof buf);
+	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
 	assert_string_equal(buf, "schedule");
 	n.frame.sym = NULL;
 	n.frame.addr = 0xffffffff81000000ULL;
-	cg_frame_name(&n, buf, sizeof buf);
+	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
 	assert_string_equal(buf, "[unknown] 0xffffffff81000000");
 	n.frame.inlined = true;
-	cg_frame_name(&n, buf, sizeof buf);
+	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
 	assert_string_equal(buf, "[unknown] 0xffffffff81000000 (inlined)");
 	n.other = true;
-	cg_frame_name(&n, buf, sizeof buf);
+	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
 	assert_string_equal(buf, "[other]");
 }
 

@@ -1,5 +1,5 @@
 /* Unit tests of the Top pane drawn headless: layout, markers, sorting,
- * filter, search, menus, zoom, mouse, hiding, empty states. */
+ * filter, search, menus, zoom, mouse, hiding, empty states, C++ names. */
 #include "config.h"
 
 #include <locale.h>
@@ -494,6 +494,37 @@ test_empty(void **state)
 	assert_centred(mid, "No samples here (K shows kernel symbols)");
 }
 
+/* A C++ function shows compact in its row and, while its row is
+ * selected, in full on the line under the table, which the other rows
+ * (shown whole) do not take. */
+static void
+test_demangled(void **state)
+{
+	static struct sym box = {.start = 0x4000, .size = 0x100, .name = "_ZNK2ns3BoxIiE3getEi"};
+	struct fixture *f = *state;
+	struct hist_key k = {
+	    .pid = 400, .tid = 400, .comm = str_intern("cxx"), .dso = &f->app, .sym = &box};
+	int last = 24 - PANE_Y - PANE_FOOT - 1;
+
+	add_n(f->h, &k, 10);
+	hist_tick(f->h, false); /* alpha_fn stays first */
+	tui_snapshot(&f->t);
+	draw(f, 24, 120);
+	assert_true(find_line("[.] ns::Box<...>::get(int) const") > 0);
+	assert_int_equal(find_line("_ZNK"), -1);
+	assert_string_equal(pane_line(last), "");
+	select_row(f, "ns::Box<...>::get(int) const");
+	draw(f, 24, 120);
+	assert_string_equal(pane_line(last), "ns::Box<int>::get(int) const");
+	/* a short pane keeps its lines for rows */
+	draw(f, PANE_Y + PANE_FOOT + 7, 120);
+	assert_null(strstr(pane_line(6), "ns::Box<int>"));
+	select_row(f, "alpha_fn");
+	draw(f, 24, 120);
+	assert_string_equal(pane_line(last), "");
+	sym_free_dname(&box);
+}
+
 int
 main(void)
 {
@@ -513,6 +544,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_demangled, setup, teardown),
 	};
 	/* ASCII glyphs: any locale will do */
 	return headless_run("pane-top", tests, sizeof tests / sizeof tests[0], false);

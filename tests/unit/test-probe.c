@@ -1,4 +1,5 @@
-/* Unit tests for the probe modules: SPEC and argument syntax, the
+/* Unit tests for the probe modules: SPEC and argument syntax (C++ names
+ * too; test-probe-names resolves them), the
  * dynamic-event listing, DWARF translation on programs this test builds
  * (with -O0, checked against the stores objdump shows in the prologue, and
  * -O2), BTF parameters from a BTF file the test writes, finding binaries,
@@ -235,6 +236,45 @@ test_listing(void **state)
 	assert_false(probe_group_parse("tracetop_12x", &pid));
 	assert_false(probe_group_parse("tracetop-12", &pid));
 	assert_false(probe_group_parse("xtracetop_12", &pid));
+}
+
+/* Demangled FUNCs: unquoted without blanks, quoted with them (or the whole
+ * target quoted); '::' does not end the binary; kernel names stay plain. */
+static void
+test_spec_names(void **state)
+{
+	struct probe_spec s;
+
+	spec_ok("bin:ns::Box<int>::get", &s);
+	assert_string_equal(s.binary, "bin");
+	assert_string_equal(s.func, "ns::Box<int>::get");
+	assert_int_equal(s.kind, PROBE_UPROBE);
+	probe_spec_free(&s);
+	spec_ok("/a:b/bin:ns::f(int)+4 x=%di", &s);
+	assert_string_equal(s.binary, "/a:b/bin");
+	assert_string_equal(s.func, "ns::f(int)");
+	assert_int_equal(s.offset, 4);
+	assert_int_equal(s.nargs, 1);
+	probe_spec_free(&s);
+	spec_ok("bin:\"ns::f(int, char)\"%return $retval", &s);
+	assert_string_equal(s.binary, "bin");
+	assert_string_equal(s.func, "ns::f(int, char)");
+	assert_int_equal(s.kind, PROBE_URETPROBE);
+	assert_int_equal(s.nargs, 1);
+	probe_spec_free(&s);
+	spec_ok("\"bin:ns::operator+(ns::Box<int> const&, int)\"+8", &s);
+	assert_string_equal(s.binary, "bin");
+	assert_string_equal(s.func, "ns::operator+(ns::Box<int> const&, int)");
+	assert_int_equal(s.offset, 8);
+	probe_spec_free(&s);
+
+	spec_bad("bin:ns::f(int, char)", "quote a function name");
+	spec_bad("bin:\"ns::f(int", "no closing '\"'");
+	spec_bad("bin:\"f\"x", "unexpected 'x'");
+	spec_bad("b\"in\":f", "starts the spec or follows BINARY:");
+	spec_bad("ns::f", "character ':'");
+	spec_bad("\"do_sys open\"", "character ' '");
+	spec_bad("bin:\"f\x01\"", "bad function name");
 }
 
 /* The variable called name in vs (which must have it). */
@@ -697,22 +737,15 @@ setup(void **state)
 	           : -1;
 }
 
-/* Remove the directory tree. */
-static int
-teardown(void **state)
-{
-	return bt_sh("rm -rf '%s'", bt_dir) ? 0 : -1;
-}
-
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_spec),         cmocka_unit_test(test_fetchargs),
-	    cmocka_unit_test(test_listing),      cmocka_unit_test(test_dwarf_o0),
-	    cmocka_unit_test(test_dwarf_o2),     cmocka_unit_test(test_resolve_user),
-	    cmocka_unit_test(test_find_binary),  cmocka_unit_test(test_btf),
-	    cmocka_unit_test(test_fake_tracefs),
+	    cmocka_unit_test(test_spec),         cmocka_unit_test(test_spec_names),
+	    cmocka_unit_test(test_fetchargs),    cmocka_unit_test(test_listing),
+	    cmocka_unit_test(test_dwarf_o0),     cmocka_unit_test(test_dwarf_o2),
+	    cmocka_unit_test(test_resolve_user), cmocka_unit_test(test_find_binary),
+	    cmocka_unit_test(test_btf),          cmocka_unit_test(test_fake_tracefs),
 	};
 	static const char *const tools[] = {"nm", "objdump", "head"};
 	const char *why;
@@ -721,5 +754,5 @@ main(void)
 		printf("1..0 # SKIP %s\n", why);
 		return 0;
 	}
-	return cmocka_run_group_tests(tests, setup, teardown);
+	return cmocka_run_group_tests(tests, setup, bt_remove_dir);
 }

@@ -238,7 +238,7 @@ test_columns(void **state)
 	assert_string_equal(buf, "libc.so.6");
 	report_dso(f->snap.rows[1].entry, buf, sizeof buf);
 	assert_string_equal(buf, "[kernel.kallsyms]");
-	report_symbol(f->snap.rows[2].entry, buf, sizeof buf);
+	report_symbol(f->snap.rows[2].entry, SYM_FULL, buf, sizeof buf);
 	assert_string_equal(buf, "[unknown] 0x1a2b");
 	report_comm(f->snap.rows[2].entry, buf, 8);
 	assert_string_equal(buf, "ev\\x1b[");
