@@ -59,15 +59,6 @@ counters_proc_exited(char state)
 	return state == 'Z' || state == 'X' || state == 'x';
 }
 
-/* Order ints for qsort. */
-static int
-int_order(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return CMP3(x, y);
-}
-
 /* List the numeric entries of a directory, sorted. */
 int
 counters_proc_ints(const char *dir, struct counters_ints *out)
@@ -90,7 +81,7 @@ counters_proc_ints(const char *dir, struct counters_ints *out)
 		out->v[out->n++] = v;
 	}
 	closedir(d);
-	qsort(out->v, out->n, sizeof *out->v, int_order);
+	qsort(out->v, out->n, sizeof *out->v, qsort_int);
 	return 0;
 }
 

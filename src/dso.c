@@ -145,6 +145,13 @@ set_string(char **slot, const char *value)
 	*slot = value != NULL ? xstrdup(value) : NULL;
 }
 
+/* Whether d is the vDSO. */
+bool
+dso_is_vdso(const struct dso *d)
+{
+	return d->kind == DSO_ANON && strcmp(d->name, "[vdso]") == 0;
+}
+
 /* Where a container's DSO is read. */
 void
 dso_set_open_path(struct dso *d, const char *path)
@@ -229,6 +236,21 @@ load_elf(struct dso *d)
 	elf_load_install(d, &l);
 }
 
+/* The vDSO's symbols, from our own copy of the kernel's image. */
+static void
+load_vdso(struct dso *d)
+{
+	struct tt_err err;
+
+	if (symelf_load_vdso(&d->syms, &d->segs, &d->nsegs, &err) != 0) {
+		d->load_error = xstrdup(err.msg);
+		symtab_free(&d->syms);
+		return;
+	}
+	symtab_finish(&d->syms, ELF_MAX_GAP);
+	d->has_syms = d->syms.n > 0;
+}
+
 /* Try to load a DSO's symbols, once; failures are kept in load_error. */
 static void
 dso_load(struct dso *d)
@@ -258,6 +280,10 @@ dso_load(struct dso *d)
 			d->load_error = xstrdup(k->load_error);
 		break;
 	case DSO_ANON:
+		if (dso_is_vdso(d)) {
+			load_vdso(d);
+			break;
+		}
 		d->load_error = xasprintf("%s: anonymous or special mapping, no symbols",
 		                          d->name[0] ? d->name : "(unnamed)");
 		break;
@@ -333,7 +359,7 @@ dso_offset_to_addr(struct dso *d, uint64_t off)
 	const struct dso_seg *s;
 	size_t i;
 
-	if (d->kind != DSO_ELF)
+	if (d->kind != DSO_ELF && !dso_is_vdso(d))
 		return off;
 	if (!d->loaded)
 		dso_load(d);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "tracetop/elfimage.h"
+#include "tracetop/sym-elf.h"
 #include "tracetop/util.h"
 
 #define CHUNK_SHIFT 12 /* file bytes are cached 4 KiB at a time */
@@ -297,28 +298,6 @@ image_parse(struct elfimage *img)
 	return 0;
 }
 
-/* Our own vDSO and its size (end of its headers and loaded bytes), or NULL. */
-static const unsigned char *
-vdso_self(uint64_t *size)
-{
-	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	const Elf64_Phdr *ph;
-	uint64_t end;
-
-	/* The kernel's own image, mapped in every process: trusted. */
-	if (base == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof *ph)
-		return NULL;
-	ph = (const Elf64_Phdr *)(base + eh->e_phoff);
-	end = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof *ph;
-	for (size_t i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
-			end = ph[i].p_offset + ph[i].p_filesz;
-	*size = end;
-	return base;
-}
-
 /* A new image for a DSO: its file, or our vDSO; ok stays false if neither
  * can be read as an x86-64 ELF. */
 static struct elfimage *
@@ -342,7 +321,7 @@ image_new(struct dso *d)
 		}
 		close(fd);
 	} else if (strcmp(d->name, "[vdso]") == 0) {
-		img->mem = vdso_self(&img->size);
+		img->mem = symelf_vdso(&img->size);
 	}
 	if (img->size != 0)
 		img->ok = image_parse(img) == 0;

@@ -303,6 +303,12 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 		key->sym = dso_find_sym(m->dso, addr);
 		key->addr = off;
 		*elf_addr = addr;
+	} else if (dso_is_vdso(m->dso)) {
+		/* named from our own copy; no file for inlines or annotation */
+		uint64_t off = ip - m->start + m->pgoff;
+
+		key->sym = dso_find_sym(m->dso, dso_offset_to_addr(m->dso, off));
+		key->addr = off;
 	} else if (m->dso->kind == DSO_ANON) {
 		engine_resolve_jit(th, ip, key);
 		if (key->sym == NULL)

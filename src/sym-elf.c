@@ -10,8 +10,10 @@
 #include <libelf.h>
 #include <pthread.h>
 #include <stdbool.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -120,15 +122,34 @@ find_section_name(Elf *elf, const char *name, GElf_Shdr *sh)
 	return NULL;
 }
 
-/* Add the defined function symbols of one symbol table section; how many. */
+/* The name of a defined function symbol i of a table, or NULL. */
+static const char *
+func_symbol(Elf *elf, Elf_Data *data, const GElf_Shdr *sh, size_t i, GElf_Sym *sym)
+{
+	const char *name;
+	int type;
+
+	if (gelf_getsym(data, (int)i, sym) == NULL)
+		return NULL;
+	type = GELF_ST_TYPE(sym->st_info);
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym->st_shndx == SHN_UNDEF)
+		return NULL;
+	name = elf_strptr(elf, sh->sh_link, sym->st_name);
+	return name != NULL && name[0] != '\0' ? name : NULL;
+}
+
+/* Add the defined function symbols of one symbol table section; how many.
+ * A weak symbol is left out where a strong one starts at the same
+ * address: like perf, the strong name is the one shown
+ * ("__vdso_clock_gettime", not its weak alias "clock_gettime"). */
 static size_t
 add_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *st)
 {
 	Elf_Data *data;
 	GElf_Sym sym;
-	size_t i, n, entsize, added = 0;
+	size_t i, n, entsize, added = 0, nstrong = 0;
+	uint64_t *strong;
 	const char *name;
-	int type;
 
 	if (sh->sh_type == SHT_NOBITS)
 		return 0;
@@ -137,18 +158,21 @@ add_symbols(Elf *elf, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *st)
 	if (data == NULL || data->d_buf == NULL || entsize == 0)
 		return 0;
 	n = data->d_size / entsize;
+	strong = xmalloc((n ? n : 1) * sizeof *strong);
+	for (i = 1; i < n; i++)
+		if (func_symbol(elf, data, sh, i, &sym) != NULL &&
+		    GELF_ST_BIND(sym.st_info) != STB_WEAK)
+			strong[nstrong++] = sym.st_value;
+	qsort(strong, nstrong, sizeof *strong, qsort_u64);
 	for (i = 1; i < n; i++) {
-		if (gelf_getsym(data, (int)i, &sym) == NULL)
-			break;
-		type = GELF_ST_TYPE(sym.st_info);
-		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF)
-			continue;
-		name = elf_strptr(elf, sh->sh_link, sym.st_name);
-		if (name == NULL || name[0] == '\0')
+		if ((name = func_symbol(elf, data, sh, i, &sym)) == NULL ||
+		    (GELF_ST_BIND(sym.st_info) == STB_WEAK &&
+		     bsearch(&sym.st_value, strong, nstrong, sizeof *strong, qsort_u64) != NULL))
 			continue;
 		symtab_add(st, sym.st_value, sym.st_size, name, NULL);
 		added++;
 	}
+	free(strong);
 	return added;
 }
 
@@ -160,6 +184,159 @@ load_symbols(Elf *elf, Elf64_Word type, struct symtab *st)
 	Elf_Scn *scn = find_section_type(elf, type, &sh);
 
 	return scn != NULL ? add_symbols(elf, scn, &sh, st) : 0;
+}
+
+/* x86-64 PLT entries are 16 bytes; the lazy .plt starts with a 16-byte
+ * header. */
+#define PLT_ENTRY 16
+
+/* Add "name@plt" at addr (size bytes), as perf names PLT stubs. */
+static void
+add_plt_symbol(struct symtab *st, uint64_t addr, uint64_t size, const char *name)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof buf, "%s@plt", name);
+	symtab_add(st, addr, size, buf, NULL);
+}
+
+/* The name of the dynamic symbol a relocation refers to, or NULL. */
+static const char *
+reloc_name(Elf *elf, Elf_Data *syms, size_t strndx, const GElf_Rela *r)
+{
+	GElf_Sym sym;
+	size_t idx = GELF_R_SYM(r->r_info);
+
+	if (idx == 0 || gelf_getsym(syms, (int)idx, &sym) == NULL)
+		return NULL;
+	return elf_strptr(elf, strndx, sym.st_name);
+}
+
+/* A relocation section's data, its symbol table's data and string table
+ * index; false when the file does not hold them. */
+static bool
+reloc_tables(Elf *elf, Elf_Scn *rel, const GElf_Shdr *rsh, Elf_Data **rdata, Elf_Data **syms,
+             size_t *strndx)
+{
+	Elf_Scn *dyn = elf_getscn(elf, rsh->sh_link);
+	GElf_Shdr dsh;
+
+	*rdata = elf_getdata(rel, NULL);
+	*syms = dyn != NULL ? elf_getdata(dyn, NULL) : NULL;
+	if (*rdata == NULL || *syms == NULL || gelf_getshdr(dyn, &dsh) == NULL ||
+	    rsh->sh_type != SHT_RELA)
+		return false;
+	*strndx = dsh.sh_link;
+	return true;
+}
+
+/* The lazily bound calls: one PLT entry per .rela.plt relocation, in
+ * order, in .plt.sec when the binary has one (IBT), else in .plt after
+ * its header; how many were named. */
+static size_t
+add_plt_slots(Elf *elf, struct symtab *st)
+{
+	GElf_Shdr rsh, psh;
+	Elf_Scn *rel = find_section_name(elf, ".rela.plt", &rsh), *plt;
+	Elf_Data *rdata, *syms;
+	size_t strndx, n, added = 0, rsize = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+	uint64_t first;
+	char abs[48];
+
+	if (rel == NULL || rsize == 0 || !reloc_tables(elf, rel, &rsh, &rdata, &syms, &strndx))
+		return 0;
+	if ((plt = find_section_name(elf, ".plt.sec", &psh)) != NULL)
+		first = psh.sh_addr;
+	else if ((plt = find_section_name(elf, ".plt", &psh)) != NULL)
+		first = psh.sh_addr + PLT_ENTRY;
+	else
+		return 0;
+	n = rdata->d_size / rsize;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t addr = first + i * PLT_ENTRY;
+		const char *name;
+		GElf_Rela r;
+
+		if (addr + PLT_ENTRY > psh.sh_addr + psh.sh_size ||
+		    gelf_getrela(rdata, (int)i, &r) == NULL)
+			break;
+		if (GELF_R_TYPE(r.r_info) == R_X86_64_IRELATIVE) {
+			snprintf(abs, sizeof abs, "*ABS*+0x%" PRIx64, (uint64_t)r.r_addend);
+			name = abs;
+		} else if ((name = reloc_name(elf, syms, strndx, &r)) == NULL || name[0] == '\0') {
+			continue;
+		}
+		add_plt_symbol(st, addr, PLT_ENTRY, name);
+		added++;
+	}
+	return added;
+}
+
+/* The GOT slot a .plt.got entry jumps through (jmp *disp32(%rip), maybe
+ * after endbr64 and a bnd prefix), or 0. */
+static uint64_t
+plt_got_target(const unsigned char *code, size_t len, uint64_t addr)
+{
+	for (size_t j = 0; j + 6 <= len; j++)
+		if (code[j] == 0xff && code[j + 1] == 0x25) {
+			int32_t disp;
+
+			memcpy(&disp, code + j + 2, sizeof disp);
+			return addr + j + 6 + (uint64_t)(int64_t)disp;
+		}
+	return 0;
+}
+
+/* The calls bound at load time (-z now, or functions whose address is
+ * taken): each .plt.got entry jumps through a GOT slot that a GLOB_DAT
+ * relocation of .rela.dyn names; how many were named. */
+static size_t
+add_plt_got(Elf *elf, struct symtab *st)
+{
+	GElf_Shdr rsh, psh;
+	Elf_Scn *rel = find_section_name(elf, ".rela.dyn", &rsh);
+	Elf_Scn *plt = find_section_name(elf, ".plt.got", &psh);
+	Elf_Data *rdata, *syms, *code;
+	size_t strndx, n, added = 0, rsize = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+	uint64_t step;
+
+	if (rel == NULL || plt == NULL || rsize == 0 || psh.sh_type == SHT_NOBITS ||
+	    !reloc_tables(elf, rel, &rsh, &rdata, &syms, &strndx) ||
+	    (code = elf_getdata(plt, NULL)) == NULL || code->d_buf == NULL)
+		return 0;
+	step = psh.sh_entsize >= 8 && psh.sh_entsize <= 32 ? psh.sh_entsize : 8;
+	n = rdata->d_size / rsize;
+	for (uint64_t off = 0; off + step <= code->d_size; off += step) {
+		uint64_t slot = plt_got_target((const unsigned char *)code->d_buf + off,
+		                               (size_t)step, psh.sh_addr + off);
+		const char *name = NULL;
+
+		for (size_t i = 0; slot != 0 && name == NULL && i < n; i++) {
+			GElf_Rela r;
+
+			if (gelf_getrela(rdata, (int)i, &r) != NULL && r.r_offset == slot &&
+			    GELF_R_TYPE(r.r_info) == R_X86_64_GLOB_DAT)
+				name = reloc_name(elf, syms, strndx, &r);
+		}
+		if (name != NULL && name[0] != '\0') {
+			add_plt_symbol(st, psh.sh_addr + off, step, name);
+			added++;
+		}
+	}
+	return added;
+}
+
+/* Name the PLT stubs of an x86-64 binary ("memcpy@plt"), which have no
+ * symbols of their own: without them a sample there would go to the
+ * function before the PLT (_init); how many. */
+static size_t
+add_plt_symbols(Elf *elf, struct symtab *st)
+{
+	GElf_Ehdr eh;
+
+	if (gelf_getehdr(elf, &eh) == NULL || eh.e_machine != EM_X86_64)
+		return 0;
+	return add_plt_slots(elf, st) + add_plt_got(elf, st);
 }
 
 /* The PT_LOAD segments, malloc'd into *segs. 0, or -1 on corrupt headers. */
@@ -480,6 +657,7 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 		n = load_debug_symbols(elf, path, debug_root, st, debug_used);
 	if (n == 0)
 		n = load_symbols(elf, SHT_DYNSYM, st);
+	n += add_plt_symbols(elf, st); /* from the file itself: a debug file has no PLT */
 	symelf_close(elf, fd);
 	if (n == 0)
 		return err_set(err,
@@ -658,4 +836,63 @@ symelf_vaddr_to_offset(const struct dso_seg *segs, size_t nsegs, uint64_t vaddr,
 			return 0;
 		}
 	return -1;
+}
+
+/* Our own vDSO image: its ELF header, program and section headers and
+ * loaded bytes, and its size; NULL when there is none. */
+const unsigned char *
+symelf_vdso(uint64_t *size)
+{
+	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
+	const Elf64_Phdr *ph;
+	uint64_t end, pages;
+
+	/* The kernel's own image, mapped in every process: trusted. */
+	if (base == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof *ph)
+		return NULL;
+	ph = (const Elf64_Phdr *)(base + eh->e_phoff);
+	end = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof *ph;
+	for (size_t i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	/* the section headers follow in the same pages (the image is the
+	 * whole vdso.so): include them when they end before the last page */
+	pages = (end + 4095) & ~(uint64_t)4095;
+	if (eh->e_shoff > 0 && eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize <= pages)
+		end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize > end
+		          ? eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize
+		          : end;
+	*size = end;
+	return base;
+}
+
+/* The symbols and segments of our vDSO (every 64-bit process maps the
+ * same image), from a copy of it. */
+int
+symelf_load_vdso(struct symtab *st, struct dso_seg **segs, size_t *nsegs, struct tt_err *err)
+{
+	uint64_t size;
+	const unsigned char *image = symelf_vdso(&size);
+	char *copy;
+	Elf *elf;
+	size_t n = 0;
+
+	*segs = NULL;
+	*nsegs = 0;
+	if (image == NULL)
+		return err_set(err, "[vdso]: this process has no vDSO to read");
+	pthread_once(&init_once, init_globals);
+	copy = xmalloc(size);
+	memcpy(copy, image, size);
+	elf = elf_memory(copy, size);
+	if (elf != NULL && load_segments(elf, segs, nsegs) == 0)
+		n = load_symbols(elf, SHT_DYNSYM, st);
+	if (elf != NULL)
+		elf_end(elf);
+	free(copy);
+	if (n == 0)
+		return err_set(err, "[vdso]: no symbols in its image");
+	return 0;
 }

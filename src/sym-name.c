@@ -347,13 +347,22 @@ symname_base_len(const char *raw)
 	return (size_t)(at - raw);
 }
 
-/* The full name of a raw one, malloc'd, or NULL when it is raw itself. */
+/* The full name of a raw one, malloc'd, or NULL when it is raw itself.
+ * A PLT stub ("_Z3foov@plt", made by sym-elf) keeps its "@plt", as perf
+ * shows it, after the demangled name. */
 char *
 symname_full(const char *raw)
 {
 	size_t base = symname_base_len(raw);
-	char *d = demangle(raw, base);
+	char *d = demangle(raw, base), *plt;
 
+	if (strcmp(raw + base, "@plt") == 0) {
+		if (d == NULL)
+			return NULL;
+		plt = xasprintf("%s@plt", d);
+		free(d);
+		return plt;
+	}
 	if (d == NULL && raw[base] != '\0')
 		d = xstrndup(raw, base);
 	return d;

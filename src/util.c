@@ -203,11 +203,20 @@ parse_int_list(const char *s, int **out, size_t *n)
 	return 0;
 }
 
-/* Order ints for qsort. */
-static int
-int_cmp(const void *a, const void *b)
+/* Order ints for qsort and bsearch. */
+int
+qsort_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
+
+	return CMP3(x, y);
+}
+
+/* Order uint64_t values for qsort and bsearch. */
+int
+qsort_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
 
 	return CMP3(x, y);
 }
@@ -253,7 +262,7 @@ parse_cpu_list(const char *s, int **out, size_t *n)
 		else if (*p != '\0')
 			goto bad;
 	}
-	qsort(v, cnt, sizeof *v, int_cmp);
+	qsort(v, cnt, sizeof *v, qsort_int);
 	for (i = j = 0; i < cnt; i++)
 		if (j == 0 || v[j - 1] != v[i])
 			v[j++] = v[i];

@@ -50,6 +50,10 @@ struct dso {
 /* The DSO for a mapped file (same path, dev and ino give the same DSO). */
 struct dso *dso_get(const char *path, dev_t dev, ino_t ino);
 
+/* Whether d is the vDSO ("[vdso]": symbols from our own copy of the
+ * kernel's image, offsets as in a file). */
+bool dso_is_vdso(const struct dso *d);
+
 /* The path to read a file DSO at: name, or where it was found for a
  * process in another mount namespace (dso_set_open_path). */
 static inline const char *

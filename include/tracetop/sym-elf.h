@@ -63,6 +63,15 @@ struct symelf_hit {
 int symelf_find(const char *path, const char *debug_root, const char *name, struct symelf_hit *hit,
                 struct dso_seg **segs, size_t *nsegs, struct tt_err *err);
 
+/* Our own vDSO image (its headers, loaded bytes and section headers) and
+ * its size, or NULL. */
+const unsigned char *symelf_vdso(uint64_t *size);
+
+/* The function symbols (.dynsym: "__vdso_clock_gettime", ...) and PT_LOAD
+ * segments of the vDSO, which every 64-bit process maps from the same
+ * kernel image: read from our own copy. 0, or -1 with err. */
+int symelf_load_vdso(struct symtab *st, struct dso_seg **segs, size_t *nsegs, struct tt_err *err);
+
 /* The file offset of ELF address vaddr through the PT_LOAD segments; -1
  * when no segment holds it. */
 int symelf_vaddr_to_offset(const struct dso_seg *segs, size_t nsegs, uint64_t vaddr, uint64_t *off);

@@ -17,6 +17,10 @@
  * and the tables' orders. Each argument is evaluated twice. */
 #define CMP3(a, b) (((a) > (b)) - ((a) < (b)))
 
+/* qsort and bsearch comparators of ints and of uint64_t values. */
+int qsort_int(const void *a, const void *b);
+int qsort_u64(const void *a, const void *b);
+
 /* The hash family: hash_u64 spreads one 64-bit key; a key of several words
  * folds them with hash_mix, from HASH_SEED, and ends with hash_u64; a
  * string goes through str_hash. */

@@ -20,7 +20,7 @@ check() {
 	diag "$res"
 }
 
-start_split 30
+start_split 120 # killed at exit; long enough for a loaded machine
 [ -n "$pid" ]
 ok $? "workload started"
 
