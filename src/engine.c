@@ -24,7 +24,8 @@
 /* User stack copied per sample in fp mode: enough for a frameless leaf's
  * return address (its CFA rule), far cheaper than a dwarf copy. */
 #define ENGINE_LEAF_STACK 512
-/* Inlined callees kept per frame (innermost first). */
+/* Inlined callees kept in a frame cache entry (innermost first); a deeper
+ * chain, rare, is read whole from srcline's cache at each use. */
 #define ENGINE_MAX_INLINE 4
 /* Records between two releases of ring space during a pass. */
 #define ENGINE_RELEASE_EVERY 64
@@ -65,7 +66,7 @@ struct engine_fcache {
 	const struct sym *sym;
 	uint64_t addr;
 	uint64_t elf;    /* ip in the symbol's space (ELF or kernel address), or 0 */
-	uint8_t ninline; /* inlined callees at ip (call stacks only) */
+	uint8_t ninline; /* inlined callees at ip (call stacks only), all of them */
 	const struct sym *inl[ENGINE_MAX_INLINE];
 };
 
@@ -324,10 +325,25 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 static void
 engine_inlines(struct engine *e, struct engine_fcache *c)
 {
-	int n = srcline_async_inlines(e->srcl, c->dso, c->elf, c->inl, ENGINE_MAX_INLINE);
+	const struct sym *chain[SRCLINE_MAX_DEPTH];
+	int n = srcline_async_inlines(e->srcl, c->dso, c->elf, chain, SRCLINE_MAX_DEPTH);
 
 	c->inl_pending = n < 0;
 	c->ninline = n < 0 ? 0 : (uint8_t)n;
+	memcpy(c->inl, chain,
+	       (c->ninline < ENGINE_MAX_INLINE ? c->ninline : ENGINE_MAX_INLINE) * sizeof *chain);
+}
+
+/* The inlined callees of a cache entry, all of them: its own copy, or for
+ * a deeper chain srcline's (a hash probe). */
+static const struct sym *const *
+engine_inline_chain(struct engine *e, const struct engine_fcache *c, const struct sym **buf)
+{
+	if (c->ninline <= ENGINE_MAX_INLINE)
+		return c->inl;
+	if (srcline_async_inlines(e->srcl, c->dso, c->elf, buf, SRCLINE_MAX_DEPTH) != c->ninline)
+		return NULL; /* srcline's cache let it go: only the cached part */
+	return buf;
 }
 
 /* What engine_resolve gives for an address whose DSO's symbols are still
@@ -398,10 +414,13 @@ engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, 
 	for (size_t i = 0; i < n && k < ENGINE_MAX_FRAMES; i++) {
 		struct hist_key key = base;
 		const struct engine_fcache *c = engine_resolve(e, th, ips[i], kern[i], &key);
+		const struct sym *deep[SRCLINE_MAX_DEPTH];
+		const struct sym *const *inl = engine_inline_chain(e, c, deep);
+		size_t ninl = inl != NULL ? c->ninline : ENGINE_MAX_INLINE;
 
-		for (size_t j = 0; j < c->ninline && k + 1 < ENGINE_MAX_FRAMES; j++) {
+		for (size_t j = 0; j < ninl && k + 1 < ENGINE_MAX_FRAMES; j++) {
 			keys[k] = key;
-			keys[k].sym = c->inl[j];
+			keys[k].sym = inl != NULL ? inl[j] : c->inl[j];
 			keys[k++].inlined = true;
 		}
 		if (i == 0)

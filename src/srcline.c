@@ -608,6 +608,9 @@ srcline_free_all(void)
 	main_lookups = main_hits = 0;
 }
 
+/* An answer too deep for the job's slots: ptr[0] is a malloc'd array. */
+#define ASYNC_HEAP 2
+
 /* The worker's side of an inline question: the chain at (obj, arg), or
  * status 1 when the DSO has no DWARF at all. A big debug file not opened
  * yet waits while other questions do: opening libc's takes 100-200 ms, and
@@ -628,7 +631,17 @@ async_run(struct worker_job *j, bool may_defer)
 	if (w->dw == NULL)
 		return true;
 	n = resolve(&a->sl, w, j->arg, found);
-	for (k = 0; k < n && k < WORKER_JOB_PTRS; k++)
+	if (n > WORKER_JOB_PTRS) {
+		/* deeper than the job holds: the chain on the heap, freed by done */
+		const struct sym **heap = xmalloc(n * sizeof *heap);
+
+		memcpy(heap, found, n * sizeof *heap);
+		j->ptr[0] = heap;
+		j->status = ASYNC_HEAP;
+		j->n = (uint32_t)n;
+		return true;
+	}
+	for (k = 0; k < n; k++)
 		j->ptr[k] = found[k];
 	j->n = (uint32_t)k;
 	return true;
@@ -642,6 +655,11 @@ async_done(struct worker_job *j)
 	const struct sym *syms[WORKER_JOB_PTRS];
 	uint32_t k;
 
+	if (j->status == ASYNC_HEAP) {
+		cache_put(&a->cache, j->obj, j->arg, (const struct sym *const *)j->ptr[0], j->n);
+		free((void *)(uintptr_t)j->ptr[0]);
+		return;
+	}
 	if (j->status != 0) {
 		cache_put(&a->cache, j->obj, NODEBUG_ADDR, NULL, 0);
 		return;

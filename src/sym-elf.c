@@ -13,7 +13,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -836,36 +835,6 @@ symelf_vaddr_to_offset(const struct dso_seg *segs, size_t nsegs, uint64_t vaddr,
 			return 0;
 		}
 	return -1;
-}
-
-/* Our own vDSO image: its ELF header, program and section headers and
- * loaded bytes, and its size; NULL when there is none. */
-const unsigned char *
-symelf_vdso(uint64_t *size)
-{
-	const unsigned char *base = (const unsigned char *)getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)base;
-	const Elf64_Phdr *ph;
-	uint64_t end, pages;
-
-	/* The kernel's own image, mapped in every process: trusted. */
-	if (base == NULL || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_phentsize != sizeof *ph)
-		return NULL;
-	ph = (const Elf64_Phdr *)(base + eh->e_phoff);
-	end = eh->e_phoff + (uint64_t)eh->e_phnum * sizeof *ph;
-	for (size_t i = 0; i < eh->e_phnum; i++)
-		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
-			end = ph[i].p_offset + ph[i].p_filesz;
-	/* the section headers follow in the same pages (the image is the
-	 * whole vdso.so): include them when they end before the last page */
-	pages = (end + 4095) & ~(uint64_t)4095;
-	if (eh->e_shoff > 0 && eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize <= pages)
-		end = eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize > end
-		          ? eh->e_shoff + (uint64_t)eh->e_shnum * eh->e_shentsize
-		          : end;
-	*size = end;
-	return base;
 }
 
 /* The symbols and segments of our vDSO (every 64-bit process maps the

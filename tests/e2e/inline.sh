@@ -9,6 +9,7 @@
 need_built
 need_root_perf
 need_tool python3 python3
+need_tool addr2line binutils
 
 "$TRACETOP" -b -g -z -d 1 -n 2 --format folded -- "$WORKLOADS/inlines" 3 >"$TT_TMP/f.txt" \
 	2>/dev/null
@@ -35,4 +36,24 @@ ok = all(k in inl and inl[k]["children"] > 90 for k in ("inl_a", "inl_b"))
 sys.exit(0 if ok else 1)
 PY
 ok $? "JSON rows for inl_a and inl_b, marked inlined, with their children share"
+# Ten levels of inlining (deeper than any fixed cap): the chain addr2line -i
+# lists at the hot loop, every level, in order, under the real function.
+"$TRACETOP" -b -g -z -d 1 -n 2 --format folded -- "$WORKLOADS/deepinline" 3 >"$TT_TMP/f.txt" \
+	2>/dev/null
+ok $? "folded stacks of ten inlined levels"
+bin="$WORKLOADS/deepinline"
+loop=$(nm "$bin" | awk '/ deep_outer$/ { print $1 }')
+# addr2line at an address of the loop: innermost first, the real function last
+want=$(objdump -d --no-show-raw-insn "$bin" | awk -v f="<deep_outer>:" '
+	$2 == f { on = 1; next } on && /sink/ { sub(":", "", $1); print $1; exit }' |
+	xargs -I{} addr2line -i -f -e "$bin" 0x{} | awk 'NR % 2' | tac | paste -sd';' |
+	sed 's/;/ (inlined);/g; s/^deep_outer (inlined);/deep_outer;/; s/$/ (inlined)/')
+diag "addr2line -i: $want"
+[ -n "$loop" ] && [ "$(echo "$want" | tr ';' '\n' | grep -c inlined)" -eq 10 ]
+ok $? "addr2line lists ten inlined levels at the loop"
+hot=$(block 2 | grep -F "$want" | awk '{ s += $NF } END { print s + 0 }')
+all=$(block 2 | awk 'NF { s += $NF } END { print s + 0 }')
+diag "second refresh, samples through the whole chain: $hot of $all"
+python3 -c "import sys; sys.exit(0 if $all > 0 and $hot / $all > 0.9 else 1)"
+ok $? "90 % of the stacks run through all ten inlined levels, in addr2line's order"
 done_testing
