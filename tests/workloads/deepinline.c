@@ -8,72 +8,32 @@
 
 static volatile unsigned long sink;
 
-#define INL static inline __attribute__((always_inline)) void
+/* Level N of the chain: calls level N - 1, then works a little of its own
+ * so that no call is a tail call the compiler could merge away. */
+#define LEVEL(n, inner)                                                                            \
+	static inline __attribute__((always_inline)) void inl_##n(unsigned long k)                 \
+	{                                                                                          \
+		inner(k);                                                                          \
+		sink ^= n;                                                                         \
+	}
 
 /* The hot loop, innermost. */
-INL
+static inline __attribute__((always_inline)) void
 inl_1(unsigned long n)
 {
 	for (unsigned long i = 0; i < n; i++)
 		sink += i * 7;
 }
 
-/* Nine levels above it, each with work of its own after the call so none
- * is a tail call the compiler could merge. */
-INL
-inl_2(unsigned long n)
-{
-	inl_1(n);
-	sink ^= 2;
-}
-INL
-inl_3(unsigned long n)
-{
-	inl_2(n);
-	sink ^= 3;
-}
-INL
-inl_4(unsigned long n)
-{
-	inl_3(n);
-	sink ^= 4;
-}
-INL
-inl_5(unsigned long n)
-{
-	inl_4(n);
-	sink ^= 5;
-}
-INL
-inl_6(unsigned long n)
-{
-	inl_5(n);
-	sink ^= 6;
-}
-INL
-inl_7(unsigned long n)
-{
-	inl_6(n);
-	sink ^= 7;
-}
-INL
-inl_8(unsigned long n)
-{
-	inl_7(n);
-	sink ^= 8;
-}
-INL
-inl_9(unsigned long n)
-{
-	inl_8(n);
-	sink ^= 9;
-}
-INL
-inl_10(unsigned long n)
-{
-	inl_9(n);
-	sink ^= 10;
-}
+LEVEL(2, inl_1)
+LEVEL(3, inl_2)
+LEVEL(4, inl_3)
+LEVEL(5, inl_4)
+LEVEL(6, inl_5)
+LEVEL(7, inl_6)
+LEVEL(8, inl_7)
+LEVEL(9, inl_8)
+LEVEL(10, inl_9)
 
 /* The real function the symbol table knows. */
 __attribute__((noinline)) void deep_outer(unsigned long n);
