@@ -4,7 +4,8 @@
 Usage:
     bench/fidelity.py RUN_DIR                 every workload under RUN_DIR
     bench/fidelity.py WORKLOAD_DIR...         these workloads
-    options: --top N (15), --no-details, --markdown (only the table)
+    options: --top N (15), --no-details, --markdown (only the table),
+             --keep-versions (see normalization)
 
 A workload dir (RUN_DIR/NAME) holds one repN/ dir per window (bench/fidelity.sh
 REPS=N), whose samples are pooled; each repN/ holds:
@@ -47,9 +48,14 @@ Names are compared as shown, after this normalization only:
      which is exactly what c++filt -p prints. Names from perf maps (JIT:
      DSO "/tmp/perf-N.map" or "[JIT] ...") keep theirs: both tools read
      the same file and Java's map names do have argument lists.
-  Nothing else: symbol versions ("hypot@@GLIBC_2.35"), "@plt", ".isra.0"
-  and the like are kept, so a different spelling of the same symbol counts
-  as a miss (the details list every miss, to tell these apart).
+  3. symbol versions dropped: "hypot@@GLIBC_2.35" and "cfree@GLIBC_2.2.5"
+     become "hypot" and "cfree" (perf prints the versioned name a library's
+     symbol table holds; tracetop may not). "@plt" is not a version and
+     stays. --keep-versions compares with versions (a stricter reading).
+  Nothing else: "@plt", ".isra.0", ".cold" and the like are kept, and when
+  the two tools pick different names for one address (aliases such as
+  __memmove_avx_unaligned_erms / __memcpy_avx_unaligned_erms) that counts
+  as a miss: the details list every miss, to tell these apart.
 
 The bar (issue 14): tracetop's unresolved share <= perf's + 0.5 points, and
 the overlap misses at most one name (>= 14 of 15).
@@ -253,11 +259,25 @@ def shows_params(prof):
     return sum(1 for n in names if has_params(n)) * 2 >= len(names)
 
 
+VERSION_RE = re.compile(r"@@?(?!plt$)[A-Za-z_][A-Za-z0-9_.]*$")
+KEEP_VERSIONS = False  # --keep-versions
+
+
+def normalize(name, jit, strip):
+    """The name compared: without argument lists if strip (not for JIT
+    names), without a symbol version unless --keep-versions."""
+    if strip and not jit:
+        name = strip_params(name)
+    if not KEEP_VERSIONS and not jit:
+        name = VERSION_RE.sub("", name)
+    return name
+
+
 def ranked(prof, strip=False):
     """[(name, samples)] by samples desc, name asc, after normalization."""
     c = Counter()
     for (name, jit), n in prof.by_name.items():
-        c[strip_params(name) if strip and not jit else name] += n
+        c[normalize(name, jit, strip)] += n
     return sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))
 
 
@@ -431,12 +451,12 @@ def details(r):
         out.append("%s not counted: %s" % (rep, why))
     out.append("unresolved: tracetop - perf = %+.2f points, sampling noise (2 sigma) +-%.2f" % (
         r.unres_tt - r.unres_perf, r.unres_noise()))
-    norm = []
+    norm = [] if KEEP_VERSIONS else ["symbol versions dropped"]
     if r.strip_tt:
         norm.append("tracetop's argument lists stripped")
     if r.strip_perf:
         norm.append("perf's argument lists stripped")
-    out.append("normalization: %s" % ("; ".join(norm) if norm else "none beyond blanks"))
+    out.append("normalization: %s" % ("; ".join(norm) if norm else "blanks only"))
     for p in (r.perf, r.tt):
         for n in p.notes:
             out.append("%s: %s" % (p.tool, n))
@@ -490,7 +510,11 @@ def main(argv=None):
     ap.add_argument("--top", type=int, default=TOP_N, help="names compared (default %(default)s)")
     ap.add_argument("--markdown", action="store_true", help="print only the table")
     ap.add_argument("--no-details", action="store_true", help="no per-workload top-N listing")
+    ap.add_argument("--keep-versions", action="store_true",
+                    help="compare names with their symbol versions (hypot@@GLIBC_2.35)")
     a = ap.parse_args(argv)
+    global KEEP_VERSIONS
+    KEEP_VERSIONS = a.keep_versions
     dirs = workload_dirs(a.dirs)
     if not dirs:
         print("fidelity.py: no workload results in %s" % " ".join(a.dirs), file=sys.stderr)
