@@ -93,7 +93,7 @@ report_json_string(FILE *out, const char *s)
 	char stack[1024], *esc = len * 4 < sizeof stack ? stack : xmalloc(len * 4 + 1);
 	const char *p;
 
-	str_escape(esc, len * 4 + 1, s, len);
+	str_escape_json(esc, len * 4 + 1, s, len);
 	fputc('"', out);
 	for (p = esc; *p != '\0'; p++) {
 		if (*p == '"' || *p == '\\')

@@ -312,9 +312,10 @@ utf8_len(const unsigned char *s, size_t len)
 	return need;
 }
 
-/* Escape untrusted text for a terminal or a file. */
-size_t
-str_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
+/* Escape untrusted text; a backslash is doubled (keep_backslash false) so
+ * that an escape in the output is never the name's own text. */
+static size_t
+escape_text(char *dst, size_t dstlen, const char *src, size_t srclen, bool keep_backslash)
 {
 	const unsigned char *s = (const unsigned char *)src;
 	size_t o = 0, i = 0;
@@ -325,7 +326,7 @@ str_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
 		char tmp[5];
 		size_t k, len;
 
-		if (s[i] >= 0x20 && s[i] < 0x7f && s[i] != '\\') {
+		if (s[i] >= 0x20 && s[i] < 0x7f && (s[i] != '\\' || keep_backslash)) {
 			tmp[0] = (char)s[i];
 			len = 1;
 		} else if (s[i] == '\\') {
@@ -350,6 +351,22 @@ str_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
 	}
 	dst[o] = '\0';
 	return o;
+}
+
+/* Escape untrusted text for a terminal or a file. */
+size_t
+str_escape(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	return escape_text(dst, dstlen, src, srclen, false);
+}
+
+/* Escape untrusted text for a JSON string, whose own escaping doubles the
+ * backslashes: control and invalid bytes become \xHH text, a backslash
+ * stays one (decoded, "\d" reads as the name has it). */
+size_t
+str_escape_json(char *dst, size_t dstlen, const char *src, size_t srclen)
+{
+	return escape_text(dst, dstlen, src, srclen, true);
 }
 
 struct intern_slot {

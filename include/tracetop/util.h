@@ -85,6 +85,11 @@ int online_cpus(int **out, size_t *n, struct tt_err *err);
  * Always NUL-terminates; returns the length written. */
 size_t str_escape(char *dst, size_t dstlen, const char *src, size_t srclen);
 
+/* str_escape for text a JSON writer escapes again (report_json_string):
+ * the same, but a backslash is left single, so the decoded string holds
+ * the name's own backslashes. */
+size_t str_escape_json(char *dst, size_t dstlen, const char *src, size_t srclen);
+
 /* Intern a string: equal strings give the same pointer, never freed. */
 const char *str_intern(const char *s);
 

@@ -211,6 +211,22 @@ test_json_unknown_and_escapes(void **state)
 	assert_null(strchr(t, '\x1b'));
 }
 
+/* A name's own backslash is escaped once by JSON: decoded, "(\d+)" is
+ * "(\d+)" (V8's RegExp names), not "(\\d+)". */
+static void
+test_json_backslash(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	report_json_string(f, "RegExp:([a-z]+)(\\d+)");
+	fclose(f);
+	assert_string_equal(buf, "\"RegExp:([a-z]+)(\\\\d+)\"");
+	free(buf);
+}
+
 /* requested_event and notice appear when set. */
 static void
 test_json_fallback(void **state)
@@ -254,6 +270,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_text_notice_rows, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_json_object, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_json_unknown_and_escapes, setup, teardown),
+	    cmocka_unit_test(test_json_backslash),
 	    cmocka_unit_test_setup_teardown(test_json_fallback, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
 	};

@@ -360,6 +360,21 @@ test_str_escape(void **state)
 	}
 }
 
+/* For JSON a backslash stays single (the JSON writer doubles it, so the
+ * decoded name is the name itself); control and invalid bytes are escaped
+ * as for a terminal. */
+static void
+test_str_escape_json(void **state)
+{
+	char dst[64];
+
+	(void)state;
+	assert_int_equal(str_escape_json(dst, sizeof dst, "RegExp:(\\d+)\x1b\xff", 14), 20);
+	assert_string_equal(dst, "RegExp:(\\d+)\\x1b\\xff");
+	str_escape(dst, sizeof dst, "a\\d", 3);
+	assert_string_equal(dst, "a\\\\d");
+}
+
 /* dstlen 0 writes nothing; every byte value comes out printable. */
 static void
 test_str_escape_edges(void **state)
@@ -538,12 +553,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_parse_u64),      cmocka_unit_test(test_parse_int),
-	    cmocka_unit_test(test_parse_double),   cmocka_unit_test(test_parse_int_list),
-	    cmocka_unit_test(test_parse_cpu_list), cmocka_unit_test(test_online_cpus),
-	    cmocka_unit_test(test_str_escape),     cmocka_unit_test(test_str_escape_edges),
-	    cmocka_unit_test(test_str_intern),     cmocka_unit_test(test_read_file),
-	    cmocka_unit_test(test_now_ns),         cmocka_unit_test(test_helpers),
+	    cmocka_unit_test(test_parse_u64),       cmocka_unit_test(test_parse_int),
+	    cmocka_unit_test(test_parse_double),    cmocka_unit_test(test_parse_int_list),
+	    cmocka_unit_test(test_parse_cpu_list),  cmocka_unit_test(test_online_cpus),
+	    cmocka_unit_test(test_str_escape),      cmocka_unit_test(test_str_escape_edges),
+	    cmocka_unit_test(test_str_escape_json), cmocka_unit_test(test_str_intern),
+	    cmocka_unit_test(test_read_file),       cmocka_unit_test(test_now_ns),
+	    cmocka_unit_test(test_helpers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
