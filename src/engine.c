@@ -284,6 +284,26 @@ engine_resolve_jit(struct thread *th, uint64_t ip, struct hist_key *key)
 		key->dso = th->proc->jit_dso;
 }
 
+/* hist_rekey's question: an unresolved user address of a JIT that its
+ * perf map names now (the map grew since the sample; it is read again at
+ * most once per refresh). */
+static bool
+engine_rekey_jit(void *arg, struct hist_key *key)
+{
+	struct engine *e = arg;
+	struct thread *th;
+	const struct sym *s;
+
+	if ((key->dso != NULL && (key->dso->kind != DSO_ANON || dso_is_vdso(key->dso))) ||
+	    (th = tasks_find_thread(e->tasks, key->tid)) == NULL || th->proc->pid != key->pid ||
+	    (s = task_jit_sym(th->proc, key->addr)) == NULL)
+		return false;
+	key->sym = s;
+	key->dso = th->proc->jit_dso;
+	key->addr = 0;
+	return true;
+}
+
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key. */
 void
 engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr)
@@ -311,9 +331,9 @@ engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64
 		key->sym = dso_find_sym(m->dso, dso_offset_to_addr(m->dso, off));
 		key->addr = off;
 	} else if (m->dso->kind == DSO_ANON) {
+		/* unresolved: by address, as perf shows it, so the JIT's map
+		 * can name it later (engine_rekey_jit) */
 		engine_resolve_jit(th, ip, key);
-		if (key->sym == NULL)
-			key->addr = ip - m->start;
 	}
 	if (key->sym != NULL)
 		key->addr = 0;
@@ -621,15 +641,22 @@ engine_tick(struct engine *e, bool zero)
 	size_t i;
 
 	engine_defer_poll(e, true); /* the samples answered for count in this refresh */
+	/* perf maps may have grown: the Top rows of JIT code sampled before its
+	 * map line was written get their names now (the call graph keeps them
+	 * unknown), and unknown addresses look again from now on */
+	tasks_refresh(e->tasks);
 	now = now_ns();
 	for (i = 0; i < e->el.nevsels; i++) {
 		struct engine_event *ev = &e->events[i];
 
+		hist_rekey(ev->hist, engine_rekey_jit, e);
 		hist_tick(ev->hist, zero);
 		if (ev->ah != NULL)
 			addrhist_tick(ev->ah, zero);
-		if (ev->zoom != NULL)
+		if (ev->zoom != NULL) {
+			hist_rekey(ev->zoom, engine_rekey_jit, e);
 			hist_tick(ev->zoom, zero);
+		}
 		if (ev->cg != NULL)
 			cg_tick(ev->cg, zero);
 		ev->interval = ev->samples - ev->tick_samples;
@@ -645,7 +672,6 @@ engine_tick(struct engine *e, bool zero)
 		engine_trace_tick(e);
 	engine_defer_gone(e, now, ENGINE_REAP_GRACE_NS);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
-	tasks_refresh(e->tasks); /* perf maps may have grown: unknown addresses look again */
 }
 
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */

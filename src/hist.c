@@ -221,6 +221,56 @@ hist_find(const struct hist *h, const struct hist_key *key)
 	return n != NULL ? &n->e : NULL;
 }
 
+/* Move the unresolved entries that resolve now under their new keys. */
+size_t
+hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), void *arg)
+{
+	struct hist_entry *moved = NULL;
+	struct hist_key *keys = NULL;
+	size_t n = 0, cap = 0;
+
+	/* first find them all: moving one may grow and rehash the table */
+	for (size_t i = 0; i <= h->mask; i++) {
+		struct hist_node *nd = h->tab[i].node;
+		struct hist_key k;
+
+		if (nd == NULL || nd->e.key.sym != NULL || nd->e.key.kernel)
+			continue;
+		k = nd->e.key;
+		if (!resolve(arg, &k))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			moved = xrealloc(moved, cap * sizeof *moved);
+			keys = xrealloc(keys, cap * sizeof *keys);
+		}
+		moved[n] = nd->e;
+		keys[n++] = k;
+	}
+	for (size_t j = 0; j < n; j++) {
+		size_t i = find_slot(h, &moved[j].key, key_hash(&moved[j].key));
+		struct hist_node *nd = h->tab[i].node;
+
+		slot_delete(h, i);
+		nd->next_free = h->free_list;
+		h->free_list = nd;
+		h->count--;
+	}
+	for (size_t j = 0; j < n; j++) {
+		struct hist_entry *e = &hist_node_of(h, &keys[j])->e;
+
+		e->key.tid = moved[j].key.tid;
+		e->interval += moved[j].interval;
+		e->total += moved[j].total;
+		e->score += moved[j].score;
+		e->children_interval += moved[j].children_interval;
+		e->children += moved[j].children;
+	}
+	free(moved);
+	free(keys);
+	return n;
+}
+
 /* End an interval: fold it into the scores and drop faded entries. */
 void
 hist_tick(struct hist *h, bool zero)

@@ -310,14 +310,25 @@ task_jit_update(struct task *t)
 {
 	struct tt_err err;
 	char name[48];
+	int rc;
 
 	t->jit_refresh = t->home->refresh;
-	if (t->jit == NULL) {
+	if (t->jit == NULL)
 		t->jit = symjit_new();
+	/* where the map is: through /proc/PID/root while the process lives,
+	 * ours once it has exited (a JIT leaves its map behind) */
+	if (t->jit_path == NULL || t->dead) {
 		free(t->jit_path);
 		t->jit_path = tasks_ns_jit_path(t);
 	}
-	if (symjit_update(t->jit, t->jit_path, t->uid, &err) <= 0)
+	rc = symjit_update(t->jit, t->jit_path, t->uid, &err);
+	if (rc < 0 && strncmp(t->jit_path, "/tmp/", 5) != 0) {
+		/* it exited before we saw its EXIT: /proc/PID/root is gone */
+		free(t->jit_path);
+		t->jit_path = tasks_ns_jit_path(t);
+		rc = symjit_update(t->jit, t->jit_path, t->uid, &err);
+	}
+	if (rc <= 0)
 		return false;
 	if (t->jit_dso == NULL) {
 		snprintf(name, sizeof name, "[JIT] tid %d", t->pid);
@@ -342,6 +353,13 @@ const char *
 tasks_proc_root(const struct tasks *ts)
 {
 	return ts->proc_root;
+}
+
+/* The thread tid if the model has it (never read from /proc), or NULL. */
+struct thread *
+tasks_find_thread(struct tasks *ts, int tid)
+{
+	return itab_get(&ts->threads, tid);
 }
 
 /* A refresh began. */

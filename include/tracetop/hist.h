@@ -75,6 +75,13 @@ void hist_add(struct hist *h, const struct hist_key *key);
  * on the sampled stack. Call once per sample per distinct function. */
 void hist_add_children(struct hist *h, const struct hist_key *key);
 
+/* Give unresolved user entries a name found since (a JIT's perf map
+ * grew): resolve gets a copy of each one's key and returns true after
+ * filling it in; the entry's counts then move to that key, added to any
+ * entry there. How many moved. Not for the sample path: it walks the
+ * table. */
+size_t hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), void *arg);
+
 /* End an interval: score = score * decay + interval (or = interval when
  * zero is set), interval = 0; drops faded entries. */
 void hist_tick(struct hist *h, bool zero);

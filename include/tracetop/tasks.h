@@ -27,11 +27,11 @@ struct task { /* a process */
 	const char *comm; /* interned, raw (escape when printing) */
 	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
-	struct symjit *jit;       /* perf-PID.map symbols, NULL before the first look */
-	struct dso *jit_dso;      /* "[JIT] tid PID", the object its symbols are shown in */
-	const struct tasks *home; /* the model it belongs to (its refresh count) */
-	uint64_t jit_refresh;     /* the model's refresh when the map was last looked at */
-	char *jit_path;           /* where the map is, as the process sees /tmp */
+	struct symjit *jit;   /* perf-PID.map symbols, NULL before the first look */
+	struct dso *jit_dso;  /* "[JIT] tid PID", the object its symbols are shown in */
+	struct tasks *home;   /* the model it belongs to (its refresh count) */
+	uint64_t jit_refresh; /* the model's refresh when the map was last looked at */
+	char *jit_path;       /* where the map is, as the process sees /tmp */
 	bool dead;
 	uint64_t dead_at; /* now_ns() at EXIT */
 	unsigned refs;    /* threads pointing here */
@@ -92,6 +92,9 @@ char *tasks_ns_jit_path(const struct task *t);
  * same build-id as the mapping in /proc/PID/map_files), else the mapping
  * in map_files. */
 void tasks_ns_locate(const struct task *t, struct dso *d, uint64_t start, uint64_t end);
+
+/* The thread tid as the model has it, or NULL (never read from /proc). */
+struct thread *tasks_find_thread(struct tasks *ts, int tid);
 
 /* A refresh began: perf maps may be looked at again. */
 void tasks_refresh(struct tasks *ts);

@@ -41,7 +41,29 @@ PY
 like "$res" "OK$" "every JIT function named within a refresh of its map line"
 diag "$res"
 
-# 2. Node: a function compiled after tracetop started is named.
+# 2. Late maps (like Java's jcmd Compiler.perfmap): code runs before its
+# line is written. One refresh for the whole run: its Top rows are named
+# when the refresh ends, as perf report names them after the fact.
+"$TRACETOP" -b -z -d 4 -n 1 -F 499 --format json -- \
+	sh -c "echo \$\$ >'$TT_TMP/late.pid'; exec '$WORKLOADS/jitsim' 3 800 late >'$TT_TMP/jitsim.out'" \
+	>"$TT_TMP/late.json" 2>"$TT_TMP/late.err"
+ok $? "tracetop -- jitsim late exits 0"
+rm -f "/tmp/perf-$(cat "$TT_TMP/late.pid").map"
+res=$(python3 - "$TT_TMP/late.json" <<'PY'
+import json, sys
+rows = [r for l in open(sys.argv[1]) if l.startswith("{") for r in json.loads(l)["rows"]
+        if r["comm"] == "jitsim" and not r["kernel"]]
+named = {r["symbol"]: r["samples"] for r in rows if r["symbol"].startswith("jit_fn_")}
+unknown = sum(r["samples"] for r in rows if r["symbol"].startswith("[unknown]"))
+total = sum(named.values()) + unknown
+print("named:", named, "unknown:", unknown)
+print("OK" if len(named) == 3 and total and unknown <= 0.05 * total else "FAIL")
+PY
+)
+like "$res" "OK$" "code sampled before its map line is named at the refresh"
+diag "$res"
+
+# 3. Node: a function compiled after tracetop started is named.
 if need_tool node nodejs; then
 	cat >"$TT_TMP/late.js" <<'JS'
 // idle first, so tracetop has read the map before this code exists

@@ -63,6 +63,51 @@ must_find(const struct hist *h, struct hist_key k)
 	return e;
 }
 
+/* hist_rekey's resolver for the test: addresses 0x1000-0x1fff are "main"
+ * of /bin/ls now; the others stay unknown. */
+static bool
+rekey_main(void *arg, struct hist_key *key)
+{
+	(void)arg;
+	if (key->addr < 0x1000 || key->addr >= 0x2000)
+		return false;
+	key->sym = &sym_main;
+	key->dso = &dso_ls;
+	key->addr = 0;
+	return true;
+}
+
+/* Unresolved entries named later move their counts (interval, total,
+ * score) to the named entry, merging with one already there; the others
+ * and the kernel's stay. */
+static void
+test_rekey(void **state)
+{
+	struct hist *h = hist_new(0.5);
+	struct hist_key named = mk(7, "jit", &dso_ls, &sym_main, 0, false);
+	const struct hist_entry *e;
+
+	(void)state;
+	add_n(h, mk(7, "jit", NULL, NULL, 0x1004, false), 3);
+	add_n(h, mk(7, "jit", NULL, NULL, 0x1008, false), 2);
+	add_n(h, mk(7, "jit", NULL, NULL, 0x3000, false), 4);
+	add_n(h, mk(7, "jit", NULL, NULL, 0x1010, true), 1); /* kernel: never */
+	hist_tick(h, false);
+	add_n(h, named, 1);
+	add_n(h, mk(7, "jit", NULL, NULL, 0x1004, false), 1);
+	assert_int_equal(hist_rekey(h, rekey_main, NULL), 2);
+	e = must_find(h, named);
+	assert_int_equal(e->total, 7);
+	assert_int_equal(e->interval, 2);
+	assert_true(e->score == 5.0);
+	assert_null(
+	    hist_find(h, &(struct hist_key){.pid = 7, .comm = str_intern("jit"), .addr = 0x1004}));
+	assert_int_equal(must_find(h, mk(7, "jit", NULL, NULL, 0x3000, false))->total, 4);
+	assert_int_equal(must_find(h, mk(7, "jit", NULL, NULL, 0x1010, true))->total, 1);
+	assert_int_equal(hist_count(h), 3);
+	hist_free(h);
+}
+
 /* Same key merges; a change in any one field makes a new entry. */
 static void
 test_merge_and_separate(void **state)
@@ -642,6 +687,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_merge_and_separate),
+	    cmocka_unit_test(test_rekey),
 	    cmocka_unit_test(test_overhead),
 	    cmocka_unit_test(test_decay),
 	    cmocka_unit_test(test_decay_zero_factor),

@@ -6,7 +6,11 @@
  * reads the map once at start names none but the first; one that follows
  * the map names each within a refresh of its append.
  *
- * Usage: jitsim [FUNCTIONS] [PERIOD_MS]   (default 4 functions, 1000 ms)
+ * With "late" (like Java's jcmd Compiler.perfmap, run after the code)
+ * each function runs half its period before its line is written: its
+ * first samples can only be named once the map has grown.
+ *
+ * Usage: jitsim [FUNCTIONS] [PERIOD_MS] [late]   (default 4, 1000 ms)
  * Prints "jit_fn_K START" when function K starts running.
  */
 #include <stdint.h>
@@ -38,6 +42,7 @@ main(int argc, char **argv)
 {
 	int nfns = argc > 1 ? atoi(argv[1]) : 4;
 	long period = argc > 2 ? atol(argv[2]) : 1000;
+	int late = argc > 3 && strcmp(argv[3], "late") == 0;
 	uint32_t iters = 1000000;
 	char path[64];
 	unsigned char *code;
@@ -65,15 +70,18 @@ main(int argc, char **argv)
 		memcpy(fn, jitsim_code, sizeof jitsim_code);
 		memcpy(fn + 1, &iters, sizeof iters);
 		__builtin___clear_cache((char *)fn, (char *)fn + sizeof jitsim_code);
+		printf("jit_fn_%d %lld\n", k, jitsim_ms());
+		fflush(stdout);
+		for (end = jitsim_ms() + (late ? period / 2 : 0); jitsim_ms() < end;)
+			((void (*)(void))(uintptr_t)fn)();
 		fprintf(map, "%lx %x jit_fn_%d\n", (unsigned long)(uintptr_t)fn,
 		        (unsigned)sizeof jitsim_code, k);
 		fflush(map);
-		printf("jit_fn_%d %lld\n", k, jitsim_ms());
-		fflush(stdout);
-		for (end = jitsim_ms() + period; jitsim_ms() < end;)
+		for (end = jitsim_ms() + (late ? period - period / 2 : period); jitsim_ms() < end;)
 			((void (*)(void))(uintptr_t)fn)();
 	}
 	fclose(map);
-	unlink(path);
+	if (!late)
+		unlink(path); /* late: left, as JITs leave theirs, for naming after the run */
 	return 0;
 }
