@@ -140,6 +140,12 @@ sym_cmp(const void *pa, const void *pb)
 	ub = underscores(b->name);
 	if (ua != ub)
 		return CMP3(ua, ub);
+	/* as perf: the longest name (__memmove_avx_unaligned_erms over its
+	 * alias __memcpy_avx_unaligned_erms), then a fixed order */
+	ua = strlen(a->name);
+	ub = strlen(b->name);
+	if (ua != ub)
+		return CMP3(ub, ua);
 	return strcmp(a->name, b->name);
 }
 

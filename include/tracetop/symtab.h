@@ -42,7 +42,7 @@ void symtab_add_n(struct symtab *st, uint64_t start, uint64_t size, const char *
                   size_t namelen, const char *module);
 
 /* Sort, keep one symbol per start address (a sized one first, then the name
- * with the fewest leading underscores, then the smallest name, so "malloc"
+ * with the fewest leading underscores, then, as perf, the longest name, so "malloc"
  * wins over "__libc_malloc") and give zero-sized symbols the gap to the
  * next symbol, capped at max_gap bytes (so an address far past the last
  * symbol stays unresolved); max_gap 0 counts as 1. */
