@@ -465,9 +465,13 @@ resolve_user(const struct probe_spec *s, const struct probe_ctx *ctx, struct pro
 	if (!probe_kind_supported(s->kind, err) ||
 	    (out->path = probe_find_binary(s->binary, ctx, err)) == NULL)
 		return -1;
-	if (strpbrk(out->path, " \t\n") != NULL)
-		return err_set(err, "cannot probe '%s': tracefs takes no blanks in a path",
-		               out->path);
+	if (strpbrk(out->path, " \t\n") != NULL) {
+		/* tracefs splits its lines at blanks: name the file by a
+		 * descriptor of ours instead */
+		if ((out->fd = open(out->path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+			return err_set(err, "cannot open %s: %s", out->path, strerror(errno));
+		out->has_fd = true;
+	}
 	if (s->raw_offset) {
 		if (has_vars(s))
 			return err_set(err,
@@ -497,7 +501,10 @@ resolve_user(const struct probe_spec *s, const struct probe_ctx *ctx, struct pro
 	out->func = xstrdup(s->func);
 	out->addr = addr;
 	out->offset = foff;
-	out->place = xasprintf("%s:0x%" PRIx64, out->path, foff);
+	if (out->has_fd)
+		out->place = xasprintf("/proc/self/fd/%d:0x%" PRIx64, out->fd, foff);
+	else
+		out->place = xasprintf("%s:0x%" PRIx64, out->path, foff);
 	/* for people: a mangled name (picked from a list) shown demangled */
 	shown = s->raw_offset ? NULL : demangle(s->func, symname_base_len(s->func));
 	fn = shown != NULL ? shown : s->func;
@@ -539,6 +546,8 @@ probe_place_free(struct probe_place *pl)
 	free(pl->func);
 	free(pl->target);
 	free(pl->place);
+	if (pl->has_fd)
+		close(pl->fd);
 	memset(pl, 0, sizeof *pl);
 }
 

@@ -168,6 +168,17 @@ parse_target(char *tok, struct probe_spec *out, struct tt_err *err)
 		           ? -1
 		           : parse_func(colon + 1, NULL, out, err);
 	}
+	if (open == tok && close[1] == ':') {
+		/* the binary quoted, for a path with blanks or ':': "BINARY":FUNC,
+		 * FUNC maybe quoted too */
+		char *func = close + 2, *fclose = NULL;
+
+		if (set_binary(out, tok + 1, (size_t)(close - tok - 1), err) != 0)
+			return -1;
+		if (*func == '"' && (fclose = strchr(func + 1, '"')) == NULL)
+			return err_set(err, "no closing '\"' after the function name");
+		return parse_func(func, fclose, out, err);
+	}
 	if (open == tok) { /* the whole target quoted */
 		if ((colon = binary_colon(tok + 1, close)) == NULL)
 			return parse_func(tok, close, out, err);
@@ -180,6 +191,34 @@ parse_target(char *tok, struct probe_spec *out, struct tt_err *err)
 	return set_binary(out, tok, (size_t)(open - 1 - tok), err) != 0
 	           ? -1
 	           : parse_func(open, close, out, err);
+}
+
+/* Whether a name must be quoted in a spec (blanks, or what ends a part). */
+static bool
+needs_quotes(const char *s, const char *special)
+{
+	return s[strcspn(s, special)] != '\0';
+}
+
+/* Write [BINARY:]FUNC as a spec's target that probe_spec_parse reads back:
+ * a binary with blanks or ':' and a function with blanks, '+' or '%'
+ * quoted. -1 with err when it cannot be written (a '"' in either). */
+int
+probe_spec_target(char *buf, size_t len, const char *binary, const char *func, struct tt_err *err)
+{
+	bool qb = binary != NULL && needs_quotes(binary, " \t:"), qf = needs_quotes(func, " \t+%");
+	int n;
+
+	if ((binary != NULL && strchr(binary, '"') != NULL) || strchr(func, '"') != NULL)
+		return err_set(err, "a name with '\"' cannot be probed: %.60s",
+		               strchr(func, '"') != NULL ? func : binary);
+	n = binary != NULL && binary[0] != '\0'
+	        ? snprintf(buf, len, "%s%s%s:%s%s%s", qb ? "\"" : "", binary, qb ? "\"" : "",
+	                   qf ? "\"" : "", func, qf ? "\"" : "")
+	        : snprintf(buf, len, "%s%s%s", qf ? "\"" : "", func, qf ? "\"" : "");
+	if (n < 0 || (size_t)n >= len)
+		return err_set(err, "probe target too long");
+	return 0;
 }
 
 /* Cut the first token off buf: it ends at a blank outside double quotes.

@@ -381,13 +381,13 @@ probes_vars_items(struct probes_pane *p, struct tui *t)
 	struct probe_spec spec;
 	struct probe_vars vars = {0};
 	struct tt_err err;
-	char line[sizeof p->binary + sizeof p->func + 2], *what = NULL, name[64], fetch[96];
+	char line[sizeof p->binary + sizeof p->func + 8], *what = NULL, name[64], fetch[96];
 	size_t shown = 0;
 
 	if (t->opts != NULL)
 		ctx = (struct probe_ctx){t->opts->argv, t->opts->pids, t->opts->npids};
-	snprintf(line, sizeof line, "%s%s%s", p->binary, p->binary[0] ? ":" : "", p->func);
-	if (probe_spec_parse(line, &spec, &err) != 0)
+	if (probe_spec_target(line, sizeof line, p->binary, p->func, &err) != 0 ||
+	    probe_spec_parse(line, &spec, &err) != 0)
 		return;
 	if (probe_vars_get(&spec, &ctx, &vars, &what, &err) != 0) {
 		menu_add(&t->menu, -1, true, "(no variable listing: %.60s)", err.msg);
@@ -471,12 +471,17 @@ probes_where_menu(struct probes_pane *p, struct tui *t)
 static void
 probes_make(struct probes_pane *p, struct tui *t, const char *args)
 {
-	char spec[4800];
+	char spec[4800], target[sizeof p->binary + sizeof p->func + 8];
 	struct tt_err err;
 	int i;
 
-	snprintf(spec, sizeof spec, "%s%s%s%s%s%s", p->binary, p->binary[0] ? ":" : "", p->func,
-	         p->ret ? "%return" : "", args[0] ? " " : "", args);
+	/* quoted where the names need it: the parser takes any path */
+	if (probe_spec_target(target, sizeof target, p->binary, p->func, &err) != 0) {
+		tui_status(t, true, "%s", err.msg);
+		return;
+	}
+	snprintf(spec, sizeof spec, "%s%s%s%s", target, p->ret ? "%return" : "", args[0] ? " " : "",
+	         args);
 	if ((i = probes_add(t->probes, spec, NULL, &err)) < 0) {
 		tui_status(t, true, "%s", err.msg);
 		return;

@@ -64,6 +64,13 @@ struct probe_spec {
 /* Parse a SPEC. 0, or -1 with err naming the bad part (the usage error of
  * a malformed spec: exit 2). Arguments are checked for syntax only. */
 int probe_spec_parse(const char *spec, struct probe_spec *out, struct tt_err *err);
+
+/* Write [BINARY:]FUNC (binary NULL or "": the kernel) into buf as the
+ * target of a spec that probe_spec_parse reads back: a binary with blanks
+ * or ':' is quoted ("/opt/my app:v2/bin":main), a function with blanks,
+ * '+' or '%' too. 0, or -1 with err (a '"' in a name; too long). */
+int probe_spec_target(char *buf, size_t len, const char *binary, const char *func,
+                      struct tt_err *err);
 void probe_spec_free(struct probe_spec *s);
 
 /* Whether s is "tracetop_PID"; the PID in *pid. */
@@ -87,6 +94,11 @@ struct probe_place {
 	uint64_t offset; /* user: its file offset; kernel: the offset in func */
 	char *target;    /* for people: "FUNC+OFF", "/path:FUNC+OFF" */
 	char *place;     /* for tracefs: "FUNC+OFF", "/path:0xOFFSET" */
+	/* a path with blanks, which tracefs cannot take, goes to it as
+	 * /proc/self/fd/N of this descriptor, open until the place is freed
+	 * (the kernel holds the file once the probe is made) */
+	bool has_fd;
+	int fd;
 	char **args;     /* "NAME=FETCHARG", for tracefs and people */
 	size_t nargs;
 };

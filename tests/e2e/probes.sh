@@ -223,6 +223,16 @@ like "$vars" '^	param const char \* +s +\+0\([^ ]+\):string$' "--probe-vars: s a
 "$TRACETOP" --probe-vars 'probed:' >/dev/null 2>&1
 is "$?" 2 "--probe-vars with a malformed SPEC: exit 2"
 
+# -- a binary whose path has a blank and ':' (tracefs takes neither): the
+# binary quoted in the spec, counted exactly
+odd="$TT_TMP/my app:v2"
+mkdir -p "$odd" && cp "$PROBED" "$odd/probed"
+run_probes "$TT_TMP/odd.json" --probe "\"$odd/probed\":probed_fn" -- "$odd/probed" $N
+ok $? "--probe \"PATH WITH BLANK:COLON\":FUNC exits 0"
+diag "$(cat "$TT_TMP/odd.json.err")"
+is "$(field "$TT_TMP/odd.json" 'row("probed_fn")["hits"]')" $N \
+	"a probe on a path with a blank and ':' counts exactly $N hits"
+
 # -- the machine as it was
 is "$(grep -v '^.:tracetop_' "$LISTING")" "$before" "dynamic events as before the test"
 done_testing

@@ -277,6 +277,51 @@ test_spec_names(void **state)
 	spec_bad("bin:\"f\x01\"", "bad function name");
 }
 
+/* A binary whose path has blanks or ':' is quoted ("BINARY":FUNC), and
+ * probe_spec_target writes any names so the parser reads them back. */
+static void
+test_spec_quoted_binary(void **state)
+{
+	static const char *const cases[][2] = {
+	    {"/opt/my app:v2/bin", "main"},
+	    {"/opt/my app/bin", "ns::f(int, char)"},
+	    {"/usr/bin/plain", "ns::Box<int>::get"},
+	    {"/x:y", "op+"},
+	    {NULL, "do_sys_open"},
+	};
+	struct probe_spec s;
+	struct tt_err err;
+	char buf[256];
+
+	(void)state;
+	spec_ok("\"/opt/my app:v2/bin\":main%return", &s);
+	assert_string_equal(s.binary, "/opt/my app:v2/bin");
+	assert_string_equal(s.func, "main");
+	assert_int_equal(s.kind, PROBE_URETPROBE);
+	probe_spec_free(&s);
+	spec_ok("\"/opt/a b/bin\":\"ns::f(int, char)\"+4 x=%di", &s);
+	assert_string_equal(s.binary, "/opt/a b/bin");
+	assert_string_equal(s.func, "ns::f(int, char)");
+	assert_int_equal(s.offset, 4);
+	assert_int_equal(s.nargs, 1);
+	probe_spec_free(&s);
+	spec_bad("\"/opt/a b/bin\":\"f", "no closing '\"'");
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		assert_int_equal(probe_spec_target(buf, sizeof buf, cases[i][0], cases[i][1], &err),
+		                 0);
+		spec_ok(buf, &s);
+		if (cases[i][0] != NULL)
+			assert_string_equal(s.binary, cases[i][0]);
+		else
+			assert_null(s.binary);
+		assert_string_equal(s.func, cases[i][1]);
+		probe_spec_free(&s);
+	}
+	assert_int_equal(probe_spec_target(buf, sizeof buf, "/a\"b", "f", &err), -1);
+	assert_non_null(strstr(err.msg, "cannot be probed"));
+	assert_int_equal(probe_spec_target(buf, 8, "/long/path", "f", &err), -1);
+}
+
 /* The variable called name in vs (which must have it). */
 static const struct probe_var *
 var(const struct probe_vars *vs, const char *name)
@@ -741,11 +786,17 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_spec),         cmocka_unit_test(test_spec_names),
-	    cmocka_unit_test(test_fetchargs),    cmocka_unit_test(test_listing),
-	    cmocka_unit_test(test_dwarf_o0),     cmocka_unit_test(test_dwarf_o2),
-	    cmocka_unit_test(test_resolve_user), cmocka_unit_test(test_find_binary),
-	    cmocka_unit_test(test_btf),          cmocka_unit_test(test_fake_tracefs),
+	    cmocka_unit_test(test_spec),
+	    cmocka_unit_test(test_spec_names),
+	    cmocka_unit_test(test_spec_quoted_binary),
+	    cmocka_unit_test(test_fetchargs),
+	    cmocka_unit_test(test_listing),
+	    cmocka_unit_test(test_dwarf_o0),
+	    cmocka_unit_test(test_dwarf_o2),
+	    cmocka_unit_test(test_resolve_user),
+	    cmocka_unit_test(test_find_binary),
+	    cmocka_unit_test(test_btf),
+	    cmocka_unit_test(test_fake_tracefs),
 	};
 	static const char *const tools[] = {"nm", "objdump", "head"};
 	const char *why;
