@@ -16,25 +16,6 @@ frame_trace_clear_on(struct frame_trace *ft)
 	ft->non = 0;
 }
 
-/* Free a system part's arrays (here, not in system.c: a frame's reader
- * links no source). */
-void
-frame_system_free(struct frame_system *fs)
-{
-	struct system_irqs *tabs[] = {&fs->irqs, &fs->softirqs};
-
-	free(fs->cpus);
-	free(fs->disks);
-	free(fs->nets);
-	for (size_t i = 0; i < 2; i++) {
-		free(tabs[i]->cpus);
-		free(tabs[i]->rows);
-		free(tabs[i]->rates);
-	}
-	free(fs->procs);
-	memset(fs, 0, sizeof *fs);
-}
-
 /* Free a frame's snapshots. */
 void
 frame_free(struct frame *f)
