@@ -452,7 +452,7 @@ test_errors(void **state)
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
 	    {{"--view", "stat"}, {"--view expects top, counters", "probes or system"}},
-	    {{"--format", "csv"}, {"csv", "--view system", "top"}},
+	    {{"--format", "csv"}, {"csv is for the system view (--view system)", "--view top"}},
 	    {{"--view", "counters", "--format", "csv"}, {"csv", "counters"}},
 	    {{"--view", ""}, {"--view", "''"}},
 	    {{"--counters", ""}, {"--counters", "''"}},
