@@ -57,27 +57,29 @@ dir_has_entries(const char *path)
 }
 
 /* A new device's place from sysfs: a partition's disk (its directory's
- * parent), and whether it is stacked on others. */
-static void
+ * parent), and whether it is stacked on others. false when sysfs does not
+ * know the device (a container's /sys may lack it). */
+static bool
 disk_classify_sys(const struct system *s, struct sys_disk_state *d)
 {
 	char path[PATH_MAX], link[PATH_MAX], *slash;
 	ssize_t n;
 
+	snprintf(path, sizeof path, "%s/class/block/%s", s->sys, d->raw.name);
+	if ((n = readlink(path, link, sizeof link - 1)) <= 0)
+		return false;
+	link[n] = '\0';
 	snprintf(path, sizeof path, "%s/class/block/%s/partition", s->sys, d->raw.name);
 	d->partition = access(path, F_OK) == 0;
-	snprintf(path, sizeof path, "%s/class/block/%s", s->sys, d->raw.name);
-	if (d->partition && (n = readlink(path, link, sizeof link - 1)) > 0) {
-		link[n] = '\0';
-		if ((slash = strrchr(link, '/')) != NULL) {
-			*slash = '\0';
-			slash = strrchr(link, '/');
-			snprintf(d->parent, sizeof d->parent, "%.*s", (int)sizeof d->parent - 1,
-			         slash ? slash + 1 : link);
-		}
+	if (d->partition && (slash = strrchr(link, '/')) != NULL) {
+		*slash = '\0';
+		slash = strrchr(link, '/');
+		snprintf(d->parent, sizeof d->parent, "%.*s", (int)sizeof d->parent - 1,
+		         slash ? slash + 1 : link);
 	}
 	snprintf(path, sizeof path, "%s/class/block/%s/slaves", s->sys, d->raw.name);
 	d->in_total = !d->partition && !dir_has_entries(path);
+	return true;
 }
 
 /* Whether name is disk followed by a partition number: "sda1" of "sda",
@@ -224,11 +226,11 @@ disks_tick(struct system *s, int cur, double secs)
 			v[i].partition = old->partition;
 			v[i].in_total = old->in_total;
 			v[i].classified = old->classified;
+			v[i].by_name = old->by_name;
 			v[i].pub.read_hist = old->pub.read_hist;
 			v[i].pub.write_hist = old->pub.write_hist;
-		} else if (s->sys_block) {
-			disk_classify_sys(s, &v[i]);
-			v[i].classified = true;
+		} else {
+			v[i].classified = disk_classify_sys(s, &v[i]);
 		}
 		snprintf(v[i].pub.name, sizeof v[i].pub.name, "%s", raw->v[i].name);
 		disk_rates(&v[i].pub, old != NULL ? &old->raw : NULL, &raw->v[i], secs);
@@ -238,8 +240,11 @@ disks_tick(struct system *s, int cur, double secs)
 	for (size_t i = 0; i < raw->n; i++)
 		if (!v[i].classified) {
 			disk_classify_name(&v[i], v, raw->n);
-			v[i].classified = true;
+			v[i].classified = v[i].by_name = true;
 		}
+	s->disks_by_name = 0;
+	for (size_t i = 0; i < raw->n; i++)
+		s->disks_by_name += v[i].by_name;
 	for (size_t i = 0; i < raw->n; i++) {
 		size_t j = v[i].partition ? sys_find_name(v, raw->n, sizeof *v,
 		                                          offsetof(struct sys_disk_state, raw.name),
@@ -488,8 +493,9 @@ sys_dev_snapshot(struct system *s, struct frame_system *fs)
 	fs->ndisks = n;
 	fs->disk_total = s->now.disk_total;
 	fs->disks_error = s->diskstats.error;
-	fs->disks_note =
-	    s->sys_block ? NULL : "partitions told by name: no /sys/class/block to ask";
+	fs->disks_note = s->disks_by_name == 0 ? NULL
+	                 : s->sys_block ? "partitions told by name: /sys/class/block lacks some"
+	                                : "partitions told by name: no /sys/class/block to ask";
 	n = s->nnets[cur];
 	sys_grow((void **)&fs->nets, &fs->nets_cap, n, sizeof *fs->nets);
 	for (size_t i = 0; i < n; i++)

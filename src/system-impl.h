@@ -29,6 +29,7 @@ struct sys_disk_state {
 	bool partition;
 	bool in_total;
 	bool classified; /* partition, parent and in_total are known */
+	bool by_name;    /* sysfs did not know it: classified by its name */
 };
 
 /* An interface now and what the frame shows. */
@@ -83,14 +84,15 @@ struct system {
 	struct sys_disks_raw draw;       /* parse target */
 	struct sys_disk_state *disks[2]; /* [dev_cur] this reading */
 	size_t ndisks[2], disks_cap[2];
-	bool sys_block; /* /sys/class/block is there (else partitions by name) */
+	bool sys_block;       /* /sys/class/block is there */
+	size_t disks_by_name; /* devices it does not know: partitions told by name */
 	struct sys_nets_raw nraw;
 	struct sys_net_state *nets[2];
 	size_t nnets[2], nets_cap[2];
 	int dev_cur;
 	struct sys_irq_state irqs, softirqs;
 
-	int proc_fd; /* the procfs root, for getdents and openat */
+	int proc_fd;           /* the procfs root, for getdents and openat */
 	struct sys_file pfile; /* per-process reads */
 	char *dents;           /* getdents buffer */
 	size_t dents_cap;
