@@ -51,7 +51,9 @@ struct sys_irq_state {
 struct sys_proc_state {
 	uint64_t starttime; /* tells a reused pid from the process it had */
 	uint64_t utime, stime, minflt, majflt, vcs, nvcs;
-	bool have_cs; /* vcs and nvcs were read */
+	uint64_t run_ns; /* the main thread's time on a CPU (schedstat) */
+	bool have_cs;    /* vcs and nvcs were read */
+	bool have_run;   /* run_ns was read */
 	bool cmd_read;
 	struct system_proc pub;
 };

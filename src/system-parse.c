@@ -322,6 +322,18 @@ sys_parse_pid_status(const char *buf, size_t len, struct sys_pid_status *out)
 	return out->have ? 0 : -1;
 }
 
+/* Parse "RUN_NS WAIT_NS SLICES". */
+int
+sys_parse_pid_schedstat(const char *buf, size_t len, struct sys_pid_schedstat *out)
+{
+	const char *p = buf, *end = buf + len;
+
+	return num_u64(&p, end, &out->run_ns) && num_u64(&p, end, &out->wait_ns) &&
+	               num_u64(&p, end, &out->slices)
+	           ? 0
+	           : -1;
+}
+
 /* ---- loadavg, uptime ---- */
 
 /* Parse "L1 L5 L15 RUNNING/TOTAL LASTPID". */

@@ -127,13 +127,45 @@ proc_rates(struct system *s, struct sys_proc_state *st, const struct sys_proc_st
 	        : NAN;
 }
 
+/* The main thread's context switches, from PID/status (the costliest
+ * file: the kernel formats some fifty lines). A thread that did not run
+ * since the last scan (its time on a CPU in PID/schedstat, a short file,
+ * has not moved) cannot have switched: its last counts stand. */
+static void
+proc_switches(struct system *s, int pid, struct sys_proc_state *st,
+              const struct sys_proc_state *old)
+{
+	struct sys_pid_schedstat ss;
+	struct sys_pid_status cs;
+	char name[32];
+
+	snprintf(name, sizeof name, "%d/schedstat", pid);
+	if (sys_file_read_at(&s->pfile, s->proc_fd, name) == 0 &&
+	    sys_parse_pid_schedstat(s->pfile.buf, s->pfile.len, &ss) == 0) {
+		st->run_ns = ss.run_ns;
+		st->have_run = true;
+		if (old != NULL && old->have_run && old->have_cs && old->run_ns == ss.run_ns) {
+			st->vcs = old->vcs;
+			st->nvcs = old->nvcs;
+			st->have_cs = true;
+			return;
+		}
+	}
+	snprintf(name, sizeof name, "%d/status", pid);
+	if (sys_file_read_at(&s->pfile, s->proc_fd, name) == 0 &&
+	    sys_parse_pid_status(s->pfile.buf, s->pfile.len, &cs) == 0) {
+		st->vcs = cs.vcs;
+		st->nvcs = cs.nvcs;
+		st->have_cs = true;
+	}
+}
+
 /* Read process pid into st; false when it is gone (or its stat is bad). */
 static bool
 proc_read(struct system *s, int pid, struct sys_proc_state *st, const struct sys_proc_state *old,
           double secs)
 {
 	struct system_proc *p = &st->pub;
-	struct sys_pid_status cs;
 	struct sys_pid_stat ps;
 	char name[32];
 
@@ -149,13 +181,7 @@ proc_read(struct system *s, int pid, struct sys_proc_state *st, const struct sys
 	st->stime = ps.stime;
 	st->minflt = ps.minflt;
 	st->majflt = ps.majflt;
-	snprintf(name, sizeof name, "%d/status", pid);
-	if (sys_file_read_at(&s->pfile, s->proc_fd, name) == 0 &&
-	    sys_parse_pid_status(s->pfile.buf, s->pfile.len, &cs) == 0) {
-		st->vcs = cs.vcs;
-		st->nvcs = cs.nvcs;
-		st->have_cs = true;
-	}
+	proc_switches(s, pid, st, old);
 	p->pid = pid;
 	p->ppid = ps.ppid;
 	memcpy(p->comm, ps.comm, sizeof p->comm);

@@ -157,6 +157,15 @@ struct sys_pid_status {
 /* Parse /proc/PID/status. 0, or -1 without both context switch lines. */
 int sys_parse_pid_status(const char *buf, size_t len, struct sys_pid_status *out);
 
+/* /proc/PID/schedstat (kernels with CONFIG_SCHED_INFO): the main
+ * thread's time on a CPU, waiting for one, and times it was run. */
+struct sys_pid_schedstat {
+	uint64_t run_ns, wait_ns, slices;
+};
+
+/* Parse /proc/PID/schedstat. 0, or -1 when malformed. */
+int sys_parse_pid_schedstat(const char *buf, size_t len, struct sys_pid_schedstat *out);
+
 /* ---- /proc/loadavg, /proc/uptime ---- */
 
 /* "0.70 0.63 0.72 1/84 1889" */

@@ -166,6 +166,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sys_loadavg_raw la;
 	struct sys_pid_stat ps;
 	struct sys_pid_status cs;
+	struct sys_pid_schedstat ss;
 	double up, idle;
 	char cmd[16];
 
@@ -199,6 +200,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		check_name(ps.comm, sizeof ps.comm);
 		(void)sys_parse_pid_status(buf, len, &cs);
+		(void)sys_parse_pid_schedstat(buf, len, &ss);
 		break;
 	case FZ_CMDLINE:
 		if (sys_parse_cmdline(buf, len, cmd, sizeof cmd) != strlen(cmd) ||

@@ -404,6 +404,7 @@ test_pid_files(void **state)
 {
 	struct sys_pid_stat ps;
 	struct sys_pid_status cs;
+	struct sys_pid_schedstat ss;
 	char cmd[64];
 	size_t len;
 	char *buf = fixture("pid-stat", &len);
@@ -450,6 +451,12 @@ test_pid_files(void **state)
 	assert_int_equal(cs.nvcs, 20);
 	free(buf);
 	assert_int_equal(sys_parse_pid_status("Name:\tx\n", 8, &cs), -1);
+	buf = fixture("pid-schedstat", &len);
+	assert_int_equal(sys_parse_pid_schedstat(buf, len, &ss), 0);
+	assert_int_equal(ss.run_ns, 203851);
+	assert_int_equal(ss.slices, 2);
+	free(buf);
+	assert_int_equal(sys_parse_pid_schedstat("1 2", 3, &ss), -1);
 	buf = fixture("pid-cmdline", &len);
 	assert_int_equal(sys_parse_cmdline(buf, len, cmd, sizeof cmd), 31);
 	assert_string_equal(cmd, "/usr/bin/python3 -c print('hi')");
@@ -855,6 +862,38 @@ test_source_grows(void **state)
 	system_free(s);
 }
 
+/* A process whose main thread did not run (its schedstat time is the
+ * same) keeps its context switch counts without reading status; one that
+ * ran has status read. */
+static void
+test_source_schedstat(void **state)
+{
+	struct tree *t = *state;
+	struct system_opts o = {.proc = t->root, .sys = "/nonexistent", .procs = true};
+	struct frame_system fs = {0};
+	struct system *s;
+
+	put(t, "42/schedstat", "1000 0 5\n");
+	put(t, "1/schedstat", "1000 0 5\n");
+	s = system_new(&o);
+	nap(20);
+	put_proc(t, 42, "busy", 10, 200, 60, 90); /* status moved, schedstat not */
+	put_proc(t, 1, "init", 5, 100, 50, 50);
+	put(t, "1/schedstat", "2000 0 9\n");
+	system_tick(s);
+	system_snapshot(s, &fs, true);
+	assert_true(proc_of(&fs, 42)->ctxt_s == 0);
+	assert_true(near(proc_of(&fs, 1)->ctxt_s, 40 / fs.secs, 1e-9));
+	assert_true(near(proc_of(&fs, 7)->ctxt_s, 0, 1e-9)); /* no schedstat: status */
+	nap(20);
+	put(t, "42/schedstat", "5000 0 6\n");
+	system_tick(s);
+	system_snapshot(s, &fs, true);
+	assert_true(near(proc_of(&fs, 42)->ctxt_s, 70 / fs.secs, 1e-9));
+	frame_system_free(&fs);
+	system_free(s);
+}
+
 /* ---- the reports ---- */
 
 /* Text, CSV and JSON of one frame of the fixture tree. */
@@ -969,6 +1008,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_source_rates, tree_setup, tree_teardown),
 	    cmocka_unit_test_setup_teardown(test_source_absent, tree_setup, tree_teardown),
 	    cmocka_unit_test_setup_teardown(test_source_grows, tree_setup, tree_teardown),
+	    cmocka_unit_test_setup_teardown(test_source_schedstat, tree_setup, tree_teardown),
 	    cmocka_unit_test_setup_teardown(test_reports, tree_setup, tree_teardown),
 	    cmocka_unit_test(test_live),
 	};

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -229,6 +230,9 @@ idle(long n, long secs)
 		if ((kids[i] = fork()) < 0)
 			die("fork");
 		if (kids[i] == 0) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL); /* none outlives a killed parent */
+			if (getppid() == 1)
+				_exit(0);
 			sleep((unsigned)secs);
 			_exit(0);
 		}
