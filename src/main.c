@@ -270,8 +270,11 @@ run(const struct options *o, struct evspec *specs)
 		goto done;
 	}
 	session_add(s, &source_counters, c);
-	if (systeming)
-		session_add(s, &source_system, system_new(&(struct system_opts){.procs = true}));
+	/* the screen's header meters will read it at every refresh too, the
+	 * process table only while a pane shows it (system_set_procs) */
+	if (systeming || tui)
+		session_add(s, &source_system,
+		            system_new(&(struct system_opts){.procs = systeming}));
 	if (c != NULL && counting)
 		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))
 		                          ? COUNTERS_PROCESS

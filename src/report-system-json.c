@@ -161,19 +161,21 @@ json_cpus(struct jw *w, const struct frame_system *fs)
 	json_cpu(w->out, &fs->total);
 }
 
-/* Names of the fields of each section, as jabsent wants them. */
+/* The names of a section's fields, as jabsent wants them: memory's, */
 static const char *
 mem_key(int f)
 {
 	return system_mem_name((enum system_mem_field)f);
 }
 
+/* paging's, */
 static const char *
 vm_key(int f)
 {
 	return system_vm_name((enum system_vm_field)f);
 }
 
+/* and the scalars'. */
 static const char *
 misc_key(int f)
 {

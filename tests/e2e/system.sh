@@ -110,15 +110,17 @@ for pin in 0 $((NCPU - 1)); do
 	kill "$lpid" 2>/dev/null
 	got=$(field "$TT_TMP/cpu.json" "cpu(last, 'cpu$pin')['busy']")
 	within "$got" 90 100 "two threads pinned to CPU $pin: it is busy ($got %)"
-	is "$(field "$TT_TMP/cpu.json" "p = proc(last, $lpid); (p['comm'], p['threads'], p['state'], p['cpu'] >= 90)")" \
-		"('sysload', 3, 'R', True)" "the spinning process: its row, 3 threads, running, one CPU's worth"
+	# its share of that CPU depends on what else runs there
+	is "$(field "$TT_TMP/cpu.json" "(p := proc(last, $lpid)) and (p['comm'], p['threads'], 20 <= p['cpu'] <= cpu(last, 'cpu$pin')['busy'] + 5, p['user'] > p['system'])")" \
+		"('sysload', 3, True, True)" "the spinning process: its row, 3 threads, a share of that CPU, in user mode"
 	[ "$NCPU" -gt 1 ] || continue
 	ogot=$(field "$TT_TMP/cpu.json" "cpu(last, 'cpu$other')['busy']")
 	owas=$(awk -v b=$((ob1 - ob0)) -v a=$((oa1 - oa0)) 'BEGIN { printf "%.0f", a ? 100 * b / a : 0 }')
 	if [ "$owas" -lt 40 ]; then
 		within "$ogot" 0 $((${got%.*} - 40)) "CPU $other, not pinned, is much less busy ($ogot %)"
-	else
-		skip "CPU $other was $owas % busy with other work over the run" "CPU $other is much less busy"
+	else # busy with other work: at least what tracetop says of it agrees
+		within "$ogot" $((owas - 25)) $((owas + 25)) \
+			"CPU $other, busy with other work, as /proc/stat read around the run says ($ogot %, $owas %)"
 	fi
 done
 
@@ -143,9 +145,19 @@ is "$(field "$TT_TMP/forks.json" 'all(abs(r["system"]["forks_s"] * r["interval"]
 	True "forks/s is the forks of each interval per second"
 
 # ---------------------------------------------------------------- loopback
-timeout 120 "$TRACETOP" -b --view system --format json -d 0.5 -- "$SYSLOAD" net 256 \
+# In a network namespace of their own (where root may make one), so that
+# nothing else on the machine talks over this lo meanwhile; the workload
+# brings it up.
+netns=()
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 && unshare -n true 2>/dev/null; then
+	netns=(unshare -n)
+else
+	diag "no network namespace of our own: other traffic on lo may count too"
+fi
+timeout 120 "${netns[@]}" "$TRACETOP" -b --view system --format json -d 0.5 -- "$SYSLOAD" net 256 \
 	>"$TT_TMP/net.json" 2>"$TT_TMP/net.err"
 ok $? "-- COMMAND: exits 0 when the bytes are sent"
+diag "$(cat "$TT_TMP/net.err")"
 mib=$((256 * 1048576))
 got=$(field "$TT_TMP/net.json" 'total("rx_bytes", lambda r: net(r, "lo"))')
 within "$got" "$mib" $((mib * 105 / 100)) "256 MiB over loopback: lo received bytes ($got)"

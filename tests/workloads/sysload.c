@@ -8,7 +8,9 @@
  *   sysload forks N                    N children forked and reaped, one at
  *                                      a time, as fast as it can
  *   sysload net MIB                    MIB MiB sent over TCP on 127.0.0.1
- *                                      to a thread that reads them all
+ *                                      to a thread that reads them all (lo
+ *                                      brought up if it is down, as in a
+ *                                      new network namespace)
  *   sysload write PATH MIB             MIB MiB written to PATH with O_DIRECT
  *                                      in 1 MiB writes (a block device or a
  *                                      file), then fsync
@@ -21,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
@@ -28,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -165,6 +169,24 @@ sink(void *arg)
 	return NULL;
 }
 
+/* Bring lo up if it is down (a new network namespace's is). */
+static void
+lo_up(void)
+{
+	struct ifreq ifr = {0};
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "lo");
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr) != 0)
+		die("lo");
+	if (!(ifr.ifr_flags & IFF_UP)) {
+		ifr.ifr_flags |= IFF_UP;
+		if (ioctl(fd, SIOCSIFFLAGS, &ifr) != 0)
+			die("bringing lo up");
+	}
+	close(fd);
+}
+
 /* MIB MiB over loopback TCP. */
 static void
 net(long mib)
@@ -175,6 +197,7 @@ net(long mib)
 	int lfd = socket(AF_INET, SOCK_STREAM, 0), fd;
 	pthread_t t;
 
+	lo_up();
 	if (lfd < 0 || bind(lfd, (struct sockaddr *)&a, sizeof a) != 0 || listen(lfd, 1) != 0 ||
 	    getsockname(lfd, (struct sockaddr *)&a, &alen) != 0)
 		die("listen on 127.0.0.1");
