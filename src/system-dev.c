@@ -480,6 +480,16 @@ sys_dev_tick(struct system *s, double secs)
 	irq_tick(&s->softirqs, secs);
 }
 
+/* The devices' totals into a frame part (its header). */
+void
+sys_dev_totals(struct system *s, struct frame_system *fs)
+{
+	fs->disk_total = s->now.disk_total;
+	fs->disks_error = s->diskstats.error;
+	fs->net_total = s->now.net_total;
+	fs->net_error = s->netdev.error;
+}
+
 /* The devices into a frame part. */
 void
 sys_dev_snapshot(struct system *s, struct frame_system *fs)
@@ -491,8 +501,6 @@ sys_dev_snapshot(struct system *s, struct frame_system *fs)
 	for (size_t i = 0; i < n; i++)
 		fs->disks[i] = s->disks[cur][i].pub;
 	fs->ndisks = n;
-	fs->disk_total = s->now.disk_total;
-	fs->disks_error = s->diskstats.error;
 	fs->disks_note = s->disks_by_name == 0 ? NULL
 	                 : s->sys_block ? "partitions told by name: /sys/class/block lacks some"
 	                                : "partitions told by name: no /sys/class/block to ask";
@@ -501,8 +509,6 @@ sys_dev_snapshot(struct system *s, struct frame_system *fs)
 	for (size_t i = 0; i < n; i++)
 		fs->nets[i] = s->nets[cur][i].pub;
 	fs->nnets = n;
-	fs->net_total = s->now.net_total;
-	fs->net_error = s->netdev.error;
 	irq_copy(&fs->irqs, &s->irqs.pub);
 	irq_copy(&fs->softirqs, &s->softirqs.pub);
 }

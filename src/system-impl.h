@@ -115,6 +115,7 @@ struct system {
 void sys_dev_open(struct system *s);
 void sys_dev_tick(struct system *s, double secs);
 void sys_dev_snapshot(struct system *s, struct frame_system *fs);
+void sys_dev_totals(struct system *s, struct frame_system *fs);
 void sys_dev_free(struct system *s);
 
 /* ---- system-proc.c ---- */

@@ -415,6 +415,7 @@ system_snapshot(struct system *s, struct frame_system *fs, bool rows)
 	fs->vm = s->now.vm;
 	fs->vm_error = s->now.vm_error;
 	fs->misc = s->now.misc;
+	sys_dev_totals(s, fs);
 	if (!rows)
 		return;
 	sys_dev_snapshot(s, fs);

@@ -272,7 +272,8 @@ struct frame_system {
 	bool procs_on;           /* the source reads processes */
 	size_t procs_new;        /* of them first seen this interval (NaN rates) */
 	const char *procs_error; /* non-NULL: /proc unreadable, and why */
-	bool rows;               /* the tables (disks, nets, irqs, procs) are this frame's */
+	bool rows;               /* the tables (disks, nets, irqs, procs) are this frame's; the
+	                          * rest (CPUs, memory, paging, scalars, totals) always is */
 };
 
 /* Free the part's arrays and reset it. */
@@ -300,8 +301,8 @@ void system_set_procs(struct system *s, bool on);
 void system_tick(struct system *s);
 
 /* Copy the last reading into fs (arrays grown as needed, reused); without
- * rows only the header numbers (CPU, memory, paging, the scalars), the
- * tables staying as they were. */
+ * rows only the header numbers (CPUs, memory, paging, the scalars, the
+ * disks' and interfaces' totals), the tables staying as they were. */
 void system_snapshot(struct system *s, struct frame_system *fs, bool rows);
 
 /* Close the files and free s (NULL is fine). */
