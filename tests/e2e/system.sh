@@ -215,9 +215,20 @@ kill "$epid" 2>/dev/null
 # told by name, and the JSON says so. A /proc with only some files (a
 # tmpfs holding copies of four of them, in a mount namespace): what is
 # missing is null with its reason in JSON, "-" with an "# absent:" line in
-# text, never zeros.
-if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 && unshare -m true 2>/dev/null; then
-	unshare -m sh -c 'mount -t tmpfs none /sys/class/block && exec "$@"' sh \
+# text, never zeros. In a chroot (CI's), whose root is no mount point,
+# unshare cannot make every mount private: then the mounts it covers are
+# made private first, so that nothing reaches the host's.
+mntns=()
+if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1; then
+	if unshare -m true 2>/dev/null; then
+		mntns=(unshare -m)
+	elif unshare -m --propagation unchanged true 2>/dev/null; then
+		mntns=(unshare -m --propagation unchanged)
+	fi
+fi
+if [ "${#mntns[@]}" -gt 0 ]; then
+	"${mntns[@]}" sh -c 'mount --make-rprivate /sys && mount -t tmpfs none /sys/class/block &&
+		exec "$@"' sh \
 		"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/nosys.json" 2>&1
 	ok $? "without /sys/class/block: exit 0"
 	like "$(field "$TT_TMP/nosys.json" 'last.get("disks_note")')" "partitions told by name" \
@@ -225,8 +236,9 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 && unshare -m true
 	mkdir "$TT_TMP/someproc"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	fakeproc='cp /proc/stat /proc/meminfo /proc/loadavg /proc/uptime "$0" &&
-		mount -t tmpfs none /proc && cp "$0"/* /proc/ && exec "$@"'
-	unshare -m sh -c "$fakeproc" "$TT_TMP/someproc" \
+		mount --make-rprivate /proc && mount -t tmpfs none /proc && cp "$0"/* /proc/ &&
+		exec "$@"'
+	"${mntns[@]}" sh -c "$fakeproc" "$TT_TMP/someproc" \
 		"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/noproc.json" 2>&1
 	ok $? "a /proc with four files: exit 0"
 	is "$(field "$TT_TMP/noproc.json" '[(k, last[k[:-6]]) for k in sorted(last) if k.endswith("_error")]')" \
@@ -234,14 +246,14 @@ if [ "$(id -u)" -eq 0 ] && command -v unshare >/dev/null 2>&1 && unshare -m true
 		"JSON: the missing sections are null, each with an error"
 	is "$(field "$TT_TMP/noproc.json" 'last["disks_error"], last["memory"]["total_kib"] > 0')" \
 		"('/proc/diskstats: No such file or directory', True)" "JSON: the reason; what is there is shown"
-	unshare -m sh -c "$fakeproc" "$TT_TMP/someproc" \
+	"${mntns[@]}" sh -c "$fakeproc" "$TT_TMP/someproc" \
 		"$TRACETOP" -b --view system -d 0.3 -n 1 >"$TT_TMP/noproc.txt" 2>&1
 	like "$(cat "$TT_TMP/noproc.txt")" '^# absent: /proc/net/dev: No such file or directory$' \
 		"text: the reason in an absent line"
 	like "$(cat "$TT_TMP/noproc.txt")" '\|    -     -    -\|    -     -\|' \
 		"text: the disk and interface columns are -, not 0"
 else
-	skip "needs root and unshare -m (util-linux)" "a /proc or /sys without some files"
+	skip "needs root and a mount namespace (unshare -m, util-linux)" "a /proc or /sys without some files"
 fi
 
 # ---------------------------------------------------------------- errors
