@@ -16,6 +16,7 @@
 #include "tracetop/session.h"
 #include "tracetop/report-counters.h"
 #include "tracetop/report-probes.h"
+#include "tracetop/report-system.h"
 #include "tracetop/report-trace.h"
 #include "tracetop/stream.h"
 #include "tracetop/report.h"
@@ -53,9 +54,10 @@ struct batch_view {
 	bool stop;  /* a signal asked us to stop */
 	bool final; /* the last report was printed */
 	long reports;
-	char notice[320];    /* the counters notice last printed */
-	uint64_t trace_seq;  /* trace view: the next entry to print */
-	uint64_t trace_lost; /* events the kernel lost, as last printed */
+	char notice[320];               /* the counters notice last printed */
+	uint64_t trace_seq;             /* trace view: the next entry to print */
+	uint64_t trace_lost;            /* events the kernel lost, as last printed */
+	struct report_system_state sys; /* system view: titles, absent reasons, CSV columns */
 };
 
 /* Print one refresh of every event. */
@@ -285,6 +287,39 @@ batch_probes_report(struct batch_view *v, const struct frame *f)
 		report_probes_text(v->out, &ri, &f->probes);
 }
 
+/* Lines between the system view's titles: a screenful on a terminal,
+ * else titles once. */
+static unsigned
+batch_system_repeat(FILE *out)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) != 0 || ws.ws_row < 8)
+		return 0;
+	return ws.ws_row - 3u;
+}
+
+/* Print one refresh of the system source. */
+static void
+batch_system_report(struct batch_view *v, const struct frame *f)
+{
+	struct report_system_info ri = {
+	    .time = f->system.elapsed,
+	    .wall = f->wall,
+	    .max_rows = v->o->rows,
+	    .repeat = batch_system_repeat(v->out),
+	};
+
+	if (!f->has_system)
+		return;
+	if (v->o->format == FORMAT_JSON)
+		report_system_json(v->out, &ri, &f->system);
+	else if (v->o->format == FORMAT_CSV)
+		report_system_csv(v->out, stderr, &ri, &f->system, &v->sys);
+	else
+		report_system_text(v->out, &ri, &f->system, &v->sys);
+}
+
 /* Run the view o->view asks for until done. */
 int
 batch_run(struct session *s, const struct options *o, FILE *out)
@@ -307,8 +342,11 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 		v.flush = batch_trace_flush;
 	} else if (o->view == VIEW_PROBES) {
 		v.report = batch_probes_report;
+	} else if (o->view == VIEW_SYSTEM) {
+		v.report = batch_system_report;
 	}
 	status = batch_loop(&v);
+	report_system_state_free(&v.sys);
 	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
 		status = batch_annotate(session_frame(s), o, out);
 	return status;

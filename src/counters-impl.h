@@ -61,6 +61,10 @@ struct cnt_group {
 	bool keep;           /* chosen again by the last busiest scan */
 	double secs;         /* wall seconds counted */
 	struct counters_ring secs_hist;
+	/* without a target, the total and CPU keys: seconds busy (/proc/stat)
+	 * in the last interval (NaN: unknown), in all, and per interval */
+	double busy, busy_total;
+	struct counters_ring busy_hist;
 	struct cnt_series *s;
 };
 
@@ -89,6 +93,8 @@ struct counters {
 	uint64_t last_ns;
 	double interval, elapsed;
 	struct counters_scan scan;
+	struct counters_busy busy; /* without a target: busy time per CPU */
+	const char *busy_error;    /* why it cannot be read, or NULL */
 	struct counters_ints tids; /* scratch for thread lists */
 	char base_notice[200];     /* from opening the target */
 	char proc_notice[96];      /* from the last busiest scan */

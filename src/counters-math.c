@@ -183,6 +183,11 @@ counters_metric_input(enum counters_metric m, const struct perf_event_attr *a, b
 	uint32_t type = den ? metrics[m].den_type : metrics[m].num_type;
 	uint64_t config = den ? metrics[m].den_config : metrics[m].num_config;
 
+	/* cpu-clock is a CPU's time as task-clock is a task's: either counts
+	 * how many CPUs were used (as perf stat says for both) */
+	if (m == COUNTERS_METRIC_CPU_UTIL && !den && a->type == PERF_TYPE_SOFTWARE &&
+	    a->config == PERF_COUNT_SW_CPU_CLOCK)
+		return true;
 	return a->type == type && a->config == config;
 }
 

@@ -2,53 +2,32 @@
 #include "config.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tracetop/counters-proc.h"
+#include "tracetop/system-parse.h"
 #include "tracetop/util.h"
 
-/* Skip n space-separated fields of s; NULL if there are fewer. */
-static const char *
-skip_fields(const char *s, unsigned n)
-{
-	while (n-- > 0) {
-		s = strchr(s, ' ');
-		if (s == NULL)
-			return NULL;
-		s++;
-	}
-	return s;
-}
-
-/* Parse /proc/PID/stat: "pid (comm) state ppid ... utime stime ...". */
+/* Read /proc/PID/stat (parsed as the system source parses it). */
 int
 counters_proc_stat(const char *root, int pid, struct counters_pstat *out)
 {
 	char path[64], buf[1024];
-	const char *open, *close, *p;
-	unsigned long long ut, st;
-	size_t len;
+	struct sys_pid_stat ps;
+	ssize_t len;
 
 	snprintf(path, sizeof path, "%s/%d/stat", root, pid);
-	if (read_file(path, buf, sizeof buf) <= 0)
-		return -1;
-	/* the command may hold spaces and parentheses: it ends at the last ')' */
-	if ((open = strchr(buf, '(')) == NULL || (close = strrchr(buf, ')')) == NULL ||
-	    close < open || close[1] != ' ' || close[2] == '\0')
-		return -1;
-	len = (size_t)(close - open - 1);
-	if (len >= sizeof out->comm)
-		len = sizeof out->comm - 1;
-	/* state is field 3, utime and stime fields 14 and 15 */
-	if ((p = skip_fields(close + 2, 11)) == NULL || sscanf(p, "%llu %llu", &ut, &st) != 2)
+	if ((len = read_file(path, buf, sizeof buf)) <= 0 ||
+	    sys_parse_pid_stat(buf, (size_t)len, &ps) != 0)
 		return -1;
 	out->pid = pid;
-	memcpy(out->comm, open + 1, len);
-	out->comm[len] = '\0';
-	out->state = close[2];
-	out->cputime = ut + st;
+	snprintf(out->comm, sizeof out->comm, "%.*s", (int)sizeof out->comm - 1, ps.comm);
+	out->state = ps.state;
+	out->cputime = ps.utime + ps.stime;
 	return 0;
 }
 
@@ -168,4 +147,70 @@ counters_scan_free(struct counters_scan *s)
 	free(s->cands);
 	free(s->pids.v);
 	memset(s, 0, sizeof *s);
+}
+
+/* Open ROOT/stat and take the first reading. */
+void
+counters_busy_open(struct counters_busy *b, const char *root)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+
+	memset(b, 0, sizeof *b);
+	b->hz = hz > 0 ? (double)hz : 100;
+	sys_file_open(&b->file, root, "stat");
+	counters_busy_read(b);
+}
+
+/* A new reading of the CPU lines. */
+int
+counters_busy_read(struct counters_busy *b)
+{
+	struct sys_stat_raw *st = &b->st[!b->cur];
+
+	if (sys_file_read(&b->file) != 0)
+		return -1;
+	while (sys_parse_stat(b->file.buf, b->file.len, st) == 0 && st->ncpus > st->cap)
+		sys_grow((void **)&st->cpus, &st->cap, st->ncpus, sizeof *st->cpus);
+	if (!(st->have & SYS_STAT_TOTAL))
+		return -1;
+	b->cur = !b->cur;
+	b->readings++;
+	return 0;
+}
+
+/* The CPU line of cpu in st, or NULL. */
+static const struct sys_cpu_raw *
+busy_line(const struct sys_stat_raw *st, int cpu, size_t hint)
+{
+	if (hint < st->ncpus && st->cpus[hint].cpu == cpu)
+		return &st->cpus[hint];
+	for (size_t i = 0; i < st->ncpus; i++)
+		if (st->cpus[i].cpu == cpu)
+			return &st->cpus[i];
+	return NULL;
+}
+
+/* Busy seconds of one CPU between the last two readings. */
+double
+counters_busy_secs(const struct counters_busy *b, int cpu, size_t hint)
+{
+	const struct sys_cpu_raw *now, *then;
+
+	if (b->readings < 2)
+		return NAN;
+	now = busy_line(&b->st[b->cur], cpu, hint);
+	then = busy_line(&b->st[!b->cur], cpu, hint);
+	if (now == NULL || then == NULL)
+		return NAN;
+	return (double)counters_delta(sys_cpu_busy(then), sys_cpu_busy(now)) / b->hz;
+}
+
+/* Close the file and free the readings. */
+void
+counters_busy_free(struct counters_busy *b)
+{
+	sys_file_close(&b->file);
+	free(b->st[0].cpus);
+	free(b->st[1].cpus);
+	memset(b, 0, sizeof *b);
 }

@@ -2,6 +2,7 @@
  * with values, rates, totals, shares, histories and derived metrics. */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,23 @@ row_next(struct counters_snapshot *snap, const struct cnt_group *g, enum counter
 	return r;
 }
 
+/* CPUs utilized without a target: busy seconds (/proc/stat) per second,
+ * not task-clock's, which also runs while a CPU idles. */
+static void
+busy_row(const struct counters *c, const struct cnt_group *g, struct counters_row *r, double *h)
+{
+	unsigned n = g->busy_hist.n < g->secs_hist.n ? g->busy_hist.n : g->secs_hist.n;
+
+	r->supported = c->busy_error == NULL && !isnan(g->busy);
+	r->reason = r->supported ? NULL : c->busy_error ? c->busy_error : "not yet: no busy time";
+	r->value = r->supported ? counters_rate(g->busy, c->interval) : 0;
+	r->total = counters_rate(g->busy_total, g->secs);
+	for (unsigned age = 0; age < n; age++)
+		h[n - 1 - age] = counters_rate(counters_ring_get(&g->busy_hist, age),
+		                               counters_ring_get(&g->secs_hist, age));
+	r->nhist = n;
+}
+
 /* Add metric m's row to snap when its inputs are counted in g. */
 static void
 metric_row(const struct counters *c, const struct cnt_group *g, enum counters_scope kind,
@@ -80,6 +98,10 @@ metric_row(const struct counters *c, const struct cnt_group *g, enum counters_sc
 	r->percent = counters_metric_percent(m);
 	r->event_idx = (size_t)num;
 	r->share = ns->share;
+	if (m == COUNTERS_METRIC_CPU_UTIL && !c->target && kind != COUNTERS_PROCESS) {
+		busy_row(c, g, r, h);
+		return;
+	}
 	r->value = counters_metric_value(m, ns->value, den >= 0 ? g->s[den].value : c->interval);
 	r->total = counters_metric_value(m, ns->total, den >= 0 ? g->s[den].total : g->secs);
 	n = ns->hist.n < dh->n ? ns->hist.n : dh->n;

@@ -4,6 +4,8 @@
  * while counting. */
 #include "config.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -161,7 +163,8 @@ counters_new(const struct counters_opts *o, struct tt_err *err)
 	size_t n = o->nevents, i;
 	int rc;
 
-	c->scan.root = "/proc";
+	c->scan.root = o->proc_root != NULL ? o->proc_root : "/proc";
+	c->busy.file.fd = -1;
 	c->self = getpid();
 	c->include_self = o->include_self;
 	c->max_procs = o->max_procs ? o->max_procs : COUNTERS_MAX_PROCS_DEFAULT;
@@ -186,6 +189,8 @@ counters_new(const struct counters_opts *o, struct tt_err *err)
 	c->ivs = xcalloc(c->ncpu_ids, sizeof *c->ivs);
 	c->iv_ok = xcalloc(c->ncpu_ids, sizeof *c->iv_ok);
 	counters_group_init(&c->total, c, -1);
+	if (!c->target)
+		counters_busy_open(&c->busy, c->scan.root);
 	rc = c->target ? open_target(c, o, err) : open_system(c, err);
 	if (rc != 0)
 		goto fail;
@@ -320,6 +325,41 @@ thread_run(const struct counters *c, size_t u)
 	return n;
 }
 
+/* Add the busy seconds of one interval to group g. */
+static void
+group_busy(struct cnt_group *g, double secs)
+{
+	g->busy = secs;
+	if (!isnan(secs))
+		g->busy_total += secs;
+	counters_ring_push(&g->busy_hist, secs);
+}
+
+/* Without a target: each CPU's busy time of the interval, and their sum. */
+static void
+busy_tick(struct counters *c)
+{
+	bool ok = counters_busy_read(&c->busy) == 0;
+	double sum = 0;
+
+	c->busy_error = NULL;
+	if (!ok) {
+		char msg[512];
+
+		snprintf(msg, sizeof msg, "not supported: CPUs utilized is the busy time of %s",
+		         c->busy.file.error ? c->busy.file.error : "/proc/stat's CPU lines");
+		c->busy_error = str_intern(msg);
+	}
+	for (size_t i = 0; i < c->ncpu_ids; i++) {
+		double b = ok ? counters_busy_secs(&c->busy, c->cpu_ids[i], i) : NAN;
+
+		if (c->percpu && i < c->ncpus)
+			group_busy(&c->cpus[i], b);
+		sum += b;
+	}
+	group_busy(&c->total, sum);
+}
+
 /* Read everything and close the interval. */
 void
 counters_tick(struct counters *c)
@@ -339,6 +379,8 @@ counters_tick(struct counters *c)
 			units_read(c, u, n, e);
 	}
 	groups_each(c, NULL, group_end, secs);
+	if (!c->target)
+		busy_tick(c);
 	for (u = c->nunits; u-- > 0;)
 		if (c->units[u].gone)
 			counters_unit_drop(c, u);
@@ -484,5 +526,7 @@ counters_free(struct counters *c)
 	free(c->ev);
 	free(c->tids.v);
 	counters_scan_free(&c->scan);
+	if (!c->target)
+		counters_busy_free(&c->busy);
 	free(c);
 }

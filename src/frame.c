@@ -32,5 +32,6 @@ frame_free(struct frame *f)
 	frame_trace_clear_on(&f->trace);
 	free(f->trace.on);
 	free(f->trace.events);
+	frame_system_free(&f->system);
 	memset(f, 0, sizeof *f);
 }

@@ -18,6 +18,7 @@
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
 #include "tracetop/session.h"
+#include "tracetop/system.h"
 #include "tracetop/tracefs.h"
 #include "ui/keymap.h"
 #include "ui/tui.h"
@@ -237,9 +238,11 @@ run(const struct options *o, struct evspec *specs)
 	bool tracing = o->view == VIEW_TRACE && !tui;
 	/* batch --view probes: like counters, hits are counted, nothing sampled */
 	bool probing = o->view == VIEW_PROBES && !tui;
+	/* batch --view system: /proc and /sys; the engine only starts a command */
+	bool systeming = o->view == VIEW_SYSTEM && !tui;
 	int status = EXIT_RUNTIME;
 
-	if (counting || probing) {
+	if (counting || probing || systeming) {
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
@@ -280,6 +283,11 @@ run(const struct options *o, struct evspec *specs)
 		goto done;
 	}
 	session_add(s, &source_counters, c);
+	/* the screen's header meters will read it at every refresh too, the
+	 * process table only while a pane shows it (system_set_procs) */
+	if (systeming || tui)
+		session_add(s, &source_system,
+		            system_new(&(struct system_opts){.procs = systeming}));
 	if (c != NULL && counting)
 		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))
 		                          ? COUNTERS_PROCESS

@@ -60,7 +60,8 @@ static const struct opt_def opt_defs[] = {
     {"delay", 'd', "SECS", "refresh every SECS seconds (default 2, fractions allowed)"},
     {"iterations", 'n', "N", "stop after N refreshes"},
     {"output", 'o', "FILE", "write batch reports to FILE"},
-    {"format", OPT_FORMAT, "FMT", "batch report format: text, json or folded (stacks)"},
+    {"format", OPT_FORMAT, "FMT",
+     "batch report format: text, json, folded (stacks) or csv (system view)"},
     {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
@@ -71,7 +72,7 @@ static const struct opt_def opt_defs[] = {
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
     {"view", OPT_VIEW, "VIEW",
-     "show top (the profile, default), counters (like perf stat -I) or trace"},
+     "show top (the profile, default), counters (like perf stat -I), trace, probes or system"},
     {"counters", OPT_COUNTERS, "LIST",
      "count these events in the counters view (default task-clock, ...)"},
     {"counters-scope", OPT_COUNTERS_SCOPE, "SCOPES",
@@ -248,8 +249,8 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 }
 
 /* The names of --format and --view, in enum order. */
-static const char *const format_names[] = {"text", "json", "folded"};
-static const char *const view_names[] = {"top", "counters", "trace", "probes"};
+static const char *const format_names[] = {"text", "json", "folded", "csv"};
+static const char *const view_names[] = {"top", "counters", "trace", "probes", "system"};
 
 /* The index of arg among n names, or -1. */
 static int
@@ -278,7 +279,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
 			return err_set(
-			    err, "--view expects top, counters, trace or probes, got '%s'", arg);
+			    err, "--view expects top, counters, trace, probes or system, got '%s'",
+			    arg);
 		o->view = (enum options_view)k;
 		o->view_given = true;
 		return 0;
@@ -385,7 +387,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
-			return err_set(err, "--format expects text, json or folded, got '%s'", arg);
+			return err_set(err, "--format expects text, json, folded or csv, got '%s'",
+			               arg);
 		o->format = (enum report_format)k;
 		return 0;
 	case 's':
@@ -514,6 +517,11 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err,
 		               "--format folded is for the top view; use text or json with "
 		               "--view %s",
+		               view_names[o->view]);
+	if (o->format == FORMAT_CSV && o->view != VIEW_SYSTEM)
+		return err_set(err,
+		               "--format csv is for the system view (--view system); use text "
+		               "or json with --view %s",
 		               view_names[o->view]);
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err,

@@ -50,10 +50,14 @@ text_row(FILE *out, const struct report_counters_info *ri, const struct counters
 	        event, scope);
 	if (!r->supported)
 		fprintf(out, "%s", r->reason);
+	else if (m != NULL && !m->supported)
+		fprintf(out, "%s: %s", m->event, m->reason);
 	else if (m != NULL && m->percent)
 		fprintf(out, "%8.2f%% %s", m->value, m->note);
 	else if (m != NULL)
 		fprintf(out, "%9.3f %s", m->value, m->note);
+	else if (r->nsec) /* a time: how many ms of CPU per second, not ns */
+		fprintf(out, "%12.3f msec/s", r->rate / 1e6);
 	else
 		fprintf(out, "%12.3f /sec", r->rate);
 	if (r->supported && r->share < 0.9999)
@@ -95,10 +99,16 @@ json_row(FILE *out, const struct counters_row *r)
 		fprintf(out, ",\"exited\":%s", r->exited ? "true" : "false");
 	}
 	if (r->metric)
-		fprintf(out, ",\"metric\":true,\"value\":%.4f,\"total\":%.4f", r->value, r->total);
+		fputs(",\"metric\":true", out);
+	if (r->nsec)
+		fputs(",\"unit\":\"ns\"", out);
+	if (r->metric && r->supported)
+		fprintf(out, ",\"value\":%.4f,\"total\":%.4f", r->value, r->total);
 	else if (r->supported)
 		fprintf(out, ",\"value\":%.0f,\"rate\":%.3f,\"total\":%.0f,\"share\":%.4f",
 		        r->value, r->rate, r->total, r->share);
+	else if (r->metric)
+		fputs(",\"value\":null,\"total\":null", out);
 	else
 		fputs(",\"value\":null,\"rate\":null,\"total\":null,\"share\":null", out);
 	fprintf(out, ",\"supported\":%s", r->supported ? "true" : "false");

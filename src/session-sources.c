@@ -1,5 +1,5 @@
 /* session-sources: the sampling engine (with its trace stream), the
- * counters and the probes as sources of a session. */
+ * counters, the probes and the system counters as sources of a session. */
 #include "config.h"
 
 #include <string.h>
@@ -7,6 +7,7 @@
 #include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/session.h"
+#include "tracetop/system.h"
 #include "tracetop/util.h"
 
 /* ---- sampling ---- */
@@ -201,4 +202,37 @@ const struct source_ops source_probes = {
     .tick = probing_tick,
     .snapshot = probing_snapshot,
     .free = probing_free,
+};
+
+/* ---- system ---- */
+
+/* Read /proc and /sys: the interval's rates. */
+static void
+system_src_tick(void *src, bool zero)
+{
+	(void)zero; /* rates are per interval anyway */
+	system_tick(src);
+}
+
+/* The reading into the frame (without rows, the header numbers only). */
+static void
+system_src_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
+{
+	(void)s;
+	f->has_system = true;
+	system_snapshot(src, &f->system, rows);
+}
+
+/* Close the files. */
+static void
+system_src_free(void *src)
+{
+	system_free(src);
+}
+
+const struct source_ops source_system = {
+    .name = "system",
+    .tick = system_src_tick,
+    .snapshot = system_src_snapshot,
+    .free = system_src_free,
 };

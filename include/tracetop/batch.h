@@ -22,7 +22,10 @@ struct session;
  *   line each, like trace-cmd; JSON: one object with the rows and a
  *   per-event summary), printed early when they come faster than the log
  *   holds;
- * - probes: the hits of our probes and the system's other dynamic events.
+ * - probes: the hits of our probes and the system's other dynamic events;
+ * - system: CPU, memory, paging, disks, network and the rest of /proc as
+ *   one dstat-like line (text), a CSV row or a JSON object with every CPU,
+ *   device, interrupt source and process.
  * Returns the process exit status (0, or 1 on failure). */
 int batch_run(struct session *s, const struct options *o, FILE *out);
 

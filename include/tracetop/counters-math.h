@@ -100,7 +100,8 @@ enum counters_metric {
 	COUNTERS_METRIC_IPC,         /* instructions / cycles */
 	COUNTERS_METRIC_BRANCH_MISS, /* branch-misses / branches, in % */
 	COUNTERS_METRIC_CACHE_MISS,  /* cache-misses / cache-references, in % */
-	COUNTERS_METRIC_CPU_UTIL,    /* task-clock ns / wall ns: "CPUs utilized" */
+	COUNTERS_METRIC_CPU_UTIL,    /* task-clock (or cpu-clock) ns / wall ns: "CPUs
+	                              * utilized"; without a target, busy time instead */
 	COUNTERS_NMETRICS,
 };
 

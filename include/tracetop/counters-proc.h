@@ -1,7 +1,8 @@
 /* counters-proc: what the counters module reads from /proc: the threads
- * of a process, a process's command, state and CPU time, and a scan of
- * every process's CPU time to find the busiest. Buffers are reused from
- * one scan to the next (no allocation in steady state). */
+ * of a process, a process's command, state and CPU time, a scan of every
+ * process's CPU time to find the busiest, and the busy time of each CPU.
+ * Buffers are reused from one scan to the next (no allocation in steady
+ * state). */
 #ifndef TRACETOP_COUNTERS_PROC_H
 #define TRACETOP_COUNTERS_PROC_H
 
@@ -10,6 +11,8 @@
 #include <stdint.h>
 
 #include "tracetop/counters-math.h"
+#include "tracetop/system-file.h"
+#include "tracetop/system-parse.h"
 
 /* What /proc/PID/stat says about a process. */
 struct counters_pstat {
@@ -56,5 +59,31 @@ const struct counters_pstat *counters_scan_find(const struct counters_scan *s, i
 
 /* Release the scan's buffers. */
 void counters_scan_free(struct counters_scan *s);
+
+/* The busy time of each CPU from ROOT/stat (user, nice, system, irq and
+ * softirq ticks): what "CPUs utilized" means for the whole system, where
+ * a CPU's task-clock also counts its idle task's time. */
+struct counters_busy {
+	struct sys_file file;
+	struct sys_stat_raw st[2]; /* [cur] the last reading */
+	int cur;
+	unsigned readings;
+	double hz; /* ticks per second */
+};
+
+/* Open ROOT/stat and take the first reading (a failure leaves
+ * b->file.error for the rows to show). */
+void counters_busy_open(struct counters_busy *b, const char *root);
+
+/* Take a new reading: 0, or -1 when the file cannot be read or has no
+ * CPU lines. */
+int counters_busy_read(struct counters_busy *b);
+
+/* Seconds CPU cpu was busy between the last two readings (its line is
+ * tried at index hint first), or NaN when unknown. */
+double counters_busy_secs(const struct counters_busy *b, int cpu, size_t hint);
+
+/* Close the file and free the readings. */
+void counters_busy_free(struct counters_busy *b);
 
 #endif

@@ -7,7 +7,9 @@
  * multiplexing share), its rate per second of wall time, the total since
  * counting began and the last COUNTERS_HISTORY intervals for a sparkline.
  * Derived metrics (IPC, branch-miss %, cache-miss %, CPUs utilized) come as
- * rows of their own when their inputs are counted.
+ * rows of their own when their inputs are counted. Without a target, CPUs
+ * utilized is the busy time of /proc/stat (a CPU's task-clock or
+ * cpu-clock also runs while it idles, so it would read one per CPU).
  *
  * What is opened:
  *  - no target: one fd per CPU per event (pid -1); the total is their sum.
@@ -60,6 +62,7 @@ struct counters_opts {
 	unsigned max_procs;            /* busiest processes followed; 0: the default */
 	size_t max_fds;                /* fd budget; 0: RLIMIT_NOFILE - reserve - open fds */
 	enum counters_scope scope;     /* the scope in use at start */
+	const char *proc_root;         /* procfs; NULL: "/proc" (tests: a fixture tree) */
 };
 
 /* One row of a snapshot: an event (or derived metric) in one scope. */

@@ -16,6 +16,7 @@
 #include "tracetop/hist.h"
 #include "tracetop/probe.h"
 #include "tracetop/stream.h"
+#include "tracetop/system.h"
 
 /* One sampled event in a frame. */
 struct frame_event {
@@ -86,11 +87,12 @@ struct frame {
 	double wall;      /* wall-clock seconds at the end of the interval */
 	double secs;      /* length of the interval */
 	bool final;       /* the last frame of the run */
-	bool has_sampling, has_counters, has_probes, has_trace;
+	bool has_sampling, has_counters, has_probes, has_trace, has_system;
 	struct frame_sampling sampling;
 	struct frame_trace trace;
 	struct frame_counters counters;
 	struct probes_snapshot probes;
+	struct frame_system system;
 };
 
 /* Free what a frame holds and reset it. */

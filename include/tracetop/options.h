@@ -16,6 +16,7 @@ enum report_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_FOLDED,
+	FORMAT_CSV, /* the system view: a title row, then a row per refresh */
 };
 
 /* What the screen or the batch reports show first. */
@@ -24,6 +25,7 @@ enum options_view {
 	VIEW_COUNTERS, /* counts and rates, like perf stat -I */
 	VIEW_TRACE,    /* the stream of tracepoint events, like trace-cmd */
 	VIEW_PROBES,   /* probes and their hit counts */
+	VIEW_SYSTEM,   /* CPU, memory, disks, network, interrupts, processes */
 	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 

@@ -1,6 +1,6 @@
 /* session: the sources of one run and the one loop that polls them, for the
  * screen and batch alike. Each source (sampling engine and trace stream,
- * counters, probes; next system counters, latency, a replayed recording)
+ * counters, probes, system counters; next latency, a replayed recording)
  * sits behind struct source_ops. The loop polls the sources' fds and the
  * front end's (keyboard, signals), reads what is ready, and at every
  * refresh ends the interval of every source and makes a frame of their
@@ -44,10 +44,11 @@ struct source_ops {
 };
 
 /* The sources there are (src/session-sources.c): the source pointer
- * given to session_add is a struct engine, counters or probes. */
+ * given to session_add is a struct engine, counters, probes or system. */
 extern const struct source_ops source_sampling;
 extern const struct source_ops source_counters;
 extern const struct source_ops source_probes;
+extern const struct source_ops source_system;
 
 struct session_opts {
 	double delay;               /* seconds between refreshes */

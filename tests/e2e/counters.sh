@@ -183,6 +183,27 @@ like "$text" '^ +[0-9]+\.[0-9]{6} +[0-9]{3,} +page-faults +total +# +[0-9.]+ /se
 	"text: a count with its rate"
 is "$(grep -c 'context-switches' "$TT_TMP/cmd.txt")" 1 "text: one line per event and refresh"
 
+# System-wide, CPUs utilized is the busy time of /proc/stat, not task-clock
+# per CPU, which also runs in the idle task (it read 2.000 on an idle
+# 2-CPU machine): it agrees with /proc/stat read around the same interval,
+# whatever else the machine runs. cpu-clock's rate is a time per second.
+busy_ticks() { awk '/^cpu /{print $2+$3+$4+$7+$8, $2+$3+$4+$5+$6+$7+$8+$9}' /proc/stat; }
+read -r b0 a0 < <(busy_ticks)
+"$TRACETOP" -b --view counters --format json -d 2 -n 1 --counters task-clock,cpu-clock \
+	>"$TT_TMP/util.json" 2>/dev/null
+read -r b1 a1 < <(busy_ticks)
+ncpu=$(getconf _NPROCESSORS_ONLN)
+want=$(awk -v b=$((b1 - b0)) -v a=$((a1 - a0)) -v n="$ncpu" 'BEGIN { printf "%.3f", a ? b / a * n : 0 }')
+got=$(field "$TT_TMP/util.json" 'round(row("CPUs utilized")["value"], 3)')
+diag "CPUs utilized $got, /proc/stat says $want of $ncpu"
+is "$(awk -v g="$got" -v w="$want" 'BEGIN { d = g - w; print (d < 0 ? -d : d) <= 0.3 }')" 1 \
+	"system-wide CPUs utilized is the busy time /proc/stat shows"
+is "$(field "$TT_TMP/util.json" 'row("task-clock")["unit"], row("cpu-clock")["unit"]')" "('ns', 'ns')" \
+	"JSON: task-clock and cpu-clock are in ns"
+"$TRACETOP" -b --view counters -d 0.5 -n 1 --counters task-clock,cpu-clock >"$TT_TMP/util.txt" 2>/dev/null
+like "$(cat "$TT_TMP/util.txt")" '^ +[0-9.]+ +[0-9.]+ msec cpu-clock +total +# +[0-9]+\.[0-9]{3} msec/s$' \
+	"text: the cpu-clock rate in msec/s, not ns/sec"
+
 # -n and -o
 "$TRACETOP" -b --view counters -d 0.2 -n 2 -o "$TT_TMP/o.txt" >/dev/null 2>&1
 is "$(grep -c 'page-faults' "$TT_TMP/o.txt")" 2 "-n 2 -o: two refreshes in the file"

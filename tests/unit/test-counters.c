@@ -195,6 +195,7 @@ test_metrics(void **state)
 	struct perf_event_attr tc = attr_of("task-clock"), bm = attr_of("branch-misses");
 	struct perf_event_attr br = attr_of("branch-instructions"), cm = attr_of("cache-misses");
 	struct perf_event_attr cr = attr_of("cache-references"), pf = attr_of("page-faults");
+	struct perf_event_attr ck = attr_of("cpu-clock");
 
 	assert_true(counters_metric_input(COUNTERS_METRIC_IPC, &ins, false));
 	assert_true(counters_metric_input(COUNTERS_METRIC_IPC, &cyc, true));
@@ -204,6 +205,7 @@ test_metrics(void **state)
 	assert_true(counters_metric_input(COUNTERS_METRIC_CACHE_MISS, &cm, false));
 	assert_true(counters_metric_input(COUNTERS_METRIC_CACHE_MISS, &cr, true));
 	assert_true(counters_metric_input(COUNTERS_METRIC_CPU_UTIL, &tc, false));
+	assert_true(counters_metric_input(COUNTERS_METRIC_CPU_UTIL, &ck, false));
 	for (int m = 0; m < COUNTERS_NMETRICS; m++) {
 		assert_false(counters_metric_input(m, &pf, false));
 		assert_false(counters_metric_input(m, &pf, true));
@@ -654,6 +656,82 @@ test_errors(void **state)
 	counters_free(NULL);
 }
 
+/* Write a fixture /proc/stat for cpus[0..n): each CPU busy for busy
+ * ticks (user) and idle for idle ticks. */
+static void
+fake_stat(const int *cpus, size_t n, unsigned busy, unsigned idle)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/stat", proc_root);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "cpu  %zu 0 0 %zu 0 0 0 0 0 0\n", n * busy, n * idle);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "cpu%d %u 0 0 %u 0 0 0 0 0 0\n", cpus[i], busy, idle);
+	fputs("ctxt 1\nprocesses 1\n", f);
+	fclose(f);
+}
+
+/* Without a target, CPUs utilized is the busy time of /proc/stat, not
+ * task-clock per CPU, which runs in the idle task too: on an idle machine
+ * (a fixture /proc/stat that says so) it reads near 0, not one per CPU. */
+static void
+test_live_busy(void **state)
+{
+	const char *events[] = {"task-clock"};
+	struct counters_opts o = {.events = events, .nevents = 1, .proc_root = proc_root};
+	struct counters_snapshot tot = {0}, cpu = {0};
+	const struct counters_row *r, *tc;
+	struct tt_err err;
+	struct counters *c = NULL;
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	int *cpus;
+	size_t n;
+
+	assert_int_equal(online_cpus(&cpus, &n, &err), 0);
+	fake_stat(cpus, n, 0, 0);
+	if (!can_count() || (c = counters_new(&o, &err)) == NULL) {
+		print_message("# system-wide counting refused: %s\n", c ? "" : err.msg);
+		free(cpus);
+		skip();
+	}
+	usleep(200000);
+	fake_stat(cpus, n, 1, 19); /* 5 % busy */
+	counters_tick(c);
+	counters_snapshot(c, COUNTERS_TOTAL, &tot);
+	assert_non_null(tc = row_of(&tot, "task-clock", "total"));
+	assert_true(tc->value / 1e9 / tot.interval > 0.9 * (double)n); /* the idle time too */
+	assert_non_null(r = row_of(&tot, "CPUs utilized", "total"));
+	assert_true(r->supported && r->metric);
+	assert_true(r->value <= 0.2);
+	assert_true(near(r->value, (double)n / hz / tot.interval));
+	assert_int_equal(r->nhist, 1);
+	counters_snapshot(c, COUNTERS_CPU, &cpu);
+	for (size_t i = 0; i < n; i++) {
+		char scope[32];
+
+		snprintf(scope, sizeof scope, "cpu%d", cpus[i]);
+		assert_non_null(r = row_of(&cpu, "CPUs utilized", scope));
+		assert_true(near(r->value, 1 / hz / cpu.interval));
+	}
+	counters_free(c);
+	/* no /proc/stat: the row says why, never a 0 */
+	o.proc_root = "/nonexistent";
+	assert_non_null(c = counters_new(&o, &err));
+	usleep(10000);
+	counters_tick(c);
+	counters_snapshot(c, COUNTERS_TOTAL, &tot);
+	assert_non_null(r = row_of(&tot, "CPUs utilized", "total"));
+	assert_false(r->supported);
+	assert_non_null(strstr(r->reason, "busy time of /nonexistent/stat: No such file"));
+	assert_non_null(row_of(&tot, "task-clock", "total"));
+	counters_snapshot_free(&tot);
+	counters_snapshot_free(&cpu);
+	counters_free(c);
+	free(cpus);
+}
+
 int
 main(void)
 {
@@ -672,6 +750,7 @@ main(void)
 	    cmocka_unit_test(test_live_self),
 	    cmocka_unit_test(test_live_add_remove),
 	    cmocka_unit_test(test_live_cpu_sum),
+	    cmocka_unit_test_setup_teardown(test_live_busy, proc_setup, proc_teardown),
 	    cmocka_unit_test(test_live_fd_limit),
 	    cmocka_unit_test(test_live_exit),
 	    cmocka_unit_test(test_errors),

@@ -199,6 +199,10 @@ test_counters(void **state)
 	assert_int_equal(o.view, VIEW_COUNTERS);
 	assert_int_equal(o.format, FORMAT_JSON);
 	options_free(&o);
+	parse_ok(&o, ARGS("-b", "--view", "system", "--format", "csv"));
+	assert_int_equal(o.view, VIEW_SYSTEM);
+	assert_int_equal(o.format, FORMAT_CSV);
+	options_free(&o);
 }
 
 /* -e repeats and splits on commas, keeping order; no default added. */
@@ -447,7 +451,9 @@ test_errors(void **state)
 	    {{"-e", "a,,b"}, {"-e", "a,,b"}},
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
-	    {{"--view", "stat"}, {"--view expects top, counters", "or probes"}},
+	    {{"--view", "stat"}, {"--view expects top, counters", "probes or system"}},
+	    {{"--format", "csv"}, {"csv is for the system view (--view system)", "--view top"}},
+	    {{"--view", "counters", "--format", "csv"}, {"csv", "counters"}},
 	    {{"--view", ""}, {"--view", "''"}},
 	    {{"--counters", ""}, {"--counters", "''"}},
 	    {{"--counters", "a,,b"}, {"--counters", "a,,b"}},
