@@ -99,7 +99,7 @@ struct probe_place {
 	 * (the kernel holds the file once the probe is made) */
 	bool has_fd;
 	int fd;
-	char **args;     /* "NAME=FETCHARG", for tracefs and people */
+	char **args; /* "NAME=FETCHARG", for tracefs and people */
 	size_t nargs;
 };
 
