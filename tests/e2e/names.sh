@@ -7,7 +7,7 @@ need_built
 need_root_perf
 need_tool python3 python3
 
-"$TRACETOP" -b -z -d 3 -n 1 -F 999 --format json -- "$WORKLOADS/vdsoplt" 3 \
+"$TRACETOP" -b -z -d 6 -n 1 -F 999 --format json -- "$WORKLOADS/vdsoplt" 5 \
 	>"$TT_TMP/names.json" 2>"$TT_TMP/names.err"
 ok $? "tracetop -- vdsoplt exits 0"
 res=$(python3 - "$TT_TMP/names.json" <<'PY'
@@ -23,7 +23,8 @@ init = sum(r["samples"] for r in rows if r["symbol"] == "_init" or
            (r["symbol"].startswith("[unknown]") and r["dso"].endswith("/vdsoplt")))
 print("vdso %.1f %%, vdso unknown %.1f %%; samples in @plt stubs %d, in _init or unknown in the binary %d"
       % (vdso, vdso_unknown, plt, init))
-print("OK" if vdso > 2 and vdso_unknown == 0 and plt >= 3 and init == 0 else "FAIL")
+# (a PLT stub is one jump: ~0.5 % of the samples, fewer on a loaded machine)
+print("OK" if vdso > 2 and vdso_unknown == 0 and plt >= 2 and init == 0 else "FAIL")
 PY
 )
 like "$res" "OK$" "vDSO and PLT stubs named"

@@ -111,7 +111,7 @@ for pin in 0 $((NCPU - 1)); do
 	got=$(field "$TT_TMP/cpu.json" "cpu(last, 'cpu$pin')['busy']")
 	within "$got" 90 100 "two threads pinned to CPU $pin: it is busy ($got %)"
 	# its share of that CPU depends on what else runs there
-	is "$(field "$TT_TMP/cpu.json" "(p := proc(last, $lpid)) and (p['comm'], p['threads'], 20 <= p['cpu'] <= cpu(last, 'cpu$pin')['busy'] + 5, p['user'] > p['system'])")" \
+	is "$(field "$TT_TMP/cpu.json" "(p := proc(last, $lpid)) and (p['comm'], p['threads'], 5 <= p['cpu'] <= cpu(last, 'cpu$pin')['busy'] + 5, p['user'] > p['system'])")" \
 		"('sysload', 3, True, True)" "the spinning process: its row, 3 threads, a share of that CPU, in user mode"
 	[ "$NCPU" -gt 1 ] || continue
 	ogot=$(field "$TT_TMP/cpu.json" "cpu(last, 'cpu$other')['busy']")
@@ -134,13 +134,18 @@ got=$(field "$TT_TMP/mem.json" "proc(last, $lpid)['rss_kib']")
 within "$got" $((131072 * 95 / 100)) $((131072 * 105 / 100)) "a process that touched 128 MiB: its RES ($got KiB)"
 
 # ---------------------------------------------------------------- forks
-# Every fork of the run is counted, the loop's 20000 and what else the
-# machine forks meanwhile (little: within 10 %).
+# Every fork of the run is counted: the loop's 20000 and what else the
+# machine forks meanwhile, which /proc/stat read around the run bounds (a
+# busy machine, such as a parallel build, forks thousands more).
+forks_now() { awk '$1 == "processes" { print $2 }' /proc/stat; }
+f0=$(forks_now)
 timeout 120 "$TRACETOP" -b --view system --format json -d 0.5 -- "$SYSLOAD" forks 20000 \
 	>"$TT_TMP/forks.json" 2>"$TT_TMP/forks.err"
 ok $? "-- COMMAND: exits 0 when the fork loop ends"
+f1=$(forks_now)
 got=$(field "$TT_TMP/forks.json" 'total("forks", lambda r: r["system"])')
-within "$got" 20000 22000 "a loop of 20000 forks: the forks of the run ($got)"
+within "$got" 20000 $((f1 - f0 + 2000)) \
+	"a loop of 20000 forks: the forks of the run ($got; /proc/stat around it: $((f1 - f0)))"
 is "$(field "$TT_TMP/forks.json" 'all(abs(r["system"]["forks_s"] * r["interval"] - r["system"]["forks"]) <= 1 + 0.01 * r["system"]["forks"] for r in reps)')" \
 	True "forks/s is the forks of each interval per second"
 
