@@ -82,6 +82,7 @@ batch_report(struct batch_view *v, const struct frame *f)
 		    .wall = f->wall,
 		    .max_rows = batch_rows(o, v->out),
 		    .cg = ev->cg,
+		    .cgroup = hist_sort_has(o->sort, HIST_SORT_CGROUP),
 		};
 
 		if (o->format == FORMAT_FOLDED)

@@ -8,8 +8,10 @@
 #include <string.h>
 
 #include "counters-impl.h"
+#include "tracetop/cgroup.h"
 
-/* Add a process (or -t thread) group; its index. */
+/* Add a process (or -t thread) group, with its command and cgroup; its
+ * index. */
 int
 counters_group_add(struct counters *c, int id, bool is_tid)
 {
@@ -22,6 +24,7 @@ counters_group_add(struct counters *c, int id, bool is_tid)
 	g->is_tid = is_tid;
 	if (counters_proc_stat(c->scan.root, id, &ps) == 0)
 		memcpy(g->comm, ps.comm, sizeof g->comm);
+	g->cgroup = cgroup_of_pid(c->scan.root, id);
 	return (int)c->nprocs++;
 }
 

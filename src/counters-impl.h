@@ -54,6 +54,8 @@ struct cnt_series {
 struct cnt_group {
 	int id; /* CPU, pid or tid; -1 for the total */
 	char comm[16];
+	/* a process's cgroup, read when first counted; or NULL */
+	const struct cgroup *cgroup;
 	bool is_tid; /* a -t thread rather than a process */
 	bool exited;
 	unsigned exit_ticks; /* ticks since it exited */

@@ -52,6 +52,7 @@ row_next(struct counters_snapshot *snap, const struct cnt_group *g, enum counter
 	if (kind == COUNTERS_PROCESS) {
 		r->pid = g->id;
 		memcpy(r->comm, g->comm, sizeof r->comm);
+		r->cgroup = g->cgroup;
 		r->exited = g->exited;
 	}
 	return r;

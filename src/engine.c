@@ -426,8 +426,10 @@ static size_t
 engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, const uint64_t *ips,
             const bool *kern, size_t n, struct hist_key *keys, size_t *self)
 {
-	const struct hist_key base = {
-	    .pid = (int)s->pid, .tid = (int)s->tid, .comm = th ? th->comm : e->unknown_comm};
+	const struct hist_key base = {.pid = (int)s->pid,
+	                              .tid = (int)s->tid,
+	                              .comm = th ? th->comm : e->unknown_comm,
+	                              .cgroup = th ? th->proc->cgroup : NULL};
 	size_t k = 0;
 
 	*self = 0;

@@ -49,18 +49,19 @@ key_hash(const struct hist_key *k)
 	uint64_t h = hash_mix(HASH_SEED, (uint64_t)(uint32_t)k->pid | (uint64_t)k->kernel << 32);
 
 	h = hash_mix(h, (uintptr_t)k->comm);
+	h = hash_mix(h, (uintptr_t)k->cgroup);
 	h = hash_mix(h, (uintptr_t)k->dso);
 	h = hash_mix(h, (uintptr_t)k->sym);
 	h = hash_mix(h, k->addr);
 	return hash_u64(h);
 }
 
-/* Whether two keys are the same (comm, DSO and symbol by pointer). */
+/* Whether two keys are the same (comm, cgroup, DSO and symbol by pointer). */
 static inline bool
 key_eq(const struct hist_key *a, const struct hist_key *b)
 {
-	return a->pid == b->pid && a->comm == b->comm && a->dso == b->dso && a->sym == b->sym &&
-	       a->addr == b->addr && a->kernel == b->kernel;
+	return a->pid == b->pid && a->comm == b->comm && a->cgroup == b->cgroup &&
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel;
 }
 
 /* The slot holding key, or the empty slot where it would go. */
@@ -365,6 +366,12 @@ cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 	case HIST_SORT_SYM:
 		c = strcmp(hist_sym_name(a), hist_sym_name(b));
 		return c != 0 ? c : cmp_u64(a->key.addr, b->key.addr);
+	case HIST_SORT_CGROUP:
+		c = cmp_str(a->key.cgroup ? a->key.cgroup->name : NULL,
+		            b->key.cgroup ? b->key.cgroup->name : NULL);
+		return c != 0 ? c
+		              : cmp_str(a->key.cgroup ? a->key.cgroup->path : NULL,
+		                        b->key.cgroup ? b->key.cgroup->path : NULL);
 	case HIST_SORT_END:
 		break;
 	}
@@ -373,7 +380,8 @@ cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 
 /* Tie-breakers after the user's keys, so the order never depends on the table. */
 static const enum hist_sort tie_keys[] = {
-    HIST_SORT_OVERHEAD, HIST_SORT_SYM, HIST_SORT_PID, HIST_SORT_COMM, HIST_SORT_DSO, HIST_SORT_END,
+    HIST_SORT_OVERHEAD, HIST_SORT_SYM,    HIST_SORT_PID, HIST_SORT_COMM,
+    HIST_SORT_DSO,      HIST_SORT_CGROUP, HIST_SORT_END,
 };
 
 /* qsort_r comparator: the user's keys, then the tie-breakers, then the kernel flag. */
@@ -451,7 +459,7 @@ static const struct {
     {"comm", HIST_SORT_COMM},         {"command", HIST_SORT_COMM},
     {"pid", HIST_SORT_PID},           {"dso", HIST_SORT_DSO},
     {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},
-    {"children", HIST_SORT_CHILDREN},
+    {"children", HIST_SORT_CHILDREN}, {"cgroup", HIST_SORT_CGROUP},
 };
 
 /* The sort key named by the len bytes at s, or HIST_SORT_END. */
@@ -477,9 +485,7 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 	size_t n = 0, len;
 
 	if (s == NULL || s[strspn(s, " \t")] == '\0')
-		return err_set(
-		    err,
-		    "empty sort key list (use overhead, samples, comm, pid, dso, sym, children)");
+		return err_set(err, "empty sort key list (use " HIST_SORT_NAMES ")");
 	for (;;) {
 		p += strspn(p, " \t");
 		end = strchrnul(p, ',');
@@ -490,9 +496,7 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 			return err_set(err, "empty sort key in list");
 		k = sort_lookup(p, len);
 		if (k == HIST_SORT_END)
-			return err_set(err,
-			               "unknown sort key '%s' (use overhead, samples, comm, pid, "
-			               "dso, sym, children)",
+			return err_set(err, "unknown sort key '%s' (use " HIST_SORT_NAMES ")",
 			               word);
 		if (seen[k])
 			return err_set(err, "duplicate sort key '%s'", word);
@@ -505,6 +509,16 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 	out[n] = HIST_SORT_END;
 	memcpy(keys, out, (n + 1) * sizeof *out);
 	return 0;
+}
+
+/* Whether the sort keys hold k. */
+bool
+hist_sort_has(const enum hist_sort *keys, enum hist_sort k)
+{
+	for (; keys != NULL && *keys != HIST_SORT_END; keys++)
+		if (*keys == k)
+			return true;
+	return false;
 }
 
 /* Live entries. */

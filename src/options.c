@@ -62,7 +62,7 @@ static const struct opt_def opt_defs[] = {
     {"output", 'o', "FILE", "write batch reports to FILE"},
     {"format", OPT_FORMAT, "FMT",
      "batch report format: text, json, folded (stacks) or csv (system view)"},
-    {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym"},
+    {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym, cgroup"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",

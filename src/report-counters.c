@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/report-counters.h"
 #include "tracetop/report.h"
 
@@ -96,6 +97,10 @@ json_row(FILE *out, const struct counters_row *r)
 	if (r->kind == COUNTERS_PROCESS) {
 		fprintf(out, ",\"pid\":%d", r->pid);
 		report_json_member(out, "comm", r->comm);
+		if (r->cgroup != NULL) {
+			report_json_member(out, "cgroup", r->cgroup->name);
+			report_json_member(out, "cgroup_path", r->cgroup->path);
+		}
 		fprintf(out, ",\"exited\":%s", r->exited ? "true" : "false");
 	}
 	if (r->metric)

@@ -42,6 +42,15 @@ report_comm(const struct hist_entry *e, char *buf, size_t len)
 	str_escape(buf, len, c, strlen(c));
 }
 
+/* The cgroup column of an entry: its short name, escaped. */
+void
+report_cgroup(const struct hist_entry *e, char *buf, size_t len)
+{
+	const char *c = e->key.cgroup ? e->key.cgroup->name : "[unknown]";
+
+	str_escape(buf, len, c, strlen(c));
+}
+
 /* Samples per second of the refresh. */
 static double
 report_rate(const struct report_info *ri)
@@ -53,7 +62,7 @@ report_rate(const struct report_info *ri)
 void
 report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
-	char comm[64], dso[256], sym[4096];
+	char comm[64], cgroup[256], dso[256], sym[4096];
 	size_t i, n = snap->n;
 
 	if (ri->max_rows && n > ri->max_rows)
@@ -66,8 +75,11 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, "note: %s\n", ri->notice);
 	if (ri->cg != NULL)
 		fprintf(out, "%8s ", "Children");
-	fprintf(out, "%8s %9s  %-16s %7s  %-24s %s\n", ri->cg ? "Self" : "Overhead", "Samples",
-	        "Command", "PID", "Shared Object", "Symbol");
+	fprintf(out, "%8s %9s  %-16s %7s  ", ri->cg ? "Self" : "Overhead", "Samples", "Command",
+	        "PID");
+	if (ri->cgroup)
+		fprintf(out, "%-16s ", "Cgroup");
+	fprintf(out, "%-24s %s\n", "Shared Object", "Symbol");
 	for (i = 0; i < n; i++) {
 		const struct hist_row *r = &snap->rows[i];
 
@@ -76,9 +88,13 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		report_symbol(r->entry, SYM_FULL, sym, sizeof sym);
 		if (ri->cg != NULL)
 			fprintf(out, "%7.2f%% ", r->children);
-		fprintf(out, "%7.2f%% %9llu  %-16s %7d  %-24s [%c] %s\n", r->overhead,
-		        (unsigned long long)r->samples, comm, r->entry->key.pid, dso,
-		        r->entry->key.kernel ? 'k' : '.', sym);
+		fprintf(out, "%7.2f%% %9llu  %-16s %7d  ", r->overhead,
+		        (unsigned long long)r->samples, comm, r->entry->key.pid);
+		if (ri->cgroup) {
+			report_cgroup(r->entry, cgroup, sizeof cgroup);
+			fprintf(out, "%-16s ", cgroup);
+		}
+		fprintf(out, "%-24s [%c] %s\n", dso, r->entry->key.kernel ? 'k' : '.', sym);
 	}
 	fputc('\n', out);
 	fflush(out);
@@ -237,7 +253,12 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, "%s{\"overhead\":%.2f,\"samples\":%llu,\"comm\":", i ? "," : "",
 		        r->overhead, (unsigned long long)r->samples);
 		report_json_string(out, e->key.comm ? e->key.comm : "[unknown]");
-		fprintf(out, ",\"pid\":%d,\"dso\":", e->key.pid);
+		fprintf(out, ",\"pid\":%d", e->key.pid);
+		if (e->key.cgroup != NULL) {
+			report_json_member(out, "cgroup", e->key.cgroup->name);
+			report_json_member(out, "cgroup_path", e->key.cgroup->path);
+		}
+		fputs(",\"dso\":", out);
 		report_json_string(out, dso);
 		fputs(",\"symbol\":", out);
 		report_json_string(out, hist_sym_name(e));

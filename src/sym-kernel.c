@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tracetop/sym-kernel.h"
+#include "tracetop/util.h"
 
 /* Kernel symbols carry no sizes: a symbol reaches the next one, but never
  * further than this (the largest x86-64 kernel functions are ~20 KiB), so
@@ -17,19 +18,6 @@
 
 /* /proc/kallsyms is ~10 MiB on big kernels; refuse anything absurd. */
 #define KALLSYMS_LIMIT (256u * 1024 * 1024)
-
-/* Value of a hex digit, or -1. */
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* Parse one line [p, end): "ADDR TYPE NAME[\t[MODULE]]". Adds text symbols;
  * *nonzero notes any non-zero address. The line is modified in place.
@@ -42,7 +30,7 @@ parse_line(char *p, char *end, struct symtab *st, bool *nonzero)
 	char type, *name, *mod = NULL, *q;
 	size_t namelen;
 
-	while (p < end && (v = hexval(*p)) >= 0) {
+	while (p < end && (v = hex_digit(*p)) >= 0) {
 		addr = (addr << 4) | (uint64_t)v;
 		p++;
 		digits++;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/sym-jit.h"
 #include "tracetop/tasks.h"
 #include "tracetop/util.h"
@@ -529,8 +530,10 @@ thread_synth(struct tasks *ts, int pid, int tid, bool *fresh_proc)
 
 	if (tid == 0) {
 		proc = itab_get(&ts->procs, 0);
-		if (proc == NULL)
+		if (proc == NULL) {
 			proc = task_new(ts, 0, 0, str_intern("swapper"));
+			proc->cgroup = cgroup_get("/"); /* as perf counts idle time */
+		}
 		return thread_new(ts, 0, proc->comm, proc);
 	}
 	if (proc_status(ts, tid, &tgid, &uid) < 0)
@@ -545,6 +548,7 @@ thread_synth(struct tasks *ts, int pid, int tid, bool *fresh_proc)
 		const char *pcomm = pid == tid ? comm : proc_comm(ts, pid, pid);
 
 		proc = task_new(ts, pid, uid, pcomm != NULL ? pcomm : comm);
+		proc->cgroup = cgroup_of_pid(ts->proc_root, pid);
 		task_read_maps(ts, proc);
 		if (fresh_proc != NULL)
 			*fresh_proc = true;
@@ -613,7 +617,9 @@ tasks_free(struct tasks *ts)
 
 /* COMM: rename the thread; on exec (or a rename of the main thread) the
  * process too, and exec drops the old image's maps (MMAP2 records follow)
- * unless the process was just read from /proc, which is already current. */
+ * and reads the cgroup again (a runtime moves its child into the
+ * container's group between fork and exec) unless the process was just
+ * read from /proc, which is already current. */
 void
 tasks_comm(struct tasks *ts, const struct record_comm *c)
 {
@@ -625,8 +631,13 @@ tasks_comm(struct tasks *ts, const struct record_comm *c)
 		return;
 	comm = str_intern(c->comm);
 	th->comm = comm;
-	if (c->exec && !fresh)
+	if (c->exec && !fresh) {
+		const struct cgroup *cg = cgroup_of_pid(ts->proc_root, th->proc->pid);
+
 		task_exec(th->proc);
+		if (cg != NULL)
+			th->proc->cgroup = cg;
+	}
 	if (c->exec || c->tid == c->pid)
 		th->proc->comm = comm;
 }
@@ -647,12 +658,14 @@ tasks_mmap(struct tasks *ts, const struct record_mmap *m)
 	                     makedev(m->maj, m->min), (ino_t)m->ino, m->start, m->start + m->len));
 }
 
-/* A new process for pid forked by parent: its comm, uid and maps. */
+/* A new process for pid forked by parent: its comm, uid, cgroup and maps. */
 static struct task *
 task_fork(struct tasks *ts, const struct thread *parent, int pid)
 {
 	const struct task *pp = parent->proc;
 	struct task *t = task_new(ts, pid, pp->uid, parent->comm);
+
+	t->cgroup = pp->cgroup;
 
 	if (pp->nmaps > 0) {
 		task_reserve(t, pp->nmaps);

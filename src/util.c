@@ -464,6 +464,17 @@ mntns_foreign(const char *proc_root, int pid)
 	       mntns_link("/proc", "self", ours, sizeof ours) && strcmp(ours, theirs) != 0;
 }
 
+/* A hex digit's value. */
+int
+hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
 /* Read a small file whole. */
 ssize_t
 read_file(const char *path, char *buf, size_t len)

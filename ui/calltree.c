@@ -44,6 +44,7 @@ calltree_row_id(const struct hist_row *r)
 	const struct hist_key *k = &r->entry->key;
 	uint64_t h = hash_mix(HASH_SEED, (uintptr_t)k->comm);
 
+	h = hash_mix(h, (uintptr_t)k->cgroup);
 	h = hash_mix(h, (uintptr_t)k->dso);
 	h = hash_mix(h, (uintptr_t)k->sym);
 	h = hash_mix(h, k->addr);

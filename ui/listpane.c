@@ -27,7 +27,7 @@ listpane_sort_menu(struct listpane *lp, struct tui *t)
 
 	menu_open(&t->menu, "Sort by");
 	for (size_t i = 0; i < tb->ncols; i++)
-		if (tb->cols[i].sortable && tb->cols[i].title[0] != '\0')
+		if (tb->cols[i].sortable && !tb->cols[i].hidden && tb->cols[i].title[0] != '\0')
 			menu_add(&t->menu, LISTPANE_MENU_SORT + (int)i, false, "%s",
 			         tb->cols[i].title);
 	lp->sort_menu = true;

@@ -17,6 +17,7 @@
 
 enum cnt_col {
 	COL_SCOPE,
+	COL_CGROUP,
 	COL_EVENT,
 	COL_VALUE,
 	COL_RATE,
@@ -27,9 +28,16 @@ enum cnt_col {
 	COL_COUNT
 };
 
-/* Drop order at narrow widths: History, Run%, Per second, Total. */
+/* Drop order at narrow widths: Cgroup, History, Run%, Per second, Total. */
 static const struct table_col cnt_cols[COL_COUNT] = {
     [COL_SCOPE] = {.title = "Scope", .width = 18, .min_width = 5, .priority = 8, .sortable = true},
+    /* the process scope's: each process's cgroup (container or unit) */
+    [COL_CGROUP] = {.title = "Cgroup",
+                    .width = 14,
+                    .min_width = 8,
+                    .priority = 0,
+                    .sortable = true,
+                    .hidden = true},
     [COL_EVENT] = {.title = "Event", .width = 18, .min_width = 10, .priority = 9, .sortable = true},
     [COL_VALUE] = {.title = "Interval",
                    .width = 15,
@@ -66,6 +74,8 @@ enum cnt_menu_id {
 
 struct cnt {
 	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
+	/* the columns shown: Cgroup only in the process scope */
+	struct table_col cols[COL_COUNT];
 	const struct counters_row **ptrs;
 	size_t cap;
 	char **catalog; /* event names for the picker, loaded on first use */
@@ -160,6 +170,10 @@ cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 	case COL_SCOPE:
 		report_counters_scope(r, buf, len);
 		break;
+	case COL_CGROUP:
+		if (r->cgroup != NULL)
+			str_escape(buf, len, r->cgroup->name, strlen(r->cgroup->name));
+		break;
 	case COL_EVENT:
 		str_escape(esc, sizeof esc, r->event, strlen(r->event));
 		snprintf(buf, len, "%s", esc);
@@ -238,6 +252,11 @@ cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
 
 		return c != 0 ? c : cnt_natural(a, b);
 	}
+	case COL_CGROUP: {
+		int c = strcmp(a->cgroup ? a->cgroup->name : "", b->cgroup ? b->cgroup->name : "");
+
+		return c != 0 ? c : cnt_natural(a, b);
+	}
 	case COL_VALUE:
 		x = cnt_key(a, a->value), y = cnt_key(b, b->value);
 		break;
@@ -270,7 +289,7 @@ cnt_row_id(const void *row, void *ctx)
 	                            (uint32_t)r->pid | (uint64_t)r->metric << 59));
 }
 
-/* Filter and search over scope, command and event. */
+/* Filter and search over scope, command, cgroup and event. */
 static bool
 cnt_match(const void *row, const char *text, void *ctx)
 {
@@ -279,7 +298,8 @@ cnt_match(const void *row, const char *text, void *ctx)
 
 	(void)ctx;
 	report_counters_scope(r, scope, sizeof scope);
-	return strcasestr(scope, text) != NULL || strcasestr(r->event, text) != NULL;
+	return strcasestr(scope, text) != NULL || strcasestr(r->event, text) != NULL ||
+	       (r->cgroup != NULL && strcasestr(r->cgroup->name, text) != NULL);
 }
 
 /* Dim what has exited or cannot be counted. */
@@ -313,7 +333,8 @@ cnt_init(struct tui *t)
 	struct cnt *p = xcalloc(1, sizeof *p);
 
 	p->utf8 = t->theme.utf8;
-	table_init(&p->list.table, cnt_cols, COL_COUNT, &cnt_table_ops, p);
+	memcpy(p->cols, cnt_cols, sizeof p->cols);
+	table_init(&p->list.table, p->cols, COL_COUNT, &cnt_table_ops, p);
 	table_sort_by(&p->list.table, COL_SCOPE, false);
 	return p;
 }
@@ -354,6 +375,9 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 	if (!(f->counters.taken & (1u << s)))
 		return; /* taken before the scope changed: the next frame has it */
 	snap = &f->counters.scopes[s];
+	p->cols[COL_CGROUP].hidden = s != COUNTERS_PROCESS;
+	if (p->cols[COL_CGROUP].hidden && p->list.table.sort_col == COL_CGROUP)
+		table_sort_by(&p->list.table, COL_SCOPE, false);
 	if (p->cap < snap->n) {
 		p->cap = snap->n;
 		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);

@@ -1,7 +1,6 @@
 /* pane-top: the hottest functions, like perf top, in the shared table. */
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "ui/calltree.h"
 #include "ui/listpane.h"
 #include "ui/table.h"
+#include "ui/topview.h"
 #include "ui/tui.h"
 
 enum top_col {
@@ -20,13 +20,15 @@ enum top_col {
 	COL_SAMPLES,
 	COL_COMM,
 	COL_PID,
+	COL_CGROUP,
 	COL_DSO,
 	COL_MARK,
 	COL_SYMBOL,
 	COL_COUNT
 };
 
-/* Drop order at narrow widths: Samples, PID, Command, Shared Object. */
+/* Drop order at narrow widths: Cgroup, Samples, PID, Command, Shared
+ * Object; c keeps Cgroup (topview.h). */
 static const struct table_col top_cols[COL_COUNT] = {
     [COL_CHILDREN] = {.title = "Children",
                       .width = 18,
@@ -55,6 +57,13 @@ static const struct table_col top_cols[COL_COUNT] = {
                  .priority = 2,
                  .right = true,
                  .sortable = true},
+    /* shown by itself only when the rows come from several cgroups */
+    [COL_CGROUP] = {.title = "Cgroup",
+                    .width = 14,
+                    .min_width = 8,
+                    .priority = TOP_CGROUP_PRIO_AUTO,
+                    .hidden = true,
+                    .sortable = true},
     [COL_DSO] =
         {.title = "Shared Object", .width = 16, .min_width = 8, .priority = 4, .sortable = true},
     [COL_MARK] = {.title = "", .width = 3, .min_width = 3, .priority = 8},
@@ -71,6 +80,7 @@ enum top_menu_id {
 	MENU_ZOOM_PID,
 	MENU_ZOOM_TID,
 	MENU_ZOOM_DSO,
+	MENU_ZOOM_CGROUP,
 	MENU_ANNOTATE,
 	MENU_PROBE,
 	MENU_CALLERS,
@@ -85,11 +95,10 @@ struct top {
 	size_t sym_col;       /* index of the Symbol column */
 	bool stacks;          /* the engine has call stacks: trees */
 	struct calltree tree; /* the lines shown: rows and their trees */
-	struct {
-		int pid, tid;          /* 0: not zoomed into one */
-		const struct dso *dso; /* NULL: not zoomed into one */
-	} zoom;
-	bool hide_kernel, hide_user; /* K and U */
+	struct top_zoom zoom; /* the zooms, K and U */
+	size_t cg_col;        /* index of the Cgroup column */
+	/* the Cgroup column: by itself, or as c set it */
+	enum top_cgroup_col cg_show;
 	/* The frame's rows of the shown event that the zooms and K/U keep,
 	 * copied: a frozen screen keeps them while frames move on. */
 	struct hist_snapshot rows;
@@ -138,6 +147,9 @@ top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *bu
 		break;
 	case COL_PID:
 		snprintf(buf, len, "%d", r->entry->key.pid);
+		break;
+	case COL_CGROUP:
+		report_cgroup(r->entry, buf, len);
 		break;
 	case COL_DSO:
 		report_dso(r->entry, buf, len);
@@ -233,8 +245,8 @@ top_row_id(const void *row, void *ctx)
 	return ((const struct ct_line *)row)->id;
 }
 
-/* Does the line's row have text in its command, shared object or symbol?
- * (A tree goes with its row.) */
+/* Does the line's row have text in its command, cgroup, shared object or
+ * symbol? (A tree goes with its row.) */
 static bool
 top_match(const void *row, const char *text, void *ctx)
 {
@@ -242,7 +254,8 @@ top_match(const void *row, const char *text, void *ctx)
 	char buf[512];
 
 	for (size_t i = 0; i < p->ncols; i++) {
-		if (p->kind[i] != COL_COMM && p->kind[i] != COL_DSO && p->kind[i] != COL_SYMBOL)
+		if (p->kind[i] != COL_COMM && p->kind[i] != COL_CGROUP && p->kind[i] != COL_DSO &&
+		    p->kind[i] != COL_SYMBOL)
 			continue;
 		top_row_cell(p, top_hist(row), i, buf, sizeof buf);
 		if (strcasestr(buf, text) != NULL)
@@ -288,18 +301,29 @@ top_set_title(struct top *p)
 	p->cols[p->sym_col].title = p->sym_title;
 }
 
-/* The Top pane's zooms and K/U toggles: keep a row unless one of them
- * hides it. */
-static bool
-top_keep_row(const struct hist_entry *e, const struct top *p)
+/* --sort cgroup shows the Cgroup column, sorted by when it comes first. */
+static void
+top_cgroup_init(struct top *p, const struct tui *t)
 {
-	if (e->key.kernel ? p->hide_kernel : p->hide_user)
-		return false;
-	if (p->zoom.pid != 0 && e->key.pid != p->zoom.pid)
-		return false;
-	if (p->zoom.dso != NULL && e->key.dso != p->zoom.dso)
-		return false;
-	return true;
+	if (t->opts == NULL || !hist_sort_has(t->opts->sort, HIST_SORT_CGROUP))
+		return;
+	p->cg_show = TOP_CGROUP_SHOWN;
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+	if (t->opts->sort[0] == HIST_SORT_CGROUP)
+		table_sort_by(&p->list.table, p->cg_col, false);
+}
+
+/* c: hide the Cgroup column if it is on screen, else show it (kept at
+ * narrow widths). */
+static int
+top_cgroup_toggle(struct top *p, struct tui *t)
+{
+	bool shown = p->list.table.col_x[p->cg_col] >= 0;
+
+	p->cg_show = shown ? TOP_CGROUP_HIDDEN : TOP_CGROUP_SHOWN;
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+	tui_status(t, false, "Cgroup column %s", shown ? "hidden" : "shown");
+	return REACT_HANDLED | REACT_REDRAW;
 }
 
 /* Create the pane. */
@@ -320,6 +344,8 @@ top_init(struct tui *t)
 			p->cols[p->ncols].width = 14; /* two bars: keep Command at 80 */
 		if (k == COL_SYMBOL)
 			p->sym_col = p->ncols;
+		if (k == COL_CGROUP)
+			p->cg_col = p->ncols;
 		p->ncols++;
 	}
 	top_set_title(p);
@@ -327,6 +353,7 @@ top_init(struct tui *t)
 	/* by Self, or by Children with --children */
 	table_sort_by(&p->list.table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
 	              true);
+	top_cgroup_init(p, t);
 	return p;
 }
 
@@ -371,7 +398,7 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < n; i++) {
 		struct hist_row *r;
 
-		if (!top_keep_row(from->rows[i].entry, p))
+		if (!top_zoom_keep(&p->zoom, from->rows[i].entry))
 			continue;
 		r = &p->rows.rows[p->rows.n++];
 		*r = from->rows[i];
@@ -379,6 +406,7 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 	}
 	p->rows.total_score = from != NULL ? from->total_score : 0;
 	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
 }
 
 /* A new frame: its rows to the table. */
@@ -389,57 +417,11 @@ top_update(void *pp, struct tui *t, const struct frame *f)
 	top_rebuild(pp, t, 0);
 }
 
-/* Append a field to the header. */
-static void __attribute__((format(printf, 5, 6)))
-top_header_add(struct pane_header *h, const char *label, int prio, int minw, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (h->n == PANE_HEADER_FIELDS)
-		return;
-	h->field[h->n].label = label;
-	h->field[h->n].prio = prio;
-	h->field[h->n].minw = minw;
-	va_start(ap, fmt);
-	vsnprintf(h->field[h->n].text, sizeof h->field[h->n].text, fmt, ap);
-	va_end(ap);
-	h->n++;
-}
-
-/* The header says what narrows the view: the zooms, K and U. */
+/* The header says what narrows the view. */
 static void
 top_header(void *pp, struct pane_header *h)
 {
-	const struct top *p = pp;
-	char zoom[160] = "", dso[128];
-	size_t o = 0;
-
-	if (p->zoom.pid > 0)
-		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "pid %d", p->zoom.pid);
-	if (p->zoom.tid > 0 && o < sizeof zoom)
-		o += (size_t)snprintf(zoom + o, sizeof zoom - o, "%stid %d", o ? " " : "",
-		                      p->zoom.tid);
-	if (p->zoom.dso != NULL && o < sizeof zoom) {
-		str_escape(dso, sizeof dso, p->zoom.dso->short_name,
-		           strlen(p->zoom.dso->short_name));
-		snprintf(zoom + o, sizeof zoom - o, "%sdso %s", o ? " " : "", dso);
-	}
-	if (zoom[0] != '\0')
-		top_header_add(h, "Zoom: ", 1, 10, "%s", zoom);
-	if (p->hide_kernel)
-		top_header_add(h, "", 2, 0, "K hidden");
-	if (p->hide_user)
-		top_header_add(h, "", 2, 0, "U hidden");
-}
-
-/* Why K/U left nothing to show, and the key that brings rows back. */
-static const char *
-top_hidden_message(const struct top *p)
-{
-	if (p->hide_kernel && p->hide_user)
-		return "No samples here (K and U show the hidden symbols)";
-	return p->hide_user ? "No samples here (U shows user symbols)"
-	                    : "No samples here (K shows kernel symbols)";
+	top_zoom_header(&((const struct top *)pp)->zoom, h);
 }
 
 /* Draw the table (the selected function's full name under it), or say
@@ -464,11 +446,8 @@ top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 	else if (t->refreshes == 0)
 		listpane_message(win, y + h / 2, x, w, "Waiting for samples...", &t->theme);
-	else if (p->zoom.pid || p->zoom.tid || p->zoom.dso)
-		listpane_message(win, y + h / 2, x, w, "No samples here (Esc leaves the zoom)",
-		                 &t->theme);
-	else if (p->hide_kernel || p->hide_user)
-		listpane_message(win, y + h / 2, x, w, top_hidden_message(p), &t->theme);
+	else if (top_zoom_empty(&p->zoom) != NULL)
+		listpane_message(win, y + h / 2, x, w, top_zoom_empty(&p->zoom), &t->theme);
 	else
 		listpane_message(win, y + h / 2, x, w, "No samples in this interval", &t->theme);
 }
@@ -477,11 +456,11 @@ top_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 static int
 top_unzoom(struct top *p, struct tui *t)
 {
-	if (!p->zoom.pid && !p->zoom.tid && !p->zoom.dso)
+	if (!top_zoom_active(&p->zoom))
 		return REACT_IGNORED;
 	if (p->zoom.tid)
 		engine_zoom_thread(t->engine, 0);
-	memset(&p->zoom, 0, sizeof p->zoom);
+	top_zoom_clear(&p->zoom);
 	tui_snapshot(t);
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -492,7 +471,7 @@ top_row_menu(struct top *p, struct tui *t)
 {
 	const struct ct_line *l = table_selected(&p->list.table);
 	const struct hist_row *r = l != NULL ? l->top : NULL;
-	char comm[64], dso[128], sym[256];
+	char comm[64], dso[128], sym[256], cgroup[128];
 	struct tt_err err;
 
 	if (r == NULL)
@@ -506,6 +485,9 @@ top_row_menu(struct top *p, struct tui *t)
 	menu_add(&t->menu, MENU_ZOOM_TID, r->entry->key.tid == 0,
 	         "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
 	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
+	report_cgroup(r->entry, cgroup, sizeof cgroup);
+	menu_add(&t->menu, MENU_ZOOM_CGROUP, r->entry->key.cgroup == NULL, "Zoom into cgroup %s",
+	         cgroup);
 	if (r->entry->key.sym == NULL || r->entry->key.dso == NULL)
 		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (no symbol to annotate)", sym);
 	else if (r->entry->key.inlined)
@@ -535,7 +517,7 @@ top_row_menu(struct top *p, struct tui *t)
 static int
 top_toggle_hide(struct top *p, struct tui *t, bool kernel)
 {
-	bool *flag = kernel ? &p->hide_kernel : &p->hide_user;
+	bool *flag = kernel ? &p->zoom.hide_kernel : &p->zoom.hide_user;
 
 	*flag = !*flag;
 	tui_status(t, false, "%s symbols %s", kernel ? "kernel" : "user",
@@ -731,6 +713,8 @@ top_action(void *pp, struct tui *t, enum action a)
 	case ACT_HIDE_KERNEL:
 	case ACT_HIDE_USER:
 		return top_toggle_hide(p, t, a == ACT_HIDE_KERNEL);
+	case ACT_CGROUP_COL:
+		return top_cgroup_toggle(p, t);
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 
@@ -766,6 +750,9 @@ top_menu(void *pp, struct tui *t, int id)
 		break;
 	case MENU_ZOOM_DSO:
 		p->zoom.dso = r->entry->key.dso;
+		break;
+	case MENU_ZOOM_CGROUP:
+		p->zoom.cgroup = r->entry->key.cgroup;
 		break;
 	case MENU_CALLERS:
 	case MENU_CALLEES:

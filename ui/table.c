@@ -451,7 +451,9 @@ table_layout(struct table *t, int x, int w)
 	int top = INT_MIN, total = -1, at = 0, fw = 0;
 
 	for (size_t i = 0; i < t->ncols; i++) {
-		vis[i] = true;
+		vis[i] = !c[i].hidden;
+		if (!vis[i])
+			continue;
 		total += c[i].width + 1;
 		if (c[i].priority > top)
 			top = c[i].priority;
@@ -652,7 +654,7 @@ table_sort_step(struct table *t, int dir)
 
 	for (size_t k = 1; k < n; k++) {
 		c = (c + (dir > 0 ? 1 : n - 1)) % n;
-		if (t->cols[c].sortable) {
+		if (t->cols[c].sortable && !t->cols[c].hidden) {
 			table_sort_by(t, c, default_descending(&t->cols[c]));
 			return;
 		}

@@ -26,6 +26,7 @@ struct table_col {
 	bool flex;     /* takes the remaining width (one per table) */
 	bool bar;      /* text followed by a bar of ops->bar_value percent */
 	bool sortable;
+	bool hidden; /* not shown and not offered for sorting (a pane's toggle) */
 };
 
 struct table_ops {

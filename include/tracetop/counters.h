@@ -41,6 +41,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/counters-math.h"
 #include "tracetop/util.h"
 
@@ -87,6 +88,8 @@ struct counters_row {
 	double share;          /* running / enabled of the interval, 0..1 (1: no multiplexing) */
 	const double *history; /* the last nhist interval values, oldest first */
 	size_t nhist;
+	/* COUNTERS_PROCESS: its cgroup when known, else NULL */
+	const struct cgroup *cgroup;
 };
 
 /* Rows of one scope, reused from one snapshot to the next. */

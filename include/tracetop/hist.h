@@ -1,4 +1,4 @@
-/* hist: samples aggregated per (pid, comm, DSO, symbol) in an
+/* hist: samples aggregated per (pid, comm, cgroup, DSO, symbol) in an
  * open-addressing hash table with a pooled entry store, so adding a sample
  * allocates nothing in steady state. Once per refresh hist_tick decays (or
  * zeroes) the scores and hist_snapshot sorts them into rows. */
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/dso.h"
 #include "tracetop/symtab.h"
 
@@ -21,6 +22,8 @@ struct hist_key {
 	bool kernel;
 	bool inlined; /* sym is a function inlined there (debug info) */
 	int tid;      /* not part of the identity: the thread of the latest sample */
+	/* the process's cgroup (interned: pointer equality), NULL when unknown */
+	const struct cgroup *cgroup;
 };
 
 struct hist_entry {
@@ -49,10 +52,11 @@ enum hist_sort {
 	HIST_SORT_DSO,
 	HIST_SORT_SYM,
 	HIST_SORT_CHILDREN,
+	HIST_SORT_CGROUP, /* by the cgroup's short name, then its path */
 	HIST_SORT_END = -1,
 };
 
-#define HIST_SORT_MAX 7
+#define HIST_SORT_MAX 8
 
 struct hist_snapshot {
 	struct hist_row *rows; /* sorted */
@@ -95,8 +99,12 @@ void hist_snapshot(struct hist *h, const enum hist_sort *keys,
 void hist_snapshot_free(struct hist_snapshot *snap);
 
 /* "overhead,comm" -> keys; -1 with err naming the bad key. */
+#define HIST_SORT_NAMES "overhead, samples, comm, pid, dso, sym, children, cgroup"
 struct tt_err;
 int hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt_err *err);
+
+/* Whether keys (HIST_SORT_END-terminated) hold k. */
+bool hist_sort_has(const enum hist_sort *keys, enum hist_sort k);
 
 /* Name of an entry's symbol for display: the symbol's full name
  * (demangled, sym-name.h), or "[unknown]". Not escaped. */

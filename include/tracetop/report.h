@@ -24,6 +24,7 @@ struct report_info {
 	double wall;                /* Unix time of the report */
 	unsigned max_rows;          /* 0 = all */
 	const struct callgraph *cg; /* call stacks: Children/Self columns and chains */
+	bool cgroup;                /* text: a Cgroup column (asked for by --sort cgroup) */
 };
 
 /* Display strings of a row, escaped: the symbol ("name" in a form of
@@ -33,6 +34,8 @@ void report_symbol(const struct hist_entry *e, enum sym_form form, char *buf, si
 void report_dso(const struct hist_entry *e, char *buf, size_t len);
 /* The command, escaped. */
 void report_comm(const struct hist_entry *e, char *buf, size_t len);
+/* The cgroup's short name (cgroup.h), escaped; "[unknown]" without one. */
+void report_cgroup(const struct hist_entry *e, char *buf, size_t len);
 
 void report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
 void report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);

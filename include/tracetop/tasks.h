@@ -1,6 +1,7 @@
 /* tasks: the process model. Threads (tid) point at their process (pid),
  * which owns the executable mappings. Synthesized from /proc on first sight,
- * kept current from COMM/MMAP2/FORK/EXIT records. */
+ * kept current from COMM/MMAP2/FORK/EXIT records. Each process knows its
+ * cgroup (cgroup.h). */
 #ifndef TRACETOP_TASKS_H
 #define TRACETOP_TASKS_H
 
@@ -8,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/dso.h"
 #include "tracetop/record.h"
 #include "tracetop/sym-jit.h"
@@ -25,6 +27,10 @@ struct task { /* a process */
 	                  * from a freed one at the same address */
 	uid_t uid;
 	const char *comm; /* interned, raw (escape when printing) */
+	/* read from /proc when the process is first seen and at each exec,
+	 * inherited at fork; a later move to another cgroup is not seen.
+	 * NULL when it could not be read (the process was gone). */
+	const struct cgroup *cgroup;
 	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
 	struct symjit *jit;   /* perf-PID.map symbols, NULL before the first look */

@@ -65,6 +65,9 @@ void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn))
 /* Fill err with a message and return -1, so callers can `return err_set(...)`. */
 int err_set(struct tt_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The value of hex digit c (either case), or -1. */
+int hex_digit(char c);
+
 /* Whole-string numbers: 0 on success, -1 on anything else (empty, junk, range). */
 int parse_u64(const char *s, uint64_t *out);
 int parse_int(const char *s, int *out);

@@ -240,6 +240,39 @@ need_built() {
 	done
 }
 
+# need_cgroup_v2 PATH: make the cgroup v2 group PATH (relative, e.g.
+# "tt-test-$$/app") under the cgroup v2 mount, removed at exit with what
+# still runs in it; sets CG_DIR. Skips everything, saying why, when there
+# is no cgroup v2 tree here (CI's chroot may have no /sys) or it is not
+# writable, or a process cannot be moved in.
+need_cgroup_v2() {
+	local mnt top="${1%%/*}"
+	mnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts 2>/dev/null)
+	[ -n "$mnt" ] ||
+		tap_skip_all "no cgroup v2 hierarchy is mounted here (no /sys/fs/cgroup, or only cgroup v1)"
+	[ -d "$mnt/$top" ] && tap_skip_all "$mnt/$top exists already"
+	mkdir -p "$mnt/$1" 2>"$TT_TMP/cgroup.err" ||
+		tap_skip_all "cgroup v2 at $mnt is not writable: $(head -n 1 "$TT_TMP/cgroup.err")"
+	at_exit "_cgroup_remove '$mnt/$top'"
+	CG_DIR="$mnt/$1"
+	sh -c "echo \$\$ >'$CG_DIR/cgroup.procs'" 2>"$TT_TMP/cgroup.err" ||
+		tap_skip_all "cannot move a process into $CG_DIR: $(head -n 1 "$TT_TMP/cgroup.err")"
+}
+
+# _cgroup_remove DIR: kill what runs in the groups this test made under DIR
+# (only its own processes are there), then remove them, innermost first.
+_cgroup_remove() {
+	local cg_top="$1" f p
+	[ -d "$cg_top" ] || return 0
+	for f in $(find "$cg_top" -name cgroup.procs 2>/dev/null); do
+		for p in $(cat "$f" 2>/dev/null); do
+			kill -KILL "$p" 2>/dev/null && wait "$p" 2>/dev/null # reaps quietly our own
+		done
+	done
+	wait_for 5 eval '[ -z "$(find "$cg_top" -name cgroup.procs -exec cat {} + 2>/dev/null)" ]'
+	find "$cg_top" -depth -type d -exec rmdir {} + 2>/dev/null
+}
+
 # ---------------------------------------------------------------- cleanup
 
 # bg_pid PID: kill PID (TERM, then KILL after 2 s) when the test exits.
@@ -468,6 +501,11 @@ wait_order() {
 		[ $SECONDS -ge $end ] && return 1
 		sleep 0.1
 	done
+}
+
+# titles_are NAME ERE: the Top pane's column titles (line 4) match ERE.
+titles_are() {
+	tmux_capture "$1" | sed -n 4p | grep -Eq -- "$2"
 }
 
 # max_width NAME: the widest line on screen, in cells (every non-ASCII

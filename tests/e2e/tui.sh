@@ -103,11 +103,6 @@ tmux_wait_text main 3 'FROZEN'
 ok $? "Z freezes the display"
 tmux_keys main Z
 
-# titles_are NAME ERE: the column titles (line 4) match ERE.
-titles_are() {
-	tmux_capture "$1" | sed -n 4p | grep -Eq -- "$2"
-}
-
 # resize to 80x24: rows stay, nothing wider than 80
 _tt_tmux resize-window -t main -x 80 -y 24
 wait_for 3 titles_are main 'Overhead +Command +PID +Shared Object +Symbol$'

@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/counters-proc.h"
 #include "tracetop/counters.h"
 #include "tracetop/evspec.h"
@@ -611,6 +612,8 @@ test_live_exit(void **state)
 	assert_non_null(r = row_of(&snap, "page-faults", NULL));
 	assert_int_equal(r->pid, child);
 	assert_false(r->exited);
+	/* the child is in our cgroup, read when it was first counted */
+	assert_ptr_equal(r->cgroup, cgroup_of_pid("/proc", getpid()));
 	assert_int_equal(write(go[1], "g", 1), 1);
 	assert_int_equal(waitpid(child, NULL, 0), child);
 	counters_tick(c);

@@ -491,6 +491,64 @@ test_sort_ties(void **state)
 	hist_free(rev);
 }
 
+/* The cgroup is part of the identity (a process that exec'd into another
+ * group gets new rows) and a sort key: by short name, then path, unknown
+ * last; "cgroup,overhead" groups the rows of each container. */
+static void
+test_cgroup(void **state)
+{
+	static const struct cgroup web = {"/system.slice/docker-aa.scope", "4f3c2b1a0e9d"},
+	                           web2 = {"/docker/aa", "4f3c2b1a0e9d"},
+	                           cron = {"/system.slice/cron.service", "cron.service"};
+	struct hist *h = hist_new(0.5);
+	struct hist_key k = mk(10, "nginx", &dso_libc, &sym_malloc, 0, false), in[4];
+	enum hist_sort keys[HIST_SORT_MAX + 1];
+	struct tt_err err;
+
+	(void)state;
+	in[0] = k, in[0].cgroup = &web;
+	in[1] = k, in[1].cgroup = &web2;
+	in[2] = k, in[2].cgroup = NULL;
+	in[3] = in[0];
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
+		hist_add(h, &in[i]);
+	assert_int_equal(hist_count(h), 3);
+	assert_int_equal(must_find(h, in[0])->total, 2);
+	assert_ptr_equal(must_find(h, in[1])->key.cgroup, &web2);
+	hist_free(h);
+
+	h = hist_new(0.5);
+	k.cgroup = &cron;
+	k.pid = 10;
+	add_n(h, k, 10);
+	k.cgroup = NULL;
+	k.pid = 20;
+	add_n(h, k, 40);
+	k.cgroup = &web2;
+	k.pid = 30;
+	add_n(h, k, 20);
+	k.cgroup = &web;
+	k.pid = 40;
+	add_n(h, k, 30);
+	k.pid = 50;
+	k.sym = &sym_main;
+	add_n(h, k, 35);
+	hist_tick(h, false);
+	/* 4f3c... (/docker/aa before /system.slice/..., whose two rows go by
+	 * overhead), cron, unknown */
+	check_order(h, "cgroup", "CEDAB");
+	check_order(h, "cgroup,pid", "CDEAB");
+	check_order(h, "overhead", "BEDCA");
+	assert_int_equal(hist_parse_sort("cgroup,pid", keys, &err), 0);
+	assert_int_equal(keys[0], HIST_SORT_CGROUP);
+	assert_true(hist_sort_has(keys, HIST_SORT_CGROUP));
+	assert_true(hist_sort_has(keys, HIST_SORT_PID));
+	assert_false(hist_sort_has(keys, HIST_SORT_COMM));
+	assert_false(hist_sort_has(NULL, HIST_SORT_CGROUP));
+	assert_int_equal(hist_parse_sort("cgroup,cgroup", keys, &err), -1);
+	hist_free(h);
+}
+
 /* Samples are the rounded scores, and sort on that rounding. */
 static void
 test_samples_rounding(void **state)
@@ -613,8 +671,8 @@ test_parse_sort_invalid(void **state)
 	} bad[] = {
 	    {"", "empty sort key list"},
 	    {"  ", "empty sort key list"},
-	    {"foo",
-	     "unknown sort key 'foo' (use overhead, samples, comm, pid, dso, sym, children)"},
+	    {"foo", "unknown sort key 'foo' (use overhead, samples, comm, pid, dso, sym, children, "
+	            "cgroup)"},
 	    {"comm,cpu", "unknown sort key 'cpu'"},
 	    {"Comm", "unknown sort key 'Comm'"},
 	    {"sym\x1b[2J", "unknown sort key 'sym\\x1b[2J'"},
@@ -698,6 +756,7 @@ main(void)
 	    cmocka_unit_test(test_sort_each_key),
 	    cmocka_unit_test(test_sort_multi),
 	    cmocka_unit_test(test_sort_ties),
+	    cmocka_unit_test(test_cgroup),
 	    cmocka_unit_test(test_samples_rounding),
 	    cmocka_unit_test(test_filter),
 	    cmocka_unit_test(test_snapshot_reuse),

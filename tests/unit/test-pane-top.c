@@ -266,18 +266,21 @@ test_row_menu(void **state)
 	assert_int_equal(act(f, ACT_ENTER), REACT_HANDLED | REACT_REDRAW);
 	assert_true(m->active);
 	assert_string_equal(m->title, "alpha_fn");
-	assert_int_equal(m->n, 5);
+	assert_int_equal(m->n, 6);
 	assert_string_equal(m->items[0].label, "Zoom into process 100 (alpha-app)");
 	assert_false(m->items[0].disabled);
 	assert_string_equal(m->items[1].label, "Zoom into thread 101 (its samples from now on)");
 	assert_false(m->items[1].disabled);
 	assert_string_equal(m->items[2].label, "Zoom into libc.so.6");
 	assert_false(m->items[2].disabled);
-	assert_string_equal(m->items[3].label, "Annotate alpha_fn (instructions, source lines)");
-	assert_false(m->items[3].disabled);
+	/* no cgroup known for this row's process */
+	assert_string_equal(m->items[3].label, "Zoom into cgroup [unknown]");
+	assert_true(m->items[3].disabled);
+	assert_string_equal(m->items[4].label, "Annotate alpha_fn (instructions, source lines)");
+	assert_false(m->items[4].disabled);
 	/* no probe manager in this fixture: probing is offered, disabled, with why */
-	assert_string_equal(m->items[4].label, "Probe alpha_fn (probes are not available)");
-	assert_true(m->items[4].disabled);
+	assert_string_equal(m->items[5].label, "Probe alpha_fn (probes are not available)");
+	assert_true(m->items[5].disabled);
 	assert_int_equal(m->sel, 0);
 	/* Annotate hands the row's function to the Annotate pane */
 	annotate_open_sym[0] = '\0';
@@ -365,6 +368,84 @@ test_zoom_dso(void **state)
 	f->app.short_name = "gam\x07mad";
 	choose(f, "Zoom into gam");
 	assert_string_equal(header_of(f), "Zoom: dso gam\\x07mad");
+}
+
+/* The Cgroup column: there by itself when the rows come from several
+ * cgroups and there is room, first to drop at narrow widths; c hides it
+ * when shown, else shows it and keeps it; the filter matches it; the
+ * Enter menu zooms into a row's cgroup, Esc leaves. */
+static void
+test_cgroup(void **state)
+{
+	static const struct cgroup web = {"/system.slice/docker-4f3c.scope", "4f3c2b1a0e9d"},
+	                           evil = {"/evil", "ev\x1bil"};
+	/* not const: a symbol caches its demangled name */
+	static struct sym serve = {.start = 0x4000, .size = 0x10, .name = "web_serve"},
+	                  poll = {.start = 0x4100, .size = 0x10, .name = "web_poll"};
+	struct fixture *f = *state;
+	struct hist_key k = {.pid = 400, .tid = 400, .comm = str_intern("nginx"), .dso = &f->app};
+
+	/* one cgroup (unknown for all): no column even with room */
+	draw(f, 24, 140);
+	assert_null(strstr(pane_line(0), "Cgroup"));
+	k.sym = &serve, k.cgroup = &web;
+	add_n(f->h, &k, 200);
+	k.sym = &poll, k.pid = 401, k.tid = 401;
+	add_n(f->h, &k, 100);
+	k.sym = &f->beta, k.cgroup = &evil, k.pid = 402, k.tid = 402;
+	add_n(f->h, &k, 1);
+	hist_tick(f->h, false);
+	tui_snapshot(&f->t);
+	draw(f, 24, 140);
+	assert_non_null(strstr(pane_line(0), "PID Cgroup         Shared Object"));
+	assert_non_null(strstr(pane_line(1), "  400 4f3c2b1a0e9d   gammad"));
+	assert_non_null(strstr(pane_line(3), "  100 [unknown]      libc.so.6"));
+	assert_true(find_line("402 ev\\x1bil") > 0);
+	/* 80 columns: dropped first */
+	draw(f, 24, 80);
+	assert_null(strstr(pane_line(0), "Cgroup"));
+	assert_non_null(strstr(pane_line(0), "Command"));
+	/* c: not on screen, so shown, and kept at 80 columns */
+	assert_int_equal(act(f, ACT_CGROUP_COL), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(f->t.status, "Cgroup column shown");
+	draw(f, 24, 80);
+	assert_non_null(strstr(pane_line(0), "Cgroup"));
+	/* c again: hidden, even with room */
+	act(f, ACT_CGROUP_COL);
+	assert_string_equal(f->t.status, "Cgroup column hidden");
+	draw(f, 24, 140);
+	assert_null(strstr(pane_line(0), "Cgroup"));
+	act(f, ACT_CGROUP_COL);
+	draw(f, 24, 140);
+	assert_non_null(strstr(pane_line(0), "Cgroup"));
+	/* the filter matches the cgroup's name */
+	act(f, ACT_FILTER);
+	type(f, "4f3c2b");
+	finish(f, true);
+	draw(f, 24, 140);
+	assert_string_equal(symbols_shown(), "web_serve web_poll");
+	act(f, ACT_CLOSE);
+	/* zoom into the row's cgroup: its processes' rows only */
+	select_row(f, "web_serve");
+	choose(f, "Zoom into cgroup 4f3c2b1a0e9d");
+	assert_string_equal(header_of(f), "Zoom: cgroup 4f3c2b1a0e9d");
+	draw(f, 24, 140);
+	assert_string_equal(symbols_shown(), "web_serve web_poll");
+	assert_int_equal(zoom_calls, 0); /* a filter of the frame's rows */
+	/* with a process zoom too */
+	select_row(f, "web_poll");
+	choose(f, "Zoom into process 401");
+	assert_string_equal(header_of(f), "Zoom: pid 401 cgroup 4f3c2b1a0e9d");
+	draw(f, 24, 140);
+	assert_string_equal(symbols_shown(), "web_poll");
+	act(f, ACT_CLOSE);
+	assert_string_equal(header_of(f), "");
+	draw(f, 24, 140);
+	assert_non_null(strstr(symbols_shown(), "alpha_fn"));
+	/* the name comes from the traced system: escaped in the header */
+	select_row(f, "beta_sched"); /* the user-space one of pid 402 */
+	choose(f, "Zoom into cgroup ev\\x1bil");
+	assert_string_equal(header_of(f), "Zoom: cgroup ev\\x1bil");
 }
 
 /* Clicks select rows and sort by titles; the wheel scrolls; releases are
@@ -541,6 +622,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_zoom_process, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zoom_thread, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zoom_dso, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),

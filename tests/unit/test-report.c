@@ -243,6 +243,51 @@ test_json_fallback(void **state)
 	                          "\"notice\":\"cycles is not supported here\","));
 }
 
+/* The cgroup: a JSON member (short name and path, escaped) on rows that
+ * know theirs; a text column only when asked for (--sort cgroup). */
+static void
+test_cgroup(void **state)
+{
+	static const struct cgroup web = {"/system.slice/docker-x.scope", "4f3c2b1a0e9d"},
+	                           evil = {"/evil\x1b[2J\"", "evil\x1b[2J\""};
+	struct fixture *f = *state;
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot snap = {0};
+	struct report_info ri = info;
+	struct hist_key k = {
+	    .pid = 9, .comm = str_intern("nginx"), .dso = &f->libc, .sym = &f->memcpy_sym};
+	const char *t;
+
+	k.cgroup = &web;
+	add_n(h, &k, 30);
+	k.cgroup = &evil;
+	k.pid = 10;
+	add_n(h, &k, 20);
+	k.cgroup = NULL;
+	k.pid = 11;
+	add_n(h, &k, 10);
+	hist_tick(h, true);
+	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
+	report_json(f->out, &ri, &snap);
+	report_text(f->out, &ri, &snap);
+	ri.cgroup = true;
+	report_text(f->out, &ri, &snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "\"pid\":9,\"cgroup\":\"4f3c2b1a0e9d\","
+	                          "\"cgroup_path\":\"/system.slice/docker-x.scope\",\"dso\":"));
+	assert_non_null(strstr(t, "\"pid\":10,\"cgroup\":\"evil\\\\x1b[2J\\\"\","));
+	assert_non_null(strstr(t, "\"pid\":11,\"dso\":"));
+	assert_null(strchr(t, '\x1b'));
+	/* the first text report has no column, the second has */
+	assert_non_null(strstr(t, "   PID  Shared Object"));
+	assert_non_null(strstr(t, "   PID  Cgroup           Shared Object"));
+	assert_non_null(strstr(t, "nginx                  9  4f3c2b1a0e9d     libc.so.6"));
+	assert_non_null(strstr(t, "nginx                 10  evil\\x1b[2J\"     libc.so.6"));
+	assert_non_null(strstr(t, "nginx                 11  [unknown]        libc.so.6"));
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
 /* Column helpers used by the TUI too. */
 static void
 test_columns(void **state)
@@ -272,6 +317,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_json_unknown_and_escapes, setup, teardown),
 	    cmocka_unit_test(test_json_backslash),
 	    cmocka_unit_test_setup_teardown(test_json_fallback, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
 	};
 

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +22,7 @@
 #include "tracetop/dso.h"
 #include "tracetop/tasks.h"
 #include "tracetop/util.h"
+#include "fakeproc.h"
 
 /* A pid above PID_MAX_LIMIT (so no real process's /tmp/perf-PID.map can
  * collide) and unique to this run (so parallel runs do not either). */
@@ -44,20 +44,7 @@ static const char fake_maps[] =
 static void
 put(const char *rel, const char *text)
 {
-	char path[PATH_MAX], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof path, "%s/%s", proc_root, rel);
-	for (slash = strchr(path + strlen(proc_root) + 1, '/'); slash;
-	     slash = strchr(slash + 1, '/')) {
-		*slash = '\0';
-		assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
-		*slash = '/';
-	}
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	fakeproc_put(proc_root, rel, text);
 }
 
 /* Write PROC/TID/status with a Tgid and a real uid. */
@@ -72,13 +59,6 @@ put_status(int tid, int tgid, unsigned uid)
 	         "PPid:\t1\nTracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n",
 	         tgid, tid, uid, uid + 1, uid + 1, uid + 1);
 	put(rel, text);
-}
-
-/* nftw callback removing one entry. */
-static int
-rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
 }
 
 /* Build the fake proc root. */
@@ -124,7 +104,7 @@ group_setup(void **state)
 static int
 group_teardown(void **state)
 {
-	nftw(proc_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	fakeproc_remove(proc_root);
 	dso_cache_free();
 	return 0;
 }

@@ -515,7 +515,8 @@ test_now_ns(void **state)
 	assert_true(b - a < 10ULL * 1000000000ULL);
 }
 
-/* Allocation helpers copy and format; err_set formats and returns -1. */
+/* Allocation helpers copy and format; err_set formats and returns -1;
+ * hex digits. */
 static void
 test_helpers(void **state)
 {
@@ -547,6 +548,14 @@ test_helpers(void **state)
 	long_arg[sizeof long_arg - 1] = '\0';
 	assert_int_equal(err_set(&err, "%s", long_arg), -1);
 	assert_int_equal(strlen(err.msg), sizeof err.msg - 1);
+
+	assert_int_equal(hex_digit('0'), 0);
+	assert_int_equal(hex_digit('9'), 9);
+	assert_int_equal(hex_digit('a'), 10);
+	assert_int_equal(hex_digit('F'), 15);
+	assert_int_equal(hex_digit('g'), -1);
+	assert_int_equal(hex_digit('/'), -1);
+	assert_int_equal(hex_digit('\0'), -1);
 }
 
 int
