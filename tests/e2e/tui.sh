@@ -103,9 +103,15 @@ tmux_wait_text main 3 'FROZEN'
 ok $? "Z freezes the display"
 tmux_keys main Z
 
-# titles_are NAME ERE: the column titles (line 4) match ERE.
+# titles_line NAME: the column titles, the line under the tab bar (the
+# header's meters come between the header and the tab bar).
+titles_line() {
+	tmux_capture "$1" | grep -A1 -E '^ Top +Counters' | sed -n 2p
+}
+
+# titles_are NAME ERE: the column titles match ERE.
 titles_are() {
-	tmux_capture "$1" | sed -n 4p | grep -Eq -- "$2"
+	titles_line "$1" | grep -Eq -- "$2"
 }
 
 # resize to 80x24: rows stay, nothing wider than 80
@@ -117,7 +123,7 @@ ok $? "rows stay after resizing to 80x24"
 w=$(max_width main)
 [ "$w" -le 80 ]
 ok $? "no line wider than 80 ($w)"
-like "$(tmux_capture main | sed -n 4p)" '^ *(▼|▲|v|\^)?Overhead' "titles on line 4 at 80x24"
+like "$(titles_line main)" '^ *(▼|▲|v|\^)?Overhead' "titles under the tab bar at 80x24"
 _tt_tmux resize-window -t main -x 60 -y 20
 wait_for 3 titles_are main 'Overhead +Shared Object +Symbol$'
 ok $? "at 60 columns Command and PID give way too"
