@@ -17,6 +17,7 @@ enum action {
 	ACT_FREEZE,      /* Z */
 	ACT_DELAY,       /* d */
 	ACT_NEXT_EVENT,  /* e */
+	ACT_METERS,      /* m: hide or show the header meters */
 	/* tables */
 	ACT_UP,
 	ACT_DOWN,

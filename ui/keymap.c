@@ -27,6 +27,10 @@ static const struct keybind keymap[] = {
     {'<', false, "<", ACT_SORT_PREV, SCOPE_TABLE, NULL, "sort by the previous column"},
     {'>', false, ">", ACT_SORT_NEXT, SCOPE_TABLE, NULL, "sort by the next column"},
     {'I', false, "I", ACT_SORT_INVERT, SCOPE_TABLE, NULL, "invert the sort order"},
+    {'\n', false, "Enter", ACT_ENTER, SCOPE_PROCS, "Zoom",
+     "zoom the Top pane into the selected process"},
+    {'\r', false, "Enter", ACT_ENTER, SCOPE_PROCS, NULL, NULL},
+    {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_PROCS, NULL, NULL},
     {'\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
      "menu for the selected row: zoom into its process, thread, cgroup or object"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
@@ -99,13 +103,15 @@ static const struct keybind keymap[] = {
      "freeze the display (sampling goes on); again to thaw"},
     {'d', false, "d", ACT_DELAY, SCOPE_GLOBAL, NULL, "change the refresh interval"},
     {'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e"},
+    {'m', false, "m", ACT_METERS, SCOPE_GLOBAL, NULL,
+     "hide or show the header meters (CPUs, memory, swap, tasks, load, uptime)"},
     {CTRL('L'), false, "Ctrl-L", ACT_REDRAW, SCOPE_GLOBAL, NULL, "redraw the screen"},
     {KEY_F(10), true, "F10", ACT_QUIT, SCOPE_GLOBAL, "Quit", "quit (q first closes a dialog)"},
     {'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL},
 };
 
-const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL, SCOPE_TABLE,  SCOPE_TOP,     SCOPE_COUNTERS,
-                                        SCOPE_TRACE,  SCOPE_PROBES, SCOPE_ANNOTATE};
+const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL, SCOPE_TABLE,  SCOPE_TOP,      SCOPE_COUNTERS,
+                                        SCOPE_TRACE,  SCOPE_PROBES, SCOPE_ANNOTATE, SCOPE_PROCS};
 const size_t keymap_nscopes = ARRAY_SIZE(keymap_scopes);
 
 /* Does binding b apply in scope (every pane but help is a list pane and
@@ -156,6 +162,8 @@ keymap_scope_name(enum key_scope scope)
 		return "Probes pane";
 	case SCOPE_ANNOTATE:
 		return "Annotate pane";
+	case SCOPE_PROCS:
+		return "Processes pane";
 	}
 	return "";
 }

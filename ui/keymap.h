@@ -19,6 +19,7 @@ enum key_scope {
 	SCOPE_TRACE,    /* the Trace pane */
 	SCOPE_PROBES,   /* the Probes pane */
 	SCOPE_ANNOTATE, /* the Annotate pane */
+	SCOPE_PROCS,    /* the Processes pane */
 };
 
 /* Every scope, in the order of the help pane and the man page. */

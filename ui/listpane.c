@@ -130,6 +130,22 @@ listpane_pane_mouse(void *pane, struct tui *t, int y, int x, unsigned long bstat
 	return listpane_mouse(pane, y, x, bstate);
 }
 
+/* The pane's actions, for a pane that has no keys of its own. */
+int
+listpane_pane_action(void *pane, struct tui *t, enum action a)
+{
+	return listpane_action(pane, t, a);
+}
+
+/* The pane's menus (the sort menu), for a pane that opens no other. */
+int
+listpane_pane_menu(void *pane, struct tui *t, int id)
+{
+	(void)t;
+	listpane_menu(pane, id);
+	return REACT_REDRAW;
+}
+
 /* The pane's prompts, for a pane that begins with its list. */
 int
 listpane_pane_prompt(void *pane, struct tui *t, int result)

@@ -44,6 +44,10 @@ int listpane_mouse(struct listpane *lp, int y, int x, unsigned long bstate);
  * its struct listpane. */
 int listpane_pane_mouse(void *pane, struct tui *t, int y, int x, unsigned long bstate);
 int listpane_pane_prompt(void *pane, struct tui *t, int result);
+/* pane_ops.action (the list's keys only) and pane_ops.menu (the sort menu
+ * only) for such a pane. */
+int listpane_pane_action(void *pane, struct tui *t, enum action a);
+int listpane_pane_menu(void *pane, struct tui *t, int id);
 
 /* A centred, dimmed line: why the list is empty. */
 void listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th);

@@ -16,6 +16,7 @@
 
 #include "tracetop/counters.h"
 #include "tracetop/probe.h"
+#include "tracetop/system.h"
 #include "tracetop/util.h"
 #include "ui/screen.h"
 #include "ui/tui.h"
@@ -51,7 +52,8 @@ loop_frame_has(const struct frame *f, unsigned reads)
 	return (!(reads & PANE_READS_SAMPLING) || f->has_sampling) &&
 	       (!(reads & PANE_READS_COUNTERS) || f->has_counters) &&
 	       (!(reads & PANE_READS_PROBES) || f->has_probes) &&
-	       (!(reads & PANE_READS_TRACE) || f->has_trace);
+	       (!(reads & PANE_READS_TRACE) || f->has_trace) &&
+	       (!(reads & PANE_READS_SYSTEM) || f->has_system);
 }
 
 /* Show frame f: the header's numbers of the shown event, then the panes. */
@@ -205,6 +207,11 @@ loop_global(struct tui *t, enum action a)
 	case ACT_REDRAW:
 		clearok(curscr, TRUE);
 		return REACT_REDRAW;
+	case ACT_METERS:
+		t->no_meters = !t->no_meters;
+		if (!t->no_meters && (t->frame == NULL || !t->frame->has_system))
+			tui_status(t, false, "no meters: the system source is not running");
+		return REACT_REDRAW;
 	case ACT_TOGGLE_ZERO:
 		t->zero = !t->zero;
 		session_set_zero(t->session, t->zero);
@@ -331,12 +338,30 @@ loop_read_keys(struct tui *t)
 		loop_key(t, ch, rc == KEY_CODE_YES);
 }
 
+/* Tell the panes which one is seen now, when that changed (the help over
+ * a pane hides it). */
+static void
+loop_show(struct tui *t)
+{
+	size_t now = t->help ? t->npanes : t->cur;
+
+	if (now == t->shown)
+		return;
+	if (t->shown < t->npanes && t->panes[t->shown]->show != NULL)
+		t->panes[t->shown]->show(t->pane_state[t->shown], t, false);
+	t->shown = now;
+	if (now < t->npanes && t->panes[now]->show != NULL)
+		t->panes[now]->show(t->pane_state[now], t, true);
+}
+
 /* Draw one frame: header, pane (or help), dialogs, footer. */
 static void
 loop_draw(struct tui *t)
 {
 	const struct pane_ops *p = t->panes[t->cur];
-	int top = SCREEN_HEADER_LINES, h = LINES - SCREEN_HEADER_LINES - SCREEN_FOOTER_LINES;
+	int top = screen_header_lines(t), h = LINES - top - SCREEN_FOOTER_LINES;
+
+	loop_show(t);
 
 	werase(stdscr);
 	screen_draw_header(t);
@@ -459,6 +484,7 @@ loop_init_panes(struct tui *t)
 	t->panes = tui_panes;
 	t->npanes = tui_npanes;
 	t->pane_state = xcalloc(t->npanes, sizeof *t->pane_state);
+	t->shown = t->npanes;
 	for (size_t i = 0; i < t->npanes; i++) {
 		t->pane_state[i] = t->panes[i]->init(t);
 		if (t->panes[i]->view == t->opts->view)
@@ -483,6 +509,7 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	                       .engine = session_source(s, &source_sampling),
 	                       .counters = session_source(s, &source_counters),
 	                       .probes = session_source(s, &source_probes),
+	                       .system = session_source(s, &source_system),
 	                       .counters_error = counters_error,
 	                       .opts = o,
 	                       .delay = o->delay,

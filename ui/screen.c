@@ -36,6 +36,7 @@
 #include "tracetop/engine.h"
 #include "tracetop/util.h"
 #include "ui/keymap.h"
+#include "ui/meters.h"
 #include "ui/screen.h"
 
 #define SEG_MAX 8 /* fields on one header line */
@@ -415,10 +416,18 @@ screen_draw_tabs(struct tui *t, int y)
 	wattrset(stdscr, A_NORMAL);
 }
 
-/* Draw the header and the tab bar (lines 0 to 2; the caller refreshes). */
+/* Lines above the pane area. */
+int
+screen_header_lines(const struct tui *t)
+{
+	return SCREEN_HEADER_LINES + meters_lines(t, LINES, COLS);
+}
+
+/* Draw the header, the meters and the tab bar (the caller refreshes). */
 void
 screen_draw_header(struct tui *t)
 {
+	int meters = meters_lines(t, LINES, COLS);
 	struct segs l;
 
 	if (LINES > 0) {
@@ -431,8 +440,10 @@ screen_draw_header(struct tui *t)
 		screen_header_view(t, &l);
 		segs_draw(&l, 1, &t->theme);
 	}
-	if (LINES > 2)
-		screen_draw_tabs(t, 2);
+	if (meters > 0)
+		meters_draw(t, 2);
+	if (LINES > 2 + meters)
+		screen_draw_tabs(t, 2 + meters);
 }
 
 /* The status line: the open prompt, or the message until it expires. */
@@ -474,7 +485,8 @@ screen_draw_keybar(struct tui *t, int y)
 
 		/* The lookup says whether this key does this action here. */
 		if (b->bar == NULL || seen[b->action] ||
-		    keymap_lookup(b->key, b->is_key, scope) != b->action)
+		    keymap_lookup(b->key, b->is_key, scope) != b->action ||
+		    (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_TABLE && b->scope != scope))
 			continue;
 		seen[b->action] = true;
 		w = prompt_str_width(b->name) + prompt_str_width(b->bar);

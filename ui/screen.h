@@ -9,7 +9,7 @@
 #include "ui/tui.h"
 
 /* Lines the frame uses above and below the pane area. */
-#define SCREEN_HEADER_LINES 3 /* two header lines + tab bar */
+#define SCREEN_HEADER_LINES 3 /* two header lines + tab bar, without meters */
 #define SCREEN_FOOTER_LINES 2 /* status line + key bar */
 
 /* Start curses on the terminal (newterm on stdin/stdout), keypad, no
@@ -29,13 +29,15 @@ void screen_end(void);
 /* Re-read the terminal size after SIGWINCH and resize curses. */
 void screen_resize(void);
 
+/* Lines above the pane area: the header, the meters shown, the tab bar. */
+int screen_header_lines(const struct tui *t);
+
 /* Draw the header (event, fallback notice, samples/s, lost, target, CPUs,
  * interval, decay/zero, frozen, zoom, hidden K/U) on lines 0-1 of stdscr,
- * the tab bar on line 2; the caller refreshes. Fields are fitted to COLS
- * by priority (dropped, or cut with an ellipsis), never wrapped. The
- * engine is read only through engine_event_name, engine_nevents,
- * engine_notice, engine_target and engine_stats, and only when t->engine
- * is not NULL (tests pass a fake engine or none). */
+ * the meters under them (ui/meters.h), then the tab bar; the caller refreshes. Fields are fitted to
+ * COLS by priority (dropped, or cut with an ellipsis), never wrapped. The engine is read only
+ * through engine_event_name, engine_nevents, engine_notice, engine_target and engine_stats, and
+ * only when t->engine is not NULL (tests pass a fake engine or none). */
 void screen_draw_header(struct tui *t);
 
 /* Draw the status line (message, or the prompt when one is open) and the

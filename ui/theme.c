@@ -42,6 +42,18 @@ static const struct theme_spec specs[TH_COUNT] = {
     [TH_ERROR] = {COLOR_RED, DEF, A_BOLD, A_BOLD | A_REVERSE},
     [TH_DIALOG] = {COLOR_WHITE, COLOR_BLUE, A_NORMAL, A_NORMAL},
     [TH_DIALOG_SELECTED] = {COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE},
+    /* as htop: user green, system red, irq yellow, iowait grey, steal cyan;
+     * in monochrome the meters tell the kinds apart by their characters */
+    [TH_METER_USER] = {COLOR_GREEN, DEF, A_NORMAL, A_NORMAL},
+    [TH_METER_SYSTEM] = {COLOR_RED, DEF, A_NORMAL, A_NORMAL},
+    [TH_METER_IRQ] = {COLOR_YELLOW, DEF, A_NORMAL, A_NORMAL},
+    [TH_METER_IOWAIT] = {GRAY, DEF, A_NORMAL, A_NORMAL},
+    [TH_METER_STEAL] = {COLOR_CYAN, DEF, A_NORMAL, A_NORMAL},
+    [TH_METER_BUFFERS] = {COLOR_BLUE, DEF, A_BOLD, A_NORMAL},
+    [TH_METER_CACHE] = {COLOR_YELLOW, DEF, A_NORMAL, A_NORMAL},
+    [TH_LOAD_LOW] = {COLOR_GREEN, DEF, A_NORMAL, A_NORMAL},
+    [TH_LOAD_MID] = {COLOR_YELLOW, DEF, A_NORMAL, A_BOLD},
+    [TH_LOAD_HIGH] = {COLOR_RED, DEF, A_BOLD, A_BOLD | A_REVERSE},
 };
 
 /* Pick the glyph set: block bars and box lines in UTF-8, ASCII otherwise. */

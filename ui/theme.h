@@ -28,6 +28,17 @@ enum theme_item {
 	TH_ERROR,
 	TH_DIALOG, /* menus and prompts */
 	TH_DIALOG_SELECTED,
+	/* header meters: CPU time by kind, memory by kind, load levels */
+	TH_METER_USER,
+	TH_METER_SYSTEM,
+	TH_METER_IRQ,
+	TH_METER_IOWAIT,
+	TH_METER_STEAL,
+	TH_METER_BUFFERS,
+	TH_METER_CACHE,
+	TH_LOAD_LOW,
+	TH_LOAD_MID,
+	TH_LOAD_HIGH,
 	TH_COUNT
 };
 

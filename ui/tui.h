@@ -28,6 +28,7 @@ enum pane_parts {
 	PANE_READS_COUNTERS = 1 << 1,
 	PANE_READS_PROBES = 1 << 2,
 	PANE_READS_TRACE = 1 << 3,
+	PANE_READS_SYSTEM = 1 << 4,
 };
 
 /* What a pane adds to the header's second line (what narrows its view),
@@ -59,6 +60,9 @@ struct pane_ops {
 	void (*draw)(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w);
 	/* Its fields of the header (NULL: none). */
 	void (*header)(void *p, struct pane_header *h);
+	/* The pane became the one shown (shown), or stopped being it (NULL:
+	 * nothing to do): to read what only it needs while it is seen. */
+	void (*show)(void *p, struct tui *t, bool shown);
 	/* Act on an action; REACT_* flags. */
 	int (*action)(void *p, struct tui *t, enum action a);
 	/* A mouse event at screen (y, x): bstate from getmouse. */
@@ -79,6 +83,7 @@ extern const size_t tui_npanes;
 
 struct counters;
 struct probes;
+struct system;
 
 struct tui {
 	struct session *session;
@@ -89,12 +94,14 @@ struct tui {
 	struct counters *counters;  /* the Counters pane's, NULL if they failed... */
 	const char *counters_error; /* ...for this reason */
 	struct probes *probes;      /* the Probes pane's manager, or NULL */
+	struct system *system;      /* the system source (meters, System pane), or NULL */
 	const struct options *opts;
 	struct theme theme;
 	double delay; /* seconds between refreshes */
 	bool zero;    /* zero counts each refresh instead of decay */
 	bool frozen;  /* the display keeps its snapshot */
 	bool mouse;
+	bool no_meters;             /* the header meters are hidden (m) */
 	size_t event;               /* event shown (index into the frame's) */
 	const struct callgraph *cg; /* the shown event's call graph, NULL without -g */
 	uint64_t snap_samples;      /* samples of the refresh */
@@ -104,6 +111,7 @@ struct tui {
 	const struct pane_ops *const *panes;
 	void **pane_state;
 	size_t npanes, cur;
+	size_t shown;    /* the pane whose show op last said it is seen (npanes: none) */
 	bool help;       /* the help pane is over the current one */
 	size_t help_top; /* help scroll position */
 	/* dialogs */
@@ -151,5 +159,7 @@ void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, b
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_help;
+/* Zoom the Top pane into process pid and switch to it. */
+void pane_top_zoom_pid(struct tui *t, int pid);
 
 #endif

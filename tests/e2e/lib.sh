@@ -503,9 +503,15 @@ wait_order() {
 	done
 }
 
-# titles_are NAME ERE: the Top pane's column titles (line 4) match ERE.
+# titles_line NAME: the column titles, the line under the tab bar (the
+# header's meters come between the header and the tab bar).
+titles_line() {
+	tmux_capture "$1" | grep -A1 -E '^ Top +Counters' | sed -n 2p
+}
+
+# titles_are NAME ERE: the column titles match ERE.
 titles_are() {
-	tmux_capture "$1" | sed -n 4p | grep -Eq -- "$2"
+	titles_line "$1" | grep -Eq -- "$2"
 }
 
 # max_width NAME: the widest line on screen, in cells (every non-ASCII

@@ -77,8 +77,9 @@ _tt_tmux resize-window -t cg -x 150 -y 30
 tmux_keys cg Tab
 tmux_wait_text cg 5 'Scope: total'
 ok $? "Tab shows the Counters pane"
-tmux_capture cg | sed -n 5p | grep -q 'Scope.*Event' && ! tmux_capture cg | sed -n 5p | grep -q Cgroup
-ok $? "no Cgroup column in the total scope" || diag "$(tmux_capture cg | sed -n 5p)"
+# (the titles line: under the header's meters)
+tmux_capture cg | grep -q 'Scope.*Event' && ! tmux_capture cg | grep 'Scope.*Event' | grep -q Cgroup
+ok $? "no Cgroup column in the total scope" || diag "$(tmux_capture cg | grep 'Scope.*Event')"
 tmux_keys cg s
 tmux_wait_text cg 3 'Scope: cpu'
 tmux_keys cg s
@@ -99,7 +100,7 @@ tmux_keys srt '\' s p l i t _ a l p h a Enter
 tmux_wait_text srt 5 "$ID12 +split +\\[\\.\\] split_alpha"
 ok $? "--sort cgroup shows the workload's container id"
 titles_are srt 'Cgroup *(▲|\^)'
-ok $? "--sort cgroup sorts by the Cgroup column" || diag "$(tmux_capture srt | sed -n 4p)"
+ok $? "--sort cgroup sorts by the Cgroup column" || diag "$(titles_line srt)"
 tmux_keys srt q
 tmux_wait_text srt 3 'exit=0'
 done_testing

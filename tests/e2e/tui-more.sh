@@ -256,7 +256,8 @@ tmux_start big 200 50 "$TRACETOP" -p "$pid" -d 0.5
 tmux_wait_text big 5 'split_gamma'
 ok $? "200x50: rows show"
 like "$(screen_line big 1)" '^Event: ' "200x50: header"
-like "$(screen_line big 4)" 'Overhead +Samples +Command +PID +Shared Object +Symbol' "200x50: titles"
+tabs=$(line_of big '^ Top +Counters')
+like "$(screen_line big $((${tabs:-0} + 1)))" 'Overhead +Samples +Command +PID +Shared Object +Symbol' "200x50: titles under the tab bar"
 like "$(screen_line big 50)" 'F1.*Help.*F10.*Quit' "200x50: key bar on the last line"
 w=$(max_width big)
 [ "$w" -le 200 ]

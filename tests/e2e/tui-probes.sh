@@ -87,7 +87,7 @@ wait_for 3 eval '[ "$(our_groups)" = 0 ]'
 ok $? "gone from uprobe_events"
 
 # ---------------------------------------------------------------- from Top
-tmux_keys pr Tab Tab # past the Annotate pane, round to Top
+tmux_keys pr BTab BTab BTab # back past Trace and Counters to Top
 tmux_wait_text pr 3 'split_alpha'
 tmux_keys pr F4
 tmux_keys pr -l 'split_beta'

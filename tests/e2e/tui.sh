@@ -112,7 +112,7 @@ ok $? "rows stay after resizing to 80x24"
 w=$(max_width main)
 [ "$w" -le 80 ]
 ok $? "no line wider than 80 ($w)"
-like "$(tmux_capture main | sed -n 4p)" '^ *(▼|▲|v|\^)?Overhead' "titles on line 4 at 80x24"
+like "$(titles_line main)" '^ *(▼|▲|v|\^)?Overhead' "titles under the tab bar at 80x24"
 _tt_tmux resize-window -t main -x 60 -y 20
 wait_for 3 titles_are main 'Overhead +Shared Object +Symbol$'
 ok $? "at 60 columns Command and PID give way too"

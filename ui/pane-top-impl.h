@@ -1,0 +1,50 @@
+/* pane-top-impl: the Top pane's state, shared by its files (pane-top.c,
+ * pane-top-zoom.c) and nothing else. */
+#ifndef TRACETOP_UI_PANE_TOP_IMPL_H
+#define TRACETOP_UI_PANE_TOP_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tracetop/hist.h"
+#include "tracetop/sym-name.h"
+#include "ui/calltree.h"
+#include "ui/listpane.h"
+#include "ui/table.h"
+#include "ui/topview.h"
+
+/* What a column of the Top pane shows. */
+enum top_col {
+	COL_CHILDREN, /* only with call stacks */
+	COL_OVERHEAD,
+	COL_SAMPLES,
+	COL_COMM,
+	COL_PID,
+	COL_CGROUP,
+	COL_DSO,
+	COL_MARK,
+	COL_SYMBOL,
+	COL_COUNT
+};
+
+/* The Top pane. */
+struct top {
+	struct listpane list;             /* first: the listpane_pane_* ops take the pane as it */
+	struct table_col cols[COL_COUNT]; /* the columns shown */
+	enum top_col kind[COL_COUNT];     /* what each shown column is */
+	size_t ncols;
+	size_t sym_col;       /* index of the Symbol column */
+	bool stacks;          /* the engine has call stacks: trees */
+	struct calltree tree; /* the lines shown: rows and their trees */
+	struct top_zoom zoom; /* the zooms, K and U */
+	size_t cg_col;        /* index of the Cgroup column */
+	/* the Cgroup column: by itself, or as c set it */
+	enum top_cgroup_col cg_show;
+	/* The frame's rows of the shown event that the zooms and K/U keep,
+	 * copied: a frozen screen keeps them while frames move on. */
+	struct hist_snapshot rows;
+	char sym_title[48];
+	enum sym_form form; /* names compact, with "…" where UTF-8 is allowed */
+};
+
+#endif
