@@ -1,8 +1,9 @@
 /*
  * vdsoplt: time spent where a binary has no symbols of its own: the vDSO
  * (clock_gettime never enters the kernel) and PLT stubs (every call of
- * strlen goes through strlen@plt; built with -fno-builtin so it is not
- * inlined). A profiler must name both, never as [unknown] or _init.
+ * strlen and labs goes through its @plt stub; built with -fno-builtin so
+ * neither is inlined: labs is three instructions, so its stub takes a
+ * good share). A profiler must name both, never as [unknown] or _init.
  *
  * Usage: vdsoplt [SECONDS]   (default 3)
  */
@@ -23,10 +24,10 @@ main(int argc, char **argv)
 	end.tv_sec += secs;
 	do {
 		/* half the time reading the clock, half calling through the PLT */
-		for (int i = 0; i < 20000; i++)
+		for (int i = 0; i < 60000; i++)
 			clock_gettime(CLOCK_MONOTONIC, &now);
 		for (int i = 0; i < 2000000; i++)
-			n += strlen(name);
+			n += strlen(name) + (unsigned long)labs(i); /* labs: a stub as long as it */
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (now.tv_sec < end.tv_sec ||
 	         (now.tv_sec == end.tv_sec && now.tv_nsec < end.tv_nsec));
