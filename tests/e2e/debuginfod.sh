@@ -80,18 +80,23 @@ like "$(cat "$TT_TMP/out")" 'split +\[\.\] split_alpha$' "it names from the cach
 is "$(grep -c 'debuginfod: fetched' "$TT_TMP/err")" 0 "without a download"
 
 # inline chains come from the same downloaded file (as in inline.sh, with
-# counts zeroed at each refresh; the samples that waited for the download
-# are counted without them, so a later refresh, the fourth, is checked)
-DEBUGINFOD_URLS="$url" DEBUGINFOD_CACHE_PATH="$TT_TMP/cache" "$TRACETOP" -b -g -z -d 1 -n 4 \
-	--format folded -- "$TT_TMP/inlines" 5 >"$TT_TMP/folded" 2>"$TT_TMP/err"
+# counts zeroed at each refresh). The samples that waited for the
+# download are counted without them, and the worker (niced) may take a
+# few seconds on a loaded machine: one of the later refreshes is enough.
+DEBUGINFOD_URLS="$url" DEBUGINFOD_CACHE_PATH="$TT_TMP/cache" "$TRACETOP" -b -g -z -d 1 -n 6 \
+	--format folded -- "$TT_TMP/inlines" 7 >"$TT_TMP/folded" 2>"$TT_TMP/err"
 ok $? "a run of the stripped inlines program with -g exits 0"
-hot=$(awk 'BEGIN { b = 1 } !NF { b++; next } b == 4' "$TT_TMP/folded" |
-	grep -F 'main;outer_fn;inl_a (inlined);inl_b (inlined)' | awk '{ s += $NF } END { print s + 0 }')
-all=$(awk 'BEGIN { b = 1 } !NF { b++; next } b == 4 && NF { s += $NF } END { print s + 0 }' \
-	"$TT_TMP/folded")
-diag "fourth refresh: $hot of $all samples through outer_fn;inl_a;inl_b"
-python3 -c "import sys; sys.exit(0 if $all > 0 and $hot / $all > 0.9 else 1)"
-ok $? "its inlined functions are named from the download"
+best=0
+for n in 2 3 4 5 6; do
+	hot=$(awk -v n=$n 'BEGIN { b = 1 } !NF { b++; next } b == n' "$TT_TMP/folded" |
+		grep -F 'main;outer_fn;inl_a (inlined);inl_b (inlined)' | awk '{ s += $NF } END { print s + 0 }')
+	all=$(awk -v n=$n 'BEGIN { b = 1 } !NF { b++; next } b == n && NF { s += $NF } END { print s + 0 }' \
+		"$TT_TMP/folded")
+	diag "refresh $n: $hot of $all samples through outer_fn;inl_a;inl_b"
+	python3 -c "import sys; sys.exit(0 if $all > 0 and $hot / $all > 0.9 else 1)" && best=1
+done
+[ "$best" = 1 ]
+ok $? "its inlined functions are named from the download (90 % in a refresh)"
 
 run "$TT_TMP/nocache" --no-debuginfod
 ok $? "--no-debuginfod exits 0"
