@@ -12,7 +12,8 @@ BUILD="$TOP/build"
 # the TUI tests, python3 for their checks, binutils (objdump, nm, c++filt),
 # procps (pgrep, ps), clang-format (the tree's format is checked), rustc
 # (the Rust demangling test builds a workload; g++ comes with
-# build-essential), and qemu,
+# build-essential), debuginfod (the server the debuginfod test runs on
+# loopback), and qemu,
 # busybox, cpio and xz for tests/vm, which boots Debian's kernel with
 # tracetop in an initramfs. Every other command
 # the tests call comes with a minimal Debian root (coreutils, util-linux,
@@ -21,9 +22,10 @@ TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
 	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev libiberty-dev
+	libdebuginfod-dev
 )
 TT_TEST_PACKAGES=(
-	tmux python3 binutils procps clang-format rustc
+	tmux python3 binutils procps clang-format rustc debuginfod
 	qemu-system-x86 busybox-static cpio xz-utils nodejs
 )
 

@@ -55,6 +55,7 @@ struct batch_view {
 	bool final; /* the last report was printed */
 	long reports;
 	char notice[320];               /* the counters notice last printed */
+	uint64_t dbg_seq;               /* the last debuginfod note printed */
 	uint64_t trace_seq;             /* trace view: the next entry to print */
 	uint64_t trace_lost;            /* events the kernel lost, as last printed */
 	struct report_system_state sys; /* system view: titles, absent reasons, CSV columns */
@@ -130,12 +131,35 @@ batch_read(void *arg)
 		v->drain(v);
 }
 
+/* The debuginfod notes of a frame not printed yet, one stderr line each
+ * (already escaped); a note pushed out before a frame came is counted. */
+static void
+batch_debuginfod(struct batch_view *v, const struct frame *f)
+{
+	const struct symdbg_status *st = &f->sampling.debuginfod;
+	uint64_t oldest = st->note_seq;
+
+	if (!f->has_sampling || st->note_seq <= v->dbg_seq)
+		return;
+	for (size_t i = 0; i < SYMDBG_NOTES; i++)
+		if (st->notes[i].seq != 0 && st->notes[i].seq < oldest)
+			oldest = st->notes[i].seq;
+	if (oldest > v->dbg_seq + 1)
+		fprintf(stderr, "tracetop: debuginfod: %llu notes not shown\n",
+		        (unsigned long long)(oldest - v->dbg_seq - 1));
+	for (size_t i = 0; i < SYMDBG_NOTES; i++)
+		if (st->notes[i].seq > v->dbg_seq)
+			fprintf(stderr, "tracetop: %s\n", st->notes[i].text);
+	v->dbg_seq = st->note_seq;
+}
+
 /* A frame: the view's report. */
 static void
 batch_frame(void *arg, const struct frame *f)
 {
 	struct batch_view *v = arg;
 
+	batch_debuginfod(v, f);
 	v->final = f->final;
 	v->report(v, f);
 	v->reports++;

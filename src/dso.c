@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "tracetop/dso.h"
+#include "tracetop/sym-debuginfod.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-kernel.h"
 #include "tracetop/util.h"
@@ -184,15 +185,17 @@ struct elf_load {
 	char *error; /* why there are no symbols, or NULL */
 };
 
-/* Read path's symbols (debug files under root) into l; touches nothing
- * shared, so any thread may run it. */
+/* Read path's symbols (debug files under root) into l, and whether a
+ * debug file fetched by build-id would name more into *want (may be NULL);
+ * touches nothing shared, so any thread may run it. */
 static void
-elf_load_read(struct elf_load *l, const char *path, const char *root)
+elf_load_read(struct elf_load *l, const char *path, const char *root, struct symelf_want *want)
 {
 	struct tt_err err;
 
 	symtab_init(&l->syms);
-	if (symelf_load(path, root, &l->syms, &l->segs, &l->nsegs, &l->debug_file, &err) != 0) {
+	if (symelf_load_want(path, root, &l->syms, &l->segs, &l->nsegs, &l->debug_file, want,
+	                     &err) != 0) {
 		/* "no symbols" still gives the segments, for offsets */
 		l->error = xstrdup(err.msg);
 		symtab_free(&l->syms);
@@ -232,7 +235,9 @@ load_elf(struct dso *d)
 	struct elf_load l;
 
 	memset(&l, 0, sizeof l);
-	elf_load_read(&l, dso_path(d), debug_root);
+	/* here, on the loop thread, never a download: only one the worker
+	 * already left in debuginfod's cache is used */
+	elf_load_read(&l, dso_path(d), debug_root, NULL);
 	elf_load_install(d, &l);
 }
 
@@ -304,6 +309,8 @@ struct dso_load_job {
 	const char *path; /* dso_path(d): it outlives the job (never freed before the cache) */
 	char *debug_root; /* a copy: dso_set_debug_root frees the setting's string */
 	struct elf_load l;
+	bool read;               /* l holds the file's own answer */
+	struct symelf_want want; /* and whether a download would name more */
 };
 
 /* Start a load of d for another thread. */
@@ -319,11 +326,32 @@ dso_load_job_new(struct dso *d)
 	return j;
 }
 
-/* Read the job's file: only the job's own storage is written. */
-void
-dso_load_job_run(struct dso_load_job *j)
+/* Read the job's file: only the job's own storage is written. A stripped
+ * file's debug file is then downloaded by build-id (debuginfod), once the
+ * quick jobs are done, and the names read from it. */
+bool
+dso_load_job_run(struct dso_load_job *j, bool may_defer)
 {
-	elf_load_read(&j->l, j->path, j->debug_root);
+	char *fetched;
+
+	if (!j->read) {
+		elf_load_read(&j->l, j->path, j->debug_root, &j->want);
+		j->read = true;
+	}
+	if (!j->want.debug || !symdbg_wanted(j->want.build_id, j->want.build_id_len))
+		return true;
+	if (may_defer)
+		return false;
+	j->want.debug = false;
+	fetched = symdbg_fetch(j->want.build_id, j->want.build_id_len, j->path);
+	if (fetched == NULL)
+		return true;
+	free(fetched);
+	/* the download is in the client's cache now, where the debug file
+	 * search looks last */
+	elf_load_discard(&j->l);
+	elf_load_read(&j->l, j->path, j->debug_root, NULL);
+	return true;
 }
 
 /* Free a job and what it holds; its DSO is no longer loading. */

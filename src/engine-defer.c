@@ -11,13 +11,17 @@
  * exec or an exec mapping of its process, a new task taking its pid or
  * tid, or tasks_reap freeing its exited thread, it is counted at once,
  * its symbols loaded here, the old synchronous way (as when the buffer is
- * full and before the last report). An exit itself changes nothing a
+ * full, and before the last report once the worker has had up to 5 s to
+ * answer). Loaded here, a stripped file gets no debuginfod download (the
+ * loop thread never waits for the network): only one already in the
+ * client's cache names it. An exit itself changes nothing a
  * replay reads (the dead thread keeps its process and maps until reaped),
  * so a short-lived process's samples still wait for the worker. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine-impl.h"
 #include "tracetop/dso.h"
@@ -32,6 +36,12 @@
  * DWARF sample unwound only once its leaf's symbols came); then it is
  * counted with the rest of its symbols loaded here. */
 #define ENGINE_DEFER_MAX_WAITS 3
+/* The last report waits this long at most for the symbol tables the worker
+ * is still loading (a debuginfod download, a big library) rather than
+ * count their samples with tables loaded here, without the download. */
+#define ENGINE_DEFER_SETTLE_NS 5000000000ULL
+/* How long it naps between looks at the worker's answers. */
+#define ENGINE_DEFER_SETTLE_NAP_NS 1000000L
 
 /* A load with the worker, in the engine's list until answered. */
 struct engine_load {
@@ -65,13 +75,13 @@ id_bit(int id)
 	return 1ULL << (hash_u64((uint64_t)(uint32_t)id) & 63);
 }
 
-/* On the worker: read the DSO's file into the job. */
+/* On the worker: read the DSO's file into the job. Samples wait for it,
+ * so it goes before put-off jobs, unless it would download a debug file
+ * (debuginfod): that waits until the quick jobs are done. */
 static bool
 engine_load_run(struct worker_job *j, bool may_defer)
 {
-	(void)may_defer; /* samples wait for it: it goes before put-off jobs */
-	dso_load_job_run(((struct engine_load *)j->obj)->job);
-	return true;
+	return dso_load_job_run(((struct engine_load *)j->obj)->job, may_defer);
 }
 
 /* Take a load out of the engine's list. */
@@ -338,11 +348,29 @@ engine_defer_gone(struct engine *e, uint64_t now, uint64_t grace)
 		engine_defer_pass(e, &sel);
 }
 
-/* Every waiting sample now. */
+/* Before the last report: let the worker answer the loads it has (for at
+ * most ENGINE_DEFER_SETTLE_NS), replaying the samples they complete. */
+static void
+engine_defer_settle(struct engine *e)
+{
+	const struct timespec nap = {0, ENGINE_DEFER_SETTLE_NAP_NS};
+	uint64_t end = now_ns() + ENGINE_DEFER_SETTLE_NS;
+
+	while (e->worker != NULL && e->defer.n > 0 && e->defer.loads != NULL && now_ns() < end) {
+		nanosleep(&nap, NULL);
+		engine_defer_poll(e, false);
+	}
+}
+
+/* Every waiting sample now (the last report first gives the worker a
+ * little time). */
 void
 engine_defer_flush(struct engine *e, enum engine_defer_why why)
 {
 	const struct engine_defer_sel sel = {.why = (int)why};
+
+	if (why == ENGINE_DEFER_FINAL)
+		engine_defer_settle(e);
 
 	if (e->defer.n > 0)
 		engine_defer_pass(e, &sel);

@@ -163,7 +163,8 @@ void engine_defer_model(struct engine *e, int pid, int tid);
 void engine_defer_gone(struct engine *e, uint64_t now, uint64_t grace);
 
 /* Count every waiting sample now (a full buffer, the last report),
- * loading their symbols on this thread. */
+ * loading their symbols on this thread; for the last report, after
+ * waiting a few seconds at most for the loads the worker has. */
 void engine_defer_flush(struct engine *e, enum engine_defer_why why);
 
 /* Free the buffer and the load jobs never answered; after worker_free. */

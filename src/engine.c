@@ -19,6 +19,7 @@
 #include "tracetop/srcline.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
+#include "tracetop/sym-debuginfod.h"
 #include "tracetop/worker.h"
 
 /* User stack copied per sample in fp mode: enough for a frameless leaf's
@@ -788,7 +789,9 @@ engine_free(struct engine *e)
 	}
 	if (e->unwind != NULL)
 		unwind_free(e->unwind);
+	symdbg_interrupt(true); /* a download in progress gives up */
 	worker_free(e->worker); /* before the symbols its lookups use go */
+	symdbg_interrupt(false);
 	engine_defer_free(e);
 	srcline_async_free(e->srcl);
 	srcline_free_all();

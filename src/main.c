@@ -18,6 +18,7 @@
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
 #include "tracetop/session.h"
+#include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
 #include "tracetop/tracefs.h"
 #include "ui/keymap.h"
@@ -250,6 +251,8 @@ run(const struct options *o, struct evspec *specs)
 		eo.events = &dummy;
 		eo.nevents = 1;
 	}
+	/* before the worker thread starts: it reads the environment */
+	symdbg_configure(!o->no_debuginfod);
 	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0)
 		block_stop_signals();
 	/* what a killed tracetop left in tracefs goes first */

@@ -30,6 +30,7 @@ enum {
 	OPT_PROBE_VARS,
 	OPT_ANNOTATE,
 	OPT_TRACE_LOG,
+	OPT_NO_DEBUGINFOD,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -94,6 +95,8 @@ static const struct opt_def opt_defs[] = {
      "remove tracefs instances and probes left by a killed tracetop and exit"},
     {"include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile"},
     {"no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen"},
+    {"no-debuginfod", OPT_NO_DEBUGINFOD, NULL,
+     "do not fetch debug info from the servers in DEBUGINFOD_URLS"},
     {"list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit"},
     {"help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit"},
     {"version", OPT_VERSION, NULL, "print the version and exit"},
@@ -419,6 +422,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_NO_MOUSE:
 		o->no_mouse = true;
+		return 0;
+	case OPT_NO_DEBUGINFOD:
+		o->no_debuginfod = true;
 		return 0;
 	case OPT_HELP_KEYS:
 		o->help_keys = true;

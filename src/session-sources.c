@@ -7,6 +7,7 @@
 #include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/session.h"
+#include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
 #include "tracetop/util.h"
 
@@ -74,6 +75,7 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 	fs->stats = *engine_stats(e);
 	fs->notice = engine_notice(e);
 	fs->target = engine_target(e);
+	symdbg_status(&fs->debuginfod);
 	for (size_t i = 0; i < n; i++) {
 		struct frame_event *ev = &fs->events[i];
 		const struct callgraph *cg = engine_callgraph(e, i);

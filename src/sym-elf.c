@@ -1,5 +1,5 @@
-/* sym-elf: function symbols, load segments, build-ids and separate debug
- * files of ELF objects through libelf. The files may belong to anyone and be
+/* sym-elf: function symbols and load segments of ELF objects through
+ * libelf (build-ids and separate debug files: sym-debug.c). The files may belong to anyone and be
  * corrupt on purpose: sizes and indices go through libelf's checked
  * accessors (elf_getdata, gelf_getsym, elf_strptr, gelf_getnote). */
 #include "config.h"
@@ -16,33 +16,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sym-elf-impl.h"
 #include "tracetop/sym-demangle.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-name.h"
 
-#define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
-#define BUILD_ID_MAX 20
 /* Functions a typed name may fit that an error message lists. */
 #define SYMELF_NAMES 4
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
-static uint32_t crc_table[256];
 
-/* One-time set-up: the libelf version handshake and the CRC-32 table. */
+/* One-time set-up: the libelf version handshake. */
 static void
 init_globals(void)
 {
-	uint32_t c;
-	unsigned i, k;
-
 	if (elf_version(EV_CURRENT) == EV_NONE)
 		fatal("libelf is out of date: %s", elf_errmsg(-1));
-	for (i = 0; i < 256; i++) {
-		c = i;
-		for (k = 0; k < 8; k++)
-			c = (c & 1) ? 0xedb88320u ^ (c >> 1) : c >> 1;
-		crc_table[i] = c;
-	}
 }
 
 /* Open path as an ELF file; NULL with err on failure. *fdp gets the fd. */
@@ -102,8 +91,8 @@ find_section_type(Elf *elf, Elf64_Word type, GElf_Shdr *sh)
 }
 
 /* The first section called name, or NULL. */
-static Elf_Scn *
-find_section_name(Elf *elf, const char *name, GElf_Shdr *sh)
+Elf_Scn *
+symelf_section_named(Elf *elf, const char *name, GElf_Shdr *sh)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -236,7 +225,7 @@ static size_t
 add_plt_slots(Elf *elf, struct symtab *st)
 {
 	GElf_Shdr rsh, psh;
-	Elf_Scn *rel = find_section_name(elf, ".rela.plt", &rsh), *plt;
+	Elf_Scn *rel = symelf_section_named(elf, ".rela.plt", &rsh), *plt;
 	Elf_Data *rdata, *syms;
 	size_t strndx, n, added = 0, rsize = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
 	uint64_t first;
@@ -244,9 +233,9 @@ add_plt_slots(Elf *elf, struct symtab *st)
 
 	if (rel == NULL || rsize == 0 || !reloc_tables(elf, rel, &rsh, &rdata, &syms, &strndx))
 		return 0;
-	if ((plt = find_section_name(elf, ".plt.sec", &psh)) != NULL)
+	if ((plt = symelf_section_named(elf, ".plt.sec", &psh)) != NULL)
 		first = psh.sh_addr;
-	else if ((plt = find_section_name(elf, ".plt", &psh)) != NULL)
+	else if ((plt = symelf_section_named(elf, ".plt", &psh)) != NULL)
 		first = psh.sh_addr + PLT_ENTRY;
 	else
 		return 0;
@@ -293,8 +282,8 @@ static size_t
 add_plt_got(Elf *elf, struct symtab *st)
 {
 	GElf_Shdr rsh, psh;
-	Elf_Scn *rel = find_section_name(elf, ".rela.dyn", &rsh);
-	Elf_Scn *plt = find_section_name(elf, ".plt.got", &psh);
+	Elf_Scn *rel = symelf_section_named(elf, ".rela.dyn", &rsh);
+	Elf_Scn *plt = symelf_section_named(elf, ".plt.got", &psh);
 	Elf_Data *rdata, *syms, *code;
 	size_t strndx, n, added = 0, rsize = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
 	uint64_t step;
@@ -363,252 +352,13 @@ load_segments(Elf *elf, struct dso_seg **segs, size_t *nsegs)
 	return 0;
 }
 
-/* Look for an NT_GNU_BUILD_ID note in note data; its length or -1. */
-static int
-note_build_id(Elf_Data *data, uint8_t *id, size_t idlen)
-{
-	size_t off = 0, next, name_off, desc_off;
-	const char *base;
-	GElf_Nhdr nh;
-
-	if (data == NULL || data->d_buf == NULL)
-		return -1;
-	base = data->d_buf;
-	while (off < data->d_size &&
-	       (next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-		if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
-		    memcmp(base + name_off, "GNU", 4) == 0 && nh.n_descsz > 0 &&
-		    nh.n_descsz <= idlen && nh.n_descsz <= BUILD_ID_MAX) {
-			memcpy(id, base + desc_off, nh.n_descsz);
-			return (int)nh.n_descsz;
-		}
-		off = next;
-	}
-	return -1;
-}
-
-/* The build-id from SHT_NOTE sections, else from PT_NOTE segments. */
-static int
-elf_build_id(Elf *elf, uint8_t *id, size_t idlen)
-{
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Phdr ph;
-	size_t i, n;
-	int len;
-
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE)
-			continue;
-		if ((len = note_build_id(elf_getdata(scn, NULL), id, idlen)) > 0)
-			return len;
-	}
-	if (elf_getphdrnum(elf, &n) != 0)
-		return -1;
-	for (i = 0; i < n && i < 65536; i++) {
-		if (gelf_getphdr(elf, (int)i, &ph) == NULL || ph.p_type != PT_NOTE)
-			continue;
-		len = note_build_id(
-		    elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz, ELF_T_NHDR), id,
-		    idlen);
-		if (len > 0)
-			return len;
-	}
-	return -1;
-}
-
-/* Read the build-id of a file. */
-int
-symelf_build_id(const char *path, uint8_t *id, size_t idlen)
-{
-	struct tt_err err;
-	int fd, len;
-	Elf *elf = symelf_open(path, &fd, &err);
-
-	if (elf == NULL)
-		return -1;
-	len = elf_build_id(elf, id, idlen);
-	symelf_close(elf, fd);
-	return len;
-}
-
-/* The standard CRC-32 (as .gnu_debuglink uses) of a whole file; -1 on error. */
-static int
-file_crc32(const char *path, uint32_t *out)
-{
-	unsigned char buf[65536];
-	uint32_t crc = 0xffffffffu;
-	struct stat sb;
-	ssize_t n, i;
-	int fd;
-
-	pthread_once(&init_once, init_globals);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	while ((n = read(fd, buf, sizeof buf)) > 0)
-		for (i = 0; i < n; i++)
-			crc = crc_table[(crc ^ buf[i]) & 0xff] ^ (crc >> 8);
-	close(fd);
-	if (n < 0)
-		return -1;
-	*out = crc ^ 0xffffffffu;
-	return 0;
-}
-
-/* Whether candidate is an ELF file whose build-id is id. */
-static bool
-build_id_matches(const char *candidate, const uint8_t *id, int idlen)
-{
-	uint8_t got[BUILD_ID_MAX];
-
-	return symelf_build_id(candidate, got, sizeof got) == idlen &&
-	       memcmp(got, id, (size_t)idlen) == 0;
-}
-
-/* ROOT/.build-id/xx/yyyy.debug for a build-id, if it exists and matches. */
-static char *
-debug_by_build_id(Elf *elf, const char *root)
-{
-	uint8_t id[BUILD_ID_MAX];
-	char hex[2 * BUILD_ID_MAX + 1], *cand;
-	int len, i;
-
-	len = elf_build_id(elf, id, sizeof id);
-	if (len < 2)
-		return NULL;
-	for (i = 0; i < len; i++)
-		snprintf(hex + 2 * i, 3, "%02x", id[i]);
-	cand = xasprintf("%s/.build-id/%.2s/%s.debug", root, hex, hex + 2);
-	if (build_id_matches(cand, id, len))
-		return cand;
-	free(cand);
-	return NULL;
-}
-
-/* The file name and CRC in .gnu_debuglink; false when absent or malformed
- * (a name with a '/' could point anywhere: refused). */
-static bool
-read_debuglink(Elf *elf, char *name, size_t namecap, uint32_t *crc)
-{
-	GElf_Shdr sh;
-	GElf_Ehdr eh;
-	Elf_Scn *scn = find_section_name(elf, ".gnu_debuglink", &sh);
-	Elf_Data *data;
-	const unsigned char *p, *c;
-	size_t len, crc_off;
-
-	if (scn == NULL || sh.sh_type == SHT_NOBITS || gelf_getehdr(elf, &eh) == NULL)
-		return false;
-	data = elf_getdata(scn, NULL);
-	if (data == NULL || data->d_buf == NULL)
-		return false;
-	p = data->d_buf;
-	if (memchr(p, '\0', data->d_size) == NULL)
-		return false;
-	len = strlen((const char *)p);
-	crc_off = (len + 4) & ~(size_t)3;
-	if (len == 0 || len >= namecap || crc_off + 4 > data->d_size ||
-	    strchr((const char *)p, '/') || strcmp((const char *)p, ".") == 0 ||
-	    strcmp((const char *)p, "..") == 0)
-		return false;
-	memcpy(name, p, len + 1);
-	c = p + crc_off;
-	if (eh.e_ident[EI_DATA] == ELFDATA2MSB)
-		*crc = (uint32_t)c[0] << 24 | (uint32_t)c[1] << 16 | (uint32_t)c[2] << 8 | c[3];
-	else
-		*crc = (uint32_t)c[3] << 24 | (uint32_t)c[2] << 16 | (uint32_t)c[1] << 8 | c[0];
-	return true;
-}
-
-/* Whether candidate is not path itself and its CRC-32 is crc. */
-static bool
-debuglink_matches(const char *candidate, const struct stat *self, uint32_t crc)
-{
-	struct stat sb;
-	uint32_t got;
-
-	if (stat(candidate, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return false;
-	if (self != NULL && sb.st_dev == self->st_dev && sb.st_ino == self->st_ino)
-		return false;
-	return file_crc32(candidate, &got) == 0 && got == crc;
-}
-
-/* The .gnu_debuglink target: next to path, in its .debug/, under ROOT/DIR/. */
-static char *
-debug_by_link(Elf *elf, const char *path, const char *root)
-{
-	char name[256], *dir, *cand = NULL, *slash;
-	struct stat self, *selfp = NULL;
-	uint32_t crc;
-	int i;
-
-	if (!read_debuglink(elf, name, sizeof name, &crc))
-		return NULL;
-	if (stat(path, &self) == 0)
-		selfp = &self;
-	slash = strrchr(path, '/');
-	dir = slash != NULL ? xstrndup(path, (size_t)(slash - path)) : xstrdup(".");
-	for (i = 0; i < 3; i++) {
-		if (i == 0)
-			cand = xasprintf("%s/%s", dir, name);
-		else if (i == 1)
-			cand = xasprintf("%s/.debug/%s", dir, name);
-		else if (dir[0] == '/')
-			cand = xasprintf("%s%s/%s", root, dir, name);
-		else
-			break;
-		if (debuglink_matches(cand, selfp, crc))
-			break;
-		free(cand);
-		cand = NULL;
-	}
-	free(dir);
-	return cand;
-}
-
-/* The debug file for an open ELF: build-id first, then .gnu_debuglink. */
-static char *
-find_debug(Elf *elf, const char *path, const char *root)
-{
-	char *found;
-
-	if (root == NULL)
-		root = DEFAULT_DEBUG_ROOT;
-	found = debug_by_build_id(elf, root);
-	if (found == NULL)
-		found = debug_by_link(elf, path, root);
-	return found;
-}
-
-/* Find the separate debug file for path. */
-char *
-symelf_find_debug(const char *path, const char *debug_root)
-{
-	struct tt_err err;
-	char *found;
-	int fd;
-	Elf *elf = symelf_open(path, &fd, &err);
-
-	if (elf == NULL)
-		return NULL;
-	found = find_debug(elf, path, debug_root);
-	symelf_close(elf, fd);
-	return found;
-}
-
 /* The .symtab functions of the separate debug file, if one is found; how many. */
 static size_t
 load_debug_symbols(Elf *elf, const char *path, const char *root, struct symtab *st,
                    char **debug_used)
 {
 	struct tt_err err;
-	char *dpath = find_debug(elf, path, root);
+	char *dpath = symelf_debug_path(elf, path, root);
 	size_t n = 0;
 	Elf *delf;
 	int dfd;
@@ -632,6 +382,15 @@ int
 symelf_load(const char *path, const char *debug_root, struct symtab *st, struct dso_seg **segs,
             size_t *nsegs, char **debug_used, struct tt_err *err)
 {
+	return symelf_load_want(path, debug_root, st, segs, nsegs, debug_used, NULL, err);
+}
+
+/* Load the symbols and segments of an ELF file; say whether a debug file
+ * from elsewhere would name more. */
+int
+symelf_load_want(const char *path, const char *debug_root, struct symtab *st, struct dso_seg **segs,
+                 size_t *nsegs, char **debug_used, struct symelf_want *want, struct tt_err *err)
+{
 	GElf_Ehdr eh;
 	size_t n;
 	int fd;
@@ -640,6 +399,8 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 	*segs = NULL;
 	*nsegs = 0;
 	*debug_used = NULL;
+	if (want != NULL)
+		memset(want, 0, sizeof *want);
 	elf = symelf_open(path, &fd, err);
 	if (elf == NULL)
 		return -1;
@@ -654,6 +415,12 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 	n = load_symbols(elf, SHT_SYMTAB, st);
 	if (n == 0)
 		n = load_debug_symbols(elf, path, debug_root, st, debug_used);
+	if (n == 0 && want != NULL) {
+		int len = symelf_elf_build_id(elf, want->build_id, sizeof want->build_id);
+
+		want->build_id_len = len > 0 ? (size_t)len : 0;
+		want->debug = len > 0;
+	}
 	if (n == 0)
 		n = load_symbols(elf, SHT_DYNSYM, st);
 	n += add_plt_symbols(elf, st); /* from the file itself: a debug file has no PLT */
@@ -661,7 +428,7 @@ symelf_load(const char *path, const char *debug_root, struct symtab *st, struct 
 	if (n == 0)
 		return err_set(err,
 		               "%s: no function symbols (stripped, and no debug file under %s)",
-		               path, debug_root ? debug_root : DEFAULT_DEBUG_ROOT);
+		               path, debug_root ? debug_root : SYMELF_DEFAULT_DEBUG_ROOT);
 	return 0;
 }
 
@@ -812,7 +579,7 @@ symelf_find(const char *path, const char *debug_root, const char *name, struct s
 		return err_set(err, "%s: corrupt or truncated ELF: %s", path, elf_errmsg(-1));
 	}
 	found = find_symbol(elf, SHT_SYMTAB, &f);
-	if (!found && (dpath = find_debug(elf, path, debug_root)) != NULL) {
+	if (!found && (dpath = symelf_debug_path(elf, path, debug_root)) != NULL) {
 		if ((delf = symelf_open(dpath, &dfd, &derr)) != NULL) {
 			found = find_symbol(delf, SHT_SYMTAB, &f);
 			symelf_close(delf, dfd);

@@ -56,12 +56,27 @@ loop_frame_has(const struct frame *f, unsigned reads)
 	       (!(reads & PANE_READS_SYSTEM) || f->has_system);
 }
 
+/* Put the newest debuginfod note of f on the status line, once. */
+static void
+loop_debuginfod(struct tui *t, const struct frame *f)
+{
+	const struct symdbg_status *st = &f->sampling.debuginfod;
+
+	if (!f->has_sampling || st->note_seq <= t->dbg_seq)
+		return;
+	t->dbg_seq = st->note_seq;
+	for (size_t i = 0; i < SYMDBG_NOTES; i++)
+		if (st->notes[i].seq == st->note_seq)
+			tui_status(t, false, "%s", st->notes[i].text); /* escaped already */
+}
+
 /* Show frame f: the header's numbers of the shown event, then the panes. */
 static void
 loop_update(struct tui *t, const struct frame *f)
 {
 	const struct frame_event *ev = frame_event(f, t->event);
 
+	loop_debuginfod(t, f);
 	t->frame = f;
 	t->cg = ev != NULL ? ev->cg : NULL;
 	t->snap_samples = ev != NULL ? ev->samples : 0;

@@ -363,16 +363,19 @@ screen_header_event(struct tui *t, struct segs *l)
 		        fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);
 }
 
-/* Header line 1: target, refresh, decay or zero, frozen, and what the
- * panes say narrows their view (the Top pane's zoom and hiding). */
+/* Header line 1: target, refresh, decay or zero, frozen, a debuginfod
+ * download or its servers out of reach, and what the panes say narrows
+ * their view (the Top pane's zoom and hiding). */
 static void
 screen_header_view(struct tui *t, struct segs *l)
 {
+	const struct symdbg_status *dbg = t->frame != NULL ? &t->frame->sampling.debuginfod : NULL;
 	char buf[128];
 
 	if (t->frame != NULL && t->frame->sampling.target != NULL)
 		seg_add(l, "Target: ", TH_HEADER_VALUE, 0, 12, "%s",
 		        screen_esc(buf, sizeof buf, t->frame->sampling.target));
+
 	screen_delay(buf, sizeof buf, t->delay);
 	seg_add(l, "Refresh: ", TH_HEADER_VALUE, 2, 0, "%ss", buf);
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
@@ -388,6 +391,11 @@ screen_header_view(struct tui *t, struct segs *l)
 			seg_add(l, h.field[k].label, TH_HEADER_VALUE, h.field[k].prio,
 			        h.field[k].minw, "%s", h.field[k].text);
 	}
+	/* last: cut before the refresh interval on a narrow screen; the
+	 * status's name is escaped already */
+	if (dbg != NULL && symdbg_status_text(dbg, buf, sizeof buf))
+		seg_add(l, "debuginfod: ", dbg->fetching ? TH_HEADER_VALUE : TH_HEADER_WARN, 2, 12,
+		        "%s", buf);
 }
 
 /* The tab bar: one tab per pane, and Help while it is shown. */

@@ -124,6 +124,7 @@ struct tui {
 	char status[256];
 	bool status_error;
 	uint64_t status_until; /* now_ns() deadline */
+	uint64_t dbg_seq;      /* the last debuginfod note put there */
 	bool dirty;            /* something to draw */
 	bool quit;
 };

@@ -94,14 +94,21 @@ void dso_load_now(struct dso *d);
 /* A load of an ELF DSO's symbols on another thread. dso_load_job_new marks
  * d loading; dso_load_job_run reads the file into the job's own storage
  * and touches no struct dso and no shared state, so it may run on the
- * worker; dso_load_job_finish, back on the loop thread, installs the
+ * worker. A stripped file with no local debug file has its debug file
+ * downloaded by build-id (src/sym-debuginfod.c, when on): then, when
+ * may_defer, run returns false to be called again later (with may_defer
+ * false, or when it no longer waits for the network), so that the quick
+ * jobs go first; otherwise it answers and returns true. Loads on the loop
+ * thread (dso_load_now, the lookups) never download: they use only what
+ * an earlier download left in debuginfod's cache. dso_load_job_finish,
+ * back on the loop thread, installs the
  * answer into d, unless d was loaded synchronously meanwhile (then that
  * answer stands and the job's is freed). A job never finished (its worker
  * stopped first) is freed with dso_load_job_free. d must be DSO_ELF, not
  * loaded and not loading; new, finish and free on the loop thread only. */
 struct dso_load_job;
 struct dso_load_job *dso_load_job_new(struct dso *d);
-void dso_load_job_run(struct dso_load_job *j);
+bool dso_load_job_run(struct dso_load_job *j, bool may_defer);
 /* Returns the job's DSO; the job is freed. */
 struct dso *dso_load_job_finish(struct dso_load_job *j);
 void dso_load_job_free(struct dso_load_job *j);

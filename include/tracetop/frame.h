@@ -16,6 +16,7 @@
 #include "tracetop/hist.h"
 #include "tracetop/probe.h"
 #include "tracetop/stream.h"
+#include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
 
 /* One sampled event in a frame. */
@@ -40,6 +41,10 @@ struct frame_sampling {
 	const char *notice;        /* the fallback notice, or NULL */
 	const char *target;        /* "system-wide (2 CPUs)", "pid 123", ... */
 	bool rows;                 /* events[].rows were taken */
+	/* debug files from debuginfod servers: a download in progress, the
+	 * servers out of reach, the last notes (each said once by the front
+	 * ends: they remember the last seq they showed) */
+	struct symdbg_status debuginfod;
 };
 
 /* The counters source's part: one snapshot per scope taken. */

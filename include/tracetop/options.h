@@ -52,6 +52,7 @@ struct options {
 	bool include_self;             /* --include-self */
 	unsigned rows;                 /* --rows: rows per batch report, 0 = all */
 	bool no_mouse;                 /* --no-mouse */
+	bool no_debuginfod;            /* --no-debuginfod */
 	enum options_view view;        /* --view (trace when -T or --ftrace and no --view) */
 	bool view_given;
 	char **counters; /* --counters, in order; none: the defaults */

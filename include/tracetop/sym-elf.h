@@ -8,6 +8,7 @@
 #ifndef TRACETOP_SYM_ELF_H
 #define TRACETOP_SYM_ELF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,7 +29,9 @@ int symelf_build_id(const char *path, uint8_t *id, size_t idlen);
 
 /* The separate debug file for path under debug_root (build-id path
  * ROOT/.build-id/xx/yyyy.debug first, then .gnu_debuglink next to the file,
- * in its .debug/ and under ROOT + dirname), malloc'd, or NULL. */
+ * in its .debug/ and under ROOT + dirname, then a debuginfod download of
+ * its build-id in the client's cache), malloc'd, or NULL. Reads files only
+ * (see src/sym-debug.c). */
 char *symelf_find_debug(const char *path, const char *debug_root);
 
 /* Load STT_FUNC (and STT_GNU_IFUNC) symbols from .symtab, else from the
@@ -40,6 +43,21 @@ char *symelf_find_debug(const char *path, const char *debug_root);
  * on "no symbols" *segs is still filled, so offsets can be translated. */
 int symelf_load(const char *path, const char *debug_root, struct symtab *st, struct dso_seg **segs,
                 size_t *nsegs, char **debug_used, struct tt_err *err);
+
+/* What symelf_load_want says of a file with no .symtab of its own and no
+ * separate debug file found: a debug file fetched by its build-id
+ * (debuginfod) would name more than .dynsym does. */
+struct symelf_want {
+	bool debug; /* such a file would help, and the build-id is known: */
+	uint8_t build_id[20];
+	size_t build_id_len;
+};
+
+/* symelf_load, and in *want (zeroed first) whether a debug file from
+ * elsewhere would name more. */
+int symelf_load_want(const char *path, const char *debug_root, struct symtab *st,
+                     struct dso_seg **segs, size_t *nsegs, char **debug_used,
+                     struct symelf_want *want, struct tt_err *err);
 
 /* What a symbol found by name is. */
 enum symelf_kind {

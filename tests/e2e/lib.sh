@@ -21,6 +21,9 @@ TRACETOP="$TT_BUILDDIR/tracetop"
 WORKLOADS="$TT_BUILDDIR/tests/workloads"
 TT_TMP="$(mktemp -d "${TMPDIR:-/tmp}/tt-test.XXXXXX")"
 TT_TMUX_SOCKET="tt-test-$$"
+# No debuginfod server unless a test names one (tests/e2e/debuginfod.sh):
+# a machine set up to ask Debian's must not make the others download.
+unset DEBUGINFOD_URLS
 
 _tap_n=0          # tests run so far
 _tap_failed=0     # of which failed

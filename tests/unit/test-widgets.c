@@ -623,6 +623,43 @@ test_header_wide(void **state)
 	assert_true(cell_attr(2, line_col(2, "Help")) & A_REVERSE);
 }
 
+/* A debuginfod download, then its servers out of reach, at the end of
+ * the second line; the first thing cut after the zero/decay word. */
+static void
+test_header_debuginfod(void **state)
+{
+	struct fixture f;
+
+	(void)state;
+	fixture_init(&f);
+	f.t.frozen = false;
+	f.view.pid = 0;
+	f.view.dso = NULL;
+	f.view.hide_kernel = false;
+	f.frame.sampling.debuginfod = (struct symdbg_status){
+	    .on = true, .fetching = true, .name = "libfoo.so", .bytes = 2048};
+	screen_of(24, 100, true);
+	screen_draw_header(&f.t);
+	assert_true(line_col(1, "Refresh: 2.0s  decay  debuginfod: fetching libfoo.so (2.0 KiB)") >=
+	            0);
+	assert_false(cell_attr(1, line_col(1, "fetching")) & A_UNDERLINE);
+	f.frame.sampling.debuginfod.fetching = false;
+	f.frame.sampling.debuginfod.offline = true;
+	screen_draw_header(&f.t);
+	assert_true(line_col(1, "debuginfod: offline") >= 0);
+	assert_true(cell_attr(1, line_col(1, "offline")) & A_UNDERLINE);
+	f.frame.sampling.debuginfod.offline = false;
+	screen_draw_header(&f.t);
+	assert_true(line_col(1, "debuginfod") < 0);
+	/* narrow: decay goes, then this, before the refresh interval */
+	f.frame.sampling.debuginfod.fetching = true;
+	screen_of(24, 60, true);
+	screen_draw_header(&f.t);
+	assert_true(line_col(1, "decay") < 0);
+	assert_true(line_col(1, "Refresh: 2.0s") >= 0);
+	assert_true(line_col(1, "debuginfod: ") >= 0);
+}
+
 /* 40 and 20 columns: low-priority fields go first (lost samples outrank
  * the rate), the last one is cut, nothing wraps. */
 static void
@@ -755,15 +792,15 @@ int
 main(void)
 {
 	static const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_prompt_insert),   cmocka_unit_test(test_prompt_delete),
-	    cmocka_unit_test(test_prompt_motion),   cmocka_unit_test(test_prompt_enter_esc),
-	    cmocka_unit_test(test_prompt_history),  cmocka_unit_test(test_prompt_max),
-	    cmocka_unit_test(test_prompt_controls), cmocka_unit_test(test_menu_navigation),
-	    cmocka_unit_test(test_menu_close),      cmocka_unit_test(test_prompt_draw),
-	    cmocka_unit_test(test_menu_draw),       cmocka_unit_test(test_menu_small),
-	    cmocka_unit_test(test_header_wide),     cmocka_unit_test(test_header_narrow),
-	    cmocka_unit_test(test_header_escape),   cmocka_unit_test(test_footer_status),
-	    cmocka_unit_test(test_footer_keys),
+	    cmocka_unit_test(test_prompt_insert),     cmocka_unit_test(test_prompt_delete),
+	    cmocka_unit_test(test_prompt_motion),     cmocka_unit_test(test_prompt_enter_esc),
+	    cmocka_unit_test(test_prompt_history),    cmocka_unit_test(test_prompt_max),
+	    cmocka_unit_test(test_prompt_controls),   cmocka_unit_test(test_menu_navigation),
+	    cmocka_unit_test(test_menu_close),        cmocka_unit_test(test_prompt_draw),
+	    cmocka_unit_test(test_menu_draw),         cmocka_unit_test(test_menu_small),
+	    cmocka_unit_test(test_header_wide),       cmocka_unit_test(test_header_narrow),
+	    cmocka_unit_test(test_header_debuginfod), cmocka_unit_test(test_header_escape),
+	    cmocka_unit_test(test_footer_status),     cmocka_unit_test(test_footer_keys),
 	};
 
 	return headless_run("widgets", tests, sizeof tests / sizeof tests[0], true);
