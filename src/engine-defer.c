@@ -40,6 +40,9 @@
  * is still loading (a debuginfod download, a big library) rather than
  * count their samples with tables loaded here, without the download. */
 #define ENGINE_DEFER_SETTLE_NS 5000000000ULL
+/* How long the first report waits for it: the first screen should show
+ * rows, not wait a whole refresh for tables the worker is still reading. */
+#define ENGINE_DEFER_FIRST_NS 50000000ULL
 /* How long it naps between looks at the worker's answers. */
 #define ENGINE_DEFER_SETTLE_NAP_NS 1000000L
 
@@ -270,6 +273,7 @@ engine_defer_selected(struct engine *e, const struct engine_defer_sel *sel,
 		                      sel->now - th->dead_at >= sel->grace);
 	case ENGINE_DEFER_FULL:
 	case ENGINE_DEFER_FINAL:
+	case ENGINE_DEFER_FIRST:
 		return true;
 	default:
 		return false;
@@ -348,13 +352,13 @@ engine_defer_gone(struct engine *e, uint64_t now, uint64_t grace)
 		engine_defer_pass(e, &sel);
 }
 
-/* Before the last report: let the worker answer the loads it has (for at
- * most ENGINE_DEFER_SETTLE_NS), replaying the samples they complete. */
+/* Before the first or last report: let the worker answer the loads it has
+ * (for at most wait_ns), replaying the samples they complete. */
 static void
-engine_defer_settle(struct engine *e)
+engine_defer_settle(struct engine *e, uint64_t wait_ns)
 {
 	const struct timespec nap = {0, ENGINE_DEFER_SETTLE_NAP_NS};
-	uint64_t end = now_ns() + ENGINE_DEFER_SETTLE_NS;
+	uint64_t end = now_ns() + wait_ns;
 
 	while (e->worker != NULL && e->defer.n > 0 && e->defer.loads != NULL && now_ns() < end) {
 		nanosleep(&nap, NULL);
@@ -362,15 +366,17 @@ engine_defer_settle(struct engine *e)
 	}
 }
 
-/* Every waiting sample now (the last report first gives the worker a
- * little time). */
+/* Every waiting sample now (the first and last reports first give the
+ * worker a little time). */
 void
 engine_defer_flush(struct engine *e, enum engine_defer_why why)
 {
 	const struct engine_defer_sel sel = {.why = (int)why};
 
 	if (why == ENGINE_DEFER_FINAL)
-		engine_defer_settle(e);
+		engine_defer_settle(e, ENGINE_DEFER_SETTLE_NS);
+	else if (why == ENGINE_DEFER_FIRST)
+		engine_defer_settle(e, ENGINE_DEFER_FIRST_NS);
 
 	if (e->defer.n > 0)
 		engine_defer_pass(e, &sel);

@@ -753,12 +753,13 @@ engine_stats(const struct engine *e)
 	return &e->stats;
 }
 
-/* Count the samples that wait for symbols, before the last refresh. */
+/* Count the samples that wait for symbols, before the first or the last
+ * refresh. */
 void
-engine_settle(struct engine *e)
+engine_settle(struct engine *e, bool final)
 {
 	engine_defer_poll(e, true);
-	engine_defer_flush(e, ENGINE_DEFER_FINAL);
+	engine_defer_flush(e, final ? ENGINE_DEFER_FINAL : ENGINE_DEFER_FIRST);
 }
 
 /* Tear the session down; a command still running is killed. */

@@ -36,9 +36,9 @@ sampling_finished(void *src)
 
 /* Before the last refresh: the samples still waiting for symbols. */
 static void
-sampling_settle(void *src)
+sampling_settle(void *src, bool final)
 {
-	engine_settle(src);
+	engine_settle(src, final);
 }
 
 /* End the interval: decay or zero the counts. */

@@ -96,8 +96,8 @@ session_refresh(struct session *s, const struct session_hooks *h, bool final)
 	uint64_t now = now_ns();
 
 	for (size_t i = 0; i < s->nsources; i++) {
-		if (final && s->sources[i].ops->settle != NULL)
-			s->sources[i].ops->settle(s->sources[i].src);
+		if ((final || f->seq == 0) && s->sources[i].ops->settle != NULL)
+			s->sources[i].ops->settle(s->sources[i].src, final);
 		if (s->sources[i].ops->tick != NULL)
 			s->sources[i].ops->tick(s->sources[i].src, s->o.zero);
 	}

@@ -116,8 +116,10 @@ const char *engine_target(const struct engine *e);
 const struct engine_stats *engine_stats(const struct engine *e);
 
 /* Count every sample still waiting for symbols, loading those on this
- * thread: before the last report, so that it misses none. */
-void engine_settle(struct engine *e);
+ * thread: before the last report, so that it misses none (final: the
+ * worker gets up to 5 s first), and before the first, so that the first
+ * screen has its rows (50 ms). */
+void engine_settle(struct engine *e, bool final);
 
 /* Stop sampling, kill a still-running command, release everything
  * (samples still waiting for symbols are dropped). */

@@ -26,9 +26,10 @@ struct source_ops {
 	void (*read)(void *src);
 	/* Whether what the source watches has ended (the command exited). */
 	bool (*finished)(void *src);
-	/* Before the tick of the last refresh: finish what is held back
-	 * (samples waiting for symbols), so the last frame misses nothing. */
-	void (*settle)(void *src);
+	/* Before the tick of the first and of the last refresh (final):
+	 * finish what is held back (samples waiting for symbols), so the
+	 * first frame has its rows and the last misses nothing. */
+	void (*settle)(void *src, bool final);
 	/* End the refresh interval (zero: zero counts instead of decaying). */
 	void (*tick)(void *src, bool zero);
 	/* Put the source's snapshot of the interval into its part of f; without

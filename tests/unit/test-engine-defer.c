@@ -508,7 +508,7 @@ test_final_flush(void **state)
 	for (int i = 0; i < 5; i++)
 		feed_sample(e, PID_A, BASE + alpha.off, NULL, 0, false);
 	assert_int_equal(engine_stats(e)->samples, 0);
-	engine_settle(e);
+	engine_settle(e, true);
 	assert_int_equal(e->defer.forced[ENGINE_DEFER_FINAL], 5);
 	assert_int_equal(engine_stats(e)->samples, 5);
 	assert_int_equal(engine_stats(e)->sync_loads, 1);
