@@ -366,17 +366,22 @@ engine_defer_settle(struct engine *e, uint64_t wait_ns)
 	}
 }
 
-/* Every waiting sample now (the first and last reports first give the
- * worker a little time). */
+/* Every waiting sample now (the last report first gives the worker a
+ * little time); for the first report, only the samples the worker answers
+ * within a short wait. */
 void
 engine_defer_flush(struct engine *e, enum engine_defer_why why)
 {
 	const struct engine_defer_sel sel = {.why = (int)why};
 
+	if (why == ENGINE_DEFER_FIRST) {
+		/* only wait: a load still out may be a debuginfod download,
+		 * which a load here would lose (it never downloads) */
+		engine_defer_settle(e, ENGINE_DEFER_FIRST_NS);
+		return;
+	}
 	if (why == ENGINE_DEFER_FINAL)
 		engine_defer_settle(e, ENGINE_DEFER_SETTLE_NS);
-	else if (why == ENGINE_DEFER_FIRST)
-		engine_defer_settle(e, ENGINE_DEFER_FIRST_NS);
 
 	if (e->defer.n > 0)
 		engine_defer_pass(e, &sel);

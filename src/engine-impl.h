@@ -50,7 +50,7 @@ enum engine_defer_why {
 	ENGINE_DEFER_GONE,  /* their thread exited and is about to be freed */
 	ENGINE_DEFER_FULL,  /* the buffer had no room for another */
 	ENGINE_DEFER_FINAL, /* the last report */
-	ENGINE_DEFER_FIRST, /* the first report: its rows come at once */
+	ENGINE_DEFER_FIRST, /* the first report: only a short wait for the worker */
 	ENGINE_DEFER_NWHY,
 };
 

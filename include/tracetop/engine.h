@@ -115,10 +115,11 @@ const char *engine_notice(const struct engine *e);
 const char *engine_target(const struct engine *e);
 const struct engine_stats *engine_stats(const struct engine *e);
 
-/* Count every sample still waiting for symbols, loading those on this
- * thread: before the last report, so that it misses none (final: the
- * worker gets up to 5 s first), and before the first, so that the first
- * screen has its rows (50 ms). */
+/* Before the last report (final): count every sample still waiting for
+ * symbols, the worker given up to 5 s first, then loading the rest on this
+ * thread, so that it misses none. Before the first: wait up to 50 ms for
+ * the worker's answers, so that the first screen has its rows (a load
+ * still out, maybe a download, goes on). */
 void engine_settle(struct engine *e, bool final);
 
 /* Stop sampling, kill a still-running command, release everything
