@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "engine-impl.h"
+#include "tracetop/sym-debuginfod.h"
 #include "tracetop/dso.h"
 #include "tracetop/tasks.h"
 #include "tracetop/util.h"
@@ -375,10 +376,11 @@ engine_defer_flush(struct engine *e, enum engine_defer_why why)
 	const struct engine_defer_sel sel = {.why = (int)why};
 
 	if (why == ENGINE_DEFER_FIRST) {
-		/* only wait: a load still out may be a debuginfod download,
-		 * which a load here would lose (it never downloads) */
 		engine_defer_settle(e, ENGINE_DEFER_FIRST_NS);
-		return;
+		/* with debuginfod on, only wait: a load still out may be a
+		 * download, which a load here would lose (it never downloads) */
+		if (symdbg_enabled())
+			return;
 	}
 	if (why == ENGINE_DEFER_FINAL)
 		engine_defer_settle(e, ENGINE_DEFER_SETTLE_NS);

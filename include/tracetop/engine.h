@@ -118,8 +118,9 @@ const struct engine_stats *engine_stats(const struct engine *e);
 /* Before the last report (final): count every sample still waiting for
  * symbols, the worker given up to 5 s first, then loading the rest on this
  * thread, so that it misses none. Before the first: wait up to 50 ms for
- * the worker's answers, so that the first screen has its rows (a load
- * still out, maybe a download, goes on). */
+ * the worker's answers, then (debuginfod off) count the rest the same way,
+ * so that the first screen has its rows; with debuginfod on a load still
+ * out may be a download, and goes on. */
 void engine_settle(struct engine *e, bool final);
 
 /* Stop sampling, kill a still-running command, release everything
