@@ -105,10 +105,11 @@ for pin in 0 $((NCPU - 1)); do
 	lpid=$(wait_pidfile "$TT_TMP/busy.pid" 5)
 	rm -f "$TT_TMP/busy.pid"
 	read -r ob0 oa0 < <(busy_ticks "$other")
-	"$TRACETOP" -b --view system --format json -d 1 -n 2 >"$TT_TMP/cpu.json" 2>&1
+	"$TRACETOP" -b --view system --format json -d 1 -n 2 >"$TT_TMP/cpu.json" 2>"$TT_TMP/cpu.err"
 	read -r ob1 oa1 < <(busy_ticks "$other")
 	kill "$lpid" 2>/dev/null
 	got=$(field "$TT_TMP/cpu.json" "cpu(last, 'cpu$pin')['busy']")
+	[ -n "$got" ] || diag "no CPU $pin in the report; stderr: $(head -c 400 "$TT_TMP/cpu.err")"
 	within "$got" 90 100 "two threads pinned to CPU $pin: it is busy ($got %)"
 	# its share of that CPU depends on what else runs there
 	is "$(field "$TT_TMP/cpu.json" "(p := proc(last, $lpid)) and (p['comm'], p['threads'], 5 <= p['cpu'] <= cpu(last, 'cpu$pin')['busy'] + 5, p['user'] > p['system'])")" \
@@ -128,7 +129,7 @@ done
 SYSLOAD_PIDFILE="$TT_TMP/touch.pid" "$SYSLOAD" touch 128 30 &
 bg_pid $!
 lpid=$(wait_pidfile "$TT_TMP/touch.pid" 10)
-"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/mem.json" 2>&1
+"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/mem.json" 2>"$TT_TMP/mem.err"
 kill "$lpid" 2>/dev/null
 got=$(field "$TT_TMP/mem.json" "proc(last, $lpid)['rss_kib']")
 within "$got" $((131072 * 95 / 100)) $((131072 * 105 / 100)) "a process that touched 128 MiB: its RES ($got KiB)"
@@ -209,8 +210,8 @@ EVIL_PIDFILE="$TT_TMP/evil.pid" "$WORKLOADS/evilcomm" 20 >/dev/null 2>&1 &
 bg_pid $!
 epid=$(wait_pidfile "$TT_TMP/evil.pid" 5)
 wait_for 5 grep -q x "/proc/$epid/comm"
-"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/evil.json" 2>&1
-! grep -q $'\x1b' "$TT_TMP/evil.json"
+"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/evil.json" 2>"$TT_TMP/evil.err"
+! grep -q $'\x1b' "$TT_TMP/evil.json" "$TT_TMP/evil.err"
 ok $? "json: no raw ESC from a process's name"
 is "$(field "$TT_TMP/evil.json" "proc(last, $epid)['comm']")" 'ev\x1b[31mil\x0ax' "json: the name escaped"
 kill "$epid" 2>/dev/null
@@ -234,7 +235,7 @@ fi
 if [ "${#mntns[@]}" -gt 0 ]; then
 	"${mntns[@]}" sh -c 'mount --make-rprivate /sys && mount -t tmpfs none /sys/class/block &&
 		exec "$@"' sh \
-		"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/nosys.json" 2>&1
+		"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/nosys.json" 2>"$TT_TMP/nosys.err"
 	ok $? "without /sys/class/block: exit 0"
 	like "$(field "$TT_TMP/nosys.json" 'last.get("disks_note")')" "partitions told by name" \
 		"without /sys/class/block: partitions told by name"
@@ -244,7 +245,7 @@ if [ "${#mntns[@]}" -gt 0 ]; then
 		mount --make-rprivate /proc && mount -t tmpfs none /proc && cp "$0"/* /proc/ &&
 		exec "$@"'
 	"${mntns[@]}" sh -c "$fakeproc" "$TT_TMP/someproc" \
-		"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/noproc.json" 2>&1
+		"$TRACETOP" -b --view system --format json -d 0.3 -n 1 >"$TT_TMP/noproc.json" 2>"$TT_TMP/noproc.err"
 	ok $? "a /proc with four files: exit 0"
 	is "$(field "$TT_TMP/noproc.json" '[(k, last[k[:-6]]) for k in sorted(last) if k.endswith("_error")]')" \
 		"[('disks_error', None), ('interrupts_error', None), ('net_error', None), ('paging_error', None), ('softirqs_error', None)]" \
