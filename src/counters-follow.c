@@ -139,6 +139,8 @@ counters_follow(struct counters *c)
 		cand[i].followed = !self && counters_group_find(c, cand[i].pid) >= 0;
 		if (self)
 			cand[i].score = 0; /* never picked */
+		else if (cand[i].pid == c->pin)
+			cand[i].score = UINT64_MAX; /* zoomed into: always picked */
 	}
 	wanted = counters_pick_busiest(cand, n, c->max_procs);
 	for (i = 0; i < wanted; i++) {
@@ -175,6 +177,19 @@ counters_follow(struct counters *c)
 		snprintf(c->proc_notice, sizeof c->proc_notice,
 		         "fd limit reached: counting %zu of %zu processes", counted, wanted);
 	counters_notice_update(c);
+}
+
+/* Pin process pid: re-choose at once so that its rows come at the next
+ * tick. */
+bool
+counters_pin(struct counters *c, int pid)
+{
+	if (c->target)
+		return pid == 0 || counters_group_find(c, pid) >= 0;
+	c->pin = pid;
+	if (c->scope == COUNTERS_PROCESS)
+		counters_follow(c);
+	return true;
 }
 
 /* Follow the target's processes: their commands and exits. */

@@ -91,6 +91,7 @@ struct counters {
 	unsigned max_procs;
 	bool include_self;
 	int self;
+	int pin; /* a process always followed (a zoom), or 0 */
 	size_t fd_budget, nfds;
 	uint64_t last_ns;
 	double interval, elapsed;

@@ -1,7 +1,9 @@
-/* pane-counters: live counts and rates per CPU and per process, like
+/* pane-counters: live counts and rates for the system and per CPU, like
  * perf stat -I, in the shared table: one row per event (or derived metric)
  * per scope key, with the last interval, the rate, the total, the share of
- * time the event was on the PMU and a sparkline of recent intervals. */
+ * time the event was on the PMU and a sparkline of recent intervals. The
+ * process scope is a grid of its own (cntgrid.c), which a zoom narrows to
+ * one process. */
 #include "config.h"
 
 #include <math.h>
@@ -12,12 +14,12 @@
 #include "tracetop/evspec.h"
 #include "tracetop/report-counters.h"
 #include "tracetop/util.h"
+#include "ui/cntgrid.h"
 #include "ui/listpane.h"
 #include "ui/tui.h"
 
 enum cnt_col {
 	COL_SCOPE,
-	COL_CGROUP,
 	COL_EVENT,
 	COL_VALUE,
 	COL_RATE,
@@ -28,16 +30,9 @@ enum cnt_col {
 	COL_COUNT
 };
 
-/* Drop order at narrow widths: Cgroup, History, Run%, Per second, Total. */
+/* Drop order at narrow widths: History, Run%, Per second, Total. */
 static const struct table_col cnt_cols[COL_COUNT] = {
     [COL_SCOPE] = {.title = "Scope", .width = 18, .min_width = 5, .priority = 8, .sortable = true},
-    /* the process scope's: each process's cgroup (container or unit) */
-    [COL_CGROUP] = {.title = "Cgroup",
-                    .width = 14,
-                    .min_width = 8,
-                    .priority = 0,
-                    .sortable = true,
-                    .hidden = true},
     [COL_EVENT] = {.title = "Event", .width = 18, .min_width = 10, .priority = 9, .sortable = true},
     [COL_VALUE] = {.title = "Interval",
                    .width = 15,
@@ -67,21 +62,23 @@ static const struct table_col cnt_cols[COL_COUNT] = {
     [COL_NOTE] = {.title = "Note", .width = 8, .min_width = 4, .priority = 3, .flex = true},
 };
 
+/* Menu ids: MENU_REMOVE + an event's index stops counting it. */
 enum cnt_menu_id {
-	MENU_REMOVE,
 	MENU_ADD,
+	MENU_ZOOM_TOP,
+	MENU_ZOOM,
+	MENU_REMOVE,
 };
 
 struct cnt {
-	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
-	/* the columns shown: Cgroup only in the process scope */
-	struct table_col cols[COL_COUNT];
+	struct listpane list; /* the total and CPU scopes */
+	struct cntgrid grid;  /* the process scope */
 	const struct counters_row **ptrs;
 	size_t cap;
 	char **catalog; /* event names for the picker, loaded on first use */
 	size_t ncatalog, catalog_cap;
-	size_t menu_event; /* the event of the row the Enter menu is about */
-	bool utf8;         /* block glyphs for the sparklines */
+	int menu_pid; /* the process the Enter menu is about */
+	bool utf8;    /* block glyphs for the sparklines */
 };
 
 /* A count in a column: thousands grouped ("1,234,567"), or a time in
@@ -113,23 +110,6 @@ cnt_number(const struct counters_row *r, double v, char *buf, size_t len)
 		*o++ = digits[i];
 	}
 	*o = '\0';
-}
-
-/* A rate with an SI suffix: "812", "12.3k", "4.56M". */
-static void
-cnt_rate(double v, char *buf, size_t len)
-{
-	static const char suffix[] = " kMGTP";
-	size_t i = 0;
-
-	while (v >= 1000 && i + 1 < sizeof suffix - 1) {
-		v /= 1000;
-		i++;
-	}
-	if (i == 0)
-		snprintf(buf, len, "%.0f", v);
-	else
-		snprintf(buf, len, v < 10 ? "%.2f%c" : v < 100 ? "%.1f%c" : "%.0f%c", v, suffix[i]);
 }
 
 /* A sparkline of the row's history, scaled to its largest value. */
@@ -170,10 +150,6 @@ cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 	case COL_SCOPE:
 		report_counters_scope(r, buf, len);
 		break;
-	case COL_CGROUP:
-		if (r->cgroup != NULL)
-			str_escape(buf, len, r->cgroup->name, strlen(r->cgroup->name));
-		break;
 	case COL_EVENT:
 		str_escape(esc, sizeof esc, r->event, strlen(r->event));
 		snprintf(buf, len, "%s", esc);
@@ -185,10 +161,7 @@ cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 			cnt_number(r, r->value, buf, len);
 		break;
 	case COL_RATE:
-		if (r->supported && r->nsec && !r->metric)
-			snprintf(buf, len, "%.1f ms/s", r->rate / 1e6);
-		else if (r->supported && !r->metric)
-			cnt_rate(r->rate, buf, len);
+		cntgrid_rate_text(r, buf, len);
 		break;
 	case COL_TOTAL:
 		if (r->supported)
@@ -207,8 +180,6 @@ cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 			snprintf(buf, len, "%s", r->reason ? r->reason : "");
 		else if (r->metric && r->note != NULL && strcmp(r->note, r->event) != 0)
 			snprintf(buf, len, "%s", r->note);
-		else if (r->exited)
-			snprintf(buf, len, "exited");
 		break;
 	case COL_COUNT:
 		break;
@@ -252,11 +223,6 @@ cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
 
 		return c != 0 ? c : cnt_natural(a, b);
 	}
-	case COL_CGROUP: {
-		int c = strcmp(a->cgroup ? a->cgroup->name : "", b->cgroup ? b->cgroup->name : "");
-
-		return c != 0 ? c : cnt_natural(a, b);
-	}
 	case COL_VALUE:
 		x = cnt_key(a, a->value), y = cnt_key(b, b->value);
 		break;
@@ -289,7 +255,7 @@ cnt_row_id(const void *row, void *ctx)
 	                            (uint32_t)r->pid | (uint64_t)r->metric << 59));
 }
 
-/* Filter and search over scope, command, cgroup and event. */
+/* Filter and search over scope and event. */
 static bool
 cnt_match(const void *row, const char *text, void *ctx)
 {
@@ -298,11 +264,10 @@ cnt_match(const void *row, const char *text, void *ctx)
 
 	(void)ctx;
 	report_counters_scope(r, scope, sizeof scope);
-	return strcasestr(scope, text) != NULL || strcasestr(r->event, text) != NULL ||
-	       (r->cgroup != NULL && strcasestr(r->cgroup->name, text) != NULL);
+	return strcasestr(scope, text) != NULL || strcasestr(r->event, text) != NULL;
 }
 
-/* Dim what has exited or cannot be counted. */
+/* Dim what cannot be counted. */
 static attr_t
 cnt_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 {
@@ -310,8 +275,6 @@ cnt_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 
 	(void)ctx;
 	if (!r->supported && (col == COL_VALUE || col == COL_NOTE))
-		return th->attr[TH_DIM];
-	if (r->exited)
 		return th->attr[TH_DIM];
 	if (col == COL_HIST)
 		return th->attr[TH_BAR];
@@ -333,8 +296,8 @@ cnt_init(struct tui *t)
 	struct cnt *p = xcalloc(1, sizeof *p);
 
 	p->utf8 = t->theme.utf8;
-	memcpy(p->cols, cnt_cols, sizeof p->cols);
-	table_init(&p->list.table, p->cols, COL_COUNT, &cnt_table_ops, p);
+	table_init(&p->list.table, cnt_cols, COL_COUNT, &cnt_table_ops, p);
+	cntgrid_init(&p->grid);
 	table_sort_by(&p->list.table, COL_SCOPE, false);
 	return p;
 }
@@ -355,9 +318,19 @@ cnt_free(void *pp)
 	struct cnt *p = pp;
 
 	table_free(&p->list.table);
+	cntgrid_free(&p->grid);
 	cnt_catalog_free(p);
 	free(p->ptrs);
 	free(p);
+}
+
+/* The list of the scope in use: the grid for processes. */
+static struct listpane *
+cnt_active(struct cnt *p, const struct tui *t)
+{
+	if (t->counters != NULL && counters_scope(t->counters) == COUNTERS_PROCESS)
+		return &p->grid.list;
+	return &p->list;
 }
 
 /* A refresh: the rows of the scope in use. */
@@ -365,7 +338,6 @@ static void
 cnt_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct cnt *p = pp;
-
 	const struct counters_snapshot *snap;
 	enum counters_scope s;
 
@@ -375,9 +347,10 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 	if (!(f->counters.taken & (1u << s)))
 		return; /* taken before the scope changed: the next frame has it */
 	snap = &f->counters.scopes[s];
-	p->cols[COL_CGROUP].hidden = s != COUNTERS_PROCESS;
-	if (p->cols[COL_CGROUP].hidden && p->list.table.sort_col == COL_CGROUP)
-		table_sort_by(&p->list.table, COL_SCOPE, false);
+	if (s == COUNTERS_PROCESS) {
+		cntgrid_set(&p->grid, snap);
+		return;
+	}
 	if (p->cap < snap->n) {
 		p->cap = snap->n;
 		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
@@ -387,14 +360,53 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 	table_set_rows(&p->list.table, (const void *const *)p->ptrs, snap->n);
 }
 
-/* The pane's title line: scope, what limits it. */
+/* The title line: the scope, a zoom, what limits the counting (or why the
+ * selected row cannot be counted); whether it has such a notice. */
+static bool
+cnt_title(struct cnt *p, struct tui *t, char *line, size_t len)
+{
+	const char *notice = t->frame->counters.notice;
+	enum counters_scope s = counters_scope(t->counters);
+	const struct counters_row *sel = NULL;
+	char *reason = NULL, zoom[64] = "", more[48] = "";
+
+	if (s != COUNTERS_PROCESS)
+		sel = table_selected(&p->list.table);
+	if (notice == NULL && sel != NULL && !sel->supported) /* the reason in full */
+		notice = reason = xasprintf("%s: %s", sel->event, sel->reason ? sel->reason : "");
+	if (s == COUNTERS_PROCESS && p->grid.zoom_pid != 0)
+		snprintf(zoom, sizeof zoom, ", zoomed into pid %d (Esc or Left leaves)",
+		         p->grid.zoom_pid);
+	if (s == COUNTERS_PROCESS && p->grid.left_out > 0)
+		snprintf(more, sizeof more, ", %zu more events not shown", p->grid.left_out);
+	snprintf(line, len, "Scope: %s (s switches)%s%s%s%s", counters_scope_name(s), zoom, more,
+	         notice ? "  " : "", notice ? notice : "");
+	free(reason);
+	return notice != NULL;
+}
+
+/* Why the list shown is empty. */
+static const char *
+cnt_empty(struct cnt *p, struct tui *t, const struct table *tab)
+{
+	if (tab->nall > 0)
+		return "No rows match the filter (Esc clears it)";
+	if (t->refreshes == 0)
+		return "Counting... (values after one refresh)";
+	if (counters_scope(t->counters) != COUNTERS_PROCESS)
+		return "Nothing counted: add an event with a";
+	if (p->grid.zoom_pid != 0)
+		return "The zoomed process is not counted (yet, or it is not the target's)";
+	return "No processes counted in this interval";
+}
+
+/* Draw the title line and the list of the scope in use. */
 static void
 cnt_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct cnt *p = pp;
-	const char *notice = t->frame->counters.notice;
-	const struct counters_row *sel;
-	char line[256], *reason = NULL;
+	struct table *tab;
+	char line[320];
 
 	if (h < 2)
 		return;
@@ -405,31 +417,14 @@ cnt_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 		return;
 	}
-	sel = table_selected(&p->list.table);
-	if (notice == NULL && sel != NULL && !sel->supported) /* the reason in full */
-		notice = reason = xasprintf("%s: %s", sel->event, sel->reason ? sel->reason : "");
-	snprintf(line, sizeof line, "Scope: %s (s switches)%s%s",
-	         counters_scope_name(counters_scope(t->counters)), notice ? "  " : "",
-	         notice ? notice : "");
-	free(reason);
-	wattrset(win, notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
+	tab = &cnt_active(p, t)->table;
+	wattrset(win, cnt_title(p, t, line, sizeof line) ? t->theme.attr[TH_HEADER_WARN]
+	                                                 : t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);
-	table_draw(&p->list.table, win, y + 1, x, h - 1, w, &t->theme);
-	if (p->list.table.nrows > 0 || h < 4)
-		return;
-	if (p->list.table.nall > 0)
-		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
-		                 &t->theme);
-	else if (t->refreshes == 0)
-		listpane_message(win, y + h / 2, x, w, "Counting... (values after one refresh)",
-		                 &t->theme);
-	else if (counters_scope(t->counters) == COUNTERS_PROCESS)
-		listpane_message(win, y + h / 2, x, w, "No processes counted in this interval",
-		                 &t->theme);
-	else
-		listpane_message(win, y + h / 2, x, w, "Nothing counted: add an event with a",
-		                 &t->theme);
+	table_draw(tab, win, y + 1, x, h - 1, w, &t->theme);
+	if (tab->nrows == 0 && h >= 4)
+		listpane_message(win, y + h / 2, x, w, cnt_empty(p, t, tab), &t->theme);
 }
 
 /* Next scope this target has rows in. */
@@ -508,23 +503,105 @@ cnt_remove(struct tui *t, size_t idx)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* The Enter menu of a row. */
+/* Zoom the process scope into pid (0 leaves the zoom): without a target
+ * its counters are opened however idle it is. */
 static int
-cnt_row_menu(struct cnt *p, struct tui *t)
+cnt_zoom(struct cnt *p, struct tui *t, int pid)
+{
+	if (!counters_pin(t->counters, pid)) {
+		tui_status(t, true, "pid %d is not counted: it is not one of the target's", pid);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	p->grid.zoom_pid = pid;
+	counters_set_scope(t->counters, COUNTERS_PROCESS);
+	tui_snapshot(t);
+	if (pid != 0)
+		tui_status(t, false, "Counters zoomed into pid %d (Esc or Left leaves the zoom)",
+		           pid);
+	else
+		tui_status(t, false, "Counters: every process again");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The Enter menu of a total or CPU row. */
+static void
+cnt_list_menu(struct cnt *p, struct tui *t)
 {
 	const struct counters_row *r = table_selected(&p->list.table);
 	char name[96];
 
-	listpane_menu_opened(&p->list);
-	menu_open(&t->menu, "Counters");
-	if (r != NULL) {
+	if (r == NULL)
+		return;
+	str_escape(name, sizeof name, r->event, strlen(r->event));
+	menu_add(&t->menu, MENU_REMOVE + (int)r->event_idx, r->metric, "Stop counting %s%s", name,
+	         r->metric ? " (a metric: remove its events)" : "");
+}
+
+/* The Enter menu of a process: zooms, and stopping each event. */
+static void
+cnt_grid_menu(struct cnt *p, struct tui *t)
+{
+	const struct cntgrid_row *gr = cntgrid_selected(&p->grid);
+	char name[96];
+
+	if (gr == NULL)
+		return;
+	p->menu_pid = gr->first->pid;
+	menu_add(&t->menu, MENU_ZOOM_TOP, t->engine == NULL, "Zoom Top into pid %d", p->menu_pid);
+	if (p->grid.zoom_pid == 0)
+		menu_add(&t->menu, MENU_ZOOM, false, "Zoom into pid %d", p->menu_pid);
+	else
+		menu_add(&t->menu, MENU_ZOOM, false, "Leave the zoom (all processes)");
+	for (size_t i = 0; i < CNTGRID_MAX_EVENTS; i++) {
+		const struct counters_row *r = gr->cell[i];
+
+		if (r == NULL || r->metric)
+			continue;
 		str_escape(name, sizeof name, r->event, strlen(r->event));
-		p->menu_event = r->event_idx;
-		menu_add(&t->menu, MENU_REMOVE, r->metric, "Stop counting %s%s", name,
-		         r->metric ? " (a metric: remove its events)" : "");
+		menu_add(&t->menu, MENU_REMOVE + (int)r->event_idx, false, "Stop counting %s",
+		         name);
 	}
+}
+
+/* The Enter menu. */
+static int
+cnt_row_menu(struct cnt *p, struct tui *t)
+{
+	listpane_menu_opened(cnt_active(p, t));
+	menu_open(&t->menu, "Counters");
+	if (counters_scope(t->counters) == COUNTERS_PROCESS)
+		cnt_grid_menu(p, t);
+	else
+		cnt_list_menu(p, t);
 	menu_add(&t->menu, MENU_ADD, false, "Count another event...");
 	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Delete: stop counting the selected row's event (in the grid: the event
+ * of the column sorted by). */
+static int
+cnt_remove_selected(struct cnt *p, struct tui *t)
+{
+	const struct counters_row *r;
+
+	if (counters_scope(t->counters) == COUNTERS_PROCESS) {
+		const struct cntgrid_row *gr = cntgrid_selected(&p->grid);
+		size_t col = p->grid.list.table.sort_col;
+
+		r = gr != NULL && col >= CNTGRID_COL_EVENT0 &&
+		            col < CNTGRID_COL_EVENT0 + p->grid.nev
+		        ? gr->cell[col - CNTGRID_COL_EVENT0]
+		        : NULL;
+	} else {
+		r = table_selected(&p->list.table);
+	}
+	if (r == NULL || r->metric) {
+		tui_status(t, false,
+		           "select an event's row (here: sort by its column) to stop "
+		           "counting it, or Enter for a menu");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	return cnt_remove(t, r->event_idx);
 }
 
 /* Act on an action: the pane's own, then the list's. */
@@ -532,24 +609,28 @@ static int
 cnt_action(void *pp, struct tui *t, enum action a)
 {
 	struct cnt *p = pp;
-	const struct counters_row *r;
+	int r;
 
+	if (t->counters == NULL)
+		return REACT_IGNORED;
 	switch (a) {
 	case ACT_COUNTERS_SCOPE:
-		return t->counters ? cnt_next_scope(t) : REACT_IGNORED;
+		return cnt_next_scope(t);
 	case ACT_ADD:
 		return cnt_add(p, t);
 	case ACT_REMOVE:
-		r = table_selected(&p->list.table);
-		if (r == NULL || r->metric) {
-			tui_status(t, false, "select an event's row to stop counting it");
-			return REACT_HANDLED | REACT_REDRAW;
-		}
-		return cnt_remove(t, r->event_idx);
+		return cnt_remove_selected(p, t);
 	case ACT_ENTER:
 		return cnt_row_menu(p, t);
+	case ACT_BACK:
+	case ACT_CLOSE:
+		r = listpane_action(cnt_active(p, t), t, a);
+		if (r != REACT_IGNORED || p->grid.zoom_pid == 0 ||
+		    counters_scope(t->counters) != COUNTERS_PROCESS)
+			return r;
+		return cnt_zoom(p, t, 0);
 	default:
-		return listpane_action(&p->list, t, a);
+		return listpane_action(cnt_active(p, t), t, a);
 	}
 }
 
@@ -559,13 +640,44 @@ cnt_menu(void *pp, struct tui *t, int id)
 {
 	struct cnt *p = pp;
 
-	if (listpane_menu(&p->list, id) != REACT_IGNORED)
+	if (listpane_menu(cnt_active(p, t), id) != REACT_IGNORED)
 		return REACT_REDRAW;
-	if (id == MENU_REMOVE)
-		return cnt_remove(t, p->menu_event);
 	if (id == MENU_ADD)
 		return cnt_add(p, t);
+	if (id == MENU_ZOOM_TOP)
+		pane_top_zoom_pid(t, p->menu_pid);
+	else if (id == MENU_ZOOM)
+		cnt_zoom(p, t, p->grid.zoom_pid == 0 ? p->menu_pid : 0);
+	else if (id >= MENU_REMOVE)
+		cnt_remove(t, (size_t)(id - MENU_REMOVE));
 	return REACT_REDRAW;
+}
+
+/* Mouse events go to the list shown. */
+static int
+cnt_mouse(void *pp, struct tui *t, int y, int x, unsigned long bstate)
+{
+	return listpane_mouse(cnt_active(pp, t), y, x, bstate);
+}
+
+/* The filter and search prompts of the list shown. */
+static int
+cnt_prompt(void *pp, struct tui *t, int result)
+{
+	return listpane_prompt(cnt_active(pp, t), t, result);
+}
+
+/* Zoom the Counters pane into process pid (the Processes pane's Enter),
+ * without showing it. */
+void
+pane_counters_zoom_pid(struct tui *t, int pid)
+{
+	struct cnt *p = tui_pane_state(t, &pane_counters);
+
+	if (p != NULL && t->counters != NULL && counters_pin(t->counters, pid)) {
+		p->grid.zoom_pid = pid;
+		counters_set_scope(t->counters, COUNTERS_PROCESS);
+	}
 }
 
 /* An event was picked from the catalog: count it. */
@@ -601,8 +713,8 @@ const struct pane_ops pane_counters = {
     .update = cnt_update,
     .draw = cnt_draw,
     .action = cnt_action,
-    .mouse = listpane_pane_mouse,
-    .prompt = listpane_pane_prompt,
+    .mouse = cnt_mouse,
+    .prompt = cnt_prompt,
     .menu = cnt_menu,
     .pick = cnt_pick,
 };

@@ -339,9 +339,10 @@ procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 		return;
 	}
-	snprintf(
-	    line, sizeof line, "%zu processes%s; Enter zooms Top into the selected one", fs->nprocs,
-	    fs->procs_new == fs->nprocs && fs->nprocs > 0 ? " (rates after the next refresh)" : "");
+	snprintf(line, sizeof line,
+	         "%zu processes%s; Enter zooms Top and Counters into the selected one", fs->nprocs,
+	         fs->procs_new == fs->nprocs && fs->nprocs > 0 ? " (rates after the next refresh)"
+	                                                       : "");
 	wattrset(win, t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);
@@ -351,7 +352,8 @@ procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 }
 
-/* Enter: zoom Top into the selected process. */
+/* Enter: zoom Top and Counters into the selected process, and show Top
+ * (Counters when nothing is sampled). */
 static int
 procs_zoom(struct procs *p, struct tui *t)
 {
@@ -359,11 +361,19 @@ procs_zoom(struct procs *p, struct tui *t)
 
 	if (r == NULL)
 		return REACT_HANDLED;
-	if (t->engine == NULL) {
-		tui_status(t, false, "nothing is sampled: no Top pane to zoom into");
+	if (t->engine == NULL && t->counters == NULL) {
+		tui_status(t, false, "nothing is sampled or counted: no pane to zoom into");
 		return REACT_HANDLED | REACT_REDRAW;
 	}
-	pane_top_zoom_pid(t, r->pid);
+	pane_counters_zoom_pid(t, r->pid);
+	if (t->engine != NULL) {
+		pane_top_zoom_pid(t, r->pid);
+	} else {
+		tui_show_pane(t, &pane_counters);
+		tui_snapshot(t);
+		tui_status(t, false, "Counters zoomed into pid %d (Esc or Left leaves the zoom)",
+		           r->pid);
+	}
 	return REACT_HANDLED | REACT_REDRAW;
 }
 

@@ -5,7 +5,6 @@
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
-extern const struct pane_ops pane_counters;
 extern const struct pane_ops pane_trace;
 extern const struct pane_ops pane_system;
 extern const struct pane_ops pane_procs;

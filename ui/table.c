@@ -429,6 +429,18 @@ table_init(struct table *t, const struct table_col *cols, size_t ncols, const st
 	}
 }
 
+/* A new column count; the rows are sorted again when next set. */
+void
+table_set_columns(struct table *t, size_t ncols, size_t sort_col)
+{
+	if (ncols > TABLE_MAX_COLS)
+		fatal("table: %zu columns, at most %d", ncols, TABLE_MAX_COLS);
+	t->ncols = ncols;
+	t->sort_col = sort_col < ncols ? sort_col : 0;
+	for (size_t i = 0; i < TABLE_MAX_COLS; i++)
+		t->col_x[i] = -1;
+}
+
 /* Free the table's arrays (not the rows: the pane owns them). */
 void
 table_free(struct table *t)

@@ -77,6 +77,10 @@ void table_init(struct table *t, const struct table_col *cols, size_t ncols,
                 const struct table_ops *ops, void *ctx);
 void table_free(struct table *t);
 
+/* The columns changed (a pane whose columns follow its data): the first
+ * ncols of the same array, sorted by column sort_col from now on. */
+void table_set_columns(struct table *t, size_t ncols, size_t sort_col);
+
 /* Replace the rows (e.g. a new snapshot): filter, sort, keep the selection
  * on the same row id (or the nearest position when it is gone). */
 void table_set_rows(struct table *t, const void *const *rows, size_t n);

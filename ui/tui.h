@@ -151,6 +151,7 @@ void *tui_pane_state(const struct tui *t, const struct pane_ops *ops);
 extern const struct pane_ops pane_top;
 extern const struct pane_ops pane_annotate;
 extern const struct pane_ops pane_probes;
+extern const struct pane_ops pane_counters;
 struct dso;
 struct sym;
 /* Annotate sym of dso in the Annotate pane and switch to it (or say on
@@ -162,5 +163,8 @@ void pane_probes_insert(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_help;
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
+/* Zoom the Counters pane into process pid (its process scope), staying in
+ * the pane shown. */
+void pane_counters_zoom_pid(struct tui *t, int pid);
 
 #endif

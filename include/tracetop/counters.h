@@ -122,6 +122,12 @@ void counters_set_scope(struct counters *c, enum counters_scope s);
 /* The scope in use. */
 enum counters_scope counters_scope(const struct counters *c);
 
+/* Without a target, follow process pid in the process scope however idle
+ * it is (a zoom into it); 0 lets the busiest be chosen again. Whether pid
+ * has (or will have at the next tick) rows: false when a target leaves it
+ * out. */
+bool counters_pin(struct counters *c, int pid);
+
 /* Whether scope s has rows with this target (CPU: per-CPU fds fit). */
 bool counters_scope_available(const struct counters *c, enum counters_scope s);
 

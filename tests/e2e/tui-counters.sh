@@ -51,8 +51,22 @@ ok $? "a task-clock row per CPU"
 tmux_keys cnt s
 tmux_wait_text cnt 3 'Scope: process'
 ok $? "s: per process"
-tmux_wait_text cnt 3 "$pid split +task-clock"
-ok $? "the target process has rows"
+tmux_wait_text cnt 3 "^ *$pid .*[0-9.]+ ms/s .* split *$"
+ok $? "the target process has a row of the grid, task-clock in ms/s" || diag "$(tmux_capture cnt)"
+tmux_capture cnt | grep -qE '^ *PID .*task-clock +context-switches .*Command *$'
+ok $? "the grid's titles: PID, a column per event, Command last" || diag "$(tmux_capture cnt)"
+# Enter: a menu with the zooms and the events
+tmux_keys cnt Enter
+tmux_wait_text cnt 3 "Zoom into pid $pid"
+ok $? "Enter on a process: its menu"
+tmux_wait_text cnt 3 'Stop counting context-switches'
+ok $? "... which stops any of its events"
+tmux_keys cnt Down Enter
+tmux_wait_text cnt 3 "zoomed into pid $pid \\(Esc or Left leaves\\)"
+ok $? "Zoom into the process: the title says so" || diag "$(tmux_capture cnt)"
+tmux_keys cnt Left
+wait_for 3 lacks_text cnt "switches\\), zoomed into pid"
+ok $? "Left leaves the zoom"
 tmux_keys cnt s
 tmux_wait_text cnt 3 'Scope: total'
 ok $? "s again: back to the total"

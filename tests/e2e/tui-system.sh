@@ -76,9 +76,22 @@ tmux_wait_text sys 5 'split_(alpha|beta|gamma)'
 ok $? "Top shows the process's functions"
 [ -z "$(tmux_capture sys | grep -E '^ *[0-9.]+% ' | grep -vE " $pid ")" ]
 ok $? "... and only them (every row has its pid)"
+tmux_keys sys Tab
+tmux_wait_text sys 5 "Scope: process \\(s switches\\), zoomed into pid $pid"
+ok $? "... and Counters into it: its process scope, zoomed" || diag "$(tmux_capture sys)"
+tmux_wait_text sys 5 "^ *$pid +.*split *$"
+ok $? "Counters: the process's row"
+[ "$(tmux_capture sys | grep -cE '^ *[0-9]+ .* ms/s ')" -eq 1 ]
+ok $? "... and only it" || diag "$(tmux_capture sys)"
+tmux_keys sys Escape
+wait_for 3 lacks_text sys "switches\\), zoomed into pid"
+ok $? "Esc leaves the Counters zoom"
+tmux_wait_text sys 5 "^ *[0-9]+ .* ms/s .*"
+tmux_keys sys BTab
+tmux_wait_text sys 3 "Zoom: pid $pid"
 tmux_keys sys Escape
 wait_for 3 lacks_text sys "Zoom: pid $pid"
-ok $? "Esc leaves the zoom"
+ok $? "Esc leaves the Top zoom"
 tmux_keys sys q
 wait_for 5 tmux_exited sys >/dev/null
 tmux_wait_text sys 3 'exit=0'
