@@ -164,6 +164,21 @@ listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct
 	wattrset(win, A_NORMAL);
 }
 
+/* A titled list: the title dimmed on line y, the table in the h - 1 lines
+ * under it, and a note when the filter hides every row. */
+void
+listpane_draw_titled(struct listpane *lp, WINDOW *win, int y, int x, int h, int w,
+                     const char *title, const struct theme *th)
+{
+	wattrset(win, th->attr[TH_DIM]);
+	mvwaddnstr(win, y, x, title, w);
+	wattrset(win, A_NORMAL);
+	table_draw(&lp->table, win, y + 1, x, h - 1, w, th);
+	if (lp->table.nrows == 0 && lp->table.nall > 0 && h >= 4)
+		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
+		                 th);
+}
+
 /* Bytes of the first w characters of s (escaped text: ASCII and whole
  * UTF-8 characters, a character counted as one column). */
 static size_t

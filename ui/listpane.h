@@ -52,6 +52,11 @@ int listpane_pane_menu(void *pane, struct tui *t, int id);
 /* A centred, dimmed line: why the list is empty. */
 void listpane_message(WINDOW *win, int y, int x, int w, const char *msg, const struct theme *th);
 
+/* The title (dimmed) on line y, the table in the h - 1 lines under it,
+ * and "No rows match the filter" when the filter hides every row. */
+void listpane_draw_titled(struct listpane *lp, WINDOW *win, int y, int x, int h, int w,
+                          const char *title, const struct theme *th);
+
 /* Lines text (escaped) takes wrapped at w columns, at most max. */
 int listpane_detail_lines(const char *text, int w, int max);
 

@@ -16,6 +16,7 @@
 #include "tracetop/util.h"
 #include "ui/cntgrid.h"
 #include "ui/listpane.h"
+#include "ui/meters.h"
 #include "ui/tui.h"
 
 enum cnt_col {
@@ -116,9 +117,6 @@ cnt_number(const struct counters_row *r, double v, char *buf, size_t len)
 static void
 cnt_sparkline(const struct counters_row *r, bool utf8, char *buf, size_t len)
 {
-	static const char *const blocks[] = {"\u2581", "\u2582", "\u2583", "\u2584",
-	                                     "\u2585", "\u2586", "\u2587", "\u2588"};
-	static const char ascii[] = "_.-:=+*#";
 	size_t used = 0, from = r->nhist > 12 ? r->nhist - 12 : 0;
 	double max = 0;
 
@@ -127,7 +125,7 @@ cnt_sparkline(const struct counters_row *r, bool utf8, char *buf, size_t len)
 		max = r->history[i] > max ? r->history[i] : max;
 	for (size_t i = from; i < r->nhist; i++) {
 		int level = max > 0 ? (int)(r->history[i] / max * 7 + 0.5) : 0;
-		const char *g = utf8 ? blocks[level] : (char[2]){ascii[level], '\0'};
+		const char *g = meter_glyph(level, utf8);
 		size_t gl = strlen(g);
 
 		if (used + gl + 1 > len)

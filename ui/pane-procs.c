@@ -343,13 +343,7 @@ procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	         "%zu processes%s; Enter zooms Top and Counters into the selected one", fs->nprocs,
 	         fs->procs_new == fs->nprocs && fs->nprocs > 0 ? " (rates after the next refresh)"
 	                                                       : "");
-	wattrset(win, t->theme.attr[TH_DIM]);
-	mvwaddnstr(win, y, x, line, w);
-	wattrset(win, A_NORMAL);
-	table_draw(&p->list.table, win, y + 1, x, h - 1, w, &t->theme);
-	if (p->list.table.nrows == 0 && p->list.table.nall > 0 && h >= 4)
-		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
-		                 &t->theme);
+	listpane_draw_titled(&p->list, win, y, x, h, w, line, &t->theme);
 }
 
 /* Enter: zoom Top and Counters into the selected process, and show Top

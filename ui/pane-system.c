@@ -704,13 +704,7 @@ sys_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	snprintf(line, sizeof line,
 	         "Rates per second over %.1fs; history of the last %d intervals%s%s", p->fs->secs,
 	         SYSTEM_HISTORY, note[0] ? "  " : "", note);
-	wattrset(win, t->theme.attr[TH_DIM]);
-	mvwaddnstr(win, y, x, line, w);
-	wattrset(win, A_NORMAL);
-	table_draw(&p->list.table, win, y + 1, x, h - 1, w, &t->theme);
-	if (p->list.table.nrows == 0 && p->list.table.nall > 0 && h >= 4)
-		listpane_message(win, y + h / 2, x, w, "No rows match the filter (Esc clears it)",
-		                 &t->theme);
+	listpane_draw_titled(&p->list, win, y, x, h, w, line, &t->theme);
 }
 
 const struct pane_ops pane_system = {

@@ -6,8 +6,8 @@
  *     $SRC/tests/fuzz/fuzz-system.c $SRC/src/system-parse.c \
  *     -o fuzz-system && ./fuzz-system $SRC/tests/fuzz/corpus/system
  *
- * The first byte picks the file (its value modulo FZ_FILES), the rest is
- * its text, not NUL-terminated. The seeds in tests/fuzz/corpus/system are
+ * The first byte picks the file (its value modulo the number of rows of
+ * fz_files), the rest is its text, not NUL-terminated. The seeds in tests/fuzz/corpus/system are
  * the fixtures of tests/fixtures/system behind their selector byte. Each
  * array parser runs first with room for two items (so counting past the
  * room runs), then with room for all it counted; besides not crashing,
@@ -20,22 +20,9 @@
 #include <string.h>
 
 #include "tracetop/system-parse.h"
+#include "tracetop/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* The parsers, by selector. */
-enum {
-	FZ_STAT,
-	FZ_MEMINFO,
-	FZ_VMSTAT,
-	FZ_LOAD,
-	FZ_DISKS,
-	FZ_NETDEV,
-	FZ_IRQS,
-	FZ_PID,
-	FZ_CMDLINE,
-	FZ_FILES,
-};
 
 /* The most items a grown second run may hold (a few MiB at most). */
 #define FZ_MAX_ITEMS 65536
@@ -155,58 +142,85 @@ fz_irqs(const char *buf, size_t len)
 	free(t.counts);
 }
 
+/* /proc/meminfo. */
+static void
+fz_meminfo(const char *buf, size_t len)
+{
+	struct sys_meminfo_raw mem;
+
+	(void)sys_parse_meminfo(buf, len, &mem);
+}
+
+/* /proc/vmstat. */
+static void
+fz_vmstat(const char *buf, size_t len)
+{
+	struct sys_vmstat_raw vm;
+
+	(void)sys_parse_vmstat(buf, len, &vm);
+}
+
+/* /proc/loadavg and /proc/uptime. */
+static void
+fz_load(const char *buf, size_t len)
+{
+	struct sys_loadavg_raw la;
+	double up, idle;
+
+	(void)sys_parse_loadavg(buf, len, &la);
+	(void)sys_parse_uptime(buf, len, &up, &idle);
+}
+
+/* /proc/PID/stat, status and schedstat. */
+static void
+fz_pid(const char *buf, size_t len)
+{
+	struct sys_pid_stat ps;
+	struct sys_pid_status cs;
+	struct sys_pid_schedstat ss;
+
+	if (sys_parse_pid_stat(buf, len, &ps) == 0 && (ps.pid <= 0 || ps.nfields < 24))
+		abort();
+	check_name(ps.comm, sizeof ps.comm);
+	(void)sys_parse_pid_status(buf, len, &cs);
+	(void)sys_parse_pid_schedstat(buf, len, &ss);
+}
+
+/* /proc/PID/cmdline, into a small buffer. */
+static void
+fz_cmdline(const char *buf, size_t len)
+{
+	char cmd[16];
+
+	if (sys_parse_cmdline(buf, len, cmd, sizeof cmd) != strlen(cmd) ||
+	    strlen(cmd) >= sizeof cmd)
+		abort();
+}
+
+/* The files and their parsers, by selector: a row's index is the first
+ * byte of its seeds in tests/fuzz/corpus/system (0-stat, 1-meminfo, ...),
+ * so rows are only ever added at the end. */
+static const struct fz_file {
+	const char *name;
+	void (*parse)(const char *buf, size_t len);
+} fz_files[] = {
+    {"stat", fz_stat},
+    {"meminfo", fz_meminfo},
+    {"vmstat", fz_vmstat},
+    {"loadavg, uptime", fz_load},
+    {"diskstats", fz_disks},
+    {"net/dev", fz_netdev},
+    {"interrupts, softirqs", fz_irqs},
+    {"PID/stat, status, schedstat", fz_pid},
+    {"PID/cmdline", fz_cmdline},
+};
+
 /* One input. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	const char *buf = (const char *)data + 1;
-	size_t len = size - 1;
-	struct sys_meminfo_raw mem;
-	struct sys_vmstat_raw vm;
-	struct sys_loadavg_raw la;
-	struct sys_pid_stat ps;
-	struct sys_pid_status cs;
-	struct sys_pid_schedstat ss;
-	double up, idle;
-	char cmd[16];
-
 	if (size == 0)
 		return 0;
-	switch (data[0] % FZ_FILES) {
-	case FZ_STAT:
-		fz_stat(buf, len);
-		break;
-	case FZ_MEMINFO:
-		(void)sys_parse_meminfo(buf, len, &mem);
-		break;
-	case FZ_VMSTAT:
-		(void)sys_parse_vmstat(buf, len, &vm);
-		break;
-	case FZ_LOAD:
-		(void)sys_parse_loadavg(buf, len, &la);
-		(void)sys_parse_uptime(buf, len, &up, &idle);
-		break;
-	case FZ_DISKS:
-		fz_disks(buf, len);
-		break;
-	case FZ_NETDEV:
-		fz_netdev(buf, len);
-		break;
-	case FZ_IRQS:
-		fz_irqs(buf, len);
-		break;
-	case FZ_PID:
-		if (sys_parse_pid_stat(buf, len, &ps) == 0 && (ps.pid <= 0 || ps.nfields < 24))
-			abort();
-		check_name(ps.comm, sizeof ps.comm);
-		(void)sys_parse_pid_status(buf, len, &cs);
-		(void)sys_parse_pid_schedstat(buf, len, &ss);
-		break;
-	case FZ_CMDLINE:
-		if (sys_parse_cmdline(buf, len, cmd, sizeof cmd) != strlen(cmd) ||
-		    strlen(cmd) >= sizeof cmd)
-			abort();
-		break;
-	}
+	fz_files[data[0] % ARRAY_SIZE(fz_files)].parse((const char *)data + 1, size - 1);
 	return 0;
 }
