@@ -201,10 +201,13 @@ engine_defer_note(struct engine_defer *df, struct engine_defer_entry *en)
 
 /* Keep a sample that waits. */
 bool
-engine_defer_keep(struct engine *e, const struct perf_event_header *h, int pid, int tid)
+engine_defer_keep(struct engine *e, const struct perf_event_header *h,
+                  const struct record_sample *s)
 {
 	struct engine_defer *df = &e->defer;
+	int pid = (int)s->pid, tid = (int)s->tid;
 	struct engine_defer_entry en = {.pid = pid, .tid = tid};
+	size_t size;
 
 	if (!df->waiting) {
 		df->nmiss = 0;
@@ -226,8 +229,11 @@ engine_defer_keep(struct engine *e, const struct perf_event_header *h, int pid, 
 		df->buf = xmalloc(ENGINE_DEFER_BYTES);
 	if (df->used + en.len > ENGINE_DEFER_BYTES)
 		engine_defer_flush(e, ENGINE_DEFER_FULL); /* empties it: a record fits */
+	/* only the stack the kernel filled: a DWARF sample's 8 KiB copy is
+	 * mostly unused, and the buffer's pages are tracetop's peak RSS */
+	size = record_sample_shrink_stack(h, s, df->buf + df->used + sizeof en);
+	en.len = (uint32_t)((sizeof en + size + 7) & ~(size_t)7);
 	memcpy(df->buf + df->used, &en, sizeof en);
-	memcpy(df->buf + df->used + sizeof en, h, h->size);
 	df->used += en.len;
 	df->n++;
 	df->pids |= id_bit(pid);

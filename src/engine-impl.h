@@ -147,7 +147,8 @@ bool engine_defer_ip(struct engine *e, struct thread *th, uint64_t ip);
  * it waits for a DSO (it is copied aside, or a replayed one is kept),
  * false when it is to be counted now. Resets the per-sample state either
  * way. */
-bool engine_defer_keep(struct engine *e, const struct perf_event_header *h, int pid, int tid);
+bool engine_defer_keep(struct engine *e, const struct perf_event_header *h,
+                       const struct record_sample *s);
 
 /* Take the worker's answers (worker_poll) and replay the samples whose
  * DSOs are all answered for (looked for only after new answers unless

@@ -516,7 +516,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		kern[0] = s.kernel;
 	}
 	n = engine_keys(e, th, &s, ips, kern, n, keys, &self);
-	if (engine_defer_keep(e, h, (int)s.pid, (int)s.tid))
+	if (engine_defer_keep(e, h, &s))
 		return; /* counted once its symbols are loaded */
 	hist_add(ev->hist, &keys[self]);
 	engine_addrhist_add(e, ev, th, ips[0], kern[0]);

@@ -229,6 +229,37 @@ record_parse_sample(const struct perf_event_header *h, uint64_t sample_type,
 	return c.fail ? -1 : 0;
 }
 
+/* A sample's copy with its user stack cut to dyn_size (see record.h). */
+size_t
+record_sample_shrink_stack(const struct perf_event_header *h, const struct record_sample *s,
+                           void *out)
+{
+	const unsigned char *rec = (const unsigned char *)h, *stack = s->stack;
+	unsigned char *o = out;
+	uint64_t size, keep;
+	size_t at;
+	struct perf_event_header nh = *h;
+
+	if (stack == NULL || stack < rec + sizeof *h + sizeof size) {
+		memcpy(out, h, h->size);
+		return h->size;
+	}
+	at = (size_t)(stack - rec) - sizeof size; /* the declared size */
+	memcpy(&size, rec + at, sizeof size);
+	keep = ((uint64_t)s->stack_size + 7) & ~(uint64_t)7;
+	if (at + sizeof size + size + sizeof(uint64_t) != h->size || keep >= size) {
+		memcpy(out, h, h->size); /* not the last field, or nothing to cut */
+		return h->size;
+	}
+	nh.size = (uint16_t)(at + sizeof keep + keep + sizeof(uint64_t));
+	memcpy(o, &nh, sizeof nh);
+	memcpy(o + sizeof nh, rec + sizeof nh, at - sizeof nh);
+	memcpy(o + at, &keep, sizeof keep);
+	memcpy(o + at + sizeof keep, stack, keep);
+	memcpy(o + at + sizeof keep + keep, rec + h->size - sizeof(uint64_t), sizeof(uint64_t));
+	return nh.size;
+}
+
 /* Parse PERF_RECORD_MMAP or PERF_RECORD_MMAP2. */
 int
 record_parse_mmap(const struct perf_event_header *h, uint64_t sample_type, struct record_mmap *out)

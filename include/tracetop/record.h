@@ -83,6 +83,14 @@ struct record_throttle { /* THROTTLE and UNTHROTTLE */
 int record_parse_sample(const struct perf_event_header *h, uint64_t sample_type,
                         uint64_t sample_regs_user, struct record_sample *out);
 
+/* Copy sample h, parsed into s, to out (room for h->size bytes) with its
+ * user stack copy cut to the bytes the kernel filled (dyn_size, rounded up
+ * to 8): a DWARF sample kept for later shrinks from its 8 KiB copy to what
+ * the stack held. A sample without a stack copy, or whose copy is not its
+ * last field, is copied whole. The copy's size. */
+size_t record_sample_shrink_stack(const struct perf_event_header *h, const struct record_sample *s,
+                                  void *out);
+
 /* Side-band records; sample_type tells the sample_id_all trailer layout.
  * Their size must be a multiple of 8 (the kernel pads them); strings must be
  * NUL-terminated before the trailer. 0 or -1; a wrong h->type is -1. */

@@ -279,6 +279,41 @@ test_sample_stack(void **state)
 	assert_int_equal(record_parse_sample(h, st, 1 << 7, &s), -1);
 }
 
+/* A kept sample's copy cuts its stack to dyn_size rounded up to 8 and
+ * parses the same; without anything to cut it is copied whole. */
+static void
+test_sample_shrink_stack(void **state)
+{
+	uint64_t st = ST_BASIC | PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	const struct perf_event_header *h;
+	struct record_sample s, c;
+	unsigned char out[512];
+	struct rb b;
+
+	(void)state;
+	h = build_stack(&b, 256, 21);
+	assert_int_equal(record_parse_sample(h, st, 1 << 7, &s), 0);
+	/* header, basic 40, abi and one register 16, size 8, 24 bytes, dyn 8 */
+	assert_int_equal(record_sample_shrink_stack(h, &s, out), 8 + 40 + 16 + 8 + 24 + 8);
+	assert_int_equal(((struct perf_event_header *)out)->size, 104);
+	assert_int_equal(record_parse_sample((struct perf_event_header *)out, st, 1 << 7, &c), 0);
+	check_basic(&c);
+	assert_int_equal(c.user_regs[0], 0x7ffc0000);
+	assert_int_equal(c.stack_size, 21);
+	assert_memory_equal(c.stack, s.stack, 21);
+	check_truncations(K_SAMPLE, (struct perf_event_header *)out, st, 1 << 7);
+
+	/* nothing to cut: a full stack, no stack */
+	h = build_stack(&b, 64, 4096);
+	assert_int_equal(record_parse_sample(h, st, 1 << 7, &s), 0);
+	assert_int_equal(record_sample_shrink_stack(h, &s, out), h->size);
+	assert_memory_equal(out, h, h->size);
+	h = build_stack(&b, 0, 0);
+	assert_int_equal(record_parse_sample(h, st, 1 << 7, &s), 0);
+	assert_int_equal(record_sample_shrink_stack(h, &s, out), h->size);
+	assert_memory_equal(out, h, h->size);
+}
+
 /* IDENTIFIER comes first; ADDR, ID and STREAM_ID are read in order. */
 static void
 test_sample_identifier(void **state)
@@ -718,6 +753,7 @@ main(void)
 	    cmocka_unit_test(test_sample_raw),
 	    cmocka_unit_test(test_sample_regs),
 	    cmocka_unit_test(test_sample_stack),
+	    cmocka_unit_test(test_sample_shrink_stack),
 	    cmocka_unit_test(test_sample_identifier),
 	    cmocka_unit_test(test_sample_refused),
 	    cmocka_unit_test(test_mmap2),
