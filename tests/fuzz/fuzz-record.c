@@ -55,6 +55,26 @@ touch(const void *p, uint64_t n, const struct perf_event_header *h)
 	sink += sum;
 }
 
+/* A sample's copy with its stack cut is no larger and parses again, with
+ * the same stack bytes. */
+static void
+shrink_check(const struct perf_event_header *h, uint64_t st, const struct record_sample *s)
+{
+	struct perf_event_header *c = malloc(h->size);
+	struct record_sample cs;
+	size_t n;
+
+	if (c == NULL)
+		return;
+	n = record_sample_shrink_stack(h, s, c);
+	if (n > h->size || c->size != n ||
+	    record_parse_sample(c, st, 0x0000ff00000000ffULL, &cs) != 0 ||
+	    cs.stack_size != s->stack_size ||
+	    (s->stack_size > 0 && memcmp(cs.stack, s->stack, s->stack_size) != 0))
+		abort();
+	free(c);
+}
+
 /* Run every parser on h (a malloc'd copy we may retype) for sample_type. */
 static void
 parse_all(struct perf_event_header *h, uint64_t st)
@@ -83,6 +103,7 @@ parse_all(struct perf_event_header *h, uint64_t st)
 			touch(u.s.raw, u.s.raw_size, h);
 			touch(u.s.user_regs, u.s.nr_regs * 8, h);
 			touch(u.s.stack, u.s.stack_size, h);
+			shrink_check(h, st, &u.s);
 		}
 		if (record_parse_mmap(h, st, &u.m) == 0)
 			touch(u.m.filename, strlen(u.m.filename) + 1, h);
