@@ -5,7 +5,7 @@
 # For each workload: start it, let it warm up, then run over the same
 # DUR-second window, at the same time, on the same processes:
 #
-#   perf record -F FREQ -g -p PIDS -o perf.data -- sleep DUR
+#   perf record -F FREQ -p PIDS -o perf.data -- sleep DUR
 #   tracetop -b -z -p PIDS -F FREQ -d DUR -n 1 --format json -o tracetop.json
 #     (-d TT_DELAY -n DUR/TT_DELAY with TT_DELAY set)
 #
@@ -44,8 +44,12 @@
 #   WARMUP     seconds a workload runs before the window (2)
 #   REPS       windows per workload (1), each on a fresh start of it; the
 #              comparison pools their samples (less sampling noise)
-#   PERF_CG    perf record's call-graph option ("-g"; "" for none). tracetop
-#              runs without -g: only self time is compared
+#   PERF_CG    perf record's call-graph option ("" for none, the default:
+#              tracetop runs without -g and only self time is compared; put
+#              "-g" here and in TT_ARGS to compare both with call chains).
+#              Not one-sided: collecting call chains moves perf's own
+#              samples at context switches (finish_task_switch) by points
+#              against a perf without them over the same window
 #   TT_DELAY   tracetop's refresh (-d) in whole seconds (default DUR: one
 #              report, -n 1). With less, e.g. 2 (its interactive default),
 #              it prints DUR/TT_DELAY reports (-n), zeroed each time (-z),
@@ -81,7 +85,7 @@ FREQ=${FREQ:-999}
 WARMUP=${WARMUP:-2}
 REPS=${REPS:-1}
 TT_DELAY=${TT_DELAY:-$DUR}
-PERF_CG=${PERF_CG--g}
+PERF_CG=${PERF_CG-}
 TT_ARGS=${TT_ARGS:-}
 OUT=${OUT:-$HERE/results}
 RUN_ID=${RUN_ID:-fidelity-$(date +%Y%m%d-%H%M%S)}
