@@ -41,8 +41,9 @@
  * is still loading (a debuginfod download, a big library) rather than
  * count their samples with tables loaded here, without the download. */
 #define ENGINE_DEFER_SETTLE_NS 5000000000ULL
-/* How long the first report waits for it: the first screen should show
- * rows, not wait a whole refresh for tables the worker is still reading. */
+/* How long the first report waits for it with debuginfod on (a download
+ * may be under way); off, it counts what waits at once: the first screen
+ * should show rows, not wait for tables the worker is still reading. */
 #define ENGINE_DEFER_FIRST_NS 50000000ULL
 /* How long it naps between looks at the worker's answers. */
 #define ENGINE_DEFER_SETTLE_NAP_NS 1000000L
@@ -374,19 +375,18 @@ engine_defer_settle(struct engine *e, uint64_t wait_ns)
 }
 
 /* Every waiting sample now (the last report first gives the worker a
- * little time); for the first report, only the samples the worker answers
- * within a short wait. */
+ * little time); for the first report with debuginfod on, only the samples
+ * the worker answers within a short wait. */
 void
 engine_defer_flush(struct engine *e, enum engine_defer_why why)
 {
 	const struct engine_defer_sel sel = {.why = (int)why};
 
-	if (why == ENGINE_DEFER_FIRST) {
-		engine_defer_settle(e, ENGINE_DEFER_FIRST_NS);
+	if (why == ENGINE_DEFER_FIRST && symdbg_enabled()) {
 		/* with debuginfod on, only wait: a load still out may be a
 		 * download, which a load here would lose (it never downloads) */
-		if (symdbg_enabled())
-			return;
+		engine_defer_settle(e, ENGINE_DEFER_FIRST_NS);
+		return;
 	}
 	if (why == ENGINE_DEFER_FINAL)
 		engine_defer_settle(e, ENGINE_DEFER_SETTLE_NS);
