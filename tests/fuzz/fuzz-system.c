@@ -34,6 +34,7 @@ enum {
 	FZ_IRQS,
 	FZ_PID,
 	FZ_CMDLINE,
+	FZ_DENTS, /* a getdents64 buffer of /proc or a task directory */
 	FZ_FILES,
 };
 
@@ -155,6 +156,23 @@ fz_irqs(const char *buf, size_t len)
 	free(t.counts);
 }
 
+/* A getdents64 listing: every step moves forward, the walk ends at the
+ * buffer's end, and each pid is positive. */
+static void
+fz_dents(const char *buf, size_t len)
+{
+	size_t off = 0, was = 0;
+	int pid;
+
+	while ((pid = sys_parse_dents_pid(buf, len, &off)) != 0) {
+		if (pid < 0 || off <= was || off > len)
+			abort();
+		was = off;
+	}
+	if (off != len)
+		abort();
+}
+
 /* One input. */
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -206,6 +224,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sys_parse_cmdline(buf, len, cmd, sizeof cmd) != strlen(cmd) ||
 		    strlen(cmd) >= sizeof cmd)
 			abort();
+		break;
+	case FZ_DENTS:
+		fz_dents(buf, len);
 		break;
 	}
 	return 0;
