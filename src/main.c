@@ -287,10 +287,12 @@ run(const struct options *o, struct evspec *specs)
 	}
 	session_add(s, &source_counters, c);
 	/* the screen's header meters will read it at every refresh too, the
-	 * process table only while a pane shows it (system_set_procs) */
+	 * process table only while a pane shows it (system_set_procs), its
+	 * threads only while that pane lists them (system_set_threads) */
 	if (systeming || tui)
 		session_add(s, &source_system,
-		            system_new(&(struct system_opts){.procs = systeming}));
+		            system_new(&(struct system_opts){.procs = systeming,
+		                                             .threads = systeming && o->threads}));
 	if (c != NULL && counting)
 		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))
 		                          ? COUNTERS_PROCESS

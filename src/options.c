@@ -31,6 +31,7 @@ enum {
 	OPT_ANNOTATE,
 	OPT_TRACE_LOG,
 	OPT_NO_DEBUGINFOD,
+	OPT_THREADS,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -74,6 +75,8 @@ static const struct opt_def opt_defs[] = {
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
     {"view", OPT_VIEW, "VIEW",
      "show top (the profile, default), counters (like perf stat -I), trace, probes or system"},
+    {"threads", OPT_THREADS, NULL,
+     "system view: each process's threads too (JSON thread_list; on the screen, as H)"},
     {"counters", OPT_COUNTERS, "LIST",
      "count these events in the counters view (default task-clock, ...)"},
     {"counters-scope", OPT_COUNTERS_SCOPE, "SCOPES",
@@ -426,6 +429,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = true;
 		return 0;
+	case OPT_THREADS:
+		o->threads = true;
+		return 0;
 	case OPT_HELP_KEYS:
 		o->help_keys = true;
 		return 0;
@@ -532,6 +538,13 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err,
 		               "--format folded needs call stacks: add -g or --call-graph dwarf");
+	if (o->threads && o->view != VIEW_SYSTEM)
+		return err_set(err,
+		               "--threads is for the system view (--view system), not --view %s",
+		               view_names[o->view]);
+	if (o->threads && o->batch && o->format != FORMAT_JSON)
+		return err_set(err, "--threads lists the threads in JSON reports (the text and CSV "
+		                    "ones have no processes): add --format json");
 	if (o->annotate && o->view != VIEW_TOP)
 		return err_set(err, "--annotate is for the top view, not --view %s",
 		               view_names[o->view]);

@@ -375,11 +375,32 @@ json_irqs(struct jw *w, const char *key, const struct system_irqs *t, unsigned m
 	fputc(']', w->out);
 }
 
-/* A process. */
+/* A thread of a process. */
 static void
-json_proc(FILE *out, const struct system_proc *p)
+json_thread(FILE *out, const struct system_thread *t)
 {
-	char state[2] = {p->state, '\0'};
+	struct jw w;
+
+	jbegin(&w, out);
+	jint(&w, "tid", (uint64_t)t->tid, true);
+	jstr(&w, "comm", t->comm);
+	jstr(&w, "state", (char[2]){t->state, '\0'});
+	jnum(&w, "cpu", t->cpu, 2);
+	jnum(&w, "user", t->user, 2);
+	jnum(&w, "system", t->system, 2);
+	jnum(&w, "minflt_s", t->minflt_s, 2);
+	jnum(&w, "majflt_s", t->majflt_s, 2);
+	jnum(&w, "nice", (double)t->nice, 0);
+	jnum(&w, "priority", (double)t->priority, 0);
+	jnum(&w, "processor", t->processor >= 0 ? t->processor : NAN, 0);
+	jnum(&w, "start", t->start, 2);
+	jend(&w);
+}
+
+/* A process (with its threads when they were read). */
+static void
+json_proc(FILE *out, const struct frame_system *fs, const struct system_proc *p)
+{
 	struct jw w;
 
 	jbegin(&w, out);
@@ -387,7 +408,7 @@ json_proc(FILE *out, const struct system_proc *p)
 	jint(&w, "ppid", (uint64_t)(p->ppid > 0 ? p->ppid : 0), true);
 	jstr(&w, "comm", p->comm);
 	jstr(&w, "cmd", p->cmd);
-	jstr(&w, "state", state);
+	jstr(&w, "state", (char[2]){p->state, '\0'});
 	jnum(&w, "cpu", p->cpu, 2);
 	jnum(&w, "user", p->user, 2);
 	jnum(&w, "system", p->system, 2);
@@ -401,6 +422,16 @@ json_proc(FILE *out, const struct system_proc *p)
 	jnum(&w, "processor", p->processor >= 0 ? p->processor : NAN, 0);
 	jnum(&w, "start", p->start, 2);
 	jbool(&w, "kernel", p->kernel);
+	if (fs->threads_on) {
+		jkey(&w, "thread_list");
+		fputc('[', out);
+		for (uint32_t i = 0; i < p->thread_n; i++) {
+			if (i > 0)
+				fputc(',', out);
+			json_thread(out, &fs->threads[p->thread_at + i]);
+		}
+		fputc(']', out);
+	}
 	jend(&w);
 }
 
@@ -414,12 +445,14 @@ json_procs(struct jw *w, const struct frame_system *fs, unsigned max)
 	}
 	jint(w, "processes_count", fs->nprocs, true);
 	jint(w, "processes_new", fs->procs_new, true);
+	if (fs->threads_on)
+		jint(w, "threads_count", fs->nthreads, true);
 	jkey(w, "processes");
 	fputc('[', w->out);
 	for (size_t i = 0; i < fs->nprocs && (max == 0 || i < max); i++) {
 		if (i > 0)
 			fputc(',', w->out);
-		json_proc(w->out, &fs->procs[i]);
+		json_proc(w->out, fs, &fs->procs[i]);
 	}
 	fputc(']', w->out);
 }

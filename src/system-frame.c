@@ -118,5 +118,6 @@ frame_system_free(struct frame_system *fs)
 		free(tabs[i]->rates);
 	}
 	free(fs->procs);
+	free(fs->threads);
 	memset(fs, 0, sizeof *fs);
 }

@@ -1,7 +1,7 @@
 /* system-impl: the system source's insides, shared by its files: system.c
  * (the source: CPU, memory, paging, scalars, snapshots), system-dev.c
- * (disks, interfaces, interrupt tables) and system-proc.c (processes).
- * Nothing outside the module includes it. */
+ * (disks, interfaces, interrupt tables), system-proc.c (processes) and
+ * system-thread.c (their threads). Nothing outside the module includes it. */
 #ifndef TRACETOP_SYSTEM_IMPL_H
 #define TRACETOP_SYSTEM_IMPL_H
 
@@ -55,7 +55,15 @@ struct sys_proc_state {
 	bool have_cs;    /* vcs and nvcs were read */
 	bool have_run;   /* run_ns was read */
 	bool cmd_read;
+	size_t thr_at, thr_n; /* its threads: threads[cur][thr_at .. thr_at + thr_n) */
 	struct system_proc pub;
+};
+
+/* A thread now: its counters of this reading and its row. */
+struct sys_thread_state {
+	uint64_t starttime; /* tells a reused tid from the thread it had */
+	uint64_t utime, stime, minflt, majflt;
+	struct system_thread pub;
 };
 
 /* The busiest-first order of the process rows. */
@@ -68,6 +76,7 @@ struct sys_proc_order {
 struct system {
 	char *proc, *sys; /* the roots */
 	bool procs_on;
+	bool threads_on;  /* with procs_on: read each process's threads */
 	long hz;          /* clock ticks per second (/proc/PID/stat times) */
 	long page_kib;    /* KiB per page */
 	uint64_t last_ns; /* the previous reading */
@@ -107,7 +116,18 @@ struct system {
 	const char *procs_error;
 	struct sys_proc_order *order;
 	size_t order_cap;
+	struct sys_thread_state *threads[2]; /* [proc_cur], each process's by tid */
+	size_t nthreads[2], threads_cap[2];
+	char *tdents; /* getdents buffer of a task directory */
+	size_t tdents_cap;
 };
+
+/* Progress of a process's or thread's counter (0 if it went back). */
+static inline uint64_t
+sys_delta(uint64_t prev, uint64_t cur)
+{
+	return cur >= prev ? cur - prev : 0;
+}
 
 /* ---- system-dev.c ---- */
 
@@ -124,6 +144,17 @@ void sys_dev_free(struct system *s);
 void sys_procs_tick(struct system *s, uint64_t now);
 void sys_procs_snapshot(struct system *s, struct frame_system *fs);
 void sys_procs_free(struct system *s);
+
+/* ---- system-thread.c ---- */
+
+/* Read the threads of process pid (st just read; old its last scan's
+ * state or NULL) into this scan's thread table; rates over secs. */
+void sys_threads_read(struct system *s, int pid, struct sys_proc_state *st,
+                      const struct sys_proc_state *old, double secs);
+/* The threads of the frame's processes (fs->procs, copied in s->order)
+ * into fs. */
+void sys_threads_snapshot(struct system *s, struct frame_system *fs);
+void sys_threads_free(struct system *s);
 
 /* Copy n elements of size bytes into *dst (room *cap, grown as needed). */
 void sys_copy_array(void **dst, size_t *cap, const void *src, size_t n, size_t size);

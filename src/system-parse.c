@@ -2,6 +2,8 @@
  * without allocation (see the header for the conventions). */
 #include "config.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "tracetop/system-parse.h"
@@ -632,4 +634,51 @@ sys_parse_cmdline(const char *buf, size_t len, char *out, size_t outlen)
 		out[n++] = buf[i] == '\0' ? ' ' : buf[i];
 	out[n] = '\0';
 	return n;
+}
+
+/* A getdents64 record's header (struct linux_dirent64, which glibc does
+ * not name); the NUL-terminated name follows it. */
+struct dirent64_head {
+	uint64_t d_ino;
+	int64_t d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+};
+#define DENT_NAME (offsetof(struct dirent64_head, d_type) + 1)
+
+/* The pid or tid a name of n bytes (NUL-terminated) spells, or 0. */
+static int
+dent_pid(const char *name, size_t n)
+{
+	long v = 0;
+
+	if (n == 0 || name[0] == '\0')
+		return 0;
+	for (size_t i = 0; i < n && name[i] != '\0'; i++) {
+		if (name[i] < '0' || name[i] > '9' || v > INT32_MAX / 10)
+			return 0;
+		v = v * 10 + (name[i] - '0');
+	}
+	return (int)v;
+}
+
+/* The next numeric entry of a getdents64 buffer. */
+int
+sys_parse_dents_pid(const char *buf, size_t len, size_t *off)
+{
+	while (*off < len && len - *off > DENT_NAME) {
+		const char *rec = buf + *off;
+		unsigned short reclen;
+		int pid;
+
+		memcpy(&reclen, rec + offsetof(struct dirent64_head, d_reclen), sizeof reclen);
+		if (reclen <= DENT_NAME || reclen > len - *off ||
+		    memchr(rec + DENT_NAME, '\0', reclen - DENT_NAME) == NULL)
+			break;
+		*off += reclen;
+		if ((pid = dent_pid(rec + DENT_NAME, reclen - DENT_NAME)) != 0)
+			return pid;
+	}
+	*off = len;
+	return 0;
 }

@@ -20,31 +20,6 @@
 /* The getdents buffer: about 1,300 pids per call. */
 #define DENTS_BYTES 32768
 
-/* What getdents64 writes (the kernel's struct, which glibc does not name). */
-struct dirent64_raw {
-	uint64_t d_ino;
-	int64_t d_off;
-	unsigned short d_reclen;
-	unsigned char d_type;
-	char d_name[];
-};
-
-/* The pid a /proc entry names, or 0 for another entry. */
-static int
-pid_of(const char *name)
-{
-	long v = 0;
-
-	if (*name == '\0')
-		return 0;
-	for (; *name != '\0'; name++) {
-		if (*name < '0' || *name > '9' || v > INT32_MAX / 10)
-			return 0;
-		v = v * 10 + (*name - '0');
-	}
-	return (int)v;
-}
-
 /* Order of process states by pid. */
 static int
 state_cmp(const void *pa, const void *pb)
@@ -71,13 +46,6 @@ proc_find(const struct sys_proc_state *v, size_t n, int pid)
 			hi = mid;
 	}
 	return NULL;
-}
-
-/* Progress of a process counter (0 if it went back). */
-static uint64_t
-proc_delta(uint64_t prev, uint64_t cur)
-{
-	return cur >= prev ? cur - prev : 0;
 }
 
 /* The command line: the last scan's when the command is the same (an
@@ -116,14 +84,14 @@ proc_rates(struct system *s, struct sys_proc_state *st, const struct sys_proc_st
 		s->procs_new++;
 		return;
 	}
-	p->user = (double)proc_delta(old->utime, st->utime) * pct;
-	p->system = (double)proc_delta(old->stime, st->stime) * pct;
+	p->user = (double)sys_delta(old->utime, st->utime) * pct;
+	p->system = (double)sys_delta(old->stime, st->stime) * pct;
 	p->cpu = p->user + p->system;
-	p->minflt_s = (double)proc_delta(old->minflt, st->minflt) / secs;
-	p->majflt_s = (double)proc_delta(old->majflt, st->majflt) / secs;
+	p->minflt_s = (double)sys_delta(old->minflt, st->minflt) / secs;
+	p->majflt_s = (double)sys_delta(old->majflt, st->majflt) / secs;
 	p->ctxt_s =
 	    st->have_cs && old->have_cs
-	        ? (double)(proc_delta(old->vcs, st->vcs) + proc_delta(old->nvcs, st->nvcs)) / secs
+	        ? (double)(sys_delta(old->vcs, st->vcs) + sys_delta(old->nvcs, st->nvcs)) / secs
 	        : NAN;
 }
 
@@ -195,6 +163,8 @@ proc_read(struct system *s, int pid, struct sys_proc_state *st, const struct sys
 	p->start = (double)ps.starttime / (double)s->hz;
 	proc_cmd(s, pid, st, old);
 	proc_rates(s, st, old, secs);
+	if (s->threads_on)
+		sys_threads_read(s, pid, st, old, secs);
 	return true;
 }
 
@@ -214,17 +184,10 @@ static void
 procs_dents(struct system *s, int cur, long len, size_t *n, bool *sorted, double secs)
 {
 	const struct sys_proc_state *prev = s->procs[s->proc_cur];
-	size_t nprev = s->nprocs[s->proc_cur];
+	size_t nprev = s->nprocs[s->proc_cur], off = 0;
+	int pid;
 
-	for (long off = 0; off < len;) {
-		const struct dirent64_raw *d = (const void *)(s->dents + off);
-		int pid = pid_of(d->d_name);
-
-		if (d->d_reclen == 0)
-			break;
-		off += d->d_reclen;
-		if (pid == 0)
-			continue;
+	while ((pid = sys_parse_dents_pid(s->dents, (size_t)len, &off)) != 0) {
 		sys_grow((void **)&s->procs[cur], &s->procs_cap[cur], *n + 1,
 		         sizeof *s->procs[cur]);
 		if (!proc_read(s, pid, &s->procs[cur][*n], proc_find(prev, nprev, pid), secs))
@@ -247,6 +210,7 @@ sys_procs_tick(struct system *s, uint64_t now)
 	if (!s->procs_on)
 		return;
 	s->procs_new = 0;
+	s->nthreads[cur] = 0;
 	if (s->proc_fd < 0 || lseek(s->proc_fd, 0, SEEK_SET) < 0) {
 		procs_fail(s, s->proc_fd < 0 ? ENOENT : errno);
 		return;
@@ -293,6 +257,7 @@ sys_procs_snapshot(struct system *s, struct frame_system *fs)
 	for (size_t i = 0; i < n; i++)
 		fs->procs[i] = v[s->order[i].idx].pub;
 	fs->nprocs = n;
+	sys_threads_snapshot(s, fs);
 }
 
 /* Free the process table. */
@@ -303,5 +268,6 @@ sys_procs_free(struct system *s)
 		free(s->procs[i]);
 	free(s->order);
 	free(s->dents);
+	sys_threads_free(s);
 	sys_file_close(&s->pfile);
 }

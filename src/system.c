@@ -1,6 +1,7 @@
 /* system: the system source: its files, the CPU, memory, paging and
  * scalar readings, and snapshots into frames. Disks, interfaces and
- * interrupt tables are system-dev.c's, processes system-proc.c's. */
+ * interrupt tables are system-dev.c's, processes system-proc.c's, their
+ * threads system-thread.c's. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -349,6 +350,7 @@ system_new(const struct system_opts *o)
 	s->hz = hz > 0 ? hz : 100;
 	s->page_kib = page >= 1024 ? page / 1024 : 4;
 	s->procs_on = o->procs;
+	s->threads_on = o->threads;
 	s->pfile.fd = -1;
 	sys_file_open(&s->stat, s->proc, "stat");
 	sys_file_open(&s->meminfo, s->proc, "meminfo");
@@ -371,6 +373,13 @@ system_set_procs(struct system *s, bool on)
 	s->procs_on = on;
 	s->procs_scanned = false; /* rates start over */
 	s->nprocs[s->proc_cur] = 0;
+}
+
+/* Start or stop reading the processes' threads. */
+void
+system_set_threads(struct system *s, bool on)
+{
+	s->threads_on = on; /* the last scan has none: rates from the next */
 }
 
 /* A new reading, and the interval since the last. */

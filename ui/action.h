@@ -63,6 +63,8 @@ enum action {
 	ACT_TOGGLE_SOURCE, /* S */
 	ACT_TOGGLE_ADDR,   /* A */
 	ACT_TOGGLE_COUNTS, /* P: percent or samples */
+	/* processes pane */
+	ACT_THREADS, /* H: show or hide each process's threads */
 	ACT_COUNT
 };
 

@@ -31,6 +31,8 @@ static const struct keybind keymap[] = {
      "zoom the Top and Counters panes into the selected process"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_PROCS, NULL, NULL},
     {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_PROCS, NULL, NULL},
+    {'H', false, "H", ACT_THREADS, SCOPE_PROCS, "Threads",
+     "show or hide each process's threads under it (Enter on one zooms Top into it)"},
     {'\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
      "menu for the selected row: zoom into its process, thread, cgroup or object"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},

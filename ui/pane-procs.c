@@ -1,9 +1,12 @@
 /* pane-procs: the processes like top, one row per process from the system
  * part of frames — CPU %, resident memory, minor and major faults per
  * second, threads, state, context switches per second, command — busiest
- * first, in the shared table. Enter zooms the Top pane into the selected
- * process. The system source reads the process table (the costliest
- * part of it) only while this pane is seen. */
+ * first, in the shared table. H lists each process's threads under it
+ * (like htop's H: their own CPU %, state and faults, the name in another
+ * colour), sorted among themselves. Enter zooms the Top pane into the
+ * selected process, or thread. The system source reads the process table
+ * (the costliest part of it), and the threads, only while this pane is
+ * seen. */
 #include "config.h"
 
 #include <math.h>
@@ -85,11 +88,55 @@ static const struct table_col procs_cols[COL_COUNT] = {
 
 struct procs {
 	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
-	const struct system_proc **ptrs;
+	const void **ptrs;    /* the rows: fs->procs[] and fs->threads[] elements */
 	size_t cap;
 	const struct frame_system *fs;
-	bool shown; /* the pane is seen: the source reads processes */
+	bool shown;         /* the pane is seen: the source reads processes */
+	bool threads;       /* H: each process's threads under it */
+	size_t thread_rows; /* of the rows */
 };
+
+/* What a row shows: a process's numbers, or a thread's (with its
+ * process's memory). */
+struct procs_view {
+	const struct system_proc *proc;  /* the process, or the thread's */
+	const struct system_thread *thr; /* NULL: a process row */
+	int id;                          /* pid or tid */
+	char state;
+	double cpu, minflt_s, majflt_s;
+};
+
+/* The view of a process's row. */
+static struct procs_view
+procs_proc_view(const struct system_proc *pr)
+{
+	return (struct procs_view){.proc = pr,
+	                           .id = pr->pid,
+	                           .state = pr->state,
+	                           .cpu = pr->cpu,
+	                           .minflt_s = pr->minflt_s,
+	                           .majflt_s = pr->majflt_s};
+}
+
+/* The view of a row: rows point into the frame's procs[] or threads[]. */
+static struct procs_view
+procs_view(const struct procs *p, const void *row)
+{
+	const struct frame_system *fs = p->fs;
+	uintptr_t r = (uintptr_t)row, t0 = fs != NULL ? (uintptr_t)fs->threads : 0;
+	const struct system_thread *th = row;
+
+	if (fs == NULL || fs->nthreads == 0 || r < t0 ||
+	    r >= t0 + fs->nthreads * sizeof *fs->threads)
+		return procs_proc_view(row);
+	return (struct procs_view){.proc = &fs->procs[th->proc],
+	                           .thr = th,
+	                           .id = th->tid,
+	                           .state = th->state,
+	                           .cpu = th->cpu,
+	                           .minflt_s = th->minflt_s,
+	                           .majflt_s = th->majflt_s};
+}
 
 /* The command: its command line, or [comm] for a kernel thread (or one
  * whose command line could not be read), escaped. */
@@ -107,6 +154,19 @@ procs_command(const struct system_proc *r, char *buf, size_t len)
 	}
 }
 
+/* A thread's command: its name, escaped, indented under its process. */
+static void
+procs_thread_command(const struct system_thread *th, char *buf, size_t len)
+{
+	if (len < 3) {
+		if (len > 0)
+			buf[0] = '\0';
+		return;
+	}
+	buf[0] = buf[1] = ' ';
+	str_escape(buf + 2, len - 2, th->comm, strlen(th->comm));
+}
+
 /* A rate per second: "-" when not yet (first seen this interval). */
 static void
 procs_rate(double v, char *buf, size_t len)
@@ -114,24 +174,24 @@ procs_rate(double v, char *buf, size_t len)
 	meter_rate(v, buf, len);
 }
 
-/* Cell text. */
+/* Cell text (a thread row leaves the threads and switches columns empty). */
 static void
 procs_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 {
-	const struct system_proc *r = row;
+	struct procs_view v = procs_view(ctx, row);
+	const struct system_proc *r = v.proc;
 
-	(void)ctx;
 	buf[0] = '\0';
 	switch ((enum procs_col)col) {
 	case COL_PID:
-		snprintf(buf, len, "%d", r->pid);
+		snprintf(buf, len, "%d", v.id);
 		break;
 	case COL_STATE:
-		snprintf(buf, len, "%c", r->state > ' ' && r->state < 127 ? r->state : '?');
+		snprintf(buf, len, "%c", v.state > ' ' && v.state < 127 ? v.state : '?');
 		break;
 	case COL_CPU:
-		if (system_known(r->cpu))
-			snprintf(buf, len, "%.1f", r->cpu);
+		if (system_known(v.cpu))
+			snprintf(buf, len, "%.1f", v.cpu);
 		else
 			snprintf(buf, len, "-");
 		break;
@@ -139,19 +199,24 @@ procs_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		meter_kib(r->rss_kib, buf, len);
 		break;
 	case COL_MINFLT:
-		procs_rate(r->minflt_s, buf, len);
+		procs_rate(v.minflt_s, buf, len);
 		break;
 	case COL_MAJFLT:
-		procs_rate(r->majflt_s, buf, len);
+		procs_rate(v.majflt_s, buf, len);
 		break;
 	case COL_THREADS:
-		snprintf(buf, len, "%lld", (long long)r->threads);
+		if (v.thr == NULL)
+			snprintf(buf, len, "%lld", (long long)r->threads);
 		break;
 	case COL_CTXT:
-		procs_rate(r->ctxt_s, buf, len);
+		if (v.thr == NULL)
+			procs_rate(r->ctxt_s, buf, len);
 		break;
 	case COL_COMMAND:
-		procs_command(r, buf, len);
+		if (v.thr != NULL)
+			procs_thread_command(v.thr, buf, len);
+		else
+			procs_command(r, buf, len);
 		break;
 	case COL_COUNT:
 		break;
@@ -165,14 +230,13 @@ procs_key(double v)
 	return system_known(v) ? v : -INFINITY;
 }
 
-/* Order two rows by a column, then by pid. */
+/* Order two rows of the same kind (processes, or threads of one) by a
+ * column, then by pid or tid. */
 static int
-procs_compare(const void *pa, const void *pb, size_t col, void *ctx)
+procs_order(const struct procs_view *a, const struct procs_view *b, size_t col)
 {
-	const struct system_proc *a = pa, *b = pb;
 	double x = 0, y = 0;
 
-	(void)ctx;
 	switch ((enum procs_col)col) {
 	case COL_STATE:
 		x = a->state, y = b->state;
@@ -181,7 +245,7 @@ procs_compare(const void *pa, const void *pb, size_t col, void *ctx)
 		x = procs_key(a->cpu), y = procs_key(b->cpu);
 		break;
 	case COL_RES:
-		x = (double)a->rss_kib, y = (double)b->rss_kib;
+		x = (double)a->proc->rss_kib, y = (double)b->proc->rss_kib;
 		break;
 	case COL_MINFLT:
 		x = procs_key(a->minflt_s), y = procs_key(b->minflt_s);
@@ -190,17 +254,22 @@ procs_compare(const void *pa, const void *pb, size_t col, void *ctx)
 		x = procs_key(a->majflt_s), y = procs_key(b->majflt_s);
 		break;
 	case COL_THREADS:
-		x = (double)a->threads, y = (double)b->threads;
+		x = (double)a->proc->threads, y = (double)b->proc->threads;
 		break;
 	case COL_CTXT:
-		x = procs_key(a->ctxt_s), y = procs_key(b->ctxt_s);
+		x = procs_key(a->proc->ctxt_s), y = procs_key(b->proc->ctxt_s);
 		break;
 	case COL_COMMAND: {
 		char ca[256], cb[256];
 		int c;
 
-		procs_command(a, ca, sizeof ca);
-		procs_command(b, cb, sizeof cb);
+		if (a->thr != NULL) {
+			procs_thread_command(a->thr, ca, sizeof ca);
+			procs_thread_command(b->thr, cb, sizeof cb);
+		} else {
+			procs_command(a->proc, ca, sizeof ca);
+			procs_command(b->proc, cb, sizeof cb);
+		}
 		if ((c = strcmp(ca, cb)) != 0)
 			return c;
 		break;
@@ -208,40 +277,66 @@ procs_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	default:
 		break;
 	}
-	return x != y ? CMP3(x, y) : CMP3(a->pid, b->pid);
+	return x != y ? CMP3(x, y) : CMP3(a->id, b->id);
 }
 
-/* Identity across refreshes: the pid. */
+/* Order two rows by a column: processes by theirs, each one's threads
+ * right under it (in either direction) in the column's order. */
+static int
+procs_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct procs *p = ctx;
+	struct procs_view a = procs_view(p, pa), b = procs_view(p, pb);
+
+	if (a.proc != b.proc) { /* by their processes' */
+		a = procs_proc_view(a.proc);
+		b = procs_proc_view(b.proc);
+		return procs_order(&a, &b, col);
+	}
+	if (a.thr == b.thr)
+		return 0;
+	if (a.thr == NULL || b.thr == NULL) /* the table turns the result when descending */
+		return (a.thr == NULL ? -1 : 1) * (p->list.table.descending ? -1 : 1);
+	return procs_order(&a, &b, col);
+}
+
+/* Identity across refreshes: the pid, or the tid of a thread row. */
 static uintptr_t
 procs_row_id(const void *row, void *ctx)
 {
-	(void)ctx;
-	return (uintptr_t)(unsigned)((const struct system_proc *)row)->pid + 1;
+	struct procs_view v = procs_view(ctx, row);
+
+	return (uintptr_t)(unsigned)v.id * 2 + (v.thr != NULL ? 2 : 1);
 }
 
-/* Filter and search over pid, command name and command line. */
+/* Filter and search over pid, command name and command line; a thread
+ * row also over its tid and name. */
 static bool
 procs_match(const void *row, const char *text, void *ctx)
 {
-	const struct system_proc *r = row;
-	char pid[16];
+	struct procs_view v = procs_view(ctx, row);
+	const struct system_proc *r = v.proc;
+	char pid[16], tid[16];
 
-	(void)ctx;
 	snprintf(pid, sizeof pid, "%d", r->pid);
+	snprintf(tid, sizeof tid, "%d", v.id);
 	return strcmp(pid, text) == 0 || strcasestr(r->comm, text) != NULL ||
-	       strcasestr(r->cmd, text) != NULL;
+	       strcasestr(r->cmd, text) != NULL ||
+	       (v.thr != NULL && (strcmp(tid, text) == 0 || strcasestr(v.thr->comm, text) != NULL));
 }
 
-/* Kernel threads dimmed, the CPU % in the bar colour when busy. */
+/* Kernel threads dimmed, threads' names in their colour, the state in the
+ * bar colour when running. */
 static attr_t
 procs_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 {
-	const struct system_proc *r = row;
+	struct procs_view v = procs_view(ctx, row);
 
-	(void)ctx;
-	if (col == COL_COMMAND && r->kernel)
+	if (col == COL_COMMAND && v.thr != NULL)
+		return th->attr[TH_THREAD];
+	if (col == COL_COMMAND && v.proc->kernel)
 		return th->attr[TH_DIM];
-	if (col == COL_STATE && r->state == 'R')
+	if (col == COL_STATE && v.state == 'R')
 		return th->attr[TH_BAR];
 	return 0;
 }
@@ -260,7 +355,7 @@ procs_init(struct tui *t)
 {
 	struct procs *p = xcalloc(1, sizeof *p);
 
-	(void)t;
+	p->threads = t->opts != NULL && t->opts->threads; /* --threads: as H */
 	table_init(&p->list.table, procs_cols, COL_COUNT, &procs_table_ops, p);
 	table_sort_by(&p->list.table, COL_CPU, true);
 	return p;
@@ -284,8 +379,35 @@ procs_show(void *pp, struct tui *t, bool shown)
 	struct procs *p = pp;
 
 	p->shown = shown;
-	if (t->system != NULL)
+	if (t->system != NULL) {
 		system_set_procs(t->system, shown);
+		system_set_threads(t->system, shown && p->threads);
+	}
+}
+
+/* The rows of the frame part: each process, and with H the threads of
+ * those that have more than one. */
+static void
+procs_rows(struct procs *p)
+{
+	const struct frame_system *fs = p->fs;
+	bool threads = p->threads && fs->threads_on;
+	size_t n = 0;
+
+	if (p->cap < fs->nprocs + (threads ? fs->nthreads : 0)) {
+		p->cap = fs->nprocs + (threads ? fs->nthreads : 0);
+		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
+	}
+	p->thread_rows = 0;
+	for (size_t i = 0; i < fs->nprocs; i++) {
+		const struct system_proc *r = &fs->procs[i];
+
+		p->ptrs[n++] = r;
+		for (uint32_t k = 0; threads && r->thread_n > 1 && k < r->thread_n; k++)
+			p->ptrs[n++] = &fs->threads[r->thread_at + k];
+		p->thread_rows += threads && r->thread_n > 1 ? r->thread_n : 0;
+	}
+	table_set_rows(&p->list.table, p->ptrs, n);
 }
 
 /* A refresh: the frame's processes (when it has them). */
@@ -303,16 +425,32 @@ procs_update(void *pp, struct tui *t, const struct frame *f)
 		table_set_rows(&p->list.table, NULL, 0);
 		return;
 	}
-	if (p->cap < fs->nprocs) {
-		p->cap = fs->nprocs;
-		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
-	}
-	for (size_t i = 0; i < fs->nprocs; i++)
-		p->ptrs[i] = &fs->procs[i];
-	table_set_rows(&p->list.table, (const void *const *)p->ptrs, fs->nprocs);
+	procs_rows(p);
 }
 
-/* The title line (counts, what is not yet known) and the table. */
+/* The title line: counts, the threads shown, what is not yet known. */
+static void
+procs_title(const struct procs *p, char *line, size_t len)
+{
+	const struct frame_system *fs = p->fs;
+	const char *later =
+	    fs->procs_new == fs->nprocs && fs->nprocs > 0 ? " (rates after the next refresh)" : "";
+
+	if (!p->threads)
+		snprintf(line, len,
+		         "%zu processes%s; Enter zooms Top and Counters into the selected one",
+		         fs->nprocs, later);
+	else if (!fs->threads_on)
+		snprintf(line, len,
+		         "%zu processes%s; their threads from the next refresh (H hides them)",
+		         fs->nprocs, later);
+	else
+		snprintf(line, len,
+		         "%zu processes%s, %zu threads shown under them; Enter zooms Top into one",
+		         fs->nprocs, later, p->thread_rows);
+}
+
+/* The title line and the table. */
 static void
 procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
@@ -339,10 +477,7 @@ procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 		return;
 	}
-	snprintf(line, sizeof line,
-	         "%zu processes%s; Enter zooms Top and Counters into the selected one", fs->nprocs,
-	         fs->procs_new == fs->nprocs && fs->nprocs > 0 ? " (rates after the next refresh)"
-	                                                       : "");
+	procs_title(p, line, sizeof line);
 	listpane_draw_titled(&p->list, win, y, x, h, w, line, &t->theme);
 }
 
@@ -371,14 +506,50 @@ procs_zoom(struct procs *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Act on an action: Enter, then the list's. */
+/* Enter on a thread row: zoom Top into the thread. */
+static int
+procs_zoom_thread(struct tui *t, const struct system_thread *th)
+{
+	if (t->engine == NULL) {
+		tui_status(t, false, "nothing is sampled: no Top pane to zoom into");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	pane_top_zoom_tid(t, th->pid, th->tid);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* H: list each process's threads under it, or stop (the source reads
+ * them only while they are listed). */
+static int
+procs_toggle_threads(struct procs *p, struct tui *t)
+{
+	p->threads = !p->threads;
+	if (t->system != NULL)
+		system_set_threads(t->system, p->shown && p->threads);
+	if (p->fs != NULL && p->fs->procs_on)
+		procs_rows(p); /* hidden at once; shown from the next refresh */
+	tui_status(t, false,
+	           p->threads ? "Threads shown under their processes from the next "
+	                        "refresh (H hides them)"
+	                      : "Threads hidden (H shows them)");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Act on an action: Enter (on a thread row, its own zoom), H, then the
+ * list's. */
 static int
 procs_action(void *pp, struct tui *t, enum action a)
 {
 	struct procs *p = pp;
+	struct procs_view v;
 
+	if (a == ACT_ENTER && table_selected(&p->list.table) != NULL &&
+	    (v = procs_view(p, table_selected(&p->list.table))).thr != NULL)
+		return procs_zoom_thread(t, v.thr);
 	if (a == ACT_ENTER)
 		return procs_zoom(p, t);
+	if (a == ACT_THREADS)
+		return procs_toggle_threads(p, t);
 	return listpane_action(&p->list, t, a);
 }
 

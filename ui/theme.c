@@ -54,6 +54,7 @@ static const struct theme_spec specs[TH_COUNT] = {
     [TH_LOAD_LOW] = {COLOR_GREEN, DEF, A_NORMAL, A_NORMAL},
     [TH_LOAD_MID] = {COLOR_YELLOW, DEF, A_NORMAL, A_BOLD},
     [TH_LOAD_HIGH] = {COLOR_RED, DEF, A_BOLD, A_BOLD | A_REVERSE},
+    [TH_THREAD] = {COLOR_GREEN, DEF, A_NORMAL, A_NORMAL},
 };
 
 /* Pick the glyph set: block bars and box lines in UTF-8, ASCII otherwise. */

@@ -39,6 +39,7 @@ enum theme_item {
 	TH_LOAD_LOW,
 	TH_LOAD_MID,
 	TH_LOAD_HIGH,
+	TH_THREAD, /* a thread's command under its process (htop's green) */
 	TH_COUNT
 };
 

@@ -163,6 +163,8 @@ void pane_probes_insert(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_help;
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
+/* Zoom the Top pane into thread tid of process pid and switch to it. */
+void pane_top_zoom_tid(struct tui *t, int pid, int tid);
 /* Zoom the Counters pane into process pid (its process scope), staying in
  * the pane shown. */
 void pane_counters_zoom_pid(struct tui *t, int pid);

@@ -55,6 +55,7 @@ struct options {
 	bool no_debuginfod;            /* --no-debuginfod */
 	enum options_view view;        /* --view (trace when -T or --ftrace and no --view) */
 	bool view_given;
+	bool threads;    /* --threads: the system view's processes with their threads */
 	char **counters; /* --counters, in order; none: the defaults */
 	size_t ncounters;
 	unsigned counters_scopes;           /* --counters-scope: bit 1 << scope per scope named */

@@ -316,4 +316,14 @@ int sys_parse_pid_stat(const char *buf, size_t len, struct sys_pid_stat *out);
  * trailing NULs dropped); raw: escape before showing. Returns the length. */
 size_t sys_parse_cmdline(const char *buf, size_t len, char *out, size_t outlen);
 
+/* ---- /proc and /proc/PID/task listings ---- */
+
+/* The next entry from *off on of a getdents64 buffer (len bytes of
+ * struct linux_dirent64 records) that names a pid or a tid (digits only,
+ * not 0), moving *off past it; 0 at the end of the buffer or at a
+ * malformed record (a length that runs past the buffer or is too short
+ * for its header, a name without its NUL). Reads no field in place: buf
+ * needs no alignment. */
+int sys_parse_dents_pid(const char *buf, size_t len, size_t *off);
+
 #endif

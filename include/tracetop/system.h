@@ -1,7 +1,8 @@
 /* system: the machine as /proc and /sys show it, a source of the session
  * (source_system): CPU time per CPU, memory and paging, load, disks,
  * network interfaces, interrupts and softirqs per CPU, context switches
- * and forks, and a top-like process table.
+ * and forks, and a top-like process table (with each process's threads
+ * when asked for).
  *
  * Every tick reads each file once (fds kept open and read again with
  * pread at 0; per-process files opened, read and closed), parses it from
@@ -238,6 +239,24 @@ struct system_proc {
 	int64_t nice, priority;
 	int processor; /* the CPU it last ran on, -1 when unknown */
 	double start;  /* seconds after boot it started */
+	/* its threads, when read: the frame's threads[thread_at ..
+	 * thread_at + thread_n), by tid (0: not read, or it went meanwhile) */
+	uint32_t thread_at, thread_n;
+};
+
+/* One thread of a process (/proc/PID/task/TID/stat); a process with one
+ * thread has it from its own stat (the same numbers). */
+struct system_thread {
+	int tid, pid;
+	uint32_t proc;           /* its process's index in the frame's procs[] */
+	char comm[SYS_COMM_MAX]; /* the thread's name, raw: escape before showing */
+	char state;
+	double cpu;          /* % of one CPU in the interval (user + system) */
+	double user, system; /* % of one CPU */
+	double minflt_s, majflt_s;
+	int64_t nice, priority;
+	int processor; /* the CPU it last ran on, -1 when unknown */
+	double start;  /* seconds after boot it started */
 };
 
 /* ---- the frame part ---- */
@@ -272,8 +291,13 @@ struct frame_system {
 	bool procs_on;           /* the source reads processes */
 	size_t procs_new;        /* of them first seen this interval (NaN rates) */
 	const char *procs_error; /* non-NULL: /proc unreadable, and why */
-	bool rows;               /* the tables (disks, nets, irqs, procs) are this frame's; the
-	                          * rest (CPUs, memory, paging, scalars, totals) always is */
+	/* with threads_on, every process's threads, a process's together
+	 * (system_proc.thread_at) */
+	struct system_thread *threads;
+	size_t nthreads, threads_cap;
+	bool threads_on; /* the source reads the processes' threads */
+	bool rows;       /* the tables (disks, nets, irqs, procs) are this frame's; the
+	                  * rest (CPUs, memory, paging, scalars, totals) always is */
 };
 
 /* Free the part's arrays and reset it. */
@@ -285,6 +309,7 @@ struct system_opts {
 	const char *proc; /* the procfs root; NULL: "/proc" (tests: a fixture tree) */
 	const char *sys;  /* the sysfs root; NULL: "/sys" */
 	bool procs;       /* read the process table (it costs most) */
+	bool threads;     /* with procs: each process's threads too (costs as much again) */
 };
 
 struct system;
@@ -296,6 +321,11 @@ struct system *system_new(const struct system_opts *o);
 /* Read the process table from the next tick on, or stop reading it
  * (when nobody shows it). */
 void system_set_procs(struct system *s, bool on);
+
+/* Read each process's threads (/proc/PID/task) along with the process
+ * table from the next tick on, or stop; a thread's rates start with the
+ * tick after. */
+void system_set_threads(struct system *s, bool on);
 
 /* Read everything, compute the interval's rates and push the histories. */
 void system_tick(struct system *s);

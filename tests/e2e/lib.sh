@@ -120,6 +120,18 @@ like() {
 	return 1
 }
 
+# within GOT LOW HIGH "desc": LOW <= GOT <= HIGH (decimals allowed; GOT
+# empty or None fails).
+within() {
+	if [ -n "$1" ] && [ "$1" != None ] &&
+		awk -v g="$1" -v l="$2" -v h="$3" 'BEGIN { exit !(g >= l && g <= h) }'; then
+		ok 0 "$4"
+	else
+		ok 1 "$4"
+		diag "got '$1', expected $2 to $3"
+	fi
+}
+
 # skip "reason" "desc": one test that could not run here.
 skip() {
 	_tap_result 0 "$2" "SKIP $1"

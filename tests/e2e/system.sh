@@ -41,17 +41,6 @@ print(eval(sys.argv[2]))
 PY
 }
 
-# within GOT LOW HIGH "desc": LOW <= GOT <= HIGH (decimals allowed).
-within() {
-	if [ -n "$1" ] && [ "$1" != None ] &&
-		awk -v g="$1" -v l="$2" -v h="$3" 'BEGIN { exit !(g >= l && g <= h) }'; then
-		ok 0 "$4"
-	else
-		ok 1 "$4"
-		diag "got '$1', expected $2 to $3"
-	fi
-}
-
 # ---------------------------------------------------------------- shape
 "$TRACETOP" -b --view system --format json -d 0.3 -n 2 >"$TT_TMP/shape.json" 2>"$TT_TMP/shape.err"
 ok $? "json: exit 0"

@@ -197,6 +197,24 @@ fz_cmdline(const char *buf, size_t len)
 		abort();
 }
 
+/* A getdents64 listing: every step moves forward, the walk ends at the
+ * buffer's end, and each pid is positive. */
+static void
+fz_dents(const char *buf, size_t len)
+{
+	size_t off = 0, was = 0;
+	int pid;
+
+	while ((pid = sys_parse_dents_pid(buf, len, &off)) != 0) {
+		if (pid < 0 || off <= was || off > len)
+			abort();
+		was = off;
+	}
+	if (off != len)
+		abort();
+}
+
+
 /* The files and their parsers, by selector: a row's index is the first
  * byte of its seeds in tests/fuzz/corpus/system (0-stat, 1-meminfo, ...),
  * so rows are only ever added at the end. */
@@ -213,6 +231,7 @@ static const struct fz_file {
     {"interrupts, softirqs", fz_irqs},
     {"PID/stat, status, schedstat", fz_pid},
     {"PID/cmdline", fz_cmdline},
+    {"a getdents64 listing of /proc or a task directory", fz_dents},
 };
 
 /* One input. */

@@ -23,6 +23,7 @@
 #include "tracetop/system-parse.h"
 #include "tracetop/system.h"
 #include "tracetop/util.h"
+#include "system-fixture.h"
 
 /* ---- the source on a fixture tree ---- */
 
@@ -166,25 +167,6 @@ tree_teardown(void **state)
 	snprintf(cmd, sizeof cmd, "rm -rf %s", ((struct tree *)*state)->root);
 	free(*state);
 	return system(cmd) == 0 ? 0 : -1;
-}
-
-/* Sleep ms milliseconds (intervals of the source are real time). */
-static void
-nap(long ms)
-{
-	struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-
-	nanosleep(&ts, NULL);
-}
-
-/* The process pid of a frame part, or NULL. */
-static const struct system_proc *
-proc_of(const struct frame_system *fs, int pid)
-{
-	for (size_t i = 0; i < fs->nprocs; i++)
-		if (fs->procs[i].pid == pid)
-			return &fs->procs[i];
-	return NULL;
 }
 
 /* The disk or interface named name, or its index -1. */

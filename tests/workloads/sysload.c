@@ -2,7 +2,10 @@
  * sysload: known loads for the system view's tests.
  *
  * Usage:
- *   sysload busy CPU THREADS SECONDS   THREADS threads spinning on CPU
+ *   sysload busy CPU THREADS SECONDS   THREADS threads spinning on CPU (named
+ *                                      spin-1, spin-2, ..., or all
+ *                                      $SYSLOAD_THREAD_NAME), the main
+ *                                      thread waiting for them
  *   sysload touch MIB SECONDS          MIB MiB of anonymous memory written,
  *                                      then resident while it sleeps
  *   sysload forks N                    N children forked and reaped, one at
@@ -28,6 +31,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,13 +91,16 @@ now(void)
 
 static double busy_until;
 
-/* Spin until the deadline. */
+/* Spin until the deadline, named after arg (its number). */
 static void *
 spin(void *arg)
 {
+	const char *name = getenv("SYSLOAD_THREAD_NAME");
 	volatile unsigned long n = 0;
+	char own[16];
 
-	(void)arg;
+	snprintf(own, sizeof own, "spin-%ld", (long)(intptr_t)arg);
+	prctl(PR_SET_NAME, name != NULL ? name : own);
 	while (now() < busy_until)
 		for (int i = 0; i < 100000; i++)
 			n++;
@@ -113,7 +120,7 @@ busy(long cpu, long threads, long secs)
 		die("sched_setaffinity");
 	busy_until = now() + (double)secs;
 	for (long i = 0; i < threads; i++)
-		if (pthread_create(&t[i], NULL, spin, NULL) != 0)
+		if (pthread_create(&t[i], NULL, spin, (void *)(intptr_t)(i + 1)) != 0)
 			die("pthread_create");
 	ready();
 	for (long i = 0; i < threads; i++)
