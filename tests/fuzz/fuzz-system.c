@@ -214,7 +214,6 @@ fz_dents(const char *buf, size_t len)
 		abort();
 }
 
-
 /* The files and their parsers, by selector: a row's index is the first
  * byte of its seeds in tests/fuzz/corpus/system (0-stat, 1-meminfo, ...),
  * so rows are only ever added at the end. */
