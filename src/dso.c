@@ -303,7 +303,8 @@ dso_load_now(struct dso *d)
 		dso_load(d);
 }
 
-/* A load of an ELF DSO's symbols off the loop thread. */
+/* A load of an ELF DSO's symbols, or of the kernel's, off the loop
+ * thread. */
 struct dso_load_job {
 	struct dso *d;    /* touched on the loop thread only */
 	const char *path; /* dso_path(d): it outlives the job (never freed before the cache) */
@@ -311,6 +312,10 @@ struct dso_load_job {
 	struct elf_load l;
 	bool read;               /* l holds the file's own answer */
 	struct symelf_want want; /* and whether a download would name more */
+	bool kernel;             /* the kernel: kallsyms into ksyms, or kerr */
+	char *kallsyms;          /* a copy of the kallsyms setting's path */
+	struct symtab ksyms;
+	char *kerr;
 };
 
 /* Start a load of d for another thread. */
@@ -320,9 +325,14 @@ dso_load_job_new(struct dso *d)
 	struct dso_load_job *j = xcalloc(1, sizeof *j);
 
 	j->d = d;
+	d->loading = true;
+	if (d->kind == DSO_KERNEL) {
+		j->kernel = true;
+		j->kallsyms = xstrdup(kallsyms_path ? kallsyms_path : DEFAULT_KALLSYMS);
+		return j;
+	}
 	j->path = dso_path(d);
 	j->debug_root = debug_root != NULL ? xstrdup(debug_root) : NULL;
-	d->loading = true;
 	return j;
 }
 
@@ -333,7 +343,14 @@ bool
 dso_load_job_run(struct dso_load_job *j, bool may_defer)
 {
 	char *fetched;
+	struct tt_err err;
 
+	if (j->kernel) {
+		if (!j->read && symkernel_load(j->kallsyms, &j->ksyms, &err) != 0)
+			j->kerr = xstrdup(err.msg);
+		j->read = true;
+		return true;
+	}
 	if (!j->read) {
 		elf_load_read(&j->l, j->path, j->debug_root, &j->want);
 		j->read = true;
@@ -362,6 +379,9 @@ dso_load_job_free(struct dso_load_job *j)
 		return;
 	j->d->loading = false;
 	elf_load_discard(&j->l);
+	symtab_free(&j->ksyms);
+	free(j->kerr);
+	free(j->kallsyms);
 	free(j->debug_root);
 	free(j);
 }
@@ -372,7 +392,14 @@ dso_load_job_finish(struct dso_load_job *j)
 {
 	struct dso *d = j->d;
 
-	if (!d->loaded) {
+	if (!d->loaded && j->kernel) {
+		d->loaded = true;
+		d->syms = j->ksyms; /* moved: the job frees an empty table */
+		memset(&j->ksyms, 0, sizeof j->ksyms);
+		d->has_syms = d->syms.n > 0;
+		d->load_error = j->kerr;
+		j->kerr = NULL;
+	} else if (!d->loaded) {
 		d->loaded = true;
 		elf_load_install(d, &j->l);
 	}

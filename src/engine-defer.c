@@ -156,7 +156,7 @@ engine_defer_dso(struct engine *e, struct dso *d)
 	struct engine_defer *df = &e->defer;
 	size_t i;
 
-	if (d->kind != DSO_ELF || d->loaded)
+	if ((d->kind != DSO_ELF && d->kind != DSO_KERNEL) || d->loaded)
 		return false;
 	if (df->sync || (!d->loading && !engine_load_post(e, d))) {
 		engine_load_now(e, d);
@@ -179,6 +179,22 @@ engine_defer_ip(struct engine *e, struct thread *th, uint64_t ip)
 	if (e->worker == NULL || th == NULL || (m = task_find_map(th->proc, ip)) == NULL)
 		return false;
 	return engine_defer_dso(e, m->dso);
+}
+
+/* Whether a kernel address's symbols make the sample wait (the kernel's
+ * table, read from kallsyms on the worker since the start). */
+bool
+engine_defer_kernel(struct engine *e)
+{
+	return e->worker != NULL && engine_defer_dso(e, dso_kernel(NULL));
+}
+
+/* Start loading d's symbols on the worker now, before any sample needs
+ * them; false when there is no worker or its queue is full. */
+bool
+engine_defer_preload(struct engine *e, struct dso *d)
+{
+	return e->worker != NULL && !d->loaded && !d->loading && engine_load_post(e, d);
 }
 
 /* Whether the worker has answered for every DSO an entry waits for. */

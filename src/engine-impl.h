@@ -142,6 +142,11 @@ void engine_record(struct engine *e, const struct perf_event_header *h);
  * when it can be resolved now (it is loaded here first when the sample
  * may not wait: no worker, a replay that waited enough, a full queue). */
 bool engine_defer_ip(struct engine *e, struct thread *th, uint64_t ip);
+/* The same for a kernel address. */
+bool engine_defer_kernel(struct engine *e);
+/* Load d's symbols on the worker from now on (the kernel's at start);
+ * false when they are not being loaded there. */
+bool engine_defer_preload(struct engine *e, struct dso *d);
 
 /* After resolving sample record h of thread tid of process pid: true when
  * it waits for a DSO (it is copied aside, or a replayed one is kept),

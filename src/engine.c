@@ -143,9 +143,11 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		e->el.evsels[i].priv = &e->events[i];
 	}
 	e->tasks = tasks_new("/proc");
-	/* Load kernel symbols now, not in the first drain: a stall there
-	 * while stack copies stream in would overflow the rings. */
-	if (o->callgraph != CALLGRAPH_NONE)
+	/* Kernel symbols (kallsyms takes ~0.1 s to read) load on the worker
+	 * from the start, their samples waiting meanwhile; without a worker
+	 * now, not in the first drain, where a stall while stack copies
+	 * stream in would overflow the rings. */
+	if (!engine_defer_preload(e, dso_kernel(NULL)) && o->callgraph != CALLGRAPH_NONE)
 		dso_find_sym(dso_kernel(NULL), 0);
 	e->last_tick_ns = now_ns();
 	if ((o->ntraces > 0 || o->ftrace != NULL) && engine_trace_setup(e, o, err) != 0) {
@@ -389,7 +391,10 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 	    c->kernel != kernel || (c->sym == NULL && c->tick_ns != e->last_tick_ns)) {
 		key->dso = NULL;
 		key->sym = NULL;
-		if (kernel) {
+		if (kernel && engine_defer_kernel(e)) {
+			key->addr = ip;
+			return &engine_fcache_waiting;
+		} else if (kernel) {
 			key->dso = dso_kernel_resolve(ip, &key->sym);
 			key->addr = key->sym ? 0 : ip;
 		} else if (engine_defer_ip(e, th, ip)) {

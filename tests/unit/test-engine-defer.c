@@ -201,6 +201,25 @@ feed_sample(struct engine *e, uint32_t pid, uint64_t ip, const uint64_t *callers
 	engine_record(e, rb_done(&b));
 }
 
+/* A kernel-mode sample at ip, without a call chain. */
+static void
+feed_kernel_sample(struct engine *e, uint32_t pid, uint64_t ip)
+{
+	struct rb b;
+
+	assert_int_equal(e->el.sample_type & ~ENGINE_SAMPLE_TYPE, 0);
+	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
+	rb_u64(&b, 0); /* identifier */
+	rb_u64(&b, ip);
+	rb_u32(&b, pid);
+	rb_u32(&b, pid);
+	rb_u64(&b, ++clock_ns);
+	rb_u32(&b, 0); /* cpu */
+	rb_u32(&b, 0);
+	rb_u64(&b, 1000000); /* period */
+	engine_record(e, rb_done(&b));
+}
+
 /* An engine sampling cpu-clock on a command it never starts; the test is
  * skipped where perf events cannot be opened. */
 static struct engine *
@@ -294,8 +313,9 @@ wait_idle(struct engine *e)
 	}
 }
 
-/* Self samples (since start) of the rows of function name in file, after
- * a tick, and (children not NULL) their decayed inclusive score. */
+/* Self samples (since start) of the rows of function name in file (NULL:
+ * the kernel), after a tick, and (children not NULL) their decayed
+ * inclusive score. */
 static uint64_t
 count_of(struct engine *e, const char *name, const char *file, double *children)
 {
@@ -310,7 +330,8 @@ count_of(struct engine *e, const char *name, const char *file, double *children)
 		const struct hist_entry *en = snap.rows[i].entry;
 
 		if (en->key.sym == NULL || strcmp(en->key.sym->name, name) != 0 ||
-		    strcmp(en->key.dso->name, bt_path(file)) != 0)
+		    (file != NULL ? strcmp(en->key.dso->name, bt_path(file)) != 0
+		                  : !en->key.kernel))
 			continue;
 		self += snap.rows[i].total;
 		incl += en->children;
@@ -333,6 +354,7 @@ test_waits_for_worker(void **state)
 	uint64_t ret = BASE + BASE_STEP + beta.off + 1;
 	double children;
 	struct dso *dl, *dc;
+	uint64_t kernel = dso_kernel(NULL)->loading; /* its table, asked for at start */
 
 	(void)state;
 	feed_comm(e, PID_A, "fake", false);
@@ -349,7 +371,8 @@ test_waits_for_worker(void **state)
 	assert_int_equal(e->defer.n, 10);
 	wait_replayed(e, 10);
 	assert_int_equal(engine_stats(e)->samples, 10);
-	assert_int_equal(engine_stats(e)->async_loads, 2);
+	wait_idle(e);
+	assert_int_equal(engine_stats(e)->async_loads, 2 + kernel);
 	assert_int_equal(engine_stats(e)->sync_loads, 0);
 	assert_int_equal(e->defer.n, 0);
 	assert_int_equal(count_of(e, "alpha_fn", leaf, NULL), 10);
@@ -599,6 +622,29 @@ test_no_worker(void **state)
 	engine_free(e);
 }
 
+/* The kernel's symbols load on the worker from the engine's start: a
+ * kernel sample waits for them (or finds them there) and counts with its
+ * name, and nothing was read on the loop thread. First in the group: the
+ * kernel's table is read once per process. */
+static void
+test_kernel_on_worker(void **state)
+{
+	struct engine *e = engine_make(CALLGRAPH_NONE);
+
+	(void)state;
+	/* asked for at start; the answer is installed by a read */
+	assert_true(dso_kernel(NULL)->loading);
+	assert_false(dso_kernel(NULL)->loaded);
+	feed_kernel_sample(e, PID_A, 0xffffffff81000010ULL);
+	wait_idle(e);
+	engine_read(e);
+	assert_int_equal(count_of(e, "kfixture_fn", NULL, NULL), 1);
+	assert_int_equal(engine_stats(e)->async_loads, 1);
+	assert_int_equal(engine_stats(e)->sync_loads, 0);
+	assert_true(dso_kernel(NULL)->loaded);
+	engine_free(e);
+}
+
 /* Build the two libraries; find their functions. */
 static int
 setup(void **state)
@@ -615,6 +661,12 @@ setup(void **state)
 	           "%s -O1 -shared -fPIC -DFN=betaa_fn -o libb.so lib.c",
 	           bt_dir, bt_cc, bt_cc))
 		return -1;
+	f = fopen(bt_path("kallsyms"), "w");
+	if (f == NULL ||
+	    fputs("ffffffff81000000 T kfixture_fn\nffffffff81001000 T kfixture_next\n", f) < 0 ||
+	    fclose(f) != 0)
+		return -1;
+	dso_set_kallsyms_path(bt_path("kallsyms"));
 	fn_offset("liba.so", "alpha_fn", &alpha);
 	fn_offset("libb.so", "betaa_fn", &beta);
 	/* the exit test maps b where a was: one address, two functions */
@@ -634,11 +686,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_waits_for_worker), cmocka_unit_test(test_exit_waits),
-	    cmocka_unit_test(test_pid_reuse),        cmocka_unit_test(test_exec_counts_first),
-	    cmocka_unit_test(test_buffer_full),      cmocka_unit_test(test_final_flush),
-	    cmocka_unit_test(test_dwarf_leaf),       cmocka_unit_test(test_rewait_bounded),
-	    cmocka_unit_test(test_no_worker),
+	    cmocka_unit_test(test_kernel_on_worker),  cmocka_unit_test(test_waits_for_worker),
+	    cmocka_unit_test(test_exit_waits),        cmocka_unit_test(test_pid_reuse),
+	    cmocka_unit_test(test_exec_counts_first), cmocka_unit_test(test_buffer_full),
+	    cmocka_unit_test(test_final_flush),       cmocka_unit_test(test_dwarf_leaf),
+	    cmocka_unit_test(test_rewait_bounded),    cmocka_unit_test(test_no_worker),
 	};
 
 	return bt_run_group("engine-defer", tests, ARRAY_SIZE(tests), NULL, 0, setup, teardown);
