@@ -45,6 +45,10 @@
  * may be under way); off, it counts what waits at once: the first screen
  * should show rows, not wait for tables the worker is still reading. */
 #define ENGINE_DEFER_FIRST_NS 50000000ULL
+/* How long a load needed here waits for the worker's load of the same DSO
+ * already under way (reading it twice would double the time and the peak
+ * memory: kallsyms is ~10 MiB of table). */
+#define ENGINE_DEFER_JOIN_NS 500000000ULL
 /* How long it naps between looks at the worker's answers. */
 #define ENGINE_DEFER_SETTLE_NAP_NS 1000000L
 
@@ -139,10 +143,18 @@ engine_load_post(struct engine *e, struct dso *d)
 	return true;
 }
 
-/* Load d's symbols on this thread: a sample needs them and cannot wait. */
+/* Load d's symbols on this thread: a sample needs them and cannot wait
+ * (for the worker's load of them, if one is under way, a little). */
 static void
 engine_load_now(struct engine *e, struct dso *d)
 {
+	const struct timespec nap = {0, ENGINE_DEFER_SETTLE_NAP_NS};
+	uint64_t end = now_ns() + ENGINE_DEFER_JOIN_NS;
+
+	while (d->loading && !d->loaded && e->worker != NULL && now_ns() < end) {
+		nanosleep(&nap, NULL);
+		worker_poll(e->worker); /* installs answers; replays nothing */
+	}
 	if (d->loaded)
 		return;
 	dso_load_now(d);
