@@ -20,8 +20,8 @@ ok $? "text report"
 ok $? "text: no raw ESC"
 like "$(cat "$TT_TMP/t.txt")" 'ev\\x1b\[31mil\\x0ax' "text: name escaped"
 
-"$TRACETOP" -b -p "$pid" -d 0.5 -n 2 --format json >"$TT_TMP/j.json" 2>&1
-! grep -q $'\x1b' "$TT_TMP/j.json"
+"$TRACETOP" -b -p "$pid" -d 0.5 -n 2 --format json >"$TT_TMP/j.json" 2>"$TT_TMP/j.err"
+! grep -q $'\x1b' "$TT_TMP/j.json" "$TT_TMP/j.err"
 ok $? "json: no raw ESC"
 python3 - "$TT_TMP/j.json" "$pid" <<'PY'
 import json, sys
