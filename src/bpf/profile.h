@@ -1,0 +1,32 @@
+/* profile.h: the layout shared by the in-kernel profiler (profile.bpf.c)
+ * and its reader (src/engine-bpf.c): the counts map's key, the lost
+ * reasons. Plain fixed-size types only: it is compiled for the bpf target
+ * and for the host. */
+#ifndef TRACETOP_BPF_PROFILE_H
+#define TRACETOP_BPF_PROFILE_H
+
+/* Deepest stack the stack map keeps (the kernel's default
+ * perf_event_max_stack is 127). */
+#define TT_PROF_MAX_DEPTH 127
+
+/* No stack: a stack id field that names none. */
+#define TT_PROF_NO_STACK (-1)
+
+/* One counted (thread, place): with stacks the two stack ids (ip is the
+ * sampled ip only when neither stack could be taken), without them the
+ * sampled ip. 24 bytes, no padding. */
+struct tt_prof_key {
+	unsigned int pid, tid;
+	int ustack, kstack; /* stack map ids, or TT_PROF_NO_STACK */
+	unsigned long long ip;
+};
+
+/* Why a sample was not counted: slots of the per-CPU lost array. */
+enum tt_prof_lost {
+	TT_PROF_LOST_USTACK, /* the user stack did not fit the stack map (full, collision) */
+	TT_PROF_LOST_KSTACK, /* the kernel stack did not fit it */
+	TT_PROF_LOST_FULL,   /* the counts map was full */
+	TT_PROF_NLOST,
+};
+
+#endif

@@ -1,0 +1,430 @@
+/* engine-bpf: the sampling engine's second back-end. A BPF program on each
+ * sampling perf event counts the samples in the kernel (src/bpf/
+ * profile.bpf.c) and writes none to the rings, which then carry only the
+ * side-band records that keep the process model current. Once per refresh
+ * the counts are read and turned back into sample records, each carrying
+ * its count as its period, and fed to engine_sample: the same resolution,
+ * symbol deferral, hist, call graph and per-instruction counts as the
+ * ring path, at a cost per distinct (thread, stack) instead of per sample.
+ *
+ * Two counts maps, flipped by a generation slot at each refresh: the
+ * program writes one while the other, no longer written, is read and
+ * emptied in batches, so no increment races the read (one that looked the
+ * generation up just before the flip may land in the old map after it is
+ * read; it is counted at the next read of that map, a refresh later).
+ * Deleting as we read would lose the increments between a lookup and its
+ * delete.
+ *
+ * Stack ids are bucket indexes of the stack map; a stack stays in the map
+ * (and in our cache, by id) while samples name it, and is removed from
+ * both after a refresh without any, so the map does not fill with stacks
+ * of the past. What the kernel could not count (a stack that found its
+ * bucket taken or the map full, a full counts map) is summed from a
+ * per-CPU array and reported as lost samples.
+ *
+ * Left out: the frameless-leaf caller fix of the ring path (it needs the
+ * leaf's stack bytes, which an aggregate by stack id has not got): with
+ * -g a leaf function without a frame shows its caller's caller as parent,
+ * as perf does with frame pointers. Samples are counted at the refresh
+ * against the process model as it is then, not at their instant: a
+ * process that execs within a refresh has that refresh's samples resolved
+ * against its new image. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine-impl.h"
+#include "bpf/profile.h"
+#include "tracetop/bpf.h"
+#include "tracetop/evlist.h"
+
+/* Counts map entries at least and at most (the sizing rule is
+ * engine_bpf_entries). */
+#define ENGINE_BPF_MIN_ENTRIES 4096U
+#define ENGINE_BPF_MAX_ENTRIES (1U << 20)
+/* Stack map entries at least and at most (each holds TT_PROF_MAX_DEPTH
+ * frames, about 1 KiB of kernel memory). */
+#define ENGINE_BPF_MIN_STACKS 2048U
+#define ENGINE_BPF_MAX_STACKS 32768U
+/* The rate assumed when sampling by period (-c): unknown, so generous. */
+#define ENGINE_BPF_PERIOD_RATE 10000U
+
+extern const unsigned char tt_bpf_profile_obj[];
+extern const size_t tt_bpf_profile_obj_len;
+
+/* A stack read from the stack map, cached by its id while it is in use. */
+struct engine_bpf_stack {
+	uint64_t *ips; /* NULL: not cached */
+	uint32_t nr;
+	uint64_t seen; /* the read that last named it */
+};
+
+struct engine_bpf {
+	struct tt_bpf *obj;
+	int counts[2], gen_fd, stacks_fd, lost_fd;
+	uint32_t gen; /* the counts map the program writes */
+	bool stacks;
+	uint32_t entries, nstacks;
+	struct tt_prof_key *keys; /* a read's entries */
+	uint64_t *vals;
+	struct engine_bpf_stack *cache; /* by stack id */
+	uint64_t reads;
+	int ncpus;        /* possible CPUs: the per-CPU values */
+	uint64_t *percpu; /* one lost counter per CPU */
+	uint64_t lost_seen[TT_PROF_NLOST];
+	uint64_t lost_by[TT_PROF_NLOST + 1]; /* the last: stacks gone before read */
+	uint64_t *rec;                       /* a sample record being made */
+	size_t rec_cap;                      /* in u64 */
+	uint64_t *buf;                       /* a stack being read */
+};
+
+/* Entries for a map holding one refresh's distinct keys at most: the
+ * samples of a refresh (rate x CPUs x seconds), a power of two within
+ * [lo, hi]. Pure. */
+uint32_t
+engine_bpf_entries(uint64_t rate, size_t ncpus, double refresh, uint32_t lo, uint32_t hi)
+{
+	double want = (double)rate * (double)(ncpus ? ncpus : 1) * (refresh > 0 ? refresh : 2);
+	uint32_t n = lo;
+
+	while (n < hi && (double)n < want)
+		n *= 2;
+	return n < hi ? n : hi;
+}
+
+/* The sum of per-CPU counters minus what was seen before (counters only
+ * grow); seen is moved on. Pure. */
+uint64_t
+engine_bpf_lost_delta(const uint64_t *percpu, size_t ncpus, uint64_t *seen)
+{
+	uint64_t sum = 0, d;
+
+	for (size_t i = 0; i < ncpus; i++)
+		sum += percpu[i];
+	d = sum >= *seen ? sum - *seen : 0;
+	*seen = sum;
+	return d;
+}
+
+/* Append v to the record at *n (the caller sized it). */
+static void
+put(uint64_t *rec, size_t *n, uint64_t v)
+{
+	rec[(*n)++] = v;
+}
+
+/* Append the non-marker addresses of a stack read from the map. */
+static void
+put_stack(uint64_t *rec, size_t *n, const uint64_t *ips, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ips[i] < (uint64_t)PERF_CONTEXT_MAX)
+			rec[(*n)++] = ips[i];
+}
+
+/* Lay out a PERF_RECORD_SAMPLE for sample_type from one counted key:
+ * its count as the period, the kernel then the user stack as the
+ * callchain (with their context markers), no user registers or stack
+ * copy. rec must hold 16 + nk + nu words. Returns the record's size in
+ * words. Pure (the unit tests parse it back). */
+size_t
+engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t count, uint64_t id,
+                  const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu, uint64_t *rec)
+{
+	struct perf_event_header h = {.type = PERF_RECORD_SAMPLE};
+	uint64_t ip = k->ip;
+	size_t n = 1, nrat = 0;
+	bool kernel;
+
+	if (nk > 0)
+		ip = kips[0];
+	else if (nu > 0)
+		ip = uips[0];
+	kernel = (int64_t)ip < 0;
+	if (sample_type & PERF_SAMPLE_IDENTIFIER)
+		put(rec, &n, id);
+	if (sample_type & PERF_SAMPLE_IP)
+		put(rec, &n, ip);
+	if (sample_type & PERF_SAMPLE_TID)
+		put(rec, &n, (uint64_t)k->tid << 32 | k->pid);
+	if (sample_type & PERF_SAMPLE_TIME)
+		put(rec, &n, 0);
+	if (sample_type & PERF_SAMPLE_CPU)
+		put(rec, &n, 0);
+	if (sample_type & PERF_SAMPLE_PERIOD)
+		put(rec, &n, count);
+	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
+		nrat = n;
+		put(rec, &n, 0);
+		if (nk > 0) {
+			put(rec, &n, (uint64_t)PERF_CONTEXT_KERNEL);
+			put_stack(rec, &n, kips, nk);
+		}
+		if (nu > 0) {
+			put(rec, &n, (uint64_t)PERF_CONTEXT_USER);
+			put_stack(rec, &n, uips, nu);
+		}
+		rec[nrat] = n - nrat - 1;
+	}
+	if (sample_type & PERF_SAMPLE_REGS_USER)
+		put(rec, &n, PERF_SAMPLE_REGS_ABI_NONE);
+	if (sample_type & PERF_SAMPLE_STACK_USER)
+		put(rec, &n, 0);
+	h.misc = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	h.size = (uint16_t)(n * sizeof *rec);
+	memcpy(rec, &h, sizeof h);
+	return n;
+}
+
+/* The ring path instead of BPF, for why; a refusal (privileges, the
+ * kernel) is also the notice the header and batch show, once. */
+static void
+engine_bpf_fallback(struct engine *e, const struct tt_err *why, bool refused)
+{
+	snprintf(e->backend_why, sizeof e->backend_why, "%s", why->msg);
+	if (refused)
+		snprintf(e->bpf_notice, sizeof e->bpf_notice,
+		         "BPF engine not used: %.420s; sampling through the rings", why->msg);
+}
+
+/* Whether the options let the BPF engine run, and why not (into why;
+ * *refused when the mode fits but the kernel or privileges do not). */
+static bool
+engine_bpf_fits(const struct engine_opts *o, struct tt_err *why, bool *refused)
+{
+	if (!tt_bpf_built()) {
+		err_set(why,
+		        "BPF was not built in (configure found no libbpf or no clang for bpf)");
+		return false;
+	}
+	if (o->nevents != 1) {
+		err_set(why, "the BPF engine samples one event (%zu asked for)", o->nevents);
+		return false;
+	}
+	if (o->callgraph == CALLGRAPH_DWARF) {
+		err_set(why, "--call-graph dwarf needs the copied user stack of each sample");
+		return false;
+	}
+	*refused = true;
+	return tt_bpf_allowed(why);
+}
+
+/* Load the program and attach it to every sampling fd of the evlist. */
+static int
+engine_bpf_load(struct engine *e, struct engine_bpf *b, const struct engine_opts *o,
+                struct tt_err *err)
+{
+	const char *prog = b->stacks ? "tt_profile_stack" : "tt_profile_ip";
+	uint32_t zero = 0;
+
+	b->obj = tt_bpf_open(tt_bpf_profile_obj, tt_bpf_profile_obj_len, "tracetop_profile", err);
+	if (b->obj == NULL || tt_bpf_resize(b->obj, "counts0", b->entries, err) != 0 ||
+	    tt_bpf_resize(b->obj, "counts1", b->entries, err) != 0 ||
+	    tt_bpf_resize(b->obj, "stacks", b->stacks ? b->nstacks : 1, err) != 0 ||
+	    tt_bpf_autoload(b->obj, "tt_profile_stack", b->stacks, err) != 0 ||
+	    tt_bpf_autoload(b->obj, "tt_profile_ip", !b->stacks, err) != 0 ||
+	    tt_bpf_load(b->obj, err) != 0)
+		return -1;
+	b->counts[0] = tt_bpf_map_fd(b->obj, "counts0");
+	b->counts[1] = tt_bpf_map_fd(b->obj, "counts1");
+	b->gen_fd = tt_bpf_map_fd(b->obj, "gen");
+	b->stacks_fd = tt_bpf_map_fd(b->obj, "stacks");
+	b->lost_fd = tt_bpf_map_fd(b->obj, "lost");
+	if (tt_bpf_update(b->gen_fd, &zero, &zero) != 0)
+		return err_set(err, "cannot set up the BPF maps");
+	for (size_t i = 0; i < e->el.nfds; i++)
+		if (tt_bpf_attach_perf(b->obj, prog, e->el.fds[i], err) != 0)
+			return -1;
+	return 0;
+}
+
+/* Free the reader and close the program (its fds: nothing outlives us). */
+void
+engine_bpf_free(struct engine *e)
+{
+	struct engine_bpf *b = e->bpf;
+
+	if (b == NULL)
+		return;
+	tt_bpf_close(b->obj);
+	for (uint32_t i = 0; b->cache != NULL && i < b->nstacks; i++)
+		free(b->cache[i].ips);
+	free(b->cache);
+	free(b->keys);
+	free(b->vals);
+	free(b->percpu);
+	free(b->rec);
+	free(b->buf);
+	free(b);
+	e->bpf = NULL;
+}
+
+/* Choose the back-end and, for BPF, load it on the open evlist. With
+ * --engine bpf a refusal is an error; with auto it falls back to the
+ * rings, its reason kept for the header. */
+int
+engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *err)
+{
+	struct engine_bpf *b;
+	struct tt_err why;
+	bool refused = false;
+	const char *env = getenv("TRACETOP_BPF_ENTRIES"); /* tests: small maps */
+	uint64_t rate = o->freq ? o->freq : ENGINE_BPF_PERIOD_RATE;
+	size_t ncpus = e->ncpus;
+
+	e->backend = "perf";
+	if (o->backend == ENGINE_BACKEND_PERF) {
+		snprintf(e->backend_why, sizeof e->backend_why, "--engine perf");
+		return 0;
+	}
+	if (!engine_bpf_fits(o, &why, &refused)) {
+		if (o->backend == ENGINE_BACKEND_BPF)
+			return err_set(err, "--engine bpf: %s", why.msg);
+		engine_bpf_fallback(e, &why, refused);
+		return 0;
+	}
+	b = e->bpf = xcalloc(1, sizeof *b);
+	b->stacks = o->callgraph == CALLGRAPH_FP;
+	b->entries = engine_bpf_entries(rate, ncpus, o->refresh, ENGINE_BPF_MIN_ENTRIES,
+	                                ENGINE_BPF_MAX_ENTRIES);
+	b->nstacks = engine_bpf_entries(rate, ncpus, o->refresh, ENGINE_BPF_MIN_STACKS,
+	                                ENGINE_BPF_MAX_STACKS);
+	if (env != NULL && atoi(env) > 0)
+		b->entries = b->nstacks = (uint32_t)atoi(env);
+	if (engine_bpf_load(e, b, o, &why) != 0) {
+		engine_bpf_free(e);
+		if (o->backend == ENGINE_BACKEND_BPF)
+			return err_set(err, "--engine bpf: %s", why.msg);
+		engine_bpf_fallback(e, &why, true);
+		return 1; /* the evlist may hold a half-attached program: reopen */
+	}
+	b->keys = xcalloc(b->entries, sizeof *b->keys);
+	b->vals = xcalloc(b->entries, sizeof *b->vals);
+	b->ncpus = tt_bpf_ncpus();
+	b->percpu = xcalloc((size_t)(b->ncpus > 0 ? b->ncpus : 1), sizeof *b->percpu);
+	b->rec_cap = 16 + 2 * (size_t)TT_PROF_MAX_DEPTH;
+	b->rec = xcalloc(b->rec_cap, sizeof *b->rec);
+	b->buf = xcalloc(TT_PROF_MAX_DEPTH, sizeof *b->buf);
+	if (b->stacks)
+		b->cache = xcalloc(b->nstacks, sizeof *b->cache);
+	e->backend = "bpf";
+	snprintf(e->backend_why, sizeof e->backend_why, "in-kernel aggregation, %s, maps of %u%s",
+	         b->stacks ? "frame-pointer stacks" : "no stacks", b->entries,
+	         b->stacks ? " keys and stacks" : " keys");
+	return 0;
+}
+
+/* The frames of stack id (from the cache, or read from the map and
+ * cached); false when the map no longer has it. */
+static bool
+engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
+{
+	struct engine_bpf_stack *c;
+	uint32_t n = 0;
+
+	*nr = 0;
+	*ips = NULL;
+	if (id < 0)
+		return true;
+	if ((uint32_t)id >= b->nstacks)
+		return false;
+	c = &b->cache[id];
+	if (c->ips == NULL) {
+		uint32_t key = (uint32_t)id;
+
+		memset(b->buf, 0, TT_PROF_MAX_DEPTH * sizeof *b->buf);
+		if (tt_bpf_lookup(b->stacks_fd, &key, b->buf) != 0)
+			return false;
+		while (n < TT_PROF_MAX_DEPTH && b->buf[n] != 0)
+			n++;
+		c->ips = xmalloc((n ? n : 1) * sizeof *c->ips);
+		memcpy(c->ips, b->buf, n * sizeof *c->ips);
+		c->nr = n;
+	}
+	c->seen = b->reads;
+	*ips = c->ips;
+	*nr = c->nr;
+	return true;
+}
+
+/* Remove the stacks no count named in this read from the map and the
+ * cache: their buckets are free for new stacks. */
+static void
+engine_bpf_stacks_gc(struct engine_bpf *b)
+{
+	for (uint32_t i = 0; i < b->nstacks; i++) {
+		struct engine_bpf_stack *c = &b->cache[i];
+
+		if (c->ips == NULL || c->seen == b->reads)
+			continue;
+		tt_bpf_delete(b->stacks_fd, &i);
+		free(c->ips);
+		c->ips = NULL;
+	}
+}
+
+/* What the kernel could not count since the last read, as lost samples. */
+static uint64_t
+engine_bpf_lost(struct engine_bpf *b)
+{
+	uint64_t n = 0;
+
+	for (uint32_t why = 0; why < TT_PROF_NLOST; why++) {
+		uint64_t d;
+
+		memset(b->percpu, 0, (size_t)b->ncpus * sizeof *b->percpu);
+		if (tt_bpf_lookup(b->lost_fd, &why, b->percpu) != 0)
+			continue;
+		d = engine_bpf_lost_delta(b->percpu, (size_t)b->ncpus, &b->lost_seen[why]);
+		b->lost_by[why] += d;
+		n += d;
+	}
+	return n;
+}
+
+/* Read and empty the counts of the last refresh, feeding each to
+ * engine_sample as a record weighted by its count; side-band records
+ * first, so that the samples meet the process model of their refresh. */
+void
+engine_bpf_collect(struct engine *e)
+{
+	struct engine_bpf *b = e->bpf;
+	uint64_t id = e->el.nevsels == 1 && e->el.evsels[0].nids > 0 ? e->el.evsels[0].ids[0] : 0;
+	uint32_t old, n;
+	uint64_t gone = 0, lost;
+
+	if (b == NULL)
+		return;
+	engine_read(e);
+	old = b->gen;
+	b->gen ^= 1;
+	{
+		uint32_t zero = 0;
+
+		tt_bpf_update(b->gen_fd, &zero, &b->gen);
+	}
+	n = b->entries;
+	tt_bpf_drain(b->counts[old], b->keys, b->vals, sizeof *b->keys, sizeof *b->vals, &n);
+	b->reads++;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct tt_prof_key *k = &b->keys[i];
+		const uint64_t *kips = NULL, *uips = NULL;
+		size_t nk = 0, nu = 0;
+
+		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk) ||
+		                  !engine_bpf_stack(b, k->ustack, &uips, &nu))) {
+			gone += b->vals[i];
+			continue;
+		}
+		engine_bpf_record(e->el.sample_type, k, b->vals[i], id, kips, nk, uips, nu, b->rec);
+		engine_sample(e, (const struct perf_event_header *)b->rec);
+	}
+	if (b->stacks)
+		engine_bpf_stacks_gc(b);
+	b->lost_by[TT_PROF_NLOST] += gone;
+	lost = engine_bpf_lost(b) + gone;
+	if (lost > 0)
+		engine_lost(e, lost);
+}
