@@ -38,8 +38,10 @@ tt_bpf_log_tail(const char *log, size_t lines, char *buf, size_t len)
 		size_t l = e != NULL ? (size_t)(e - s) : strlen(s);
 		int w = snprintf(buf + used, len - used, "%s%.*s", used > 0 ? "; " : "", (int)l, s);
 
-		if (w < 0 || (size_t)w >= len - used)
+		if (w < 0 || (size_t)w >= len - used) {
+			buf[used] = '\0'; /* whole lines only */
 			break;
+		}
 		used += (size_t)w;
 	}
 }

@@ -51,8 +51,15 @@
 /* The rate assumed when sampling by period (-c): unknown, so generous. */
 #define ENGINE_BPF_PERIOD_RATE 10000U
 
+#if HAVE_BPF
+/* The compiled program, embedded at build time (src/bpf-profile-obj.c). */
 extern const unsigned char tt_bpf_profile_obj[];
 extern const size_t tt_bpf_profile_obj_len;
+#else
+/* None: tt_bpf_allowed refuses first, saying BPF was not built in. */
+static const unsigned char tt_bpf_profile_obj[1];
+static const size_t tt_bpf_profile_obj_len = 0;
+#endif
 
 /* A stack read from the stack map, cached by its id while it is in use. */
 struct engine_bpf_stack {
@@ -124,6 +131,17 @@ put_stack(uint64_t *rec, size_t *n, const uint64_t *ips, size_t nr)
 			rec[(*n)++] = ips[i];
 }
 
+/* The first address of a stack that is not a context marker (the
+ * kernel's stacks for a perf event may start with one), or dflt. */
+static uint64_t
+first_ip(const uint64_t *ips, size_t nr, uint64_t dflt)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ips[i] < (uint64_t)PERF_CONTEXT_MAX)
+			return ips[i];
+	return dflt;
+}
+
 /* Lay out a PERF_RECORD_SAMPLE for sample_type from one counted key:
  * its count as the period, the kernel then the user stack as the
  * callchain (with their context markers), no user registers or stack
@@ -139,9 +157,9 @@ engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t co
 	bool kernel;
 
 	if (nk > 0)
-		ip = kips[0];
+		ip = first_ip(kips, nk, ip);
 	else if (nu > 0)
-		ip = uips[0];
+		ip = first_ip(uips, nu, ip);
 	kernel = (int64_t)ip < 0;
 	if (sample_type & PERF_SAMPLE_IDENTIFIER)
 		put(rec, &n, id);
