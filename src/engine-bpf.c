@@ -22,10 +22,20 @@
  * bucket taken or the map full, a full counts map) is summed from a
  * per-CPU array and reported as lost samples.
  *
- * Left out: the frameless-leaf caller fix of the ring path (it needs the
- * leaf's stack bytes, which an aggregate by stack id has not got): with
- * -g a leaf function without a frame shows its caller's caller as parent,
- * as perf does with frame pointers. Samples are counted at the refresh
+ * The frameless-leaf caller fix of the ring path (a leaf without a frame
+ * hides its caller from the frame-pointer walk) is kept by asking the
+ * same unwinder which word at the top of the stack holds the leaf's
+ * return address (engine_bpf_probe: once per (pid, ip)), and telling the
+ * program (the leafs map): it then puts that word in the key. A key
+ * counted before the answer carries the top of its stack in its value
+ * instead. The record made from a key then carries the leaf's registers
+ * and that word as its user regs and stack copy, so engine_chain restores
+ * the caller exactly as for a ring sample (in the kernel, the program
+ * reads the user registers the task entered with). Not done: a
+ * process that execs keeps its pid's answers (the new image may place its
+ * return addresses elsewhere; then a wrong caller may show).
+ *
+ * Samples are counted at the refresh
  * against the process model as it is then, not at their instant: a
  * process that execs within a refresh has that refresh's samples resolved
  * against its new image. */
@@ -39,6 +49,8 @@
 #include "bpf/profile.h"
 #include "tracetop/bpf.h"
 #include "tracetop/evlist.h"
+#include "tracetop/tasks.h"
+#include "tracetop/unwind.h"
 
 /* Counts map entries at least and at most (the sizing rule is
  * engine_bpf_entries). */
@@ -48,6 +60,11 @@
  * frames, about 1 KiB of kernel memory). */
 #define ENGINE_BPF_MIN_STACKS 2048U
 #define ENGINE_BPF_MAX_STACKS 32768U
+/* (pid, ip) leaves judged at most (the leafs map's size). */
+#define ENGINE_BPF_LEAFS 16384U
+/* Where the probe's fake stack lies, and what its words hold. */
+#define ENGINE_BPF_PROBE_SP 0x7ff000000000ULL
+#define ENGINE_BPF_PROBE_WORD 0x5eed000000000000ULL
 /* The rate assumed when sampling by period (-c): unknown, so generous. */
 #define ENGINE_BPF_PERIOD_RATE 10000U
 
@@ -68,14 +85,24 @@ struct engine_bpf_stack {
 	uint64_t seen; /* the read that last named it */
 };
 
+/* A judged leaf: which top-of-stack word holds its return address. */
+struct engine_bpf_judged {
+	uint64_t ip;
+	uint32_t pid;
+	uint8_t word; /* TT_PROF_LEAF_NONE: it has a frame, nothing to fix */
+	bool used;
+};
+
 struct engine_bpf {
 	struct tt_bpf *obj;
-	int counts[2], gen_fd, stacks_fd, lost_fd;
+	int counts[2], gen_fd, stacks_fd, lost_fd, leafs_fd;
+	struct engine_bpf_judged *judged; /* ENGINE_BPF_LEAFS slots, open addressing */
+	uint32_t njudged;
 	uint32_t gen; /* the counts map the program writes */
 	bool stacks;
 	uint32_t entries, nstacks;
 	struct tt_prof_key *keys; /* a read's entries */
-	uint64_t *vals;
+	struct tt_prof_val *vals;
 	struct engine_bpf_stack *cache; /* by stack id */
 	uint64_t reads;
 	int ncpus;        /* possible CPUs: the per-CPU values */
@@ -131,6 +158,13 @@ put_stack(uint64_t *rec, size_t *n, const uint64_t *ips, size_t nr)
 			rec[(*n)++] = ips[i];
 }
 
+/* Where perf register r sits among UNWIND_REGS_MASK's. */
+static unsigned
+regs_slot(unsigned r)
+{
+	return (unsigned)__builtin_popcountll(UNWIND_REGS_MASK & ((1ULL << r) - 1));
+}
+
 /* The first address of a stack that is not a context marker (the
  * kernel's stacks for a perf event may start with one), or dflt. */
 static uint64_t
@@ -149,7 +183,8 @@ first_ip(const uint64_t *ips, size_t nr, uint64_t dflt)
  * words. Pure (the unit tests parse it back). */
 size_t
 engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t count, uint64_t id,
-                  const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu, uint64_t *rec)
+                  const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu,
+                  const struct engine_bpf_leaf *leaf, uint64_t *rec)
 {
 	struct perf_event_header h = {.type = PERF_RECORD_SAMPLE};
 	uint64_t ip = k->ip;
@@ -186,10 +221,27 @@ engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t co
 		}
 		rec[nrat] = n - nrat - 1;
 	}
-	if (sample_type & PERF_SAMPLE_REGS_USER)
-		put(rec, &n, PERF_SAMPLE_REGS_ABI_NONE);
-	if (sample_type & PERF_SAMPLE_STACK_USER)
-		put(rec, &n, 0);
+	if (leaf != NULL && (sample_type & PERF_SAMPLE_REGS_USER) &&
+	    (sample_type & PERF_SAMPLE_STACK_USER)) {
+		/* what the unwinder needs to find the return address: the
+		 * leaf's ip and sp, and the stack up to that word */
+		unsigned nregs = (unsigned)__builtin_popcountll(UNWIND_REGS_MASK);
+
+		put(rec, &n, PERF_SAMPLE_REGS_ABI_64);
+		for (unsigned r = 0; r < nregs; r++)
+			put(rec, &n, 0);
+		rec[n - nregs + regs_slot(UNWIND_PERF_REG_IP)] = leaf->ip;
+		rec[n - nregs + regs_slot(UNWIND_PERF_REG_SP)] = ENGINE_BPF_PROBE_SP;
+		put(rec, &n, 8 * (leaf->word + 1U));
+		for (unsigned w = 0; w <= leaf->word; w++)
+			put(rec, &n, w == leaf->word ? leaf->ret : 0);
+		put(rec, &n, 8 * (leaf->word + 1U));
+	} else {
+		if (sample_type & PERF_SAMPLE_REGS_USER)
+			put(rec, &n, PERF_SAMPLE_REGS_ABI_NONE);
+		if (sample_type & PERF_SAMPLE_STACK_USER)
+			put(rec, &n, 0);
+	}
 	h.misc = kernel ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
 	h.size = (uint16_t)(n * sizeof *rec);
 	memcpy(rec, &h, sizeof h);
@@ -241,6 +293,7 @@ engine_bpf_load(struct engine *e, struct engine_bpf *b, const struct engine_opts
 	if (b->obj == NULL || tt_bpf_resize(b->obj, "counts0", b->entries, err) != 0 ||
 	    tt_bpf_resize(b->obj, "counts1", b->entries, err) != 0 ||
 	    tt_bpf_resize(b->obj, "stacks", b->stacks ? b->nstacks : 1, err) != 0 ||
+	    tt_bpf_resize(b->obj, "leafs", b->stacks ? ENGINE_BPF_LEAFS : 1, err) != 0 ||
 	    tt_bpf_autoload(b->obj, "tt_profile_stack", b->stacks, err) != 0 ||
 	    tt_bpf_autoload(b->obj, "tt_profile_ip", !b->stacks, err) != 0 ||
 	    tt_bpf_load(b->obj, err) != 0)
@@ -250,6 +303,7 @@ engine_bpf_load(struct engine *e, struct engine_bpf *b, const struct engine_opts
 	b->gen_fd = tt_bpf_map_fd(b->obj, "gen");
 	b->stacks_fd = tt_bpf_map_fd(b->obj, "stacks");
 	b->lost_fd = tt_bpf_map_fd(b->obj, "lost");
+	b->leafs_fd = tt_bpf_map_fd(b->obj, "leafs");
 	if (tt_bpf_update(b->gen_fd, &zero, &zero) != 0)
 		return err_set(err, "cannot set up the BPF maps");
 	for (size_t i = 0; i < e->el.nfds; i++)
@@ -270,6 +324,7 @@ engine_bpf_free(struct engine *e)
 	for (uint32_t i = 0; b->cache != NULL && i < b->nstacks; i++)
 		free(b->cache[i].ips);
 	free(b->cache);
+	free(b->judged);
 	free(b->keys);
 	free(b->vals);
 	free(b->percpu);
@@ -322,11 +377,13 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 	b->vals = xcalloc(b->entries, sizeof *b->vals);
 	b->ncpus = tt_bpf_ncpus();
 	b->percpu = xcalloc((size_t)(b->ncpus > 0 ? b->ncpus : 1), sizeof *b->percpu);
-	b->rec_cap = 16 + 2 * (size_t)TT_PROF_MAX_DEPTH;
+	b->rec_cap = ENGINE_BPF_RECORD_WORDS;
 	b->rec = xcalloc(b->rec_cap, sizeof *b->rec);
 	b->buf = xcalloc(TT_PROF_MAX_DEPTH, sizeof *b->buf);
-	if (b->stacks)
+	if (b->stacks) {
 		b->cache = xcalloc(b->nstacks, sizeof *b->cache);
+		b->judged = xcalloc(ENGINE_BPF_LEAFS, sizeof *b->judged);
+	}
 	e->backend = "bpf";
 	snprintf(e->backend_why, sizeof e->backend_why, "in-kernel aggregation, %s, maps of %u%s",
 	         b->stacks ? "frame-pointer stacks" : "no stacks", b->entries,
@@ -383,6 +440,74 @@ engine_bpf_stacks_gc(struct engine_bpf *b)
 	}
 }
 
+/* Which top-of-stack word holds the return address of the code at user
+ * ip of th: the leaf-return step the ring path takes, asked of the
+ * unwinder on a fake stack whose words say where they are. A leaf with a
+ * frame (its CFA from the frame pointer) gives TT_PROF_LEAF_NONE. */
+static uint8_t
+engine_bpf_probe(struct engine *e, struct thread *th, uint64_t ip)
+{
+	uint64_t regs[64] = {0}, stack[TT_PROF_TOP_WORDS], r;
+	struct unwind_sample us = {.regs = regs,
+	                           .nregs = (size_t)__builtin_popcountll(UNWIND_REGS_MASK),
+	                           .stack = stack,
+	                           .stack_size = sizeof stack};
+
+	if (th == NULL || e->unwind == NULL)
+		return TT_PROF_LEAF_NONE;
+	for (unsigned w = 0; w < TT_PROF_TOP_WORDS; w++)
+		stack[w] = ENGINE_BPF_PROBE_WORD + w;
+	regs[regs_slot(UNWIND_PERF_REG_IP)] = ip;
+	regs[regs_slot(UNWIND_PERF_REG_SP)] = ENGINE_BPF_PROBE_SP;
+	r = unwind_leaf_return(e->unwind, th->proc, &us);
+	return r >= ENGINE_BPF_PROBE_WORD && r < ENGINE_BPF_PROBE_WORD + TT_PROF_TOP_WORDS
+	           ? (uint8_t)(r - ENGINE_BPF_PROBE_WORD)
+	           : TT_PROF_LEAF_NONE;
+}
+
+/* The judged word of (pid, ip), judging it (and telling the program)
+ * the first time; TT_PROF_LEAF_NONE also when the table is full. */
+static uint8_t
+engine_bpf_judge(struct engine *e, struct engine_bpf *b, uint32_t pid, uint32_t tid, uint64_t ip)
+{
+	size_t i = hash_u64(hash_mix(hash_mix(HASH_SEED, pid), ip)) & (ENGINE_BPF_LEAFS - 1);
+	struct tt_prof_leaf_key lk = {.pid = pid, .ip = ip};
+	struct engine_bpf_judged *j;
+	uint32_t word;
+
+	for (j = &b->judged[i]; j->used; j = &b->judged[i = (i + 1) & (ENGINE_BPF_LEAFS - 1)])
+		if (j->pid == pid && j->ip == ip)
+			return j->word;
+	if (b->njudged >= ENGINE_BPF_LEAFS / 4 * 3)
+		return TT_PROF_LEAF_NONE;
+	*j = (struct engine_bpf_judged){.ip = ip, .pid = pid, .used = true};
+	j->word = engine_bpf_probe(e, tasks_thread(e->tasks, (int)pid, (int)tid), ip);
+	b->njudged++;
+	word = j->word;
+	tt_bpf_update(b->leafs_fd, &lk, &word);
+	return j->word;
+}
+
+/* For a sample with a user stack: its frameless leaf's return
+ * address (from the key, or the top of the stack kept in the value) into
+ * leaf; false when there is nothing to fix. */
+static bool
+engine_bpf_leaf(struct engine *e, struct engine_bpf *b, const struct tt_prof_key *k,
+                const struct tt_prof_val *v, const uint64_t *uips, size_t nu,
+                struct engine_bpf_leaf *leaf)
+{
+	uint64_t ip = first_ip(uips, nu, 0);
+
+	if (ip == 0)
+		return false;
+	leaf->ip = ip;
+	leaf->word = engine_bpf_judge(e, b, k->pid, k->tid, ip);
+	if (leaf->word >= TT_PROF_TOP_WORDS)
+		return false;
+	leaf->ret = k->ip != 0 ? k->ip : v->top[leaf->word];
+	return leaf->ret != 0;
+}
+
 /* What the kernel could not count since the last read, as lost samples. */
 static uint64_t
 engine_bpf_lost(struct engine_bpf *b)
@@ -430,13 +555,17 @@ engine_bpf_collect(struct engine *e)
 		const struct tt_prof_key *k = &b->keys[i];
 		const uint64_t *kips = NULL, *uips = NULL;
 		size_t nk = 0, nu = 0;
+		struct engine_bpf_leaf leaf;
+		bool fix;
 
 		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk) ||
 		                  !engine_bpf_stack(b, k->ustack, &uips, &nu))) {
-			gone += b->vals[i];
+			gone += b->vals[i].count;
 			continue;
 		}
-		engine_bpf_record(e->el.sample_type, k, b->vals[i], id, kips, nk, uips, nu, b->rec);
+		fix = b->stacks && engine_bpf_leaf(e, b, k, &b->vals[i], uips, nu, &leaf);
+		engine_bpf_record(e->el.sample_type, k, b->vals[i].count, id, kips, nk, uips, nu,
+		                  fix ? &leaf : NULL, b->rec);
 		engine_sample(e, (const struct perf_event_header *)b->rec);
 	}
 	if (b->stacks)

@@ -132,6 +132,17 @@ void engine_lost(struct engine *e, uint64_t n);
 /* ---- the BPF back-end (engine-bpf.c) ---- */
 struct tt_prof_key;
 
+/* A frameless leaf's return address for a record made from a count: the
+ * leaf's ip, and the word of the top of its stack holding ret. */
+struct engine_bpf_leaf {
+	uint64_t ip, ret;
+	unsigned word;
+};
+
+/* Words of the longest record made from a count: the fixed fields, both
+ * stacks with their markers, the user registers and a few stack words. */
+#define ENGINE_BPF_RECORD_WORDS 320
+
 /* Choose the back-end (e->backend, e->backend_why) and load BPF on the
  * open evlist when it is chosen. 0; 1 when a BPF load failed after the
  * attach began and auto falls back (the caller reopens the evlist); -1
@@ -153,11 +164,12 @@ uint32_t engine_bpf_entries(uint64_t rate, size_t ncpus, double refresh, uint32_
 uint64_t engine_bpf_lost_delta(const uint64_t *percpu, size_t ncpus, uint64_t *seen);
 
 /* A PERF_RECORD_SAMPLE for sample_type from a counted key (count as its
- * period, the stacks as its callchain) into rec (16 + nk + nu words);
- * returns its size in words. */
+ * period, the stacks as its callchain, a frameless leaf's return address
+ * as its user registers and stack when leaf is not NULL) into rec
+ * (ENGINE_BPF_RECORD_WORDS); returns its size in words. */
 size_t engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t count,
                          uint64_t id, const uint64_t *kips, size_t nk, const uint64_t *uips,
-                         size_t nu, uint64_t *rec);
+                         size_t nu, const struct engine_bpf_leaf *leaf, uint64_t *rec);
 
 /* Apply one record of any type (engine.c); tests feed records here. */
 void engine_record(struct engine *e, const struct perf_event_header *h);

@@ -20,8 +20,15 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 1024);
 	__type(key, struct tt_prof_key);
-	__type(value, __u64);
+	__type(value, struct tt_prof_val);
 } counts0 SEC(".maps"), counts1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, struct tt_prof_leaf_key);
+	__type(value, __u32);
+} leafs SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -55,25 +62,28 @@ note_lost(__u32 why)
 		*n += 1;
 }
 
-/* Count key in the counts map being written. */
+/* Count key in the counts map being written; a new entry takes the top
+ * of the user stack at sp when sp is not 0. */
 static __always_inline void
-count(struct tt_prof_key *key)
+count(struct tt_prof_key *key, __u64 sp)
 {
 	__u32 zero = 0, *g = bpf_map_lookup_elem(&gen, &zero);
 	void *map = g != 0 && *g != 0 ? (void *)&counts1 : (void *)&counts0;
-	__u64 one = 1, *n;
+	struct tt_prof_val *v, nv = {.count = 1};
 
-	n = bpf_map_lookup_elem(map, key);
-	if (n != 0) {
-		__sync_fetch_and_add(n, 1);
+	v = bpf_map_lookup_elem(map, key);
+	if (v != 0) {
+		__sync_fetch_and_add(&v->count, 1);
 		return;
 	}
+	if (sp != 0 && bpf_probe_read_user(nv.top, sizeof nv.top, (void *)sp) != 0)
+		__builtin_memset(nv.top, 0, sizeof nv.top);
 	/* another CPU may have added it meanwhile: then count there */
-	if (bpf_map_update_elem(map, key, &one, BPF_NOEXIST) == 0)
+	if (bpf_map_update_elem(map, key, &nv, BPF_NOEXIST) == 0)
 		return;
-	n = bpf_map_lookup_elem(map, key);
-	if (n != 0)
-		__sync_fetch_and_add(n, 1);
+	v = bpf_map_lookup_elem(map, key);
+	if (v != 0)
+		__sync_fetch_and_add(&v->count, 1);
 	else
 		note_lost(TT_PROF_LOST_FULL);
 }
@@ -103,6 +113,42 @@ stack_id(struct bpf_perf_event_data *ctx, __u64 flags, __u32 why, int *fail)
 	return TT_PROF_NO_STACK;
 }
 
+/* A user-mode sample's frameless leaf: with the reader's word for its
+ * (pid, ip), the return address into the key's ip (the caller the
+ * frame-pointer walk skips), 0 returned; without one yet, sp, for the new
+ * entry to keep the top of the stack until the reader has judged. */
+static __always_inline __u64
+leaf_return(struct tt_prof_key *key, __u64 ip, __u64 sp)
+{
+	struct tt_prof_leaf_key lk = {.pid = key->pid, .ip = ip};
+	__u32 *w = bpf_map_lookup_elem(&leafs, &lk);
+	__u64 ret = 0;
+
+	if (w == 0)
+		return sp;
+	if (*w < TT_PROF_TOP_WORDS &&
+	    bpf_probe_read_user(&ret, sizeof ret, (void *)(sp + 8 * *w)) == 0)
+		key->ip = ret;
+	return 0;
+}
+
+/* leaf_return for the user-mode state of the sample: its registers, or
+ * in the kernel those the task entered it with. */
+static __always_inline __u64
+user_leaf(struct bpf_perf_event_data *ctx, struct tt_prof_key *key, __u64 ip)
+{
+	struct pt_regs *ur;
+	__u64 sp = 0;
+
+	if (!kernel_ip(ip))
+		return leaf_return(key, ip, PT_REGS_SP(&ctx->regs));
+	ur = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	if (ur == 0 || bpf_probe_read_kernel(&ip, sizeof ip, &PT_REGS_IP(ur)) != 0 ||
+	    bpf_probe_read_kernel(&sp, sizeof sp, &PT_REGS_SP(ur)) != 0 || kernel_ip(ip))
+		return 0;
+	return leaf_return(key, ip, sp);
+}
+
 /* With call stacks: count by (pid, tid, user stack, kernel stack). */
 SEC("perf_event")
 int
@@ -111,6 +157,7 @@ tt_profile_stack(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u64 ip = PT_REGS_IP(&ctx->regs);
 	struct tt_prof_key key = {.pid = id >> 32, .tid = (__u32)id};
+	__u64 top_sp = 0;
 	int fail = 0;
 
 	key.kstack =
@@ -121,7 +168,9 @@ tt_profile_stack(struct bpf_perf_event_data *ctx)
 		return 0;
 	if (key.kstack == TT_PROF_NO_STACK && key.ustack == TT_PROF_NO_STACK)
 		key.ip = ip;
-	count(&key);
+	else if (key.ustack != TT_PROF_NO_STACK)
+		top_sp = user_leaf(ctx, &key, ip);
+	count(&key, top_sp);
 	return 0;
 }
 
@@ -137,6 +186,6 @@ tt_profile_ip(struct bpf_perf_event_data *ctx)
 	                          .kstack = TT_PROF_NO_STACK,
 	                          .ip = PT_REGS_IP(&ctx->regs)};
 
-	count(&key);
+	count(&key, 0);
 	return 0;
 }

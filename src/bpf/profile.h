@@ -13,13 +13,37 @@
 #define TT_PROF_NO_STACK (-1)
 
 /* One counted (thread, place): with stacks the two stack ids (ip is the
- * sampled ip only when neither stack could be taken), without them the
- * sampled ip. 24 bytes, no padding. */
+ * sampled ip when neither stack could be taken, else a frameless leaf's
+ * return address or 0), without them the sampled ip. 24 bytes, no
+ * padding. */
 struct tt_prof_key {
 	unsigned int pid, tid;
 	int ustack, kstack; /* stack map ids, or TT_PROF_NO_STACK */
 	unsigned long long ip;
 };
+
+/* Words read at the top of the user stack for a frameless leaf's return
+ * address (a leaf that pushed up to three registers). */
+#define TT_PROF_TOP_WORDS 4
+
+/* A key's count, and for a user-mode sample whose leaf the reader has not
+ * judged yet, the top of the user stack at its first sample (the reader
+ * finds the return address there once it knows the leaf's frame). */
+struct tt_prof_val {
+	unsigned long long count;
+	unsigned long long top[TT_PROF_TOP_WORDS];
+};
+
+/* The leafs map: for (pid, user ip), the word at the top of the stack
+ * that holds the return address (the leaf has no frame: the frame-pointer
+ * walk skips its caller), or TT_PROF_LEAF_NONE (it has a frame). Written
+ * by the reader; with an entry the program puts that word in the key's
+ * ip. */
+struct tt_prof_leaf_key {
+	unsigned int pid, pad;
+	unsigned long long ip;
+};
+#define TT_PROF_LEAF_NONE 255U
 
 /* Why a sample was not counted: slots of the per-CPU lost array. */
 enum tt_prof_lost {

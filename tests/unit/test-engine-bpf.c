@@ -64,12 +64,12 @@ test_record_stacks(void **state)
 	const uint64_t kips[] = {(uint64_t)PERF_CONTEXT_KERNEL, 0xffffffff81000010ULL,
 	                         0xffffffff81000020ULL};
 	const uint64_t uips[] = {(uint64_t)PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200};
-	uint64_t rec[16 + 2 * TT_PROF_MAX_DEPTH];
+	uint64_t rec[ENGINE_BPF_RECORD_WORDS];
 	struct record_sample s;
 	size_t n;
 
 	(void)state;
-	n = engine_bpf_record(ST_STACKS, &k, 1234, 77, kips, 3, uips, 4, rec);
+	n = engine_bpf_record(ST_STACKS, &k, 1234, 77, kips, 3, uips, 4, NULL, rec);
 	assert_int_equal(((struct perf_event_header *)rec)->size, n * 8);
 	assert_int_equal(
 	    record_parse_sample((struct perf_event_header *)rec, ST_STACKS, UNWIND_REGS_MASK, &s),
@@ -102,11 +102,11 @@ test_record_user_and_ip(void **state)
 	                          .kstack = TT_PROF_NO_STACK,
 	                          .ip = 0x400123};
 	const uint64_t uips[] = {0x401000, 0x401100};
-	uint64_t rec[16 + 2 * TT_PROF_MAX_DEPTH];
+	uint64_t rec[ENGINE_BPF_RECORD_WORDS];
 	struct record_sample s;
 
 	(void)state;
-	engine_bpf_record(ST_STACKS, &k, 9, 0, NULL, 0, uips, 2, rec);
+	engine_bpf_record(ST_STACKS, &k, 9, 0, NULL, 0, uips, 2, NULL, rec);
 	assert_int_equal(
 	    record_parse_sample((struct perf_event_header *)rec, ST_STACKS, UNWIND_REGS_MASK, &s),
 	    0);
@@ -116,7 +116,7 @@ test_record_user_and_ip(void **state)
 	assert_int_equal(s.ips[0], (uint64_t)PERF_CONTEXT_USER);
 	assert_int_equal(s.period, 9);
 
-	engine_bpf_record(ENGINE_SAMPLE_TYPE, &ipk, 42, 0, NULL, 0, NULL, 0, rec);
+	engine_bpf_record(ENGINE_SAMPLE_TYPE, &ipk, 42, 0, NULL, 0, NULL, 0, NULL, rec);
 	assert_int_equal(record_parse_sample((struct perf_event_header *)rec, ENGINE_SAMPLE_TYPE,
 	                                     UNWIND_REGS_MASK, &s),
 	                 0);
@@ -125,10 +125,38 @@ test_record_user_and_ip(void **state)
 	assert_int_equal(s.nr, 0);
 	assert_int_equal(s.period, 42);
 	ipk.ip = 0xffffffff81234567ULL;
-	engine_bpf_record(ENGINE_SAMPLE_TYPE, &ipk, 1, 0, NULL, 0, NULL, 0, rec);
+	engine_bpf_record(ENGINE_SAMPLE_TYPE, &ipk, 1, 0, NULL, 0, NULL, 0, NULL, rec);
 	record_parse_sample((struct perf_event_header *)rec, ENGINE_SAMPLE_TYPE, UNWIND_REGS_MASK,
 	                    &s);
 	assert_true(s.kernel);
+}
+
+/* A frameless leaf's return address rides as the leaf's registers and
+ * the top of its stack, as a ring sample's would, for engine_chain's
+ * leaf step. */
+static void
+test_record_leaf(void **state)
+{
+	struct tt_prof_key k = {.pid = 5, .tid = 6, .ustack = 1, .kstack = TT_PROF_NO_STACK};
+	const uint64_t uips[] = {0x401000, 0x402000};
+	struct engine_bpf_leaf leaf = {.ip = 0x401000, .ret = 0x403333, .word = 2};
+	uint64_t rec[ENGINE_BPF_RECORD_WORDS], w;
+	struct record_sample s;
+	size_t ip_at = (size_t)__builtin_popcountll(UNWIND_REGS_MASK & ((1ULL << 8) - 1));
+
+	(void)state;
+	engine_bpf_record(ST_STACKS, &k, 3, 0, NULL, 0, uips, 2, &leaf, rec);
+	assert_int_equal(
+	    record_parse_sample((struct perf_event_header *)rec, ST_STACKS, UNWIND_REGS_MASK, &s),
+	    0);
+	assert_int_equal(s.user_abi, PERF_SAMPLE_REGS_ABI_64);
+	assert_int_equal(s.nr_regs, __builtin_popcountll(UNWIND_REGS_MASK));
+	assert_int_equal(s.user_regs[ip_at], 0x401000);
+	assert_int_equal(s.stack_size, 24);
+	memcpy(&w, (const unsigned char *)s.stack + 16, sizeof w);
+	assert_int_equal(w, 0x403333);
+	assert_int_equal(s.period, 3);
+	assert_int_equal(s.nr, 3);
 }
 
 /* The reason shown for a refused load: the verifier log's last lines. */
@@ -184,7 +212,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_entries),       cmocka_unit_test(test_lost_delta),
 	    cmocka_unit_test(test_record_stacks), cmocka_unit_test(test_record_user_and_ip),
-	    cmocka_unit_test(test_log_tail),      cmocka_unit_test(test_weighted),
+	    cmocka_unit_test(test_record_leaf),   cmocka_unit_test(test_log_tail),
+	    cmocka_unit_test(test_weighted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
