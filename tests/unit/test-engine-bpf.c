@@ -65,12 +65,15 @@ test_record_stacks(void **state)
 	                         0xffffffff81000020ULL};
 	const uint64_t uips[] = {(uint64_t)PERF_CONTEXT_USER, 0x401000, 0x401100, 0x401200};
 	uint64_t rec[ENGINE_BPF_RECORD_WORDS];
+	struct perf_event_header h;
 	struct record_sample s;
 	size_t n;
 
 	(void)state;
 	n = engine_bpf_record(ST_STACKS, &k, 1234, 77, kips, 3, uips, 4, NULL, rec);
-	assert_int_equal(((struct perf_event_header *)rec)->size, n * 8);
+	memcpy(&h, rec, sizeof h);
+	assert_int_equal(h.size, n * 8);
+	assert_int_equal(h.type, PERF_RECORD_SAMPLE);
 	assert_int_equal(
 	    record_parse_sample((struct perf_event_header *)rec, ST_STACKS, UNWIND_REGS_MASK, &s),
 	    0);
