@@ -48,6 +48,7 @@
 #include "engine-impl.h"
 #include "bpf/profile.h"
 #include "tracetop/bpf.h"
+#include "tracetop/dso.h"
 #include "tracetop/evlist.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
@@ -506,6 +507,21 @@ engine_bpf_leaf(struct engine *e, struct engine_bpf *b, const struct tt_prof_key
 		return false;
 	leaf->ret = k->ip != 0 ? k->ip : v->top[leaf->word];
 	return leaf->ret != 0;
+}
+
+/* A file that only a process in another mount namespace (or with its
+ * binary deleted) reaches, through /proc/PID/root or map_files: its
+ * symbols are loaded while that process lives, from its exec mapping (the
+ * side-band is read within SESSION_MAX_WAIT_MS), for its samples come
+ * only at the refresh, maybe after it has gone with its files. */
+void
+engine_bpf_mmap(struct engine *e, const struct record_mmap *m)
+{
+	struct thread *th = tasks_find_thread(e->tasks, (int)m->tid);
+	const struct map *mp = th != NULL ? task_find_map(th->proc, m->start) : NULL;
+
+	if (mp != NULL && mp->dso->open_path != NULL)
+		engine_defer_preload(e, mp->dso);
 }
 
 /* What the kernel could not count since the last read, as lost samples. */

@@ -149,6 +149,17 @@ engine_load_now(struct engine *e, struct dso *d)
 	e->stats.sync_loads++;
 }
 
+/* Load d's symbols ahead of its samples (on the worker, or here when it
+ * has no room). */
+void
+engine_defer_preload(struct engine *e, struct dso *d)
+{
+	if (d->kind != DSO_ELF || d->loaded || d->loading)
+		return;
+	if (e->worker == NULL || !engine_load_post(e, d))
+		engine_load_now(e, d);
+}
+
 /* Whether the sample being resolved waits for d (see engine_defer_ip). */
 static bool
 engine_defer_dso(struct engine *e, struct dso *d)

@@ -153,6 +153,10 @@ int engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_er
  * path). */
 void engine_bpf_collect(struct engine *e);
 
+struct record_mmap;
+/* An exec mapping, applied to the model, seen by the BPF engine. */
+void engine_bpf_mmap(struct engine *e, const struct record_mmap *m);
+
 /* Close the BPF program and maps. */
 void engine_bpf_free(struct engine *e);
 
@@ -198,6 +202,11 @@ bool engine_defer_ip(struct engine *e, struct thread *th, uint64_t ip);
  * way. */
 bool engine_defer_keep(struct engine *e, const struct perf_event_header *h,
                        const struct record_sample *s);
+
+/* Load d's symbols now, ahead of any sample that needs them (the BPF
+ * engine's samples come at the refresh, after a short-lived process may
+ * have taken the only way to its files with it). */
+void engine_defer_preload(struct engine *e, struct dso *d);
 
 /* Take the worker's answers (worker_poll) and replay the samples whose
  * DSOs are all answered for (looked for only after new answers unless

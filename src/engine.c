@@ -249,6 +249,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			engine_defer_model(e, (int)r.m.pid, -1);
 			tasks_mmap(e->tasks, &r.m);
 			e->fgen++; /* a new mapping may change what an address is */
+			if (e->bpf != NULL)
+				engine_bpf_mmap(e, &r.m);
 		}
 		break;
 	case PERF_RECORD_COMM:
