@@ -31,14 +31,15 @@
  * instead. The record made from a key then carries the leaf's registers
  * and that word as its user regs and stack copy, so engine_chain restores
  * the caller exactly as for a ring sample (in the kernel, the program
- * reads the user registers the task entered with). Not done: a
- * process that execs keeps its pid's answers (the new image may place its
- * return addresses elsewhere; then a wrong caller may show).
+ * reads the user registers the task entered with). Not done: a process
+ * that execs keeps its pid's answers (the new image may place its return
+ * addresses elsewhere; then a wrong caller may show).
  *
- * Samples are counted at the refresh
- * against the process model as it is then, not at their instant: a
- * process that execs within a refresh has that refresh's samples resolved
- * against its new image. */
+ * Samples are counted at the refresh against the process model as it is
+ * then, not at their instant: a process that execs within a refresh has
+ * that refresh's samples resolved against its new image. A file only a
+ * short-lived process can reach (another mount namespace) has its symbols
+ * loaded from its exec mapping (engine_bpf_mmap). */
 #include "config.h"
 
 #include <errno.h>
