@@ -8,7 +8,8 @@
 
 #include "tracetop/bpf.h"
 
-/* The useful end of a verifier log: its last non-blank lines. */
+/* The useful end of a verifier log: its last non-blank lines but its
+ * statistics. */
 void
 tt_bpf_log_tail(const char *log, size_t lines, char *buf, size_t len)
 {
@@ -27,7 +28,10 @@ tt_bpf_log_tail(const char *log, size_t lines, char *buf, size_t len)
 			break;
 		for (s = e; s > log && s[-1] != '\n'; s--)
 			;
-		starts[n++] = s;
+		/* the verifier's statistics say nothing of what is wrong */
+		if (strncmp(s, "processed ", 10) != 0 && strncmp(s, "verification time", 17) != 0 &&
+		    strncmp(s, "stack depth", 11) != 0)
+			starts[n++] = s;
 		p = s;
 	}
 	if (len == 0)
@@ -206,8 +210,8 @@ tt_bpf_load(struct tt_bpf *b, struct tt_err *err)
 	rc = rc < 0 ? -rc : rc;
 	tt_bpf_log_tail(b->log, TT_BPF_LOG_LINES, tail, sizeof tail);
 	if (tail[0] != '\0' && rc != EPERM)
-		return err_set(err, "the kernel refused BPF program %s (%s): %s", b->name,
-		               strerror(rc), tail);
+		return err_set(err, "the kernel's verifier refused BPF program %s: %s", b->name,
+		               tail);
 	return err_set(err, "cannot load BPF program %s: %s%s%s", b->name, tt_bpf_why(rc),
 	               tt_bpf_last[0] ? " — libbpf: " : "", tt_bpf_last);
 }

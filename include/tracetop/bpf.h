@@ -63,8 +63,9 @@ int tt_bpf_ncpus(void);
 /* Close everything the object holds. */
 void tt_bpf_close(struct tt_bpf *b);
 
-/* The useful end of a verifier log: its last lines that are not blank,
- * joined by "; ", at most len bytes (pure; for tests too). */
+/* The useful end of a verifier log: its last lines that are not blank
+ * nor statistics, joined by "; ", at most len bytes (pure; for tests
+ * too). */
 void tt_bpf_log_tail(const char *log, size_t lines, char *buf, size_t len);
 
 #endif
