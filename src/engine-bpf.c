@@ -31,9 +31,9 @@
  * instead. The record made from a key then carries the leaf's registers
  * and that word as its user regs and stack copy, so engine_chain restores
  * the caller exactly as for a ring sample (in the kernel, the program
- * reads the user registers the task entered with). Not done: a process
- * that execs keeps its pid's answers (the new image may place its return
- * addresses elsewhere; then a wrong caller may show).
+ * reads the user registers the task entered with). A process that execs
+ * (or a new one with the pid) has its leaves judged again
+ * (engine_bpf_forget).
  *
  * Samples are counted at the refresh against the process model as it is
  * then, not at their instant: a process that execs within a refresh has
@@ -93,6 +93,7 @@ struct engine_bpf_judged {
 	uint32_t pid;
 	uint8_t word; /* TT_PROF_LEAF_NONE: it has a frame, nothing to fix */
 	bool used;
+	bool stale; /* its process has a new image since: judge again */
 };
 
 struct engine_bpf {
@@ -100,7 +101,8 @@ struct engine_bpf {
 	int counts[2], gen_fd, stacks_fd, lost_fd, leafs_fd;
 	struct engine_bpf_judged *judged; /* ENGINE_BPF_LEAFS slots, open addressing */
 	uint32_t njudged;
-	uint32_t gen; /* the counts map the program writes */
+	uint64_t judged_pids[64]; /* a bit per (hash of a) pid with judged leaves */
+	uint32_t gen;             /* the counts map the program writes */
 	bool stacks;
 	uint32_t entries, nstacks;
 	struct tt_prof_key *keys; /* a read's entries */
@@ -478,16 +480,42 @@ engine_bpf_judge(struct engine *e, struct engine_bpf *b, uint32_t pid, uint32_t 
 	uint32_t word;
 
 	for (j = &b->judged[i]; j->used; j = &b->judged[i = (i + 1) & (ENGINE_BPF_LEAFS - 1)])
-		if (j->pid == pid && j->ip == ip)
+		if (j->pid == pid && j->ip == ip && !j->stale)
 			return j->word;
-	if (b->njudged >= ENGINE_BPF_LEAFS / 4 * 3)
+		else if (j->pid == pid && j->ip == ip)
+			break;
+	if (!j->used && b->njudged >= ENGINE_BPF_LEAFS / 4 * 3)
 		return TT_PROF_LEAF_NONE;
+	if (!j->used)
+		b->njudged++;
 	*j = (struct engine_bpf_judged){.ip = ip, .pid = pid, .used = true};
+	b->judged_pids[hash_u64(pid) >> 58] |= 1ULL << (hash_u64(pid) & 63);
 	j->word = engine_bpf_probe(e, tasks_thread(e->tasks, (int)pid, (int)tid), ip);
-	b->njudged++;
 	word = j->word;
 	tt_bpf_update(b->leafs_fd, &lk, &word);
 	return j->word;
+}
+
+/* Judge pid's leaves again: the program forgets them at once (it keeps
+ * the top of the stack again until judged), the table at the next use. */
+void
+engine_bpf_forget(struct engine *e, int pid)
+{
+	struct engine_bpf *b = e->bpf;
+	uint64_t h = hash_u64((uint32_t)pid);
+
+	/* forks and execs are many, processes with judged leaves few */
+	if (b->judged == NULL || !(b->judged_pids[h >> 58] >> (h & 63) & 1))
+		return;
+	for (uint32_t i = 0; i < ENGINE_BPF_LEAFS; i++) {
+		struct engine_bpf_judged *j = &b->judged[i];
+		struct tt_prof_leaf_key lk = {.pid = (uint32_t)pid, .ip = j->ip};
+
+		if (!j->used || j->stale || j->pid != (uint32_t)pid)
+			continue;
+		j->stale = true;
+		tt_bpf_delete(b->leafs_fd, &lk);
+	}
 }
 
 /* For a sample with a user stack: its frameless leaf's return

@@ -157,6 +157,10 @@ struct record_mmap;
 /* An exec mapping, applied to the model, seen by the BPF engine. */
 void engine_bpf_mmap(struct engine *e, const struct record_mmap *m);
 
+/* Process pid has a new image (exec, or a new process took the pid): its
+ * frameless leaves are judged again. */
+void engine_bpf_forget(struct engine *e, int pid);
+
 /* Close the BPF program and maps. */
 void engine_bpf_free(struct engine *e);
 

@@ -263,6 +263,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			tasks_comm(e->tasks, &r.c);
 			if (r.c.exec)
 				e->fgen++;
+			if (r.c.exec && e->bpf != NULL)
+				engine_bpf_forget(e, (int)r.c.pid);
 		}
 		break;
 	case PERF_RECORD_FORK:
@@ -272,6 +274,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			engine_defer_model(e, r.t.pid != r.t.ppid ? (int)r.t.pid : -1,
 			                   (int)r.t.tid);
 			tasks_fork(e->tasks, &r.t);
+			if (r.t.pid != r.t.ppid && e->bpf != NULL)
+				engine_bpf_forget(e, (int)r.t.pid);
 		}
 		break;
 	case PERF_RECORD_EXIT:
