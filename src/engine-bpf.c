@@ -15,6 +15,12 @@
  * Deleting as we read would lose the increments between a lookup and its
  * delete.
  *
+ * The key holds the sampled ip apart from the stack of its callers (the
+ * stack ids skip it, TT_PROF_SKIP_LEAF): a hot function's many sampled
+ * instructions share one stack, so the stack map holds call paths, not
+ * every instruction of them, and collides far less. The reader puts the
+ * ip back at the head of its side's stack.
+ *
  * Stack ids are bucket indexes of the stack map; a stack stays in the map
  * (and in our cache, by id) while samples name it, and is removed from
  * both after a refresh without any, so the map does not fill with stacks
@@ -116,6 +122,7 @@ struct engine_bpf {
 	uint64_t *rec;                       /* a sample record being made */
 	size_t rec_cap;                      /* in u64 */
 	uint64_t *buf;                       /* a stack being read */
+	uint64_t *kb, *ub; /* a count's kernel and user frames, the sampled ip first */
 };
 
 /* Entries for a map holding one refresh's distinct keys at most: the
@@ -334,6 +341,8 @@ engine_bpf_free(struct engine *e)
 	free(b->percpu);
 	free(b->rec);
 	free(b->buf);
+	free(b->kb);
+	free(b->ub);
 	free(b);
 	e->bpf = NULL;
 }
@@ -384,6 +393,8 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 	b->rec_cap = ENGINE_BPF_RECORD_WORDS;
 	b->rec = xcalloc(b->rec_cap, sizeof *b->rec);
 	b->buf = xcalloc(TT_PROF_MAX_DEPTH, sizeof *b->buf);
+	b->kb = xcalloc(TT_PROF_MAX_DEPTH + 1, sizeof *b->kb);
+	b->ub = xcalloc(TT_PROF_MAX_DEPTH + 1, sizeof *b->ub);
 	if (b->stacks) {
 		b->cache = xcalloc(b->nstacks, sizeof *b->cache);
 		b->judged = xcalloc(ENGINE_BPF_LEAFS, sizeof *b->judged);
@@ -393,6 +404,20 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 	         b->stacks ? "frame-pointer stacks" : "no stacks", b->entries,
 	         b->stacks ? " keys and stacks" : " keys");
 	return 0;
+}
+
+/* A count's frames into out (TT_PROF_MAX_DEPTH + 1): ip first unless 0,
+ * then the stack of its callers; returns how many. */
+static size_t
+engine_bpf_frames(uint64_t *out, uint64_t ip, const uint64_t *ips, size_t nr)
+{
+	size_t n = 0;
+
+	if (ip != 0)
+		out[n++] = ip;
+	for (size_t i = 0; i < nr && n < TT_PROF_MAX_DEPTH + 1; i++)
+		out[n++] = ips[i];
+	return n;
 }
 
 /* The frames of stack id (from the cache, or read from the map and
@@ -534,7 +559,7 @@ engine_bpf_leaf(struct engine *e, struct engine_bpf *b, const struct tt_prof_key
 	leaf->word = engine_bpf_judge(e, b, k->pid, k->tid, ip);
 	if (leaf->word >= TT_PROF_TOP_WORDS)
 		return false;
-	leaf->ret = k->ip != 0 ? k->ip : v->top[leaf->word];
+	leaf->ret = k->ret != 0 ? k->ret : v->top[leaf->word];
 	return leaf->ret != 0;
 }
 
@@ -607,6 +632,15 @@ engine_bpf_collect(struct engine *e)
 		                  !engine_bpf_stack(b, k->ustack, &uips, &nu))) {
 			gone += b->vals[i].count;
 			continue;
+		}
+		if (b->stacks) {
+			/* the sampled ip leads the stack of its side */
+			bool kernel = (int64_t)k->ip < 0;
+
+			nk = engine_bpf_frames(b->kb, kernel ? k->ip : 0, kips, nk);
+			nu = engine_bpf_frames(b->ub, kernel ? 0 : k->ip, uips, nu);
+			kips = b->kb;
+			uips = b->ub;
 		}
 		fix = b->stacks && engine_bpf_leaf(e, b, k, &b->vals[i], uips, nu, &leaf);
 		engine_bpf_record(e->el.sample_type, k, b->vals[i].count, id, kips, nk, uips, nu,

@@ -114,7 +114,7 @@ stack_id(struct bpf_perf_event_data *ctx, __u64 flags, __u32 why, int *fail)
 }
 
 /* A user-mode sample's frameless leaf: with the reader's word for its
- * (pid, ip), the return address into the key's ip (the caller the
+ * (pid, ip), the return address into the key's ret (the caller the
  * frame-pointer walk skips), 0 returned; without one yet, sp, for the new
  * entry to keep the top of the stack until the reader has judged. */
 static __always_inline __u64
@@ -128,7 +128,7 @@ leaf_return(struct tt_prof_key *key, __u64 ip, __u64 sp)
 		return sp;
 	if (*w < TT_PROF_TOP_WORDS &&
 	    bpf_probe_read_user(&ret, sizeof ret, (void *)(sp + 8 * *w)) == 0)
-		key->ip = ret;
+		key->ret = ret;
 	return 0;
 }
 
@@ -149,7 +149,7 @@ user_leaf(struct bpf_perf_event_data *ctx, struct tt_prof_key *key, __u64 ip)
 	return leaf_return(key, ip, sp);
 }
 
-/* With call stacks: count by (pid, tid, user stack, kernel stack). */
+/* With call stacks: count by (pid, tid, ip, user stack, kernel stack). */
 SEC("perf_event")
 int
 tt_profile_stack(struct bpf_perf_event_data *ctx)
@@ -160,15 +160,16 @@ tt_profile_stack(struct bpf_perf_event_data *ctx)
 	__u64 top_sp = 0;
 	int fail = 0;
 
-	key.kstack =
-	    kernel_ip(ip) ? stack_id(ctx, 0, TT_PROF_LOST_KSTACK, &fail) : TT_PROF_NO_STACK;
-	key.ustack = key.pid != 0 ? stack_id(ctx, BPF_F_USER_STACK, TT_PROF_LOST_USTACK, &fail)
-	                          : TT_PROF_NO_STACK;
+	key.ip = ip;
+	key.kstack = kernel_ip(ip) ? stack_id(ctx, TT_PROF_SKIP_LEAF, TT_PROF_LOST_KSTACK, &fail)
+	                           : TT_PROF_NO_STACK;
+	key.ustack = key.pid == 0    ? TT_PROF_NO_STACK
+	             : kernel_ip(ip) ? stack_id(ctx, BPF_F_USER_STACK, TT_PROF_LOST_USTACK, &fail)
+	                             : stack_id(ctx, BPF_F_USER_STACK | TT_PROF_SKIP_LEAF,
+	                                        TT_PROF_LOST_USTACK, &fail);
 	if (fail)
 		return 0;
-	if (key.kstack == TT_PROF_NO_STACK && key.ustack == TT_PROF_NO_STACK)
-		key.ip = ip;
-	else if (key.ustack != TT_PROF_NO_STACK)
+	if (key.pid != 0)
 		top_sp = user_leaf(ctx, &key, ip);
 	count(&key, top_sp);
 	return 0;
