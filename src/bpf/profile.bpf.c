@@ -30,12 +30,15 @@ struct {
 	__type(value, __u32);
 } leafs SEC(".maps");
 
+/* Stacks, and those whose bucket in the first was taken by another: a
+ * second chance, the overflow map holding few, so that collisions lose
+ * about the product of the two maps' fill instead of the first's. */
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
 	__uint(max_entries, 1024);
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, TT_PROF_MAX_DEPTH * sizeof(__u64));
-} stacks SEC(".maps");
+} stacks SEC(".maps"), stacks2 SEC(".maps");
 
 /* Slot 0: which counts map is written (0 or 1). */
 struct {
@@ -106,6 +109,11 @@ stack_id(struct bpf_perf_event_data *ctx, __u64 flags, __u32 why, int *fail)
 
 	if (id >= 0)
 		return (int)id;
+	if (id == -EEXIST) {
+		id = bpf_get_stackid(ctx, &stacks2, flags);
+		if (id >= 0)
+			return (int)id | TT_PROF_STACK2;
+	}
 	if (id != -EFAULT) {
 		note_lost(why);
 		*fail = 1;

@@ -9,6 +9,10 @@
  * perf_event_max_stack is 127). */
 #define TT_PROF_MAX_DEPTH 127
 
+/* A stack id with this bit is in the overflow stack map (stacks2): its
+ * bucket in the first was held by another stack. */
+#define TT_PROF_STACK2 (1 << 30)
+
 /* No stack: a stack id field that names none. */
 #define TT_PROF_NO_STACK (-1)
 
