@@ -155,6 +155,16 @@ left() {
 for sig in exit INT TERM HUP KILL; do
 	left "$sig"
 done
+# The screen's header says which engine counts.
+if command -v tmux >/dev/null 2>&1; then
+	tui_start eng 120 30 -p "$pid" -d 0.5 --engine bpf
+	tmux_wait_text eng 5 'Engine: bpf'
+	ok $? "the screen's header says Engine: bpf" || diag "$(tmux_capture eng)"
+	tmux_kill
+else
+	skip "tmux is not installed" "the screen's header says Engine: bpf"
+fi
+
 if ! command -v bpftool >/dev/null 2>&1; then
 	diag "bpftool missing: checked that no process holds the ids instead"
 fi
