@@ -23,6 +23,7 @@
 #   HOLDER_WAIT max seconds to wait for other perf_event users to exit (600)
 #   EXTRA_ARGS  extra measure.py arguments, e.g. '--mode sys'
 #   MODES       call-stack modes, both tools alike: plain, g (-g), dwarf (default plain)
+#   ENGINE      tracetop's --engine: auto (default: bpf as root), bpf or perf
 #
 # Exit status: non-zero if a tool failed to start or run, if the profiler
 # died during a rep (after measure.py's retries), or never showed a row.
@@ -150,7 +151,7 @@ for rep in $(seq 1 "$REPS"); do
 			args="$(mode_args "$mode")"
 			cfg="F$F$(mode_suffix "$mode")"
 			perf_cmd="perf top -F $F$args"
-			tt_cmd="$TT -F $F$args"
+			tt_cmd="$TT -F $F$args${ENGINE:+ --engine $ENGINE}"
 			# Alternate the order so neither tool always runs first.
 			if [ $((rep % 2)) -eq 1 ]; then
 				run_one "perf-top-$cfg" "$perf_cmd"

@@ -7,8 +7,11 @@
 TOP="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="$TOP/build"
 
-# Debian packages needed to build tracetop (TT_PACKAGES, for scripts/run)
-# and to run its tests (TT_TEST_PACKAGES, added by scripts/check): tmux for
+# Debian packages needed to build tracetop (TT_PACKAGES, for scripts/run;
+# libbpf-dev and clang build the BPF sampling engine, which configure
+# leaves out without them) and to run its tests (TT_TEST_PACKAGES, added
+# by scripts/check): bpftool and libcap2-bin (capsh) for the BPF engine's
+# tests (what it leaves loaded, the fallback without privileges), tmux for
 # the TUI tests, python3 for their checks, binutils (objdump, nm, c++filt),
 # procps (pgrep, ps), clang-format (the tree's format is checked), rustc
 # (the Rust demangling test builds a workload; g++ comes with
@@ -22,11 +25,11 @@ TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
 	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev libiberty-dev
-	libdebuginfod-dev
+	libdebuginfod-dev libbpf-dev clang
 )
 TT_TEST_PACKAGES=(
 	tmux python3 binutils procps clang-format rustc debuginfod
-	qemu-system-x86 busybox-static cpio xz-utils nodejs
+	qemu-system-x86 busybox-static cpio xz-utils nodejs bpftool libcap2-bin
 )
 
 # Print a message from the scripts on stderr.

@@ -274,6 +274,14 @@ void
 addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
              uint64_t addr)
 {
+	addrhist_add_n(ah, dso, sym, kernel, addr, 1);
+}
+
+/* Count w samples at once at addr of sym (an in-kernel aggregate). */
+void
+addrhist_add_n(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
+               uint64_t addr, uint64_t w)
+{
 	struct addrhist_sym *s = ah->last;
 	struct addrhist_addr *a;
 	uint32_t off, i;
@@ -290,8 +298,8 @@ addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, 
 		}
 		ah->last = s;
 	}
-	s->interval++;
-	s->total++;
+	s->interval += w;
+	s->total += w;
 	if (!s->watched)
 		return;
 	i = addr_slot(s, off);
@@ -308,8 +316,8 @@ addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, 
 		s->naddrs++;
 	}
 	a = &s->addrs[i];
-	a->interval++;
-	a->total++;
+	a->interval += (uint32_t)w;
+	a->total += w;
 }
 
 /* Fold one function's interval into its scores; whether it stays. */

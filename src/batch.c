@@ -75,6 +75,8 @@ batch_report(struct batch_view *v, const struct frame *f)
 		    .requested = strcmp(o->events[i], ev->name) ? o->events[i] : NULL,
 		    .notice = fs->notice,
 		    .target = fs->target,
+		    .engine = fs->engine,
+		    .engine_why = fs->engine_why,
 		    .samples = ev->samples,
 		    .lost = fs->stats.interval_lost,
 		    .total_samples = ev->total,

@@ -277,14 +277,22 @@ cg_snapshot(const struct callgraph *src, struct callgraph **dst)
 void
 cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n)
 {
+	cg_add_n(cg, comm, frames, n, 1);
+}
+
+/* Count w samples at once along one path (an in-kernel aggregate). */
+void
+cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
+         uint64_t w)
+{
 	uint32_t cur = get_node(cg, 0, &no_frame, comm, false);
 
-	cg->nodes[cur].interval_total++;
+	cg->nodes[cur].interval_total += w;
 	while (n-- > 0) {
 		cur = get_node(cg, cur, &frames[n], NULL, false);
-		cg->nodes[cur].interval_total++;
+		cg->nodes[cur].interval_total += w;
 	}
-	cg->nodes[cur].interval_self++;
+	cg->nodes[cur].interval_self += w;
 }
 
 /* Push a work item on cg_tick's stack, growing it. */

@@ -112,7 +112,7 @@ engine_chain(struct engine *e, struct thread *th, const struct record_sample *s,
  * the call graph. */
 void
 engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, const char *comm,
-                   const struct hist_key *keys, size_t n)
+                   const struct hist_key *keys, size_t n, uint64_t w)
 {
 	struct cg_frame frames[ENGINE_MAX_FRAMES];
 
@@ -128,9 +128,9 @@ engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, c
 			;
 		if (j < i)
 			continue; /* recursion: a function counts once per sample */
-		hist_add_children(hist, &keys[i]);
+		hist_add_children_n(hist, &keys[i], w);
 		if (zoom != NULL)
-			hist_add_children(zoom, &keys[i]);
+			hist_add_children_n(zoom, &keys[i], w);
 	}
-	cg_add(cg, comm, frames, n);
+	cg_add_n(cg, comm, frames, n, w);
 }

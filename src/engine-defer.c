@@ -161,6 +161,20 @@ engine_load_now(struct engine *e, struct dso *d)
 	e->stats.sync_loads++;
 }
 
+/* Load d's symbols ahead of its samples: on the worker, or (or_now) here
+ * when it has no room; whether they are loaded or on their way. */
+bool
+engine_defer_preload(struct engine *e, struct dso *d, bool or_now)
+{
+	if ((d->kind != DSO_ELF && d->kind != DSO_KERNEL) || d->loaded || d->loading)
+		return true;
+	if (e->worker != NULL && engine_load_post(e, d))
+		return true;
+	if (or_now)
+		engine_load_now(e, d);
+	return or_now;
+}
+
 /* Whether the sample being resolved waits for d (see engine_defer_ip). */
 static bool
 engine_defer_dso(struct engine *e, struct dso *d)
@@ -199,14 +213,6 @@ bool
 engine_defer_kernel(struct engine *e)
 {
 	return e->worker != NULL && engine_defer_dso(e, dso_kernel(NULL));
-}
-
-/* Start loading d's symbols on the worker now, before any sample needs
- * them; false when there is no worker or its queue is full. */
-bool
-engine_defer_preload(struct engine *e, struct dso *d)
-{
-	return e->worker != NULL && !d->loaded && !d->loading && engine_load_post(e, d);
 }
 
 /* Whether the worker has answered for every DSO an entry waits for. */

@@ -110,6 +110,10 @@ struct engine {
 	unsigned trace_log;         /* stream entries kept (0: default) */
 	struct engine_trace *trace; /* tracepoints and function tracer, or NULL */
 	struct engine_defer defer;  /* samples waiting for symbols */
+	struct engine_bpf *bpf;     /* the in-kernel counts, or NULL: the rings */
+	const char *backend;        /* "bpf" or "perf" */
+	char backend_why[sizeof(struct tt_err)];
+	char bpf_notice[480]; /* auto: why BPF was refused (a load, privileges) */
 };
 
 struct hist_key;
@@ -121,6 +125,59 @@ void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, u
 /* Count one sample record (engine.c): the hot path, and the replay of a
  * sample that waited. */
 void engine_sample(struct engine *e, const struct perf_event_header *h);
+
+/* Count n samples the kernel could not deliver (engine.c). */
+void engine_lost(struct engine *e, uint64_t n);
+
+/* ---- the BPF back-end (engine-bpf.c) ---- */
+struct tt_prof_key;
+
+/* A frameless leaf's return address for a record made from a count: the
+ * leaf's ip, and the word of the top of its stack holding ret. */
+struct engine_bpf_leaf {
+	uint64_t ip, ret;
+	unsigned word;
+};
+
+/* Words of the longest record made from a count: the fixed fields, both
+ * stacks with their markers, the user registers and a few stack words. */
+#define ENGINE_BPF_RECORD_WORDS 320
+
+/* Choose the back-end (e->backend, e->backend_why) and load BPF on the
+ * open evlist when it is chosen. 0; 1 when a BPF load failed after the
+ * attach began and auto falls back (the caller reopens the evlist); -1
+ * with err when --engine bpf cannot run. */
+int engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *err);
+
+/* Read and clear the in-kernel counts into the hists (nothing on the ring
+ * path). */
+void engine_bpf_collect(struct engine *e);
+
+struct record_mmap;
+/* An exec mapping, applied to the model, seen by the BPF engine. */
+void engine_bpf_mmap(struct engine *e, const struct record_mmap *m);
+
+/* Process pid has a new image (exec, or a new process took the pid): its
+ * frameless leaves are judged again. */
+void engine_bpf_forget(struct engine *e, int pid);
+
+/* Close the BPF program and maps. */
+void engine_bpf_free(struct engine *e);
+
+/* Map entries for one refresh of samples (rate x CPUs x seconds), a power
+ * of two within [lo, hi]. */
+uint32_t engine_bpf_entries(uint64_t rate, size_t ncpus, double refresh, uint32_t lo, uint32_t hi);
+
+/* The growth of per-CPU counters since *seen (moved on). */
+uint64_t engine_bpf_lost_delta(const uint64_t *percpu, size_t ncpus, uint64_t *seen);
+
+/* A PERF_RECORD_SAMPLE for sample_type from a counted key (count as its
+ * period, the stacks as its callchain, a frameless leaf's return address
+ * as its user registers and stack when leaf is not NULL) into rec
+ * (ENGINE_BPF_RECORD_WORDS); returns its size in words. */
+size_t engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t count,
+                         uint64_t id, const uint64_t *kips, size_t nk, const uint64_t *uips,
+                         size_t nu, const struct engine_bpf_leaf *leaf, uint64_t *rec);
 
 /* Apply one record of any type (engine.c); tests feed records here. */
 void engine_record(struct engine *e, const struct perf_event_header *h);
@@ -144,9 +201,6 @@ void engine_record(struct engine *e, const struct perf_event_header *h);
 bool engine_defer_ip(struct engine *e, struct thread *th, uint64_t ip);
 /* The same for a kernel address. */
 bool engine_defer_kernel(struct engine *e);
-/* Load d's symbols on the worker from now on (the kernel's at start);
- * false when they are not being loaded there. */
-bool engine_defer_preload(struct engine *e, struct dso *d);
 
 /* After resolving sample record h of thread tid of process pid: true when
  * it waits for a DSO (it is copied aside, or a replayed one is kept),
@@ -154,6 +208,13 @@ bool engine_defer_preload(struct engine *e, struct dso *d);
  * way. */
 bool engine_defer_keep(struct engine *e, const struct perf_event_header *h,
                        const struct record_sample *s);
+
+/* Load d's symbols ahead of any sample that needs them, on the worker or
+ * (or_now) here when it has no room: the kernel's at start, and the BPF
+ * engine's objects, whose samples come at the refresh, after a
+ * short-lived process may have taken the only way to its files with it.
+ * Whether they are loaded or on their way. */
+bool engine_defer_preload(struct engine *e, struct dso *d, bool or_now);
 
 /* Take the worker's answers (worker_poll) and replay the samples whose
  * DSOs are all answered for (looked for only after new answers unless
@@ -188,7 +249,7 @@ size_t engine_chain(struct engine *e, struct thread *th, const struct record_sam
 /* Count a resolved stack of n keys: children time once per distinct
  * function (in hist, and zoom unless NULL), the path in cg. */
 void engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom,
-                        const char *comm, const struct hist_key *keys, size_t n);
+                        const char *comm, const struct hist_key *keys, size_t n, uint64_t w);
 
 /* Trace samples (tracepoints opened by engine-trace.c): true when h was
  * one of them and went to the stream, false for everything else. */

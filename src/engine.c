@@ -133,6 +133,23 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		engine_free(e);
 		return NULL;
 	}
+	/* The same events either way: with BPF on them their samples are
+	 * counted in the kernel and only side-band records reach the rings.
+	 * A program attached to some fds before a refusal stays with them:
+	 * the ring path then reopens the events. */
+	switch (engine_bpf_setup(e, o, err)) {
+	case -1:
+		engine_free(e);
+		return NULL;
+	case 1:
+		evlist_close(&e->el);
+		memset(&e->el, 0, sizeof e->el);
+		if (evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
+			engine_free(e);
+			return NULL;
+		}
+		break;
+	}
 	e->inherit = t.inherit;
 	e->heap = xcalloc(e->el.nrings, sizeof *e->heap);
 	e->events = xcalloc(e->el.nevsels, sizeof *e->events);
@@ -147,7 +164,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	 * from the start, their samples waiting meanwhile; without a worker
 	 * now, not in the first drain, where a stall while stack copies
 	 * stream in would overflow the rings. */
-	if (!engine_defer_preload(e, dso_kernel(NULL)) && o->callgraph != CALLGRAPH_NONE)
+	if (!engine_defer_preload(e, dso_kernel(NULL), false) && o->callgraph != CALLGRAPH_NONE)
 		dso_find_sym(dso_kernel(NULL), 0);
 	e->last_tick_ns = now_ns();
 	if ((o->ntraces > 0 || o->ftrace != NULL) && engine_trace_setup(e, o, err) != 0) {
@@ -206,7 +223,7 @@ engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max)
 
 /* Count samples the kernel dropped (full rings); a trace stream counts
  * them too, so its reports say that events are missing. */
-static void
+void
 engine_lost(struct engine *e, uint64_t n)
 {
 	e->stats.lost += n;
@@ -234,6 +251,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			engine_defer_model(e, (int)r.m.pid, -1);
 			tasks_mmap(e->tasks, &r.m);
 			e->fgen++; /* a new mapping may change what an address is */
+			if (e->bpf != NULL)
+				engine_bpf_mmap(e, &r.m);
 		}
 		break;
 	case PERF_RECORD_COMM:
@@ -246,6 +265,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			tasks_comm(e->tasks, &r.c);
 			if (r.c.exec)
 				e->fgen++;
+			if (r.c.exec && e->bpf != NULL)
+				engine_bpf_forget(e, (int)r.c.pid);
 		}
 		break;
 	case PERF_RECORD_FORK:
@@ -255,6 +276,8 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			engine_defer_model(e, r.t.pid != r.t.ppid ? (int)r.t.pid : -1,
 			                   (int)r.t.tid);
 			tasks_fork(e->tasks, &r.t);
+			if (r.t.pid != r.t.ppid && e->bpf != NULL)
+				engine_bpf_forget(e, (int)r.t.pid);
 		}
 		break;
 	case PERF_RECORD_EXIT:
@@ -474,14 +497,14 @@ engine_event_ah(struct engine *e, struct engine_event *ev)
  * leaf was just resolved: a cache hit). */
 static void
 engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
-                    bool kernel)
+                    bool kernel, uint64_t w)
 {
 	struct hist_key key;
 	const struct engine_fcache *c = engine_resolve(e, th, ip, kernel, &key);
 
 	if (c->sym == NULL || c->elf == 0)
 		return;
-	addrhist_add(engine_event_ah(e, ev), c->dso, c->sym, kernel, c->elf);
+	addrhist_add_n(engine_event_ah(e, ev), c->dso, c->sym, kernel, c->elf, w);
 }
 
 /* Count one sample: the hot path (no allocation once tasks are known). */
@@ -497,6 +520,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	struct evsel *sel;
 	struct hist *zoom;
 	size_t n = 1, self;
+	uint64_t w;
 
 	if (e->trace != NULL && engine_trace_sample(e, h))
 		return;
@@ -508,6 +532,8 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		e->stats.excluded++;
 		return;
 	}
+	/* a BPF aggregate carries its count as its period */
+	w = e->bpf != NULL ? s.period : 1;
 	sel = e->el.nevsels == 1 ? &e->el.evsels[0] : evlist_find_id(&e->el, s.id);
 	if (sel == NULL)
 		return;
@@ -523,14 +549,14 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	n = engine_keys(e, th, &s, ips, kern, n, keys, &self);
 	if (engine_defer_keep(e, h, &s))
 		return; /* counted once its symbols are loaded */
-	hist_add(ev->hist, &keys[self]);
-	engine_addrhist_add(e, ev, th, ips[0], kern[0]);
+	hist_add_n(ev->hist, &keys[self], w);
+	engine_addrhist_add(e, ev, th, ips[0], kern[0], w);
 	if (zoom != NULL)
-		hist_add(zoom, &keys[self]);
+		hist_add_n(zoom, &keys[self], w);
 	if (ev->cg != NULL)
-		engine_count_stack(ev->hist, ev->cg, zoom, keys[0].comm, keys, n);
-	ev->samples++;
-	e->stats.samples++;
+		engine_count_stack(ev->hist, ev->cg, zoom, keys[0].comm, keys, n, w);
+	ev->samples += w;
+	e->stats.samples += w;
 }
 
 /* Apply one record of any type. */
@@ -648,6 +674,7 @@ engine_tick(struct engine *e, bool zero)
 	uint64_t now;
 	size_t i;
 
+	engine_bpf_collect(e);      /* the kernel's counts of this refresh */
 	engine_defer_poll(e, true); /* the samples answered for count in this refresh */
 	/* perf maps may have grown: the Top rows of JIT code sampled before its
 	 * map line was written get their names now (the call graph keeps them
@@ -741,7 +768,23 @@ engine_event_name(const struct engine *e, size_t idx)
 const char *
 engine_notice(const struct engine *e)
 {
-	return e->el.notice[0] ? e->el.notice : NULL;
+	if (e->el.notice[0])
+		return e->el.notice;
+	return e->bpf_notice[0] ? e->bpf_notice : NULL;
+}
+
+/* The back-end counting the samples. */
+const char *
+engine_backend(const struct engine *e)
+{
+	return e->backend != NULL ? e->backend : "perf";
+}
+
+/* Why that back-end. */
+const char *
+engine_backend_why(const struct engine *e)
+{
+	return e->backend_why;
 }
 
 /* What is being profiled. */
@@ -763,6 +806,7 @@ engine_stats(const struct engine *e)
 void
 engine_settle(struct engine *e, bool final)
 {
+	engine_bpf_collect(e); /* the kernel's counts wait for symbols too */
 	engine_defer_poll(e, true);
 	engine_defer_flush(e, final ? ENGINE_DEFER_FINAL : ENGINE_DEFER_FIRST);
 }
@@ -785,6 +829,7 @@ engine_free(struct engine *e)
 	if (e->err_fd >= 0)
 		close(e->err_fd);
 	engine_trace_free(e);
+	engine_bpf_free(e);
 	for (i = 0; e->events != NULL && i < e->el.nevsels; i++) {
 		hist_free(e->events[i].hist);
 		addrhist_free(e->events[i].ah);

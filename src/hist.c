@@ -198,11 +198,18 @@ hist_node_of(struct hist *h, const struct hist_key *key)
 void
 hist_add(struct hist *h, const struct hist_key *key)
 {
+	hist_add_n(h, key, 1);
+}
+
+/* Count w samples at once for key (an in-kernel aggregate). */
+void
+hist_add_n(struct hist *h, const struct hist_key *key, uint64_t w)
+{
 	struct hist_node *n = hist_node_of(h, key);
 
 	n->e.key.tid = key->tid;
-	n->e.interval++;
-	n->e.total++;
+	n->e.interval += w;
+	n->e.total += w;
 }
 
 /* Count one sample for the inclusive (children) time of key's function:
@@ -210,7 +217,14 @@ hist_add(struct hist *h, const struct hist_key *key)
 void
 hist_add_children(struct hist *h, const struct hist_key *key)
 {
-	hist_node_of(h, key)->e.children_interval++;
+	hist_add_children_n(h, key, 1);
+}
+
+/* Count w samples at once for the inclusive time of key's function. */
+void
+hist_add_children_n(struct hist *h, const struct hist_key *key, uint64_t w)
+{
+	hist_node_of(h, key)->e.children_interval += w;
 }
 
 /* The entry for key, or NULL. */

@@ -220,6 +220,8 @@ run(const struct options *o, struct evspec *specs)
 	    .ftrace = o->ftrace,
 	    .ftrace_graph = o->ftrace_graph,
 	    .trace_log = o->trace_log,
+	    .backend = o->engine,
+	    .refresh = o->delay,
 	};
 	struct evspec dummy;
 	struct tt_err err;
@@ -251,6 +253,9 @@ run(const struct options *o, struct evspec *specs)
 		eo.events = &dummy;
 		eo.nevents = 1;
 	}
+	/* nothing sampled, nothing for BPF to count */
+	if (counting || probing || systeming || tracing)
+		eo.backend = ENGINE_BACKEND_PERF;
 	/* before the worker thread starts: it reads the environment */
 	symdbg_configure(!o->no_debuginfod);
 	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0)

@@ -32,6 +32,7 @@ enum {
 	OPT_TRACE_LOG,
 	OPT_NO_DEBUGINFOD,
 	OPT_THREADS,
+	OPT_ENGINE,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -96,6 +97,8 @@ static const struct opt_def opt_defs[] = {
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
      "remove tracefs instances and probes left by a killed tracetop and exit"},
+    {"engine", OPT_ENGINE, "ENGINE",
+     "count samples with bpf (in the kernel), perf (through ring buffers) or auto (default)"},
     {"include-self", OPT_INCLUDE_SELF, NULL, "keep tracetop's own samples in the profile"},
     {"no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen"},
     {"no-debuginfod", OPT_NO_DEBUGINFOD, NULL,
@@ -223,6 +226,21 @@ options_counters_scope(struct options *o, const char *arg, struct tt_err *err)
 			return 0;
 		p += len + 1;
 	}
+}
+
+/* Parse --engine auto | bpf | perf. */
+static int
+options_engine(struct options *o, const char *arg, struct tt_err *err)
+{
+	if (strcmp(arg, "auto") == 0)
+		o->engine = ENGINE_BACKEND_AUTO;
+	else if (strcmp(arg, "bpf") == 0)
+		o->engine = ENGINE_BACKEND_BPF;
+	else if (strcmp(arg, "perf") == 0)
+		o->engine = ENGINE_BACKEND_PERF;
+	else
+		return err_set(err, "--engine: '%s' is not auto, bpf or perf", arg);
+	return 0;
 }
 
 /* Parse --call-graph fp | dwarf[,SIZE] | no. */
@@ -432,6 +450,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_THREADS:
 		o->threads = true;
 		return 0;
+	case OPT_ENGINE:
+		return options_engine(o, arg, err);
 	case OPT_HELP_KEYS:
 		o->help_keys = true;
 		return 0;
@@ -479,6 +499,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	memset(o, 0, sizeof *o);
 	o->freq = 4000;
 	o->mmap_pages = 128;
+	o->engine = ENGINE_BACKEND_AUTO;
 	o->stack_size = STACK_SIZE_DEFAULT;
 	o->delay = 2.0;
 	o->sort[0] = HIST_SORT_OVERHEAD;

@@ -73,6 +73,8 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	        (unsigned long long)ri->lost, (unsigned long long)ri->total_lost, ri->target);
 	if (ri->notice != NULL)
 		fprintf(out, "note: %s\n", ri->notice);
+	if (ri->engine != NULL)
+		fprintf(out, "engine: %s (%s)\n", ri->engine, ri->engine_why ? ri->engine_why : "");
 	if (ri->cg != NULL)
 		fprintf(out, "%8s ", "Children");
 	fprintf(out, "%8s %9s  %-16s %7s  ", ri->cg ? "Self" : "Overhead", "Samples", "Command",
@@ -237,6 +239,8 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	report_json_member(out, "requested_event", ri->requested);
 	report_json_member(out, "notice", ri->notice);
 	report_json_member(out, "target", ri->target);
+	report_json_member(out, "engine", ri->engine);
+	report_json_member(out, "engine_why", ri->engine_why);
 	fprintf(out,
 	        ",\"time\":%.3f,\"interval\":%.3f,\"samples\":%llu,\"samples_per_sec\":%.1f,"
 	        "\"lost\":%llu,\"total_samples\":%llu,\"total_lost\":%llu,\"rows\":[",

@@ -75,6 +75,8 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 	fs->stats = *engine_stats(e);
 	fs->notice = engine_notice(e);
 	fs->target = engine_target(e);
+	fs->engine = engine_backend(e);
+	fs->engine_why = engine_backend_why(e);
 	symdbg_status(&fs->debuginfod);
 	for (size_t i = 0; i < n; i++) {
 		struct frame_event *ev = &fs->events[i];

@@ -358,6 +358,8 @@ screen_header_event(struct tui *t, struct segs *l)
 		}
 	}
 	seg_add(l, "Samples/s: ", TH_HEADER_VALUE, 2, 0, "%.0f", t->snap_rate);
+	if (fs != NULL && fs->engine != NULL && fs->nevents > 0)
+		seg_add(l, "Engine: ", TH_HEADER_VALUE, 3, 0, "%s", fs->engine);
 	if (ev != NULL)
 		seg_add(l, "Lost: ", fs->stats.lost > 0 ? TH_HEADER_WARN : TH_HEADER_VALUE,
 		        fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);

@@ -62,6 +62,9 @@ void addrhist_free(struct addrhist *ah);
  * Addresses outside [sym->start, sym->start + sym->size) are ignored. */
 void addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
                   uint64_t addr);
+/* The same for w samples at once (the BPF engine's aggregated counts). */
+void addrhist_add_n(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
+                    uint64_t addr, uint64_t w);
 
 /* Keep per-instruction counts only for the n functions with the highest
  * scores at each tick (a function that was watched stays while it is

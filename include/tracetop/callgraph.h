@@ -50,6 +50,9 @@ void cg_snapshot(const struct callgraph *src, struct callgraph **dst);
 /* Count one sample: frames[0] is the leaf, frames[n-1] the outermost.
  * Allocates only when the trie grows (no allocation for a known stack). */
 void cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n);
+/* The same for w samples at once. */
+void cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
+              uint64_t w);
 
 /* End an interval: decay (or zero) every node, fold small branches, free
  * faded nodes for reuse. */

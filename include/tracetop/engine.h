@@ -21,6 +21,14 @@ enum callgraph_mode {
 	CALLGRAPH_DWARF, /* copied user stack unwound with DWARF CFI */
 };
 
+/* Which back-end counts the samples (--engine; the command line's default
+ * is auto, a zeroed engine_opts means perf: tests feed the rings' records). */
+enum engine_backend {
+	ENGINE_BACKEND_PERF, /* every sample through the rings */
+	ENGINE_BACKEND_AUTO, /* BPF when built in, allowed and the mode fits; else perf */
+	ENGINE_BACKEND_BPF,  /* in-kernel aggregation, or an error saying why not */
+};
+
 /* A tracepoint to stream from the start, with its kernel-side filter. */
 struct engine_trace_opt {
 	const char *event;  /* "subsys:name" */
@@ -41,9 +49,11 @@ struct engine_opts {
 	unsigned stack_size;                   /* dwarf: user stack bytes per sample */
 	const struct engine_trace_opt *traces; /* tracepoints into the stream */
 	size_t ntraces;
-	const char *ftrace; /* kernel functions for the function tracer, or NULL */
-	bool ftrace_graph;  /* function_graph instead of function */
-	unsigned trace_log; /* stream entries kept, a power of two (0: default) */
+	const char *ftrace;          /* kernel functions for the function tracer, or NULL */
+	bool ftrace_graph;           /* function_graph instead of function */
+	unsigned trace_log;          /* stream entries kept, a power of two (0: default) */
+	enum engine_backend backend; /* --engine */
+	double refresh;              /* seconds between refreshes (sizes the BPF maps) */
 };
 
 struct engine_stats {
@@ -111,6 +121,11 @@ size_t engine_nevents(const struct engine *e);
 const char *engine_event_name(const struct engine *e, size_t idx);
 /* "cycles is not supported here ...: sampling cpu-clock instead", or NULL. */
 const char *engine_notice(const struct engine *e);
+/* The back-end that counts the samples: "bpf" or "perf". */
+const char *engine_backend(const struct engine *e);
+/* Why that one: "in-kernel aggregation, ...", "--engine perf", or the
+ * reason BPF was refused or does not fit (then the ring path runs). */
+const char *engine_backend_why(const struct engine *e);
 /* What is profiled: "system-wide (2 CPUs)", "pid 123", "command: ./a". */
 const char *engine_target(const struct engine *e);
 const struct engine_stats *engine_stats(const struct engine *e);

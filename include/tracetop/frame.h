@@ -40,6 +40,8 @@ struct frame_sampling {
 	struct engine_stats stats; /* totals and the interval's samples and loss */
 	const char *notice;        /* the fallback notice, or NULL */
 	const char *target;        /* "system-wide (2 CPUs)", "pid 123", ... */
+	const char *engine;        /* the back-end counting samples: "bpf" or "perf" */
+	const char *engine_why;    /* why that one (a refused BPF load's reason) */
 	bool rows;                 /* events[].rows were taken */
 	/* debug files from debuginfod servers: a download in progress, the
 	 * servers out of reach, the last notes (each said once by the front

@@ -74,10 +74,13 @@ void hist_free(struct hist *h);
 
 /* Count one sample (weight 1) for key. */
 void hist_add(struct hist *h, const struct hist_key *key);
+/* The same for w samples at once (the BPF engine's aggregated counts). */
+void hist_add_n(struct hist *h, const struct hist_key *key, uint64_t w);
 
 /* Count one sample in key's inclusive (children) time: its function was
  * on the sampled stack. Call once per sample per distinct function. */
 void hist_add_children(struct hist *h, const struct hist_key *key);
+void hist_add_children_n(struct hist *h, const struct hist_key *key, uint64_t w);
 
 /* Give unresolved user entries a name found since (a JIT's perf map
  * grew): resolve gets a copy of each one's key and returns true after

@@ -53,6 +53,7 @@ struct options {
 	unsigned rows;                 /* --rows: rows per batch report, 0 = all */
 	bool no_mouse;                 /* --no-mouse */
 	bool no_debuginfod;            /* --no-debuginfod */
+	enum engine_backend engine;    /* --engine auto|bpf|perf */
 	enum options_view view;        /* --view (trace when -T or --ftrace and no --view) */
 	bool view_given;
 	bool threads;    /* --threads: the system view's processes with their threads */

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 
 /* The sample_id trailer (sample_id_all) and sample fields we use. */
 struct record_id {

@@ -18,6 +18,8 @@ struct report_info {
 	const char *requested; /* event asked for, when it differs */
 	const char *notice;    /* fallback notice, or NULL */
 	const char *target;
+	const char *engine;     /* "bpf" or "perf", or NULL (not said) */
+	const char *engine_why; /* why that engine */
 	uint64_t samples, lost; /* this refresh */
 	uint64_t total_samples, total_lost;
 	double seconds;             /* length of this refresh */
