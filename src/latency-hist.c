@@ -2,6 +2,7 @@
  * of entries and exits that feeds them. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,10 @@ lat_bucket_low(unsigned b)
 void
 lat_hist_add(struct lat_hist *h, uint64_t ns, bool error)
 {
-	h->buckets[lat_bucket(ns)]++;
+	unsigned b = lat_bucket(ns);
+
+	h->buckets[b]++;
+	h->sums[b] += ns;
 	h->count++;
 	h->errors += error;
 	h->total += ns;
@@ -54,8 +58,10 @@ lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)
 {
 	if (src->count == 0)
 		return;
-	for (unsigned b = 0; b < LAT_BUCKETS; b++)
+	for (unsigned b = 0; b < LAT_BUCKETS; b++) {
 		dst->buckets[b] += src->buckets[b];
+		dst->sums[b] += src->sums[b];
+	}
 	dst->count += src->count;
 	dst->errors += src->errors;
 	dst->total += src->total;
@@ -83,7 +89,7 @@ lat_hist_percentile(const struct lat_hist *h, double p)
 	if (rank == 0)
 		rank = 1;
 	for (unsigned b = 0; b < LAT_BUCKETS; b++) {
-		uint64_t n = h->buckets[b], lo, hi;
+		uint64_t n = h->buckets[b], lo, hi, mean, w;
 		double frac;
 
 		if (n == 0 || seen + n < rank) {
@@ -97,8 +103,17 @@ lat_hist_percentile(const struct lat_hist *h, double p)
 			lo = h->min;
 		if (hi > h->max)
 			hi = h->max;
+		/* centred on the mean, within [lo, hi] */
+		mean = h->sums[b] / n;
+		if (mean < lo)
+			mean = lo;
+		if (mean > hi)
+			mean = hi;
+		w = mean - lo < hi - mean ? mean - lo : hi - mean;
+		lo = mean - w;
+		hi = mean + w;
 		if (n == 1 || hi <= lo)
-			return lo;
+			return mean;
 		/* the first of its n values at lo, the last at hi */
 		frac = (double)(rank - seen - 1) / (double)(n - 1);
 		return lo + (uint64_t)(frac * (double)(hi - lo) + 0.5);
@@ -123,6 +138,70 @@ lat_hist_range(const struct lat_hist *h, unsigned *first, unsigned *last)
 	*first = (unsigned)f;
 	*last = (unsigned)l;
 	return true;
+}
+
+/* A duration in the unit that keeps three digits. */
+void
+lat_format_ns(char *buf, size_t len, uint64_t ns)
+{
+	static const struct {
+		uint64_t div;
+		const char *unit;
+	} units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}};
+
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		double v = (double)ns / (double)units[i].div;
+
+		if (ns < units[i].div)
+			continue;
+		snprintf(buf, len,
+		         v < 10    ? "%.2f%s"
+		         : v < 100 ? "%.1f%s"
+		                   : "%.0f%s",
+		         v, units[i].unit);
+		return;
+	}
+	snprintf(buf, len, ns ? "%lluns" : "0", (unsigned long long)ns);
+}
+
+/* A power of two as bpftrace writes it: 512, 1K, 2M. */
+static void
+lat_pow2(char *buf, size_t len, unsigned shift)
+{
+	static const char suffix[] = " KMGTPE";
+	unsigned k = shift / 10;
+
+	if (k == 0)
+		snprintf(buf, len, "%llu", 1ull << shift);
+	else
+		snprintf(buf, len, "%llu%c", 1ull << (shift - 10 * k), suffix[k]);
+}
+
+/* "[lo, hi)" of bucket b. */
+void
+lat_bucket_label(char *buf, size_t len, unsigned b)
+{
+	char lo[16], hi[16];
+
+	if (b <= 1) {
+		snprintf(buf, len, "[%u]", b);
+		return;
+	}
+	lat_pow2(lo, sizeof lo, b - 1);
+	if (b >= 64)
+		snprintf(hi, sizeof hi, "...");
+	else
+		lat_pow2(hi, sizeof hi, b);
+	snprintf(buf, len, "[%s, %s)", lo, hi);
+}
+
+/* ---- rows ---- */
+
+/* The kind as the JSON and the table say it. */
+const char *
+lat_kind_name(enum lat_kind k)
+{
+	return k == LAT_FUNCTION ? "function" : "syscall";
 }
 
 /* ---- pairing ---- */

@@ -17,6 +17,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/latency-sys.h"
 #include "tracetop/session.h"
 #include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
@@ -241,9 +242,12 @@ run(const struct options *o, struct evspec *specs)
 	bool probing = o->view == VIEW_PROBES && !tui;
 	/* batch --view system: /proc and /sys; the engine only starts a command */
 	bool systeming = o->view == VIEW_SYSTEM && !tui;
+	/* batch --view latency: syscall events paired; the engine only starts
+	 * a command (the screen opens them when its Latency pane is shown) */
+	bool latencing = o->view == VIEW_LATENCY && !tui;
 	int status = EXIT_RUNTIME;
 
-	if (counting || probing || systeming) {
+	if (counting || probing || systeming || latencing) {
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
@@ -302,6 +306,22 @@ run(const struct options *o, struct evspec *specs)
 
 		if (probes_count_start(p, &po, &err) != 0) {
 			fprintf(stderr, "tracetop: cannot count the probes' hits: %s\n", err.msg);
+			goto done;
+		}
+	}
+	if (latencing) {
+		struct latsys *l =
+		    latsys_new(&(struct latsys_opts){TARGET_OPTS(o), .command = engine_child_pid(e),
+		                                     .include_self = o->include_self},
+		               &err);
+
+		if (l == NULL) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			goto done;
+		}
+		session_add(s, &source_latency, l);
+		if (latsys_start(l, &err) != 0) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;
 		}
 	}

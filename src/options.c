@@ -74,7 +74,8 @@ static const struct opt_def opt_defs[] = {
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
     {"view", OPT_VIEW, "VIEW",
-     "show top (the profile, default), counters (like perf stat -I), trace, probes or system"},
+     "show top (the profile, default), counters (like perf stat -I), trace, probes, system "
+     "or latency (syscall times)"},
     {"threads", OPT_THREADS, NULL,
      "system view: each process's threads too (JSON thread_list; on the screen, as H)"},
     {"counters", OPT_COUNTERS, "LIST",
@@ -256,7 +257,7 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 
 /* The names of --format and --view, in enum order. */
 static const char *const format_names[] = {"text", "json", "folded", "csv"};
-static const char *const view_names[] = {"top", "counters", "trace", "probes", "system"};
+static const char *const view_names[] = {"top", "counters", "trace", "probes", "system", "latency"};
 
 /* The index of arg among n names, or -1. */
 static int
@@ -284,9 +285,10 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
-			return err_set(
-			    err, "--view expects top, counters, trace, probes or system, got '%s'",
-			    arg);
+			return err_set(err,
+			               "--view expects top, counters, trace, probes, system or "
+			               "latency, got '%s'",
+			               arg);
 		o->view = (enum options_view)k;
 		o->view_given = true;
 		return 0;

@@ -14,11 +14,12 @@
 
 struct lat_hist {
 	uint64_t buckets[LAT_BUCKETS];
-	uint64_t count;  /* values added */
-	uint64_t errors; /* of which failed (e.g. a syscall's ret < 0) */
-	uint64_t total;  /* ns, summed */
-	uint64_t min;    /* ns; UINT64_MAX while count is 0 */
-	uint64_t max;    /* ns */
+	uint64_t sums[LAT_BUCKETS]; /* ns of each bucket's values: their mean */
+	uint64_t count;             /* values added */
+	uint64_t errors;            /* of which failed (e.g. a syscall's ret < 0) */
+	uint64_t total;             /* ns, summed */
+	uint64_t min;               /* ns; UINT64_MAX while count is 0 */
+	uint64_t max;               /* ns */
 };
 
 /* An empty histogram. */
@@ -37,14 +38,55 @@ void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
 
 /* The p-th percentile (0 < p <= 100) estimated from the buckets: the
  * bucket holding the value of rank ceil(p% of count) is found, and the
- * value interpolated linearly inside it by the rank's place among the
- * bucket's values, the bucket's bounds narrowed to the min and max seen
- * (so a histogram of equal values answers that value exactly). 0 when
- * empty. */
+ * value interpolated linearly by the rank's place among the bucket's
+ * values, spread evenly over a span centred on their mean, as wide as
+ * the bucket's bounds (narrowed to the min and max seen) allow. A log2
+ * bucket alone would put p50 of calls of 1.05 to 1.1 ms near 1.5 ms (the
+ * middle of [1M, 2M)); the mean keeps it near 1.07 ms, and equal values
+ * answer exactly. 0 when empty. */
 uint64_t lat_hist_percentile(const struct lat_hist *h, double p);
 
 /* The first and last non-empty buckets; false when empty. */
 bool lat_hist_range(const struct lat_hist *h, unsigned *first, unsigned *last);
+
+/* A duration for people: "0", "850ns", "12.3us", "1.05ms", "2.50s". */
+void lat_format_ns(char *buf, size_t len, uint64_t ns);
+
+/* Bucket b's label as bpftrace prints it: "[0]", "[1]", "[2, 4)",
+ * "[1K, 2K)", "[512K, 1M)" (K, M, G, T: powers of 1024). */
+void lat_bucket_label(char *buf, size_t len, unsigned b);
+
+/* ---- rows: what a latency source shows ---- */
+
+enum lat_kind {
+	LAT_SYSCALL,  /* a syscall of a process */
+	LAT_FUNCTION, /* a function timed by an entry/return probe pair */
+};
+
+/* "syscall" or "function". */
+const char *lat_kind_name(enum lat_kind k);
+
+/* One (kind, name, process) in a frame. */
+struct lat_row {
+	enum lat_kind kind;
+	const char *name; /* interned */
+	int pid;
+	char comm[16];        /* raw (escape before output) */
+	uint64_t interval;    /* calls completed in the last refresh */
+	double rate;          /* of them per second */
+	struct lat_hist hist; /* since start */
+};
+
+/* A latency source's part of a frame. */
+struct frame_latency {
+	struct lat_row *rows; /* in no particular order */
+	size_t nrows, cap;
+	uint64_t events;    /* entry and exit records read since start */
+	uint64_t lost;      /* records the kernel dropped (full rings) */
+	uint64_t unpaired;  /* exits without their entry (calls open at start) */
+	const char *notice; /* how it measures and what it costs, or NULL */
+	const char *target; /* "system-wide", "pid 123", "command", ... */
+};
 
 /* ---- pairing entries and exits per thread ---- */
 

@@ -26,6 +26,7 @@ enum options_view {
 	VIEW_TRACE,    /* the stream of tracepoint events, like trace-cmd */
 	VIEW_PROBES,   /* probes and their hit counts */
 	VIEW_SYSTEM,   /* CPU, memory, disks, network, interrupts, processes */
+	VIEW_LATENCY,  /* syscall latency: counts, errors, percentiles, histograms */
 	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 

@@ -50,6 +50,7 @@ extern const struct source_ops source_sampling;
 extern const struct source_ops source_counters;
 extern const struct source_ops source_probes;
 extern const struct source_ops source_system;
+extern const struct source_ops source_latency; /* a struct latsys */
 
 struct session_opts {
 	double delay;               /* seconds between refreshes */
@@ -87,7 +88,8 @@ struct session_hooks {
 /* A session with no sources yet (opts copied). */
 struct session *session_new(const struct session_opts *o);
 
-/* Add a source; the session owns it from now on (ops->free releases it). */
+/* Add a source; the session owns it from now on (ops->free releases it).
+ * One added while the loop runs is polled from its next turn. */
 void session_add(struct session *s, const struct source_ops *ops, void *src);
 
 /* The source added with ops, or NULL. */

@@ -8,9 +8,13 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#include <asm/unistd.h>
 
 #include <cmocka.h>
 
+#include "tracetop/frame.h"
+#include "tracetop/latency-sys.h"
 #include "tracetop/latency.h"
 
 /* Buckets like bpftrace's hist(): 0, then [2^(k-1), 2^k). */
@@ -85,7 +89,8 @@ test_percentile(void **state)
 	assert_int_equal(lat_hist_percentile(&h, 99), 1000000);
 
 	/* 1100, 1200, ..., 2000 (bucket 11: [1024, 2048)): rank 5 of 10 is
-	 * the 5th of the bucket's values, spread evenly over [1100, 2000] */
+	 * the 5th of the bucket's values, spread evenly over [1100, 2000]
+	 * (mean 1550, 450 from min and max) */
 	lat_hist_reset(&h);
 	for (int i = 1; i <= 10; i++)
 		lat_hist_add(&h, 1000 + 100 * (uint64_t)i, false);
@@ -101,11 +106,26 @@ test_percentile(void **state)
 		lat_hist_add(&h, 10, false);
 	for (int i = 0; i < 10; i++)
 		lat_hist_add(&h, 1000000, false);
-	/* bucket 4 is [8, 16): narrowed to [min 10, 15] */
-	assert_int_equal(lat_hist_percentile(&h, 50), 10 + (uint64_t)(49.0 / 89 * 5 + 0.5));
-	/* bucket 20 [524288, 1048575] narrowed to max 1000000: all 10 there */
-	assert_int_equal(lat_hist_percentile(&h, 99), 524288 + (uint64_t)(8.0 / 9 * 475712 + 0.5));
+	/* bucket 4 is [8, 16): all at 10, the mean */
+	assert_int_equal(lat_hist_percentile(&h, 50), 10);
+	/* bucket 20 [524288, 1048575]: all at 1000000 */
+	assert_int_equal(lat_hist_percentile(&h, 99), 1000000);
 	assert_int_equal(lat_hist_percentile(&h, 100), 1000000);
+
+	/* skewed in a bucket, like 1 ms sleeps: 1050..1098 us and one of
+	 * 2.7 ms; bucket 21 is [1048576, 2097151]: mean 1074000 (+-24000
+	 * to its nearest bound, min 1050000) */
+	lat_hist_reset(&h);
+	for (int i = 0; i < 25; i++) {
+		lat_hist_add(&h, 1050000 + 2000 * (uint64_t)i, false);
+		lat_hist_add(&h, 1098000 - 2000 * (uint64_t)i, false);
+	}
+	lat_hist_add(&h, 2700000, false);
+	assert_int_equal(h.buckets[21], 50);
+	/* rank 26 of 51: the 26th of 50 spread over [1050000, 1098000] */
+	assert_int_equal(lat_hist_percentile(&h, 50),
+	                 1050000 + (uint64_t)(25.0 / 49 * 48000 + 0.5));
+	assert_int_equal(lat_hist_percentile(&h, 99), 2700000);
 }
 
 /* Merge adds buckets and counts and keeps the extremes. */
@@ -247,6 +267,80 @@ test_pair_growth(void **state)
 	lat_pair_free(&p);
 }
 
+/* The row of (name, pid) in a snapshot, or NULL. */
+static const struct lat_row *
+find_row(const struct frame_latency *fl, const char *name, int pid)
+{
+	for (size_t i = 0; i < fl->nrows; i++)
+		if (strcmp(fl->rows[i].name, name) == 0 && fl->rows[i].pid == pid)
+			return &fl->rows[i];
+	return NULL;
+}
+
+/* The syscall source fed synthetic records: rows per (process,
+ * syscall), errors by ret < 0, exits without entries left out, names
+ * from the architecture's table, the interval's calls in the totals
+ * after a tick. */
+static void
+test_latsys_rows(void **state)
+{
+	struct latsys *l = latsys_new_offline();
+	struct frame_latency fl = {0};
+	const struct lat_row *r;
+
+	(void)state;
+	assert_string_equal(latsys_name(__NR_read), "read");
+	assert_string_equal(latsys_name(__NR_openat), "openat");
+	assert_null(latsys_name(-1));
+	latsys_set_comm(l, 100, "web");
+	latsys_set_comm(l, 200, "db\x1b");
+	/* pid 100: a read open at start (exit only), then two reads */
+	latsys_exit(l, 100, 101, __NR_read, 10, 50);
+	latsys_enter(l, 100, 101, __NR_read, 100);
+	latsys_enter(l, 100, 102, __NR_read, 150); /* another thread */
+	latsys_exit(l, 100, 101, __NR_read, 10, 1100);
+	latsys_exit(l, 100, 102, __NR_read, -11, 2150);
+	/* pid 200: a failing openat, and an unknown syscall number */
+	latsys_enter(l, 200, 200, __NR_openat, 500);
+	latsys_exit(l, 200, 200, __NR_openat, -2, 800);
+	latsys_enter(l, 200, 200, 9999, 900);
+	latsys_exit(l, 200, 200, 9999, 0, 950);
+	/* before a tick the interval's calls are not in the frame yet */
+	latsys_snapshot(l, &fl);
+	assert_int_equal(fl.nrows, 0);
+	assert_int_equal(fl.unpaired, 1);
+	latsys_tick(l);
+	latsys_snapshot(l, &fl);
+	assert_int_equal(fl.nrows, 3);
+	assert_non_null(r = find_row(&fl, "read", 100));
+	assert_int_equal(r->kind, LAT_SYSCALL);
+	assert_string_equal(r->comm, "web");
+	assert_int_equal(r->hist.count, 2);
+	assert_int_equal(r->hist.errors, 1);
+	assert_int_equal(r->hist.total, 1000 + 2000);
+	assert_int_equal(r->hist.min, 1000);
+	assert_int_equal(r->hist.max, 2000);
+	assert_int_equal(r->interval, 2);
+	assert_non_null(r = find_row(&fl, "openat", 200));
+	assert_int_equal(r->hist.errors, 1);
+	assert_int_equal(r->hist.max, 300);
+	assert_non_null(r = find_row(&fl, "syscall 9999", 200));
+	assert_int_equal(r->hist.count, 1);
+	/* a second interval adds to the totals */
+	latsys_enter(l, 100, 101, __NR_read, 3000);
+	latsys_exit(l, 100, 101, __NR_read, 1, 3010);
+	latsys_tick(l);
+	latsys_snapshot(l, &fl);
+	assert_non_null(r = find_row(&fl, "read", 100));
+	assert_int_equal(r->hist.count, 3);
+	assert_int_equal(r->interval, 1);
+	assert_int_equal(r->hist.min, 10);
+	assert_non_null(r = find_row(&fl, "openat", 200));
+	assert_int_equal(r->interval, 0);
+	frame_latency_free(&fl);
+	latsys_free(l);
+}
+
 int
 main(void)
 {
@@ -254,7 +348,7 @@ main(void)
 	    cmocka_unit_test(test_buckets),       cmocka_unit_test(test_add),
 	    cmocka_unit_test(test_percentile),    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_pair_syscalls), cmocka_unit_test(test_pair_nested),
-	    cmocka_unit_test(test_pair_growth),
+	    cmocka_unit_test(test_pair_growth),   cmocka_unit_test(test_latsys_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
