@@ -195,6 +195,27 @@ lat_bucket_label(char *buf, size_t len, unsigned b)
 	snprintf(buf, len, "[%s, %s)", lo, hi);
 }
 
+/* One bucket's line, bar scaled to the fullest bucket. */
+void
+lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *buf, size_t len)
+{
+	uint64_t top = 0;
+	char label[40], bar[256];
+	unsigned n;
+
+	for (unsigned i = 0; i < LAT_BUCKETS; i++)
+		if (h->buckets[i] > top)
+			top = h->buckets[i];
+	if (width >= sizeof bar)
+		width = sizeof bar - 1;
+	n = top ? (unsigned)(h->buckets[b] * width / top) : 0;
+	memset(bar, '@', n);
+	memset(bar + n, ' ', width - n);
+	bar[width] = '\0';
+	lat_bucket_label(label, sizeof label, b);
+	snprintf(buf, len, "%-20s %8llu |%s|", label, (unsigned long long)h->buckets[b], bar);
+}
+
 /* ---- rows ---- */
 
 /* The kind as the JSON and the table say it. */

@@ -357,6 +357,25 @@ latsys_start(struct latsys *l, struct tt_err *err)
 	return 0;
 }
 
+/* Disable or enable the events; the open calls are forgotten. */
+void
+latsys_pause(struct latsys *l, bool paused)
+{
+	if (!l->open)
+		return;
+	if (paused) {
+		evlist_disable(&l->el);
+		latsys_read(l);
+		return;
+	}
+	uint64_t unpaired = l->pair.unpaired;
+
+	lat_pair_free(&l->pair);
+	lat_pair_init(&l->pair, 1);
+	l->pair.unpaired = unpaired;
+	evlist_enable(&l->el);
+}
+
 /* The rings' fds. */
 size_t
 latsys_pollfds(const struct latsys *l, struct pollfd *fds, size_t max)

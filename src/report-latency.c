@@ -51,24 +51,13 @@ void
 report_latency_hist(FILE *out, const struct lat_hist *h, unsigned width)
 {
 	unsigned first, last;
-	uint64_t top = 0;
-	char label[40], bar[256];
+	char line[400];
 
 	if (!lat_hist_range(h, &first, &last))
 		return;
-	if (width >= sizeof bar)
-		width = sizeof bar - 1;
-	for (unsigned b = first; b <= last; b++)
-		if (h->buckets[b] > top)
-			top = h->buckets[b];
 	for (unsigned b = first; b <= last; b++) {
-		unsigned n = (unsigned)(h->buckets[b] * width / top);
-
-		lat_bucket_label(label, sizeof label, b);
-		memset(bar, '@', n);
-		memset(bar + n, ' ', width - n);
-		bar[width] = '\0';
-		fprintf(out, "%-20s %8llu |%s|\n", label, (unsigned long long)h->buckets[b], bar);
+		lat_hist_line(h, b, width, line, sizeof line);
+		fprintf(out, "%s\n", line);
 	}
 }
 

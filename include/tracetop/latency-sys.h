@@ -39,6 +39,11 @@ struct latsys *latsys_new_offline(void);
 /* Start counting. 0, or -1 with err. */
 int latsys_start(struct latsys *l, struct tt_err *err);
 
+/* Stop (paused) or resume counting (a screen's pane that is not seen
+ * costs nothing). Calls open across a pause are not paired: they would
+ * time the pause. */
+void latsys_pause(struct latsys *l, bool paused);
+
 /* The ring fds to poll; how many were written. */
 size_t latsys_pollfds(const struct latsys *l, struct pollfd *fds, size_t max);
 

@@ -56,6 +56,10 @@ void lat_format_ns(char *buf, size_t len, uint64_t ns);
  * "[1K, 2K)", "[512K, 1M)" (K, M, G, T: powers of 1024). */
 void lat_bucket_label(char *buf, size_t len, unsigned b);
 
+/* Bucket b of h as one bpftrace hist() line into buf: "[1M, 2M)  197
+ * |@@@@ |", a bar of at most width '@' scaled to the fullest bucket. */
+void lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *buf, size_t len);
+
 /* ---- rows: what a latency source shows ---- */
 
 enum lat_kind {
