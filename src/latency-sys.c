@@ -29,9 +29,14 @@ static const struct {
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_RAW)
 
-/* One (process, syscall). */
+/* Rows of function k are keyed nr = LATSYS_FUNC + k (syscall numbers
+ * stay far below). */
+#define LATSYS_FUNC 1000000
+
+/* One (process, syscall or function). */
 struct latsys_row {
 	int pid, nr;
+	enum lat_kind kind;
 	const char *name;         /* interned */
 	struct lat_hist total;    /* up to the last tick */
 	struct lat_hist interval; /* since it */
@@ -51,7 +56,10 @@ struct latsys {
 	int self;
 	bool include_self;
 	int off_enter_id, off_exit_id, off_exit_ret; /* payload offsets */
-	struct lat_pair pair;
+	struct lat_pair pair;                        /* syscalls: never nested */
+	struct lat_pair fpair;                       /* functions: nested with recursion */
+	const char **fnames;                         /* function k's name, interned */
+	size_t nfuncs;
 	struct latsys_row *rows;
 	size_t nrows, rows_cap;
 	uint32_t *rowtab; /* (pid, nr) -> row index + 1; 0 empty */
@@ -91,6 +99,7 @@ latsys_new_offline(void)
 
 	l->self = getpid();
 	lat_pair_init(&l->pair, 1); /* syscalls do not nest */
+	lat_pair_init(&l->fpair, 0);
 	l->rowmask = 255;
 	l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
 	l->commmask = 255;
@@ -195,12 +204,17 @@ latsys_row(struct latsys *l, int pid, int nr)
 		l->rows_cap = l->rows_cap ? 2 * l->rows_cap : 64;
 		l->rows = xrealloc(l->rows, l->rows_cap * sizeof *l->rows);
 	}
-	if ((name = latsys_name(nr)) == NULL) {
+	if (nr >= LATSYS_FUNC && (size_t)(nr - LATSYS_FUNC) < l->nfuncs) {
+		name = l->fnames[nr - LATSYS_FUNC];
+	} else if ((name = latsys_name(nr)) == NULL) {
 		snprintf(buf, sizeof buf, "syscall %d", nr);
 		name = buf;
 	}
 	r = &l->rows[l->nrows++];
-	*r = (struct latsys_row){.pid = pid, .nr = nr, .name = str_intern(name)};
+	*r = (struct latsys_row){.pid = pid,
+	                         .nr = nr,
+	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
+	                         .name = str_intern(name)};
 	lat_hist_reset(&r->total);
 	lat_hist_reset(&r->interval);
 	*slot = (uint32_t)l->nrows;
@@ -222,8 +236,36 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 {
 	uint64_t ns;
 
+	/* id -1: no syscall ran (e.g. a uretprobe's trampoline returning
+	 * through the uretprobe syscall, reported with the function's return
+	 * value): neither a call nor an unpaired exit */
+	if (nr < 0)
+		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
 		lat_hist_add(&latsys_row(l, pid, nr)->interval, ns, ret < 0);
+}
+
+/* Thread tid of process pid entered (entry) or left function k. */
+void
+latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t)
+{
+	uint64_t ns;
+
+	if (entry)
+		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
+	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
+		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
+}
+
+/* Name function k (the rows of latsys_func). */
+void
+latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
+{
+	free(l->fnames);
+	l->fnames = xcalloc(n ? n : 1, sizeof *l->fnames);
+	for (size_t i = 0; i < n; i++)
+		l->fnames[i] = str_intern(names[i]);
+	l->nfuncs = n;
 }
 
 /* The offset of field name in a tracepoint format text, or -1. */
@@ -302,7 +344,8 @@ latsys_target_tids(const struct latsys_opts *o, int **tids)
 struct latsys *
 latsys_new(const struct latsys_opts *o, struct tt_err *err)
 {
-	struct evspec specs[2];
+	size_t nspecs = 2 + 2 * o->nfuncs;
+	struct evspec *specs = xcalloc(nspecs, sizeof *specs);
 	struct latsys *l;
 	struct evlist_target t = {.cpus = o->cpus, .ncpus = o->ncpus};
 	struct evlist_params p = {.mmap_pages = o->mmap_pages ? o->mmap_pages : 64,
@@ -311,9 +354,17 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 	bool any = o->npids > 0 || o->ntids > 0 || o->command > 0;
 
 	if (evspec_parse("raw_syscalls:sys_enter", &specs[0], err) != 0 ||
-	    evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0)
+	    evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0) {
+		free(specs);
 		return NULL;
+	}
+	for (size_t i = 0; i < 2 * o->nfuncs; i++)
+		if (evspec_parse(o->funcs[i], &specs[2 + i], err) != 0) {
+			free(specs);
+			return NULL;
+		}
 	l = latsys_new_offline();
+	latsys_set_funcs(l, o->func_names, o->nfuncs);
 	l->include_self = o->include_self;
 	if (latsys_offsets(l, err) != 0)
 		goto fail;
@@ -333,15 +384,17 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 		t.enable_on_exec = o->command > 0;
 		l->target = o->command > 0 ? "command" : "target";
 	}
-	rc = evlist_open(&l->el, specs, 2, &t, &p, err);
+	rc = evlist_open(&l->el, specs, nspecs, &t, &p, err);
 	free(cpus);
 	free(tids);
 	cpus = tids = NULL;
 	if (rc != 0)
 		goto fail;
 	l->open = true;
+	free(specs);
 	return l;
 fail:
+	free(specs);
 	free(cpus);
 	free(tids);
 	latsys_free(l);
@@ -368,11 +421,14 @@ latsys_pause(struct latsys *l, bool paused)
 		latsys_read(l);
 		return;
 	}
-	uint64_t unpaired = l->pair.unpaired;
+	uint64_t unpaired = l->pair.unpaired, funpaired = l->fpair.unpaired;
 
 	lat_pair_free(&l->pair);
 	lat_pair_init(&l->pair, 1);
 	l->pair.unpaired = unpaired;
+	lat_pair_free(&l->fpair);
+	lat_pair_init(&l->fpair, 0);
+	l->fpair.unpaired = funpaired;
 	evlist_enable(&l->el);
 }
 
@@ -412,7 +468,11 @@ latsys_sample(struct latsys *l, const struct perf_event_header *h)
 	if ((int)s.pid == l->self && !l->include_self)
 		return;
 	l->events++;
-	if (ev == &l->el.evsels[0]) {
+	if (ev >= &l->el.evsels[2]) { /* a function's entry or return probe */
+		size_t i = (size_t)(ev - &l->el.evsels[2]);
+
+		latsys_func(l, (int)s.pid, (int)s.tid, i / 2, i % 2 == 0, s.time);
+	} else if (ev == &l->el.evsels[0]) {
 		if (latsys_field(&s, l->off_enter_id, &nr))
 			latsys_enter(l, (int)s.pid, (int)s.tid, (int)nr, s.time);
 	} else if (latsys_field(&s, l->off_exit_id, &nr) &&
@@ -443,8 +503,10 @@ latsys_record(struct latsys *l, const struct perf_event_header *h)
 			latsys_set_comm(l, (int)t.pid, latsys_comm(l, (int)t.ppid));
 		break;
 	case PERF_RECORD_EXIT: /* its tid may come back as another thread */
-		if (record_parse_task(h, st, &t) == 0)
+		if (record_parse_task(h, st, &t) == 0) {
 			lat_pair_forget(&l->pair, (int)t.tid);
+			lat_pair_forget(&l->fpair, (int)t.tid);
+		}
 		break;
 	case PERF_RECORD_LOST:
 		if (record_parse_lost(h, st, &lo) == 0)
@@ -519,7 +581,7 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		if (r->total.count == 0)
 			continue;
 		o = &fl->rows[fl->nrows++];
-		o->kind = LAT_SYSCALL;
+		o->kind = r->kind;
 		o->name = r->name;
 		o->pid = r->pid;
 		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
@@ -529,7 +591,7 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;
-	fl->unpaired = l->pair.unpaired;
+	fl->unpaired = l->pair.unpaired + l->fpair.unpaired;
 	fl->target = l->target;
 	fl->notice = "syscalls paired in user space from raw_syscalls events: two ring records "
 	             "per syscall";
@@ -544,6 +606,8 @@ latsys_free(struct latsys *l)
 	if (l->open)
 		evlist_close(&l->el);
 	lat_pair_free(&l->pair);
+	lat_pair_free(&l->fpair);
+	free(l->fnames);
 	free(l->rows);
 	free(l->rowtab);
 	free(l->comms);

@@ -257,7 +257,7 @@ run(const struct options *o, struct evspec *specs)
 	}
 	/* before the worker thread starts: it reads the environment */
 	symdbg_configure(!o->no_debuginfod);
-	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0)
+	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0 || o->nlatencies > 0)
 		block_stop_signals();
 	/* what a killed tracetop left in tracefs goes first */
 	tt_tracefs_cleanup_stale(cleanup_removed, NULL, NULL);
@@ -310,11 +310,16 @@ run(const struct options *o, struct evspec *specs)
 		}
 	}
 	if (latencing) {
-		struct latsys *l =
-		    latsys_new(&(struct latsys_opts){TARGET_OPTS(o), .command = engine_child_pid(e),
-		                                     .include_self = o->include_self},
-		               &err);
+		const char **fev = probe_cli_latency_events(o, p);
+		struct latsys_opts lo = {TARGET_OPTS(o),
+		                         .command = engine_child_pid(e),
+		                         .include_self = o->include_self,
+		                         .funcs = fev,
+		                         .func_names = o->latencies,
+		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
+		struct latsys *l = latsys_new(&lo, &err);
 
+		free(fev);
 		if (l == NULL) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;

@@ -32,6 +32,7 @@ enum {
 	OPT_TRACE_LOG,
 	OPT_NO_DEBUGINFOD,
 	OPT_THREADS,
+	OPT_LATENCY,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -93,6 +94,9 @@ static const struct opt_def opt_defs[] = {
     {"trace-log", OPT_TRACE_LOG, "N",
      "keep N trace events (default 65536; batch: per refresh), drop the oldest"},
     {"probe", OPT_PROBE, "SPEC", "add a probe: [BINARY:]FUNC[+OFF|%return] [ARG...] (repeatable)"},
+    {"latency", OPT_LATENCY, "SPEC",
+     "time a function with an entry/return probe pair: [BINARY:]FUNC (repeatable; the latency "
+     "view)"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
@@ -322,6 +326,10 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		o->probes = xrealloc(o->probes, (o->nprobes + 1) * sizeof *o->probes);
 		o->probes[o->nprobes++] = arg;
 		return 0;
+	case OPT_LATENCY:
+		o->latencies = xrealloc(o->latencies, (o->nlatencies + 1) * sizeof *o->latencies);
+		o->latencies[o->nlatencies++] = arg;
+		return 0;
 	case OPT_PROBE_VARS:
 		o->probe_vars = arg;
 		return 0;
@@ -525,6 +533,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	/* tracepoints or functions asked for: the trace view, unless told */
 	if ((o->ntraces > 0 || o->ftrace != NULL) && !o->view_given)
 		o->view = VIEW_TRACE;
+	else if (o->nlatencies > 0 && !o->view_given)
+		o->view = VIEW_LATENCY; /* the functions' times */
 	else if (o->nprobes > 0 && !o->view_given)
 		o->view = VIEW_PROBES; /* probes and their hits */
 	if (o->format == FORMAT_FOLDED && o->view != VIEW_TOP)
@@ -584,4 +594,5 @@ options_free(struct options *o)
 	free(o->cpus);
 	free(o->traces);
 	free(o->probes);
+	free(o->latencies);
 }

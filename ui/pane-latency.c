@@ -12,6 +12,7 @@
 
 #include "tracetop/engine.h"
 #include "tracetop/latency-sys.h"
+#include "tracetop/probe-cli.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
 #include "ui/meters.h"
@@ -326,6 +327,7 @@ lat_open(struct latpane *p, struct tui *t)
 	size_t npids = o != NULL ? o->npids : 0;
 	int *pids = xmalloc((npids + 1) * sizeof *pids);
 	struct latsys_opts lo = {.pids = pids, .npids = npids};
+	const char **fev = NULL;
 	struct tt_err err;
 
 	if (npids > 0)
@@ -336,9 +338,13 @@ lat_open(struct latpane *p, struct tui *t)
 		lo.tids = o->tids, lo.ntids = o->ntids;
 		lo.cpus = o->cpus, lo.ncpus = o->ncpus;
 		lo.include_self = o->include_self;
+		lo.funcs = fev = probe_cli_latency_events(o, t->probes);
+		lo.func_names = o->latencies;
+		lo.nfuncs = fev != NULL ? o->nlatencies : 0;
 	}
 	p->src = latsys_new(&lo, &err);
 	free(pids);
+	free(fev);
 	if (p->src == NULL) {
 		snprintf(p->error, sizeof p->error, "%s", err.msg);
 		return;

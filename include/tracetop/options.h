@@ -69,6 +69,8 @@ struct options {
 	bool cleanup;        /* --cleanup */
 	const char **probes; /* --probe SPEC, in order */
 	size_t nprobes;
+	const char **latencies; /* --latency SPEC: functions to time, in order */
+	size_t nlatencies;
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool list_events;
 	bool help_keys; /* --help-keys */

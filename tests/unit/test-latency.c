@@ -341,6 +341,45 @@ test_latsys_rows(void **state)
 	latsys_free(l);
 }
 
+/* Functions: recursion and two threads pair per thread, into rows of
+ * kind function named as given; a return without entry is not a call;
+ * syscall exits with id -1 (the uretprobe trampoline's) are ignored. */
+static void
+test_latsys_funcs(void **state)
+{
+	static const char *const names[] = {"app:work", "app:idle"};
+	struct latsys *l = latsys_new_offline();
+	struct frame_latency fl = {0};
+	const struct lat_row *r;
+
+	(void)state;
+	latsys_set_funcs(l, names, 2);
+	latsys_func(l, 7, 8, 0, false, 10);   /* open at start */
+	latsys_func(l, 7, 8, 0, true, 100);   /* work */
+	latsys_func(l, 7, 9, 0, true, 150);   /* work on thread 9 */
+	latsys_func(l, 7, 8, 0, true, 200);   /* work recursing */
+	latsys_func(l, 7, 8, 0, false, 2200); /* inner: 2000 */
+	latsys_func(l, 7, 9, 0, false, 2150); /* thread 9: 2000 */
+	latsys_func(l, 7, 8, 0, false, 4100); /* outer: 4000 */
+	latsys_exit(l, 7, 8, -1, 0, 4200);    /* trampoline */
+	latsys_func(l, 7, 8, 1, true, 5000);  /* idle */
+	latsys_func(l, 7, 8, 1, false, 5010);
+	latsys_tick(l);
+	latsys_snapshot(l, &fl);
+	assert_int_equal(fl.unpaired, 1);
+	assert_int_equal(fl.nrows, 2);
+	assert_non_null(r = find_row(&fl, "app:work", 7));
+	assert_int_equal(r->kind, LAT_FUNCTION);
+	assert_int_equal(r->hist.count, 3);
+	assert_int_equal(r->hist.min, 2000);
+	assert_int_equal(r->hist.max, 4000);
+	assert_int_equal(r->hist.total, 8000);
+	assert_non_null(r = find_row(&fl, "app:idle", 7));
+	assert_int_equal(r->hist.total, 10);
+	frame_latency_free(&fl);
+	latsys_free(l);
+}
+
 int
 main(void)
 {
@@ -349,6 +388,7 @@ main(void)
 	    cmocka_unit_test(test_percentile),    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_pair_syscalls), cmocka_unit_test(test_pair_nested),
 	    cmocka_unit_test(test_pair_growth),   cmocka_unit_test(test_latsys_rows),
+	    cmocka_unit_test(test_latsys_funcs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
