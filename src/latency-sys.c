@@ -257,14 +257,21 @@ latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t
 		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
 }
 
-/* Name function k (the rows of latsys_func). */
+/* Name function k (the rows of latsys_func): a SPEC's binary by its
+ * base name, "/usr/bin/app:work" as "app:work", so the function shows in
+ * a narrow column. */
 void
 latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
 {
 	free(l->fnames);
 	l->fnames = xcalloc(n ? n : 1, sizeof *l->fnames);
-	for (size_t i = 0; i < n; i++)
-		l->fnames[i] = str_intern(names[i]);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i], *colon = strrchr(name, ':'), *slash;
+
+		while (colon != NULL && (slash = memchr(name, '/', (size_t)(colon - name))) != NULL)
+			name = slash + 1;
+		l->fnames[i] = str_intern(name);
+	}
 	l->nfuncs = n;
 }
 

@@ -1,5 +1,6 @@
 /* session-sources: the sampling engine (with its trace stream), the
- * counters, the probes and the system counters as sources of a session. */
+ * counters, the probes, the system counters and the latency source as
+ * sources of a session. */
 #include "config.h"
 
 #include <string.h>

@@ -1,7 +1,7 @@
 /* session: the sources of one run and the one loop that polls them, for the
  * screen and batch alike. Each source (sampling engine and trace stream,
- * counters, probes, system counters; next latency, a replayed recording)
- * sits behind struct source_ops. The loop polls the sources' fds and the
+ * counters, probes, system counters, syscall and function latency; next a
+ * replayed recording) sits behind struct source_ops. The loop polls the sources' fds and the
  * front end's (keyboard, signals), reads what is ready, and at every
  * refresh ends the interval of every source and makes a frame of their
  * snapshots, which it hands to the front end. Never prints, never exits. */
@@ -45,7 +45,8 @@ struct source_ops {
 };
 
 /* The sources there are (src/session-sources.c): the source pointer
- * given to session_add is a struct engine, counters, probes or system. */
+ * given to session_add is a struct engine, counters, probes, system or
+ * latsys. */
 extern const struct source_ops source_sampling;
 extern const struct source_ops source_counters;
 extern const struct source_ops source_probes;

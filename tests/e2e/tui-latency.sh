@@ -6,7 +6,7 @@
 # failing openat calls are counted as errors, the filter narrows the rows,
 # Enter shows the row's bpftrace-like histogram and hides it again; the
 # pane is also reached from the tab bar of a plain run, where it starts
-# timing only once shown.
+# timing only once shown; --latency adds a function's row.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/sleepers"
 need_tmux
@@ -67,5 +67,19 @@ ok $? "system-wide, the sleeping process's row"
 tmux_keys tab q
 tmux_wait_text tab 5 '^exit=0'
 ok $? "q quits with status 0"
+tmux_kill
+
+# ---------------------------------------------------------------- --latency
+if [ -x "$WORKLOADS/timed" ] && [ -e /sys/kernel/tracing/uprobe_events ]; then
+	tui_start fn 120 40 --latency "$WORKLOADS/timed:timed_fn" -d 0.5 -- "$WORKLOADS/timed" 3000
+	tmux_wait_text fn 8 ' timed +function +[^ ]*timed_fn +[0-9]+ .*[0-9.]+ms '
+	ok $? "--latency: the function's row, its calls timed in milliseconds"
+	tmux_keys fn q
+	tmux_wait_text fn 5 '^exit=0'
+	ok $? "q quits with status 0"
+else
+	skip "no timed workload or no uprobe_events" "--latency on the screen"
+	skip "no timed workload or no uprobe_events" "q quits with status 0"
+fi
 
 done_testing

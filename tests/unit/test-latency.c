@@ -347,7 +347,7 @@ test_latsys_rows(void **state)
 static void
 test_latsys_funcs(void **state)
 {
-	static const char *const names[] = {"app:work", "app:idle"};
+	static const char *const names[] = {"/usr/bin/app:work", "app:idle"};
 	struct latsys *l = latsys_new_offline();
 	struct frame_latency fl = {0};
 	const struct lat_row *r;
