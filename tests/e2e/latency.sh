@@ -5,7 +5,7 @@
 # and nearly every call in the [512K, 1M) or [1M, 2M) bucket, and openat
 # with exactly 30 errors; the text report draws bpftrace-like histograms;
 # system-wide, a process sleeping 100 ms at a time is found by pid and
-# comm with p50 near 100 ms.
+# comm with p50 near 100 ms; a hostile comm is escaped in both formats.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/sleepers"
 need_tool python3 python3
@@ -84,5 +84,25 @@ import json, sys, os
 rep = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
 print(any(r["comm"] == "tracetop" for r in rep["rows"]))' "$TT_TMP/sys.json")" False \
 	"system-wide: tracetop's own syscalls left out"
+
+# ---------------------------------------------------------------- escaping
+if [ -x "$WORKLOADS/evilcomm" ]; then
+	EVIL_PIDFILE="$TT_TMP/evil.pid" "$TRACETOP" -b --view latency --format json -- \
+		"$WORKLOADS/evilcomm" 1 >"$TT_TMP/evil.json" 2>/dev/null
+	EVIL_PIDFILE="$TT_TMP/evil2.pid" "$TRACETOP" -b --view latency -- \
+		"$WORKLOADS/evilcomm" 1 >"$TT_TMP/evil.txt" 2>/dev/null
+	! grep -q $'\x1b' "$TT_TMP/evil.json" "$TT_TMP/evil.txt"
+	ok $? "a hostile comm: no raw ESC in JSON or text"
+	is "$(python3 -c '
+import json, sys
+rep = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+print("ev\\x1b[31mil\\x0ax" in set(r["comm"] for r in rep["rows"]))' "$TT_TMP/evil.json")" True \
+		"JSON: the comm escaped (its syscalls after the rename carry it)"
+	like "$(cat "$TT_TMP/evil.txt")" 'ev\\x1b\[31mil\\x0ax' "text: the comm escaped"
+else
+	skip "evilcomm was not built" "a hostile comm"
+	skip "evilcomm was not built" "JSON: the comm escaped"
+	skip "evilcomm was not built" "text: the comm escaped"
+fi
 
 done_testing
