@@ -71,7 +71,9 @@ SLEEPERS_ARGS="0 0 4"
 "$SLEEPERS" $SLEEPERS_ARGS &
 bg_pid $!
 spid=$!
-"$TRACETOP" -b --view latency --format json -d 1 -n 2 >"$TT_TMP/sys.json" 2>"$TT_TMP/sys.err"
+"$TRACETOP" -b --view latency --format json -d 1 -n 2 >"$TT_TMP/sys.json" 2>"$TT_TMP/sys.err" &
+tpid=$!
+wait $tpid
 ok $? "system-wide: exit 0"
 [ -s "$TT_TMP/sys.err" ] && diag "$(head -c 400 "$TT_TMP/sys.err")"
 is "$(row "$TT_TMP/sys.json" clock_nanosleep "$spid" 'r["comm"]')" sleepers "system-wide: the sleeper's row, by pid and comm"
@@ -80,9 +82,9 @@ within "$(row "$TT_TMP/sys.json" clock_nanosleep "$spid" 'r["count"]')" 8 25 \
 within "$(row "$TT_TMP/sys.json" clock_nanosleep "$spid" 'r["p50_ns"]')" 100000000 120000000 \
 	"system-wide: p50 near 100 ms"
 is "$(python3 -c '
-import json, sys, os
+import json, sys
 rep = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
-print(any(r["comm"] == "tracetop" for r in rep["rows"]))' "$TT_TMP/sys.json")" False \
+print(any(r["pid"] == int(sys.argv[2]) for r in rep["rows"]))' "$TT_TMP/sys.json" "$tpid")" False \
 	"system-wide: tracetop's own syscalls left out"
 
 # ---------------------------------------------------------------- escaping
