@@ -16,6 +16,7 @@
 #include "tracetop/session.h"
 #include "tracetop/report-counters.h"
 #include "tracetop/report-probes.h"
+#include "tracetop/report-latency.h"
 #include "tracetop/report-system.h"
 #include "tracetop/report-trace.h"
 #include "tracetop/stream.h"
@@ -59,6 +60,7 @@ struct batch_view {
 	uint64_t trace_seq;             /* trace view: the next entry to print */
 	uint64_t trace_lost;            /* events the kernel lost, as last printed */
 	struct report_system_state sys; /* system view: titles, absent reasons, CSV columns */
+	uint64_t start_ns;              /* latency view: when the run began */
 };
 
 /* Print one refresh of every event. */
@@ -347,6 +349,24 @@ batch_system_report(struct batch_view *v, const struct frame *f)
 		report_system_text(v->out, &ri, &f->system, &v->sys);
 }
 
+/* Print one refresh of the latency rows. */
+static void
+batch_latency_report(struct batch_view *v, const struct frame *f)
+{
+	struct report_latency_info ri = {
+	    .time = (double)(f->time_ns - v->start_ns) / 1e9,
+	    .max_rows = v->o->rows,
+	    .header = v->reports == 0,
+	};
+
+	if (!f->has_latency)
+		return;
+	if (v->o->format == FORMAT_JSON)
+		report_latency_json(v->out, &ri, &f->latency);
+	else
+		report_latency_text(v->out, &ri, &f->latency);
+}
+
 /* Run the view o->view asks for until done. */
 int
 batch_run(struct session *s, const struct options *o, FILE *out)
@@ -371,6 +391,9 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 		v.report = batch_probes_report;
 	} else if (o->view == VIEW_SYSTEM) {
 		v.report = batch_system_report;
+	} else if (o->view == VIEW_LATENCY) {
+		v.report = batch_latency_report;
+		v.start_ns = now_ns();
 	}
 	status = batch_loop(&v);
 	report_system_state_free(&v.sys);

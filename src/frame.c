@@ -16,6 +16,24 @@ frame_trace_clear_on(struct frame_trace *ft)
 	ft->non = 0;
 }
 
+/* Room for n rows. */
+void
+frame_latency_reserve(struct frame_latency *fl, size_t n)
+{
+	if (fl->cap >= n)
+		return;
+	fl->cap = n > 2 * fl->cap ? n : 2 * fl->cap;
+	fl->rows = xrealloc(fl->rows, fl->cap * sizeof *fl->rows);
+}
+
+/* Free the rows. */
+void
+frame_latency_free(struct frame_latency *fl)
+{
+	free(fl->rows);
+	memset(fl, 0, sizeof *fl);
+}
+
 /* Free a frame's snapshots. */
 void
 frame_free(struct frame *f)
@@ -33,5 +51,6 @@ frame_free(struct frame *f)
 	free(f->trace.on);
 	free(f->trace.events);
 	frame_system_free(&f->system);
+	frame_latency_free(&f->latency);
 	memset(f, 0, sizeof *f);
 }

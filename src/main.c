@@ -17,6 +17,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/latency-sys.h"
 #include "tracetop/session.h"
 #include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
@@ -243,9 +244,12 @@ run(const struct options *o, struct evspec *specs)
 	bool probing = o->view == VIEW_PROBES && !tui;
 	/* batch --view system: /proc and /sys; the engine only starts a command */
 	bool systeming = o->view == VIEW_SYSTEM && !tui;
+	/* batch --view latency: syscall events paired; the engine only starts
+	 * a command (the screen opens them when its Latency pane is shown) */
+	bool latencing = o->view == VIEW_LATENCY && !tui;
 	int status = EXIT_RUNTIME;
 
-	if (counting || probing || systeming) {
+	if (counting || probing || systeming || latencing) {
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
@@ -258,7 +262,7 @@ run(const struct options *o, struct evspec *specs)
 		eo.backend = ENGINE_BACKEND_PERF;
 	/* before the worker thread starts: it reads the environment */
 	symdbg_configure(!o->no_debuginfod);
-	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0)
+	if (o->ntraces > 0 || o->ftrace != NULL || o->nprobes > 0 || o->nlatencies > 0)
 		block_stop_signals();
 	/* what a killed tracetop left in tracefs goes first */
 	tt_tracefs_cleanup_stale(cleanup_removed, NULL, NULL);
@@ -307,6 +311,27 @@ run(const struct options *o, struct evspec *specs)
 
 		if (probes_count_start(p, &po, &err) != 0) {
 			fprintf(stderr, "tracetop: cannot count the probes' hits: %s\n", err.msg);
+			goto done;
+		}
+	}
+	if (latencing) {
+		const char **fev = probe_cli_latency_events(o, p);
+		struct latsys_opts lo = {TARGET_OPTS(o),
+		                         .command = engine_child_pid(e),
+		                         .include_self = o->include_self,
+		                         .funcs = fev,
+		                         .func_names = o->latencies,
+		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
+		struct latsys *l = latsys_new(&lo, &err);
+
+		free(fev);
+		if (l == NULL) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			goto done;
+		}
+		session_add(s, &source_latency, l);
+		if (latsys_start(l, &err) != 0) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;
 		}
 	}

@@ -33,6 +33,7 @@ enum {
 	OPT_NO_DEBUGINFOD,
 	OPT_THREADS,
 	OPT_ENGINE,
+	OPT_LATENCY,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -75,7 +76,8 @@ static const struct opt_def opt_defs[] = {
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
     {"view", OPT_VIEW, "VIEW",
-     "show top (the profile, default), counters (like perf stat -I), trace, probes or system"},
+     "show top (the profile, default), counters (like perf stat -I), trace, probes, system "
+     "or latency (syscall times)"},
     {"threads", OPT_THREADS, NULL,
      "system view: each process's threads too (JSON thread_list; on the screen, as H)"},
     {"counters", OPT_COUNTERS, "LIST",
@@ -93,6 +95,9 @@ static const struct opt_def opt_defs[] = {
     {"trace-log", OPT_TRACE_LOG, "N",
      "keep N trace events (default 65536; batch: per refresh), drop the oldest"},
     {"probe", OPT_PROBE, "SPEC", "add a probe: [BINARY:]FUNC[+OFF|%return] [ARG...] (repeatable)"},
+    {"latency", OPT_LATENCY, "SPEC",
+     "time a function with an entry/return probe pair: [BINARY:]FUNC (repeatable; the latency "
+     "view)"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
@@ -274,7 +279,7 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 
 /* The names of --format and --view, in enum order. */
 static const char *const format_names[] = {"text", "json", "folded", "csv"};
-static const char *const view_names[] = {"top", "counters", "trace", "probes", "system"};
+static const char *const view_names[] = {"top", "counters", "trace", "probes", "system", "latency"};
 
 /* The index of arg among n names, or -1. */
 static int
@@ -302,9 +307,10 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
-			return err_set(
-			    err, "--view expects top, counters, trace, probes or system, got '%s'",
-			    arg);
+			return err_set(err,
+			               "--view expects top, counters, trace, probes, system or "
+			               "latency, got '%s'",
+			               arg);
 		o->view = (enum options_view)k;
 		o->view_given = true;
 		return 0;
@@ -337,6 +343,10 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_PROBE:
 		o->probes = xrealloc(o->probes, (o->nprobes + 1) * sizeof *o->probes);
 		o->probes[o->nprobes++] = arg;
+		return 0;
+	case OPT_LATENCY:
+		o->latencies = xrealloc(o->latencies, (o->nlatencies + 1) * sizeof *o->latencies);
+		o->latencies[o->nlatencies++] = arg;
 		return 0;
 	case OPT_PROBE_VARS:
 		o->probe_vars = arg;
@@ -544,6 +554,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	/* tracepoints or functions asked for: the trace view, unless told */
 	if ((o->ntraces > 0 || o->ftrace != NULL) && !o->view_given)
 		o->view = VIEW_TRACE;
+	else if (o->nlatencies > 0 && !o->view_given)
+		o->view = VIEW_LATENCY; /* the functions' times */
 	else if (o->nprobes > 0 && !o->view_given)
 		o->view = VIEW_PROBES; /* probes and their hits */
 	if (o->format == FORMAT_FOLDED && o->view != VIEW_TOP)
@@ -603,4 +615,5 @@ options_free(struct options *o)
 	free(o->cpus);
 	free(o->traces);
 	free(o->probes);
+	free(o->latencies);
 }

@@ -16,6 +16,29 @@ spec_error(const char *opt, const char *spec, const char *msg)
 	fprintf(stderr, "tracetop: %s '%s': %s\n", opt, esc, msg);
 }
 
+/* The entry and return probe SPECs of a --latency SPEC, which must name
+ * a function (no offset, no arguments, no %return). */
+static int
+latency_specs(const char *spec, char *entry, size_t elen, char *ret, size_t rlen,
+              struct tt_err *err)
+{
+	struct probe_spec s;
+	int rc = 0;
+
+	if (probe_spec_parse(spec, &s, err) != 0)
+		return -1;
+	if (s.kind == PROBE_KRETPROBE || s.kind == PROBE_URETPROBE || s.nargs > 0 ||
+	    s.offset != 0 || s.raw_offset)
+		rc = err_set(err, "name a function, as [BINARY:]FUNC, without an offset, %%return "
+		                  "or arguments: its entry and return are probed");
+	else if (probe_spec_target(entry, elen, s.binary, s.func, err) != 0)
+		rc = -1;
+	else
+		snprintf(ret, rlen, "%s%%return", entry);
+	probe_spec_free(&s);
+	return rc;
+}
+
 /* Check every --probe SPEC. */
 int
 probe_cli_check(const struct options *o)
@@ -29,6 +52,15 @@ probe_cli_check(const struct options *o)
 			return -1;
 		}
 		probe_spec_free(&s);
+	}
+	for (size_t i = 0; i < o->nlatencies; i++) {
+		char entry[1024], ret[1100];
+
+		if (latency_specs(o->latencies[i], entry, sizeof entry, ret, sizeof ret, &err) !=
+		    0) {
+			spec_error("--latency", o->latencies[i], err.msg);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -71,7 +103,7 @@ probe_cli_open(const struct options *o, bool always, struct probes **p)
 	bool usage;
 
 	*p = NULL;
-	if (o->nprobes == 0 && o->view != VIEW_PROBES && !always)
+	if (o->nprobes == 0 && o->nlatencies == 0 && o->view != VIEW_PROBES && !always)
 		return 0;
 	*p = probes_new(&ctx);
 	for (size_t i = 0; i < o->nprobes; i++)
@@ -81,7 +113,36 @@ probe_cli_open(const struct options *o, bool always, struct probes **p)
 			*p = NULL;
 			return usage ? 2 : 1;
 		}
+	/* --latency: an entry and a return probe each, after --probe's */
+	for (size_t i = 0; i < o->nlatencies; i++) {
+		char entry[1024], ret[1100];
+
+		usage = true;
+		if (latency_specs(o->latencies[i], entry, sizeof entry, ret, sizeof ret, &err) !=
+		        0 ||
+		    probes_add(*p, entry, &usage, &err) < 0 ||
+		    probes_add(*p, ret, &usage, &err) < 0) {
+			spec_error("--latency", o->latencies[i], err.msg);
+			probes_free(*p);
+			*p = NULL;
+			return usage ? 2 : 1;
+		}
+	}
 	return 0;
+}
+
+/* The tracepoints of --latency's probes: entry and return of each. */
+const char **
+probe_cli_latency_events(const struct options *o, const struct probes *p)
+{
+	const char **v;
+
+	if (o->nlatencies == 0 || p == NULL)
+		return NULL;
+	v = xcalloc(2 * o->nlatencies, sizeof *v);
+	for (size_t i = 0; i < 2 * o->nlatencies; i++)
+		v[i] = probes_tracepoint(p, o->nprobes + i);
+	return v;
 }
 
 /* -T's tracepoints and the probes'. */

@@ -1,11 +1,13 @@
 /* session-sources: the sampling engine (with its trace stream), the
- * counters, the probes and the system counters as sources of a session. */
+ * counters, the probes, the system counters and the latency source as
+ * sources of a session. */
 #include "config.h"
 
 #include <string.h>
 
 #include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
+#include "tracetop/latency-sys.h"
 #include "tracetop/session.h"
 #include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
@@ -239,4 +241,63 @@ const struct source_ops source_system = {
     .tick = system_src_tick,
     .snapshot = system_src_snapshot,
     .free = system_src_free,
+};
+
+/* ---- latency ---- */
+
+/* The rings of the syscall events. */
+static size_t
+latency_pollfds(void *src, struct pollfd *fds, size_t max)
+{
+	return latsys_pollfds(src, fds, max);
+}
+
+/* Pair what the rings hold. */
+static void
+latency_read(void *src)
+{
+	latsys_read(src);
+}
+
+/* Before the first and the last frame: what is in the rings now. */
+static void
+latency_settle(void *src, bool final)
+{
+	(void) final;
+	latsys_read(src);
+}
+
+/* The interval's calls join the totals. */
+static void
+latency_tick(void *src, bool zero)
+{
+	(void)zero; /* histograms are since start; rates per interval */
+	latsys_tick(src);
+}
+
+/* The rows into the frame. */
+static void
+latency_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
+{
+	(void)s;
+	f->has_latency = true;
+	if (rows)
+		latsys_snapshot(src, &f->latency);
+}
+
+/* Close the events. */
+static void
+latency_free(void *src)
+{
+	latsys_free(src);
+}
+
+const struct source_ops source_latency = {
+    .name = "latency",
+    .pollfds = latency_pollfds,
+    .read = latency_read,
+    .settle = latency_settle,
+    .tick = latency_tick,
+    .snapshot = latency_snapshot,
+    .free = latency_free,
 };

@@ -172,7 +172,7 @@ int
 session_run(struct session *s, const struct session_hooks *h)
 {
 	struct pollfd fds[SESSION_MAX_FDS];
-	size_t nfront, nfds = session_pollfds(s, h, fds, &nfront);
+	size_t nfront, nfds = session_pollfds(s, h, fds, &nfront), polled = s->nsources;
 	uint64_t next;
 	bool finished = false;
 
@@ -180,6 +180,10 @@ session_run(struct session *s, const struct session_hooks *h)
 		session_start(s);
 	next = s->start_ns + (uint64_t)(s->o.first_delay * 1e9);
 	while (h->stop == NULL || !h->stop(h->arg)) {
+		if (s->nsources != polled) { /* a source joined (a pane opened it) */
+			nfds = session_pollfds(s, h, fds, &nfront);
+			polled = s->nsources;
+		}
 		if (poll(fds, nfds, session_wait(h, next)) < 0 && errno != EINTR)
 			return -1;
 		if (h->ready != NULL)

@@ -33,6 +33,10 @@ static const struct keybind keymap[] = {
     {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_PROCS, NULL, NULL},
     {'H', false, "H", ACT_THREADS, SCOPE_PROCS, "Threads",
      "show or hide each process's threads under it (Enter on one zooms Top into it)"},
+    {'\n', false, "Enter", ACT_ENTER, SCOPE_LATENCY, "Histogram",
+     "show or hide the selected row's histogram under the table"},
+    {'\r', false, "Enter", ACT_ENTER, SCOPE_LATENCY, NULL, NULL},
+    {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_LATENCY, NULL, NULL},
     {'\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
      "menu for the selected row: zoom into its process, thread, cgroup or object"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
@@ -112,8 +116,9 @@ static const struct keybind keymap[] = {
     {'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL},
 };
 
-const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL, SCOPE_TABLE,  SCOPE_TOP,      SCOPE_COUNTERS,
-                                        SCOPE_TRACE,  SCOPE_PROBES, SCOPE_ANNOTATE, SCOPE_PROCS};
+const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL,   SCOPE_TABLE, SCOPE_TOP,
+                                        SCOPE_COUNTERS, SCOPE_TRACE, SCOPE_PROBES,
+                                        SCOPE_ANNOTATE, SCOPE_PROCS, SCOPE_LATENCY};
 const size_t keymap_nscopes = ARRAY_SIZE(keymap_scopes);
 
 /* Does binding b apply in scope (every pane but help is a list pane and
@@ -166,6 +171,8 @@ keymap_scope_name(enum key_scope scope)
 		return "Annotate pane";
 	case SCOPE_PROCS:
 		return "Processes pane";
+	case SCOPE_LATENCY:
+		return "Latency pane";
 	}
 	return "";
 }

@@ -20,6 +20,7 @@ enum key_scope {
 	SCOPE_PROBES,   /* the Probes pane */
 	SCOPE_ANNOTATE, /* the Annotate pane */
 	SCOPE_PROCS,    /* the Processes pane */
+	SCOPE_LATENCY,  /* the Latency pane */
 };
 
 /* Every scope, in the order of the help pane and the man page. */

@@ -53,7 +53,8 @@ loop_frame_has(const struct frame *f, unsigned reads)
 	       (!(reads & PANE_READS_COUNTERS) || f->has_counters) &&
 	       (!(reads & PANE_READS_PROBES) || f->has_probes) &&
 	       (!(reads & PANE_READS_TRACE) || f->has_trace) &&
-	       (!(reads & PANE_READS_SYSTEM) || f->has_system);
+	       (!(reads & PANE_READS_SYSTEM) || f->has_system) &&
+	       (!(reads & PANE_READS_LATENCY) || f->has_latency);
 }
 
 /* Put the newest debuginfod note of f on the status line, once. */

@@ -29,6 +29,7 @@ enum pane_parts {
 	PANE_READS_PROBES = 1 << 2,
 	PANE_READS_TRACE = 1 << 3,
 	PANE_READS_SYSTEM = 1 << 4,
+	PANE_READS_LATENCY = 1 << 5,
 };
 
 /* What a pane adds to the header's second line (what narrows its view),

@@ -14,6 +14,7 @@
 #include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/hist.h"
+#include "tracetop/latency.h"
 #include "tracetop/probe.h"
 #include "tracetop/stream.h"
 #include "tracetop/sym-debuginfod.h"
@@ -94,13 +95,20 @@ struct frame {
 	double wall;      /* wall-clock seconds at the end of the interval */
 	double secs;      /* length of the interval */
 	bool final;       /* the last frame of the run */
-	bool has_sampling, has_counters, has_probes, has_trace, has_system;
+	bool has_sampling, has_counters, has_probes, has_trace, has_system, has_latency;
 	struct frame_sampling sampling;
 	struct frame_trace trace;
 	struct frame_counters counters;
 	struct probes_snapshot probes;
 	struct frame_system system;
+	struct frame_latency latency;
 };
+
+/* Grow a latency part's rows to hold n. */
+void frame_latency_reserve(struct frame_latency *fl, size_t n);
+
+/* Free a latency part's rows. */
+void frame_latency_free(struct frame_latency *fl);
 
 /* Free what a frame holds and reset it. */
 void frame_free(struct frame *f);

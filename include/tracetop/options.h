@@ -26,6 +26,7 @@ enum options_view {
 	VIEW_TRACE,    /* the stream of tracepoint events, like trace-cmd */
 	VIEW_PROBES,   /* probes and their hit counts */
 	VIEW_SYSTEM,   /* CPU, memory, disks, network, interrupts, processes */
+	VIEW_LATENCY,  /* syscall latency: counts, errors, percentiles, histograms */
 	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 
@@ -69,6 +70,8 @@ struct options {
 	bool cleanup;        /* --cleanup */
 	const char **probes; /* --probe SPEC, in order */
 	size_t nprobes;
+	const char **latencies; /* --latency SPEC: functions to time, in order */
+	size_t nlatencies;
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool list_events;
 	bool help_keys; /* --help-keys */

@@ -12,7 +12,7 @@
 #include "tracetop/options.h"
 #include "tracetop/probe.h"
 
-/* Check the syntax of every --probe SPEC: 0, or -1 after printing the
+/* Check the syntax of every --probe and --latency SPEC: 0, or -1 after printing the
  * first bad one (exit 2). */
 int probe_cli_check(const struct options *o);
 
@@ -24,6 +24,11 @@ int probe_cli_vars(const struct options *o);
  * always: the screen, even without any) in *p; NULL when none is needed.
  * Returns 0, or 1 after printing why (what was made is removed again). */
 int probe_cli_open(const struct options *o, bool always, struct probes **p);
+
+/* The tracepoints of the --latency probes made by probe_cli_open: for
+ * each SPEC its entry's then its return's ("tracetop_PID:name"); a
+ * malloc'd array of 2 * o->nlatencies, NULL without any. */
+const char **probe_cli_latency_events(const struct options *o, const struct probes *p);
 
 /* The tracepoints to stream: -T's, then every probe's (no filter); a
  * malloc'd array of *n (NULL when *n is 0). */

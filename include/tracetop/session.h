@@ -1,7 +1,7 @@
 /* session: the sources of one run and the one loop that polls them, for the
  * screen and batch alike. Each source (sampling engine and trace stream,
- * counters, probes, system counters; next latency, a replayed recording)
- * sits behind struct source_ops. The loop polls the sources' fds and the
+ * counters, probes, system counters, syscall and function latency; next a
+ * replayed recording) sits behind struct source_ops. The loop polls the sources' fds and the
  * front end's (keyboard, signals), reads what is ready, and at every
  * refresh ends the interval of every source and makes a frame of their
  * snapshots, which it hands to the front end. Never prints, never exits. */
@@ -45,11 +45,13 @@ struct source_ops {
 };
 
 /* The sources there are (src/session-sources.c): the source pointer
- * given to session_add is a struct engine, counters, probes or system. */
+ * given to session_add is a struct engine, counters, probes, system or
+ * latsys. */
 extern const struct source_ops source_sampling;
 extern const struct source_ops source_counters;
 extern const struct source_ops source_probes;
 extern const struct source_ops source_system;
+extern const struct source_ops source_latency; /* a struct latsys */
 
 struct session_opts {
 	double delay;               /* seconds between refreshes */
@@ -87,7 +89,8 @@ struct session_hooks {
 /* A session with no sources yet (opts copied). */
 struct session *session_new(const struct session_opts *o);
 
-/* Add a source; the session owns it from now on (ops->free releases it). */
+/* Add a source; the session owns it from now on (ops->free releases it).
+ * One added while the loop runs is polled from its next turn. */
 void session_add(struct session *s, const struct source_ops *ops, void *src);
 
 /* The source added with ops, or NULL. */

@@ -51,7 +51,7 @@ tmux_keys an Enter
 tmux_keys an a
 tmux_wait_text an 5 'hot_loop_fn +.*hotloop +[0-9]+ samples'
 ok $? "a annotates the selected function"
-tmux_wait_text an 3 ' Top +Counters +Trace +Probes +System +Processes +Annotate'
+tmux_wait_text an 3 ' Top +Counters +Trace +Probes +System +Processes +Latency +Annotate'
 ok $? "in the Annotate pane"
 tmux_wait_text an 3 'hotloop\.c:[0-9]+ '
 ok $? "source lines of the -g build are interleaved"

@@ -451,7 +451,7 @@ test_errors(void **state)
 	    {{"-e", "a,,b"}, {"-e", "a,,b"}},
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
-	    {{"--view", "stat"}, {"--view expects top, counters", "probes or system"}},
+	    {{"--view", "stat"}, {"--view expects top, counters", "system or latency"}},
 	    {{"--format", "csv"}, {"csv is for the system view (--view system)", "--view top"}},
 	    {{"--view", "counters", "--format", "csv"}, {"csv", "counters"}},
 	    {{"--view", ""}, {"--view", "''"}},

@@ -1,0 +1,622 @@
+/* latency-sys: syscall latency from raw_syscalls:sys_enter/sys_exit,
+ * paired per thread in user space, per (process, syscall). */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <asm/unistd.h>
+
+#include "tracetop/evlist.h"
+#include "tracetop/evspec.h"
+#include "tracetop/frame.h"
+#include "tracetop/latency-sys.h"
+#include "tracetop/record.h"
+#include "tracetop/tracefs.h"
+
+/* The architecture's syscalls, {__NR_name, "name"}, generated at build
+ * time from <asm/unistd.h> (Makefile.am): no table to keep by hand. */
+static const struct {
+	int nr;
+	const char *name;
+} latsys_table[] = {
+#include "latency-sysnames.inc"
+};
+
+#define LATSYS_SAMPLE_TYPE                                                                         \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
+	 PERF_SAMPLE_RAW)
+
+/* Rows of function k are keyed nr = LATSYS_FUNC + k (syscall numbers
+ * stay far below). */
+#define LATSYS_FUNC 1000000
+
+/* One (process, syscall or function). */
+struct latsys_row {
+	int pid, nr;
+	enum lat_kind kind;
+	const char *name;         /* interned */
+	struct lat_hist total;    /* up to the last tick */
+	struct lat_hist interval; /* since it */
+	uint64_t last_interval;   /* calls in the last refresh */
+	double rate;
+};
+
+/* A process's command. */
+struct latsys_comm {
+	int pid; /* 0: free */
+	char comm[16];
+};
+
+struct latsys {
+	struct evlist el;
+	bool open;
+	int self;
+	bool include_self;
+	int off_enter_id, off_exit_id, off_exit_ret; /* payload offsets */
+	struct lat_pair pair;                        /* syscalls: never nested */
+	struct lat_pair fpair;                       /* functions: nested with recursion */
+	const char **fnames;                         /* function k's name, interned */
+	size_t nfuncs;
+	struct latsys_row *rows;
+	size_t nrows, rows_cap;
+	uint32_t *rowtab; /* (pid, nr) -> row index + 1; 0 empty */
+	size_t rowmask;
+	struct latsys_comm *comms;
+	size_t commmask, ncomms;
+	uint64_t events, lost;
+	uint64_t last_tick_ns;
+	const char *target;
+};
+
+/* The name of nr, from the table. */
+const char *
+latsys_name(int nr)
+{
+	size_t lo = 0, hi = sizeof latsys_table / sizeof latsys_table[0];
+
+	/* the table is sorted by nr (the generator sorts it) */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (latsys_table[mid].nr == nr)
+			return latsys_table[mid].name;
+		if (latsys_table[mid].nr < nr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* An empty source. */
+struct latsys *
+latsys_new_offline(void)
+{
+	struct latsys *l = xcalloc(1, sizeof *l);
+
+	l->self = getpid();
+	lat_pair_init(&l->pair, 1); /* syscalls do not nest */
+	lat_pair_init(&l->fpair, 0);
+	l->rowmask = 255;
+	l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
+	l->commmask = 255;
+	l->comms = xcalloc(l->commmask + 1, sizeof *l->comms);
+	l->target = "system-wide";
+	l->last_tick_ns = now_ns();
+	return l;
+}
+
+/* The comm slot of pid, or the free one where it would go. */
+static struct latsys_comm *
+latsys_comm_slot(const struct latsys *l, int pid)
+{
+	size_t i = hash_u64((uint64_t)(uint32_t)pid) & l->commmask;
+
+	while (l->comms[i].pid != 0 && l->comms[i].pid != pid)
+		i = (i + 1) & l->commmask;
+	return &l->comms[i];
+}
+
+/* Remember pid's command (a COMM record, or /proc). */
+void
+latsys_set_comm(struct latsys *l, int pid, const char *comm)
+{
+	struct latsys_comm *c;
+
+	if (pid <= 0)
+		return;
+	if ((l->ncomms + 1) * 2 > l->commmask + 1) {
+		struct latsys_comm *old = l->comms;
+		size_t n = l->commmask + 1;
+
+		l->commmask = 2 * n - 1;
+		l->comms = xcalloc(2 * n, sizeof *l->comms);
+		for (size_t i = 0; i < n; i++)
+			if (old[i].pid != 0)
+				*latsys_comm_slot(l, old[i].pid) = old[i];
+		free(old);
+	}
+	c = latsys_comm_slot(l, pid);
+	if (c->pid == 0)
+		l->ncomms++;
+	c->pid = pid;
+	snprintf(c->comm, sizeof c->comm, "%s", comm);
+}
+
+/* pid's command, read from /proc on first sight (a process that was
+ * running before tracetop started had no COMM record). */
+static const char *
+latsys_comm(struct latsys *l, int pid)
+{
+	struct latsys_comm *c = latsys_comm_slot(l, pid);
+	char path[64], buf[32];
+
+	if (c->pid == pid)
+		return c->comm;
+	snprintf(path, sizeof path, "/proc/%d/comm", pid);
+	if (read_file(path, buf, sizeof buf) < 0)
+		snprintf(buf, sizeof buf, "?");
+	buf[strcspn(buf, "\n")] = '\0';
+	latsys_set_comm(l, pid, buf);
+	return latsys_comm_slot(l, pid)->comm;
+}
+
+/* The row index slot of (pid, nr). */
+static uint32_t *
+latsys_row_slot(const struct latsys *l, int pid, int nr)
+{
+	size_t i = hash_mix(hash_u64((uint64_t)(uint32_t)pid), (uint64_t)(uint32_t)nr) & l->rowmask;
+
+	while (l->rowtab[i] != 0) {
+		const struct latsys_row *r = &l->rows[l->rowtab[i] - 1];
+
+		if (r->pid == pid && r->nr == nr)
+			break;
+		i = (i + 1) & l->rowmask;
+	}
+	return &l->rowtab[i];
+}
+
+/* The row of (pid, nr), made on its first call (rare: processes x
+ * syscalls; everything after is in place). */
+static struct latsys_row *
+latsys_row(struct latsys *l, int pid, int nr)
+{
+	uint32_t *slot = latsys_row_slot(l, pid, nr);
+	struct latsys_row *r;
+	const char *name;
+	char buf[32];
+
+	if (*slot != 0)
+		return &l->rows[*slot - 1];
+	if ((l->nrows + 1) * 2 > l->rowmask + 1) {
+		l->rowmask = 2 * (l->rowmask + 1) - 1;
+		free(l->rowtab);
+		l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
+		for (size_t i = 0; i < l->nrows; i++)
+			*latsys_row_slot(l, l->rows[i].pid, l->rows[i].nr) = (uint32_t)i + 1;
+		slot = latsys_row_slot(l, pid, nr);
+	}
+	if (l->nrows == l->rows_cap) {
+		l->rows_cap = l->rows_cap ? 2 * l->rows_cap : 64;
+		l->rows = xrealloc(l->rows, l->rows_cap * sizeof *l->rows);
+	}
+	if (nr >= LATSYS_FUNC && (size_t)(nr - LATSYS_FUNC) < l->nfuncs) {
+		name = l->fnames[nr - LATSYS_FUNC];
+	} else if ((name = latsys_name(nr)) == NULL) {
+		snprintf(buf, sizeof buf, "syscall %d", nr);
+		name = buf;
+	}
+	r = &l->rows[l->nrows++];
+	*r = (struct latsys_row){.pid = pid,
+	                         .nr = nr,
+	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
+	                         .name = str_intern(name)};
+	lat_hist_reset(&r->total);
+	lat_hist_reset(&r->interval);
+	*slot = (uint32_t)l->nrows;
+	latsys_comm(l, pid); /* while the process is still there */
+	return r;
+}
+
+/* A thread entered syscall nr. */
+void
+latsys_enter(struct latsys *l, int pid, int tid, int nr, uint64_t t)
+{
+	(void)pid;
+	lat_pair_enter(&l->pair, tid, nr, t);
+}
+
+/* A thread left syscall nr: a call when its entry was seen. */
+void
+latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
+{
+	uint64_t ns;
+
+	/* id -1: no syscall ran (e.g. a uretprobe's trampoline returning
+	 * through the uretprobe syscall, reported with the function's return
+	 * value): neither a call nor an unpaired exit */
+	if (nr < 0)
+		return;
+	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
+		lat_hist_add(&latsys_row(l, pid, nr)->interval, ns, ret < 0);
+}
+
+/* Thread tid of process pid entered (entry) or left function k. */
+void
+latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t)
+{
+	uint64_t ns;
+
+	if (entry)
+		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
+	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
+		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
+}
+
+/* Name function k (the rows of latsys_func): a SPEC's binary by its
+ * base name, "/usr/bin/app:work" as "app:work", so the function shows in
+ * a narrow column. */
+void
+latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
+{
+	free(l->fnames);
+	l->fnames = xcalloc(n ? n : 1, sizeof *l->fnames);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = names[i], *colon = strrchr(name, ':'), *slash;
+
+		while (colon != NULL && (slash = memchr(name, '/', (size_t)(colon - name))) != NULL)
+			name = slash + 1;
+		l->fnames[i] = str_intern(name);
+	}
+	l->nfuncs = n;
+}
+
+/* The offset of field name in a tracepoint format text, or -1. */
+static int
+latsys_field_offset(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, "field:"); p != NULL; p = strstr(p + 1, "field:")) {
+		const char *semi = strchr(p, ';'), *off;
+		int v;
+
+		/* "field:long id;" "field:unsigned long args[6];" */
+		if (semi == NULL || (size_t)(semi - p) < n + 1 || strncmp(semi - n, name, n) != 0 ||
+		    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
+			continue;
+		if ((off = strstr(semi, "offset:")) == NULL || sscanf(off, "offset:%d", &v) != 1)
+			return -1;
+		return v;
+	}
+	return -1;
+}
+
+/* The offsets of the fields the hot path reads, from the formats. */
+static int
+latsys_offsets(struct latsys *l, struct tt_err *err)
+{
+	size_t len;
+	char *en = tt_tracefs_event_format("raw_syscalls", "sys_enter", &len, err), *ex;
+
+	if (en == NULL)
+		return -1;
+	if ((ex = tt_tracefs_event_format("raw_syscalls", "sys_exit", &len, err)) == NULL) {
+		free(en);
+		return -1;
+	}
+	l->off_enter_id = latsys_field_offset(en, "id");
+	l->off_exit_id = latsys_field_offset(ex, "id");
+	l->off_exit_ret = latsys_field_offset(ex, "ret");
+	free(en);
+	free(ex);
+	if (l->off_enter_id < 0 || l->off_exit_id < 0 || l->off_exit_ret < 0)
+		return err_set(err, "raw_syscalls:sys_enter/sys_exit have no id or ret field here");
+	return 0;
+}
+
+/* The threads of the -p processes and -t threads, and the command. */
+static size_t
+latsys_target_tids(const struct latsys_opts *o, int **tids)
+{
+	size_t n = 0;
+
+	*tids = NULL;
+	for (size_t i = 0; i < o->npids; i++) {
+		char path[64], **names;
+		size_t k;
+
+		snprintf(path, sizeof path, "/proc/%d/task", o->pids[i]);
+		if ((names = dir_list(path, &k)) == NULL)
+			continue;
+		*tids = xrealloc(*tids, (n + k) * sizeof **tids);
+		for (size_t j = 0; j < k; j++)
+			if (parse_int(names[j], &(*tids)[n]) == 0)
+				n++;
+		names_free(names, k);
+	}
+	*tids = xrealloc(*tids, (n + o->ntids + 1) * sizeof **tids);
+	for (size_t i = 0; i < o->ntids; i++)
+		(*tids)[n++] = o->tids[i];
+	if (o->command > 0)
+		(*tids)[n++] = o->command;
+	return n;
+}
+
+/* Open sys_enter and sys_exit on every CPU for the target. */
+struct latsys *
+latsys_new(const struct latsys_opts *o, struct tt_err *err)
+{
+	size_t nspecs = 2 + 2 * o->nfuncs;
+	struct evspec *specs = xcalloc(nspecs, sizeof *specs);
+	struct latsys *l;
+	struct evlist_target t = {.cpus = o->cpus, .ncpus = o->ncpus};
+	struct evlist_params p = {.mmap_pages = o->mmap_pages ? o->mmap_pages : 64,
+	                          .sample_type = LATSYS_SAMPLE_TYPE};
+	int *cpus = NULL, *tids = NULL, rc;
+	bool any = o->npids > 0 || o->ntids > 0 || o->command > 0;
+
+	if (evspec_parse("raw_syscalls:sys_enter", &specs[0], err) != 0 ||
+	    evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0) {
+		free(specs);
+		return NULL;
+	}
+	for (size_t i = 0; i < 2 * o->nfuncs; i++)
+		if (evspec_parse(o->funcs[i], &specs[2 + i], err) != 0) {
+			free(specs);
+			return NULL;
+		}
+	l = latsys_new_offline();
+	latsys_set_funcs(l, o->func_names, o->nfuncs);
+	l->include_self = o->include_self;
+	if (latsys_offsets(l, err) != 0)
+		goto fail;
+	if (t.ncpus == 0) {
+		if (online_cpus(&cpus, &t.ncpus, err) != 0)
+			goto fail;
+		t.cpus = cpus;
+	}
+	if (any) {
+		t.ntids = latsys_target_tids(o, &tids);
+		t.tids = tids;
+		if (t.ntids == 0) {
+			err_set(err, "no thread of the target to time syscalls of");
+			goto fail;
+		}
+		t.inherit = o->npids > 0 || o->command > 0;
+		t.enable_on_exec = o->command > 0;
+		l->target = o->command > 0 ? "command" : "target";
+	}
+	rc = evlist_open(&l->el, specs, nspecs, &t, &p, err);
+	free(cpus);
+	free(tids);
+	cpus = tids = NULL;
+	if (rc != 0)
+		goto fail;
+	l->open = true;
+	free(specs);
+	return l;
+fail:
+	free(specs);
+	free(cpus);
+	free(tids);
+	latsys_free(l);
+	return NULL;
+}
+
+/* Enable the events (a command's wait for its exec). */
+int
+latsys_start(struct latsys *l, struct tt_err *err)
+{
+	if (l->open && evlist_enable(&l->el) != 0)
+		return err_set(err, "cannot enable raw_syscalls events: %s", strerror(errno));
+	return 0;
+}
+
+/* Disable or enable the events; the open calls are forgotten. */
+void
+latsys_pause(struct latsys *l, bool paused)
+{
+	if (!l->open)
+		return;
+	if (paused) {
+		evlist_disable(&l->el);
+		latsys_read(l);
+		return;
+	}
+	uint64_t unpaired = l->pair.unpaired, funpaired = l->fpair.unpaired;
+
+	lat_pair_free(&l->pair);
+	lat_pair_init(&l->pair, 1);
+	l->pair.unpaired = unpaired;
+	lat_pair_free(&l->fpair);
+	lat_pair_init(&l->fpair, 0);
+	l->fpair.unpaired = funpaired;
+	evlist_enable(&l->el);
+}
+
+/* The rings' fds. */
+size_t
+latsys_pollfds(const struct latsys *l, struct pollfd *fds, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < l->el.nrings && n < max; i++)
+		if (l->el.ring_fds[i] >= 0)
+			fds[n++] = (struct pollfd){.fd = l->el.ring_fds[i], .events = POLLIN};
+	return n;
+}
+
+/* A signed field of size 8 at off in a payload, false past its end. */
+static bool
+latsys_field(const struct record_sample *s, int off, int64_t *v)
+{
+	if (off < 0 || (uint32_t)off + sizeof *v > s->raw_size)
+		return false;
+	memcpy(v, (const char *)s->raw + off, sizeof *v);
+	return true;
+}
+
+/* One sample: an entry or an exit. */
+static void
+latsys_sample(struct latsys *l, const struct perf_event_header *h)
+{
+	struct record_sample s;
+	struct evsel *ev;
+	int64_t nr, ret;
+
+	if (record_parse_sample(h, l->el.sample_type, 0, &s) != 0 ||
+	    (ev = evlist_find_id(&l->el, s.id)) == NULL)
+		return;
+	if ((int)s.pid == l->self && !l->include_self)
+		return;
+	l->events++;
+	if (ev >= &l->el.evsels[2]) { /* a function's entry or return probe */
+		size_t i = (size_t)(ev - &l->el.evsels[2]);
+
+		latsys_func(l, (int)s.pid, (int)s.tid, i / 2, i % 2 == 0, s.time);
+	} else if (ev == &l->el.evsels[0]) {
+		if (latsys_field(&s, l->off_enter_id, &nr))
+			latsys_enter(l, (int)s.pid, (int)s.tid, (int)nr, s.time);
+	} else if (latsys_field(&s, l->off_exit_id, &nr) &&
+	           latsys_field(&s, l->off_exit_ret, &ret)) {
+		latsys_exit(l, (int)s.pid, (int)s.tid, (int)nr, ret, s.time);
+	}
+}
+
+/* One record of any type. */
+static void
+latsys_record(struct latsys *l, const struct perf_event_header *h)
+{
+	uint64_t st = l->el.sample_type;
+	struct record_comm c;
+	struct record_task t;
+	struct record_lost lo;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		latsys_sample(l, h);
+		break;
+	case PERF_RECORD_COMM: /* a thread's own name is not the process's */
+		if (record_parse_comm(h, st, &c) == 0 && c.pid == c.tid)
+			latsys_set_comm(l, (int)c.pid, c.comm);
+		break;
+	case PERF_RECORD_FORK: /* a new process starts with its parent's */
+		if (record_parse_task(h, st, &t) == 0 && t.pid != t.ppid && t.pid == t.tid)
+			latsys_set_comm(l, (int)t.pid, latsys_comm(l, (int)t.ppid));
+		break;
+	case PERF_RECORD_EXIT: /* its tid may come back as another thread */
+		if (record_parse_task(h, st, &t) == 0) {
+			lat_pair_forget(&l->pair, (int)t.tid);
+			lat_pair_forget(&l->fpair, (int)t.tid);
+		}
+		break;
+	case PERF_RECORD_LOST:
+		if (record_parse_lost(h, st, &lo) == 0)
+			l->lost += lo.lost;
+		break;
+	}
+}
+
+/* Drain the rings merged in time order (an entry on one CPU and its exit
+ * on another must meet in order): the ring whose next record is oldest
+ * goes first; a linear scan, rings being few. */
+void
+latsys_read(struct latsys *l)
+{
+	uint64_t st = l->el.sample_type;
+	size_t n = l->el.nrings;
+	const struct perf_event_header *next[n ? n : 1];
+	uint64_t when[n ? n : 1];
+
+	for (size_t i = 0; i < n; i++) {
+		next[i] = NULL;
+		if (l->el.ring_fds[i] >= 0 && ring_begin(&l->el.rings[i]) > 0 &&
+		    (next[i] = ring_next(&l->el.rings[i])) != NULL)
+			when[i] = record_time(next[i], st);
+		else if (l->el.ring_fds[i] >= 0)
+			ring_end(&l->el.rings[i]);
+	}
+	for (;;) {
+		size_t best = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (next[i] != NULL && (best == n || when[i] < when[best]))
+				best = i;
+		if (best == n)
+			break;
+		latsys_record(l, next[best]);
+		if ((next[best] = ring_next(&l->el.rings[best])) != NULL)
+			when[best] = record_time(next[best], st);
+		else
+			ring_end(&l->el.rings[best]);
+	}
+}
+
+/* The interval's calls join the totals. */
+void
+latsys_tick(struct latsys *l)
+{
+	uint64_t now = now_ns();
+	double secs = (double)(now - l->last_tick_ns) / 1e9;
+
+	l->last_tick_ns = now;
+	for (size_t i = 0; i < l->nrows; i++) {
+		struct latsys_row *r = &l->rows[i];
+
+		r->last_interval = r->interval.count;
+		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
+		lat_hist_merge(&r->total, &r->interval);
+		lat_hist_reset(&r->interval);
+	}
+}
+
+/* Every row into the frame's part. */
+void
+latsys_snapshot(struct latsys *l, struct frame_latency *fl)
+{
+	frame_latency_reserve(fl, l->nrows);
+	fl->nrows = 0;
+	for (size_t i = 0; i < l->nrows; i++) {
+		const struct latsys_row *r = &l->rows[i];
+		struct lat_row *o;
+
+		if (r->total.count == 0)
+			continue;
+		o = &fl->rows[fl->nrows++];
+		o->kind = r->kind;
+		o->name = r->name;
+		o->pid = r->pid;
+		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
+		o->interval = r->last_interval;
+		o->rate = r->rate;
+		o->hist = r->total;
+	}
+	fl->events = l->events;
+	fl->lost = l->lost;
+	fl->unpaired = l->pair.unpaired + l->fpair.unpaired;
+	fl->target = l->target;
+	fl->notice = "syscalls paired in user space from raw_syscalls events: two ring records "
+	             "per syscall";
+}
+
+/* Close and free. */
+void
+latsys_free(struct latsys *l)
+{
+	if (l == NULL)
+		return;
+	if (l->open)
+		evlist_close(&l->el);
+	lat_pair_free(&l->pair);
+	lat_pair_free(&l->fpair);
+	free(l->fnames);
+	free(l->rows);
+	free(l->rowtab);
+	free(l->comms);
+	free(l);
+}

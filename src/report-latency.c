@@ -1,0 +1,166 @@
+/* report-latency: text and JSON renderings of latency rows. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tracetop/report-latency.h"
+#include "tracetop/report.h"
+#include "tracetop/util.h"
+
+/* The frame being ordered (qsort has no argument). */
+static const struct frame_latency *order_fl;
+
+/* By total time, then count, descending; then name and pid for a stable
+ * order. */
+static int
+order_cmp(const void *a, const void *b)
+{
+	const struct lat_row *x = &order_fl->rows[*(const size_t *)a];
+	const struct lat_row *y = &order_fl->rows[*(const size_t *)b];
+	int c;
+
+	if (x->hist.total != y->hist.total)
+		return x->hist.total > y->hist.total ? -1 : 1;
+	if (x->hist.count != y->hist.count)
+		return x->hist.count > y->hist.count ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Indices of the rows in report order. */
+size_t *
+report_latency_order(const struct frame_latency *fl)
+{
+	size_t *v;
+
+	if (fl->nrows == 0)
+		return NULL;
+	v = xmalloc(fl->nrows * sizeof *v);
+	for (size_t i = 0; i < fl->nrows; i++)
+		v[i] = i;
+	order_fl = fl;
+	qsort(v, fl->nrows, sizeof *v, order_cmp);
+	order_fl = NULL;
+	return v;
+}
+
+/* bpftrace's hist() lines. */
+void
+report_latency_hist(FILE *out, const struct lat_hist *h, unsigned width)
+{
+	unsigned first, last;
+	char line[400];
+
+	if (!lat_hist_range(h, &first, &last))
+		return;
+	for (unsigned b = first; b <= last; b++) {
+		lat_hist_line(h, b, width, line, sizeof line);
+		fprintf(out, "%s\n", line);
+	}
+}
+
+/* How many rows to print. */
+static size_t
+report_latency_rows(const struct report_latency_info *ri, const struct frame_latency *fl)
+{
+	return ri->max_rows && fl->nrows > ri->max_rows ? ri->max_rows : fl->nrows;
+}
+
+/* A table of the rows, then each row's histogram. */
+void
+report_latency_text(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
+{
+	size_t *order = report_latency_order(fl), n = report_latency_rows(ri, fl);
+	char comm[80], name[80], p50[16], p90[16], p99[16], max[16], total[16];
+
+	fprintf(out, "# latency at %.3f s, %s: %zu rows, %llu events, %llu lost, %llu unpaired\n",
+	        ri->time, fl->target ? fl->target : "-", fl->nrows, (unsigned long long)fl->events,
+	        (unsigned long long)fl->lost, (unsigned long long)fl->unpaired);
+	if (ri->header && fl->notice != NULL)
+		fprintf(out, "# note: %s\n", fl->notice);
+	fprintf(out, "#%-8s %-20s %8s %-16s %9s %7s %9s %8s %8s %8s %8s %8s\n", "kind", "name",
+	        "pid", "comm", "count", "errors", "rate/s", "p50", "p90", "p99", "max", "total");
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_row *r = &fl->rows[order[i]];
+
+		str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
+		str_escape(name, sizeof name, r->name, strlen(r->name));
+		lat_format_ns(p50, sizeof p50, lat_hist_percentile(&r->hist, 50));
+		lat_format_ns(p90, sizeof p90, lat_hist_percentile(&r->hist, 90));
+		lat_format_ns(p99, sizeof p99, lat_hist_percentile(&r->hist, 99));
+		lat_format_ns(max, sizeof max, r->hist.max);
+		lat_format_ns(total, sizeof total, r->hist.total);
+		fprintf(out, " %-8s %-20s %8d %-16s %9llu %7llu %9.1f %8s %8s %8s %8s %8s\n",
+		        lat_kind_name(r->kind), name, r->pid, comm,
+		        (unsigned long long)r->hist.count, (unsigned long long)r->hist.errors,
+		        r->rate, p50, p90, p99, max, total);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct lat_row *r = &fl->rows[order[i]];
+
+		str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
+		str_escape(name, sizeof name, r->name, strlen(r->name));
+		fprintf(out, "\n@%s[%s, %s %d]:\n", lat_kind_name(r->kind), name, comm, r->pid);
+		report_latency_hist(out, &r->hist, 52);
+	}
+	fputc('\n', out);
+	free(order);
+	fflush(out);
+}
+
+/* One row as a JSON object. */
+static void
+json_row(FILE *out, const struct lat_row *r)
+{
+	unsigned first, last;
+	char comm[16];
+	bool any = lat_hist_range(&r->hist, &first, &last);
+
+	fprintf(out, "{\"kind\":\"%s\",\"name\":", lat_kind_name(r->kind));
+	report_json_string(out, r->name);
+	fprintf(out, ",\"pid\":%d", r->pid);
+	snprintf(comm, sizeof comm, "%s", r->comm);
+	report_json_member(out, "comm", comm);
+	fprintf(out,
+	        ",\"count\":%llu,\"errors\":%llu,\"p50_ns\":%llu,\"p99_ns\":%llu,\"max_ns\":%llu,"
+	        "\"hist\":[",
+	        (unsigned long long)r->hist.count, (unsigned long long)r->hist.errors,
+	        (unsigned long long)lat_hist_percentile(&r->hist, 50),
+	        (unsigned long long)lat_hist_percentile(&r->hist, 99),
+	        (unsigned long long)r->hist.max);
+	for (unsigned b = first; any && b <= last; b++)
+		if (r->hist.buckets[b] != 0)
+			fprintf(out, "%s[%llu,%llu]", b > first ? "," : "",
+			        (unsigned long long)lat_bucket_low(b),
+			        (unsigned long long)r->hist.buckets[b]);
+	fprintf(out,
+	        "],\"p90_ns\":%llu,\"min_ns\":%llu,\"total_ns\":%llu,\"interval\":%llu,"
+	        "\"rate\":%.2f}",
+	        (unsigned long long)lat_hist_percentile(&r->hist, 90),
+	        (unsigned long long)(r->hist.count ? r->hist.min : 0),
+	        (unsigned long long)r->hist.total, (unsigned long long)r->interval, r->rate);
+}
+
+/* One refresh as one JSON object on one line. */
+void
+report_latency_json(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
+{
+	size_t *order = report_latency_order(fl), n = report_latency_rows(ri, fl);
+
+	fprintf(out, "{\"view\":\"latency\",\"time\":%.3f", ri->time);
+	report_json_member(out, "target", fl->target);
+	report_json_member(out, "notice", fl->notice);
+	fprintf(out, ",\"events\":%llu,\"lost\":%llu,\"unpaired\":%llu,\"rows\":[",
+	        (unsigned long long)fl->events, (unsigned long long)fl->lost,
+	        (unsigned long long)fl->unpaired);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			fputc(',', out);
+		json_row(out, &fl->rows[order[i]]);
+	}
+	fputs("]}\n", out);
+	free(order);
+	fflush(out);
+}

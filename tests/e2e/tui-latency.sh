@@ -1,0 +1,85 @@
+#!/bin/bash
+# The Latency pane, driven for real in tmux at 120x40: --view latency
+# starts on it and times the syscalls of a command (a workload sleeping
+# 1 ms 300 times then 100 ms at a time) in user space, its
+# clock_nanosleep row shows 300+ calls with a p50 in milliseconds, the
+# failing openat calls are counted as errors, the filter narrows the rows,
+# Enter shows the row's bpftrace-like histogram and hides it again; the
+# pane is also reached from the tab bar of a plain run, where it starts
+# timing only once shown; --latency adds a function's row.
+. "$(dirname "$0")/lib.sh"
+need_built "$TRACETOP" "$WORKLOADS/sleepers"
+need_tmux
+need_root_perf
+[ -d /sys/kernel/tracing/events/raw_syscalls ] || [ -d /sys/kernel/debug/tracing/events/raw_syscalls ] ||
+	tap_skip_all "no raw_syscalls tracepoints (tracefs not mounted or kernel without FTRACE_SYSCALLS)"
+
+SLEEPERS="$WORKLOADS/sleepers"
+
+# ---------------------------------------------------------------- a command
+tui_start lat 120 40 --view latency -d 0.5 -- "$SLEEPERS" 300 20 30
+tmux_wait_text lat 5 'Latency'
+ok $? "--view latency starts on the Latency pane"
+tmux_wait_text lat 5 'PID +COMM +KIND +NAME +COUNT'
+ok $? "its column titles"
+tmux_wait_text lat 8 ' sleepers +syscall +clock_nanosleep +3[0-9][0-9] '
+ok $? "the command's clock_nanosleep row, its 300 sleeps and the 100 ms ones"
+tmux_wait_text lat 3 ' sleepers +syscall +clock_nanosleep +[0-9]+ +[0-9.]+ +0 +[0-9.]+ms '
+ok $? "no errors, p50 in milliseconds"
+tmux_wait_text lat 3 ' sleepers +syscall +openat +[0-9]+ +[0-9.]+ +20 '
+ok $? "openat: the 20 failing open() calls as errors"
+tmux_wait_text lat 3 'unpaired; paired in user space'
+ok $? "the title says how it is measured"
+tmux_keys lat F4
+tmux_keys lat -l nanosleep
+tmux_keys lat Enter
+wait_for 3 lacks_text lat ' openat '
+ok $? "the filter narrows the rows"
+tmux_keys lat Enter
+tmux_wait_text lat 3 '^@syscall\[clock_nanosleep, sleepers [0-9]+\]: [0-9]+ calls'
+ok $? "Enter: the row's histogram"
+tmux_wait_text lat 3 '^\[1M, 2M\) +[0-9]+ \|@+ *\|'
+ok $? "a bpftrace-like bar for the 1 ms sleeps"
+tmux_keys lat Enter
+wait_for 3 lacks_text lat '^@syscall\['
+ok $? "Enter again hides it"
+tmux_keys lat q
+tmux_wait_text lat 5 '^exit=0'
+ok $? "q quits with status 0"
+tmux_kill
+
+# ---------------------------------------------------------------- by Tab
+"$SLEEPERS" 0 0 30 &
+bg_pid $!
+spid=$!
+tui_start tab 120 40 -d 0.5
+tmux_wait_text tab 5 '^ *Top +Counters'
+ok $? "a plain run starts on Top"
+for _ in 1 2 3 4 5 6; do
+	_tmux_has_text tab 'PID +COMM +KIND +NAME' && break
+	tmux_keys tab Tab
+	sleep 0.2
+done
+tmux_wait_text tab 5 'PID +COMM +KIND +NAME'
+ok $? "Tab reaches the Latency pane"
+tmux_wait_text tab 8 "^ *$spid +sleepers +syscall +clock_nanosleep "
+ok $? "system-wide, the sleeping process's row"
+tmux_keys tab q
+tmux_wait_text tab 5 '^exit=0'
+ok $? "q quits with status 0"
+tmux_kill
+
+# ---------------------------------------------------------------- --latency
+if [ -x "$WORKLOADS/timed" ] && [ -e /sys/kernel/tracing/uprobe_events ]; then
+	tui_start fn 120 40 --latency "$WORKLOADS/timed:timed_fn" -d 0.5 -- "$WORKLOADS/timed" 3000
+	tmux_wait_text fn 8 ' timed +function +[^ ]*timed_fn +[0-9]+ .*[0-9.]+ms '
+	ok $? "--latency: the function's row, its calls timed in milliseconds"
+	tmux_keys fn q
+	tmux_wait_text fn 5 '^exit=0'
+	ok $? "q quits with status 0"
+else
+	skip "no timed workload or no uprobe_events" "--latency on the screen"
+	skip "no timed workload or no uprobe_events" "q quits with status 0"
+fi
+
+done_testing
