@@ -292,6 +292,12 @@ engine_bpf_fits(const struct engine_opts *o, struct tt_err *why, bool *refused)
 		err_set(why, "--call-graph dwarf needs the copied user stack of each sample");
 		return false;
 	}
+	/* seen in tests/vm: Debian's 6.1 kernel locked up (soft lockup in
+	 * tracetop) sampling a command with both; --engine bpf still tries */
+	if (o->ftrace != NULL && o->backend != ENGINE_BACKEND_BPF) {
+		err_set(why, "the function tracer is on (--ftrace): sampling through the rings");
+		return false;
+	}
 	*refused = true;
 	return tt_bpf_allowed(why);
 }
