@@ -161,10 +161,12 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	}
 	e->tasks = tasks_new("/proc");
 	/* Kernel symbols (kallsyms takes ~0.1 s to read) load on the worker
-	 * from the start, their samples waiting meanwhile; without a worker
-	 * now, not in the first drain, where a stall while stack copies
-	 * stream in would overflow the rings. */
-	if (!engine_defer_preload(e, dso_kernel(NULL), false) && o->callgraph != CALLGRAPH_NONE)
+	 * from the start, their samples waiting meanwhile. With DWARF stack
+	 * copies (8 KiB a sample) or without a worker, now: waiting samples
+	 * would fill the defer buffer, and a stall in the first drain while
+	 * stack copies stream in overflows the rings (999 lost at 4 kHz). */
+	if ((o->callgraph == CALLGRAPH_DWARF || !engine_defer_preload(e, dso_kernel(NULL), false)) &&
+	    o->callgraph != CALLGRAPH_NONE)
 		dso_find_sym(dso_kernel(NULL), 0);
 	e->last_tick_ns = now_ns();
 	if ((o->ntraces > 0 || o->ftrace != NULL) && engine_trace_setup(e, o, err) != 0) {
