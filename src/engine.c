@@ -165,7 +165,8 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	 * copies (8 KiB a sample) or without a worker, now: waiting samples
 	 * would fill the defer buffer, and a stall in the first drain while
 	 * stack copies stream in overflows the rings (999 lost at 4 kHz). */
-	if ((o->callgraph == CALLGRAPH_DWARF || !engine_defer_preload(e, dso_kernel(NULL), false)) &&
+	if ((o->callgraph == CALLGRAPH_DWARF ||
+	     !engine_defer_preload(e, dso_kernel(NULL), false)) &&
 	    o->callgraph != CALLGRAPH_NONE)
 		dso_find_sym(dso_kernel(NULL), 0);
 	e->last_tick_ns = now_ns();

@@ -101,11 +101,12 @@ ok $? "... and stay hidden at the next refreshes"
 tmux_keys thr H
 wait_for 5 thread_row thr "$tid2" spin-2
 ok $? "H once more: the threads are back"
+# by its tid: a test running beside this one may spin threads of that name
 tmux_keys thr F3
-tmux_keys thr -l spin-2
+tmux_keys thr -l "$tid2"
 tmux_keys thr Enter
 wait_for 3 selected_is thr "^ *$tid2 .* spin-2 *\$"
-ok $? "the search selects spin-2's row"
+ok $? "the search selects spin-2's row (by its tid)"
 tmux_keys thr Enter
 tmux_wait_text thr 5 "Zoom: pid $lpid tid $tid2"
 ok $? "Enter on a thread row zooms Top into that thread"
