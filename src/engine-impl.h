@@ -29,9 +29,37 @@
  * again when replayed. */
 #define ENGINE_DEFER_DSOS 8
 
+/* Inlined callees kept in a frame cache entry (innermost first); a deeper
+ * chain, rare, is read whole from srcline's cache at each use. */
+#define ENGINE_MAX_INLINE 4
+/* Resolved frames remembered by (task, ip); a power of two. */
+#define ENGINE_FCACHE_SIZE 8192
+
 struct engine_event;
 struct engine_head;
-struct engine_fcache;
+struct sym;
+struct dso;
+struct task;
+
+/* One resolved address: valid while gen matches the engine's and proc is
+ * the same task (its serial: a reaped task's address may be reused); one
+ * without a symbol only until the next refresh (a JIT's map may come). */
+struct engine_fcache {
+	uint64_t ip;
+	const struct task *proc; /* NULL for kernel addresses */
+	uint64_t serial;         /* proc's, 0 for kernel addresses */
+	uint64_t tick_ns;        /* the engine's last_tick_ns when made */
+	uint32_t gen;
+	bool kernel;
+	bool inl_pending; /* inlines asked of the worker, not known yet */
+	struct dso *dso;
+	const struct sym *sym;
+	uint64_t addr;
+	uint64_t elf;    /* ip in the symbol's space (ELF or kernel address), or 0 */
+	uint8_t ninline; /* inlined callees at ip (call stacks only), all of them */
+	const struct sym *inl[ENGINE_MAX_INLINE];
+};
+
 struct engine_trace;
 struct srcline_async;
 struct tasks;
@@ -118,9 +146,27 @@ struct engine {
 
 struct hist_key;
 struct thread;
+struct record_sample;
+/* ---- addresses to keys (engine-resolve.c) ---- */
+
 /* Resolve a user-space ip of thread th to (dso, sym, addr) in key; the
- * ELF address in *elf_addr (0 if none). (engine.c, for engine-stack.c) */
+ * ELF address in *elf_addr (0 if none); also for engine-stack.c. */
 void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr);
+
+/* Resolve an address of thread th (or the kernel) into key through the
+ * frame cache; an entry without a symbol when the sample must wait for
+ * its DSO's symbols (see engine_defer_ip). */
+const struct engine_fcache *engine_resolve(struct engine *e, struct thread *th, uint64_t ip,
+                                           bool kernel, struct hist_key *key);
+
+/* Sample s's n addresses into keys, each frame's inlined callees in front
+ * of it; *self the sampled function's index. The number of keys. */
+size_t engine_keys(struct engine *e, struct thread *th, const struct record_sample *s,
+                   const uint64_t *ips, const bool *kern, size_t n, struct hist_key *keys,
+                   size_t *self);
+
+/* hist_rekey's question: a JIT address its perf map names now. */
+bool engine_rekey_jit(void *arg, struct hist_key *key);
 
 /* Count one sample record (engine.c): the hot path, and the replay of a
  * sample that waited. */

@@ -25,13 +25,8 @@
 /* User stack copied per sample in fp mode: enough for a frameless leaf's
  * return address (its CFA rule), far cheaper than a dwarf copy. */
 #define ENGINE_LEAF_STACK 512
-/* Inlined callees kept in a frame cache entry (innermost first); a deeper
- * chain, rare, is read whole from srcline's cache at each use. */
-#define ENGINE_MAX_INLINE 4
 /* Records between two releases of ring space during a pass. */
 #define ENGINE_RELEASE_EVERY 64
-/* Resolved frames remembered by (task, ip); a power of two. */
-#define ENGINE_FCACHE_SIZE 8192
 /* Jobs queued to the worker at most: symbol loads (more load at once) and
  * inline lookups (more wait for a later miss). */
 #define ENGINE_WORKER_DEPTH 1024
@@ -50,25 +45,6 @@ struct engine_head {
 	uint64_t time;
 	const struct perf_event_header *h;
 	struct ring *ring;
-};
-
-/* One resolved address: valid while gen matches the engine's and proc is
- * the same task (its serial: a reaped task's address may be reused); one
- * without a symbol only until the next refresh (a JIT's map may come). */
-struct engine_fcache {
-	uint64_t ip;
-	const struct task *proc; /* NULL for kernel addresses */
-	uint64_t serial;         /* proc's, 0 for kernel addresses */
-	uint64_t tick_ns;        /* the engine's last_tick_ns when made */
-	uint32_t gen;
-	bool kernel;
-	bool inl_pending; /* inlines asked of the worker, not known yet */
-	struct dso *dso;
-	const struct sym *sym;
-	uint64_t addr;
-	uint64_t elf;    /* ip in the symbol's space (ELF or kernel address), or 0 */
-	uint8_t ninline; /* inlined callees at ip (call stacks only), all of them */
-	const struct sym *inl[ENGINE_MAX_INLINE];
 };
 
 /* Per-event state, hung off evsel->priv. */
@@ -301,187 +277,6 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 		e->stats.throttled++;
 		break;
 	}
-}
-
-/* A JIT's symbol for ip from its process's perf map, shown in the
- * process's "[JIT] tid N" object as perf does. */
-static void
-engine_resolve_jit(struct thread *th, uint64_t ip, struct hist_key *key)
-{
-	key->sym = th ? task_jit_sym(th->proc, ip) : NULL;
-	if (key->sym != NULL)
-		key->dso = th->proc->jit_dso;
-}
-
-/* hist_rekey's question: an unresolved user address of a JIT that its
- * perf map names now (the map grew since the sample; it is read again at
- * most once per refresh). */
-static bool
-engine_rekey_jit(void *arg, struct hist_key *key)
-{
-	struct engine *e = arg;
-	struct thread *th;
-	const struct sym *s;
-
-	if ((key->dso != NULL && (key->dso->kind != DSO_ANON || dso_is_vdso(key->dso))) ||
-	    (th = tasks_find_thread(e->tasks, key->tid)) == NULL || th->proc->pid != key->pid ||
-	    (s = task_jit_sym(th->proc, key->addr)) == NULL)
-		return false;
-	key->sym = s;
-	key->dso = th->proc->jit_dso;
-	key->addr = 0;
-	return true;
-}
-
-/* Resolve a user-space ip of thread th to (dso, sym, addr) in key. */
-void
-engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, uint64_t *elf_addr)
-{
-	const struct map *m = th ? task_find_map(th->proc, ip) : NULL;
-
-	key->addr = ip;
-	*elf_addr = 0;
-	if (m == NULL) {
-		engine_resolve_jit(th, ip, key);
-		return;
-	}
-	key->dso = m->dso;
-	if (m->dso->kind == DSO_ELF) {
-		uint64_t off = ip - m->start + m->pgoff;
-		uint64_t addr = dso_offset_to_addr(m->dso, off);
-
-		key->sym = dso_find_sym(m->dso, addr);
-		key->addr = off;
-		*elf_addr = addr;
-	} else if (dso_is_vdso(m->dso)) {
-		/* named from our own copy; no file for inlines or annotation */
-		uint64_t off = ip - m->start + m->pgoff;
-
-		key->sym = dso_find_sym(m->dso, dso_offset_to_addr(m->dso, off));
-		key->addr = off;
-	} else if (m->dso->kind == DSO_ANON) {
-		/* unresolved: by address, as perf shows it, so the JIT's map
-		 * can name it later (engine_rekey_jit) */
-		engine_resolve_jit(th, ip, key);
-	}
-	if (key->sym != NULL)
-		key->addr = 0;
-}
-
-/* Fill a cache entry's inlined callees if the worker has answered: until
- * then the frame goes without them and the entry asks again at each use, a
- * hash probe. */
-static void
-engine_inlines(struct engine *e, struct engine_fcache *c)
-{
-	const struct sym *chain[SRCLINE_MAX_DEPTH];
-	int n = srcline_async_inlines(e->srcl, c->dso, c->elf, chain, SRCLINE_MAX_DEPTH);
-
-	c->inl_pending = n < 0;
-	c->ninline = n < 0 ? 0 : (uint8_t)n;
-	memcpy(c->inl, chain,
-	       (c->ninline < ENGINE_MAX_INLINE ? c->ninline : ENGINE_MAX_INLINE) * sizeof *chain);
-}
-
-/* The inlined callees of a cache entry, all of them: its own copy, or for
- * a deeper chain srcline's (a hash probe). */
-static const struct sym *const *
-engine_inline_chain(struct engine *e, const struct engine_fcache *c, const struct sym **buf)
-{
-	if (c->ninline <= ENGINE_MAX_INLINE)
-		return c->inl;
-	if (srcline_async_inlines(e->srcl, c->dso, c->elf, buf, SRCLINE_MAX_DEPTH) != c->ninline)
-		return NULL; /* srcline's cache let it go: only the cached part */
-	return buf;
-}
-
-/* What engine_resolve gives for an address whose DSO's symbols are still
- * loading: nothing, and not cached (the sample waits, and is resolved
- * again when replayed). */
-static const struct engine_fcache engine_fcache_waiting;
-
-/* Resolve an address of thread th (or the kernel) into key's dso, sym and
- * addr, through a cache: stacks repeat, symbol searches need not. With call
- * stacks the cache entry also holds the functions inlined there. */
-static const struct engine_fcache *
-engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, struct hist_key *key)
-{
-	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
-	uint64_t serial = proc != NULL ? proc->serial : 0;
-	size_t hash = hash_u64(hash_mix(hash_mix(HASH_SEED, (uintptr_t)proc), ip));
-	struct engine_fcache *c = &e->fcache[hash & (ENGINE_FCACHE_SIZE - 1)];
-	uint64_t elf_addr = 0;
-
-	key->kernel = kernel;
-	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->serial != serial ||
-	    c->kernel != kernel || (c->sym == NULL && c->tick_ns != e->last_tick_ns)) {
-		key->dso = NULL;
-		key->sym = NULL;
-		if (kernel && engine_defer_kernel(e)) {
-			key->addr = ip;
-			return &engine_fcache_waiting;
-		} else if (kernel) {
-			key->dso = dso_kernel_resolve(ip, &key->sym);
-			key->addr = key->sym ? 0 : ip;
-		} else if (engine_defer_ip(e, th, ip)) {
-			key->addr = ip;
-			return &engine_fcache_waiting;
-		} else {
-			engine_resolve_user(th, ip, key, &elf_addr);
-		}
-		*c = (struct engine_fcache){.ip = ip,
-		                            .proc = proc,
-		                            .serial = serial,
-		                            .tick_ns = e->last_tick_ns,
-		                            .gen = e->fgen,
-		                            .kernel = kernel,
-		                            .dso = key->dso,
-		                            .sym = key->sym,
-		                            .addr = key->addr,
-		                            .elf = kernel ? ip : elf_addr};
-		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0)
-			engine_inlines(e, c);
-	} else if (c->inl_pending) {
-		engine_inlines(e, c);
-	}
-	key->dso = c->dso;
-	key->sym = c->sym;
-	key->addr = c->addr;
-	return c;
-}
-
-/* Resolve the n addresses into keys, with each frame's inlined callees
- * (from debug info) as frames of their own in front of it. *self is the
- * index of the sampled function itself (self time goes to the function
- * the symbol table names, as in perf). Returns the number of keys. */
-static size_t
-engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, const uint64_t *ips,
-            const bool *kern, size_t n, struct hist_key *keys, size_t *self)
-{
-	const struct hist_key base = {.pid = (int)s->pid,
-	                              .tid = (int)s->tid,
-	                              .comm = th ? th->comm : e->unknown_comm,
-	                              .cgroup = th ? th->proc->cgroup : NULL};
-	size_t k = 0;
-
-	*self = 0;
-	for (size_t i = 0; i < n && k < ENGINE_MAX_FRAMES; i++) {
-		struct hist_key key = base;
-		const struct engine_fcache *c = engine_resolve(e, th, ips[i], kern[i], &key);
-		const struct sym *deep[SRCLINE_MAX_DEPTH];
-		const struct sym *const *inl = engine_inline_chain(e, c, deep);
-		size_t ninl = inl != NULL ? c->ninline : ENGINE_MAX_INLINE;
-
-		for (size_t j = 0; j < ninl && k + 1 < ENGINE_MAX_FRAMES; j++) {
-			keys[k] = key;
-			keys[k].sym = inl != NULL ? inl[j] : c->inl[j];
-			keys[k++].inlined = true;
-		}
-		if (i == 0)
-			*self = k;
-		keys[k++] = key;
-	}
-	return k;
 }
 
 /* The event's address histogram, made on first use: per-instruction
