@@ -457,11 +457,17 @@ mntns_link(const char *proc_root, const char *pid, char *buf, size_t len)
 bool
 mntns_foreign(const char *proc_root, int pid)
 {
-	char id[16], ours[64], theirs[64];
+	/* ours, read once: tracetop never changes namespace, and this runs
+	 * for every new object of every process seen at start-up */
+	static char ours[64];
+	char id[16], theirs[64];
 
 	snprintf(id, sizeof id, "%d", pid);
-	return mntns_link(proc_root, id, theirs, sizeof theirs) &&
-	       mntns_link("/proc", "self", ours, sizeof ours) && strcmp(ours, theirs) != 0;
+	if (!mntns_link(proc_root, id, theirs, sizeof theirs))
+		return false;
+	if (ours[0] == '\0' && !mntns_link("/proc", "self", ours, sizeof ours))
+		return false;
+	return strcmp(ours, theirs) != 0;
 }
 
 /* A hex digit's value. */

@@ -151,6 +151,22 @@ feed_task(struct engine *e, uint32_t type, uint32_t pid, uint32_t ppid)
 	engine_record(e, rb_done(&b));
 }
 
+/* Start a sample record of pid at ip (cpumode misc): the fields of
+ * ENGINE_SAMPLE_TYPE, up to the period. */
+static void
+rb_sample(struct rb *b, uint16_t misc, uint32_t pid, uint64_t ip)
+{
+	rb_start(b, PERF_RECORD_SAMPLE, misc);
+	rb_u64(b, 0); /* identifier */
+	rb_u64(b, ip);
+	rb_u32(b, pid);
+	rb_u32(b, pid);
+	rb_u64(b, ++clock_ns);
+	rb_u32(b, 0); /* cpu */
+	rb_u32(b, 0);
+	rb_u64(b, 1000000); /* period */
+}
+
 /* A user-mode sample of pid at ip with the user callchain callers
  * (return addresses) and, when regs, user registers and a small stack
  * copy (what --call-graph dwarf records). */
@@ -164,15 +180,7 @@ feed_sample(struct engine *e, uint32_t pid, uint64_t ip, const uint64_t *callers
 	assert_int_equal(st & ~(ENGINE_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER |
 	                        PERF_SAMPLE_STACK_USER),
 	                 0);
-	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER);
-	rb_u64(&b, 0); /* identifier */
-	rb_u64(&b, ip);
-	rb_u32(&b, pid);
-	rb_u32(&b, pid);
-	rb_u64(&b, ++clock_ns);
-	rb_u32(&b, 0); /* cpu */
-	rb_u32(&b, 0);
-	rb_u64(&b, 1000000); /* period */
+	rb_sample(&b, PERF_RECORD_MISC_USER, pid, ip);
 	if (st & PERF_SAMPLE_CALLCHAIN) {
 		rb_u64(&b, ncallers > 0 ? ncallers + 2 : 0);
 		if (ncallers > 0) {
@@ -208,15 +216,7 @@ feed_kernel_sample(struct engine *e, uint32_t pid, uint64_t ip)
 	struct rb b;
 
 	assert_int_equal(e->el.sample_type & ~ENGINE_SAMPLE_TYPE, 0);
-	rb_start(&b, PERF_RECORD_SAMPLE, PERF_RECORD_MISC_KERNEL);
-	rb_u64(&b, 0); /* identifier */
-	rb_u64(&b, ip);
-	rb_u32(&b, pid);
-	rb_u32(&b, pid);
-	rb_u64(&b, ++clock_ns);
-	rb_u32(&b, 0); /* cpu */
-	rb_u32(&b, 0);
-	rb_u64(&b, 1000000); /* period */
+	rb_sample(&b, PERF_RECORD_MISC_KERNEL, pid, ip);
 	engine_record(e, rb_done(&b));
 }
 
