@@ -125,9 +125,13 @@ void
 latsys_set_comm(struct latsys *l, int pid, const char *comm)
 {
 	struct latsys_comm *c;
+	char name[sizeof c->comm];
 
 	if (pid <= 0)
 		return;
+	/* copied first: comm may be another entry's (a fork's parent's),
+	 * which growing the table below frees */
+	snprintf(name, sizeof name, "%s", comm);
 	if ((l->ncomms + 1) * 2 > l->commmask + 1) {
 		struct latsys_comm *old = l->comms;
 		size_t n = l->commmask + 1;
@@ -143,7 +147,7 @@ latsys_set_comm(struct latsys *l, int pid, const char *comm)
 	if (c->pid == 0)
 		l->ncomms++;
 	c->pid = pid;
-	snprintf(c->comm, sizeof c->comm, "%s", comm);
+	memcpy(c->comm, name, sizeof c->comm);
 }
 
 /* pid's command, read from /proc on first sight (a process that was
