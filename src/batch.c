@@ -70,6 +70,8 @@ batch_report(struct batch_view *v, const struct frame *f)
 	const struct options *o = v->o;
 	const struct frame_sampling *fs = &f->sampling;
 
+	if (o->format == FORMAT_PPROF)
+		return; /* one profile of the whole window at the end */
 	for (size_t i = 0; i < fs->nevents; i++) {
 		const struct frame_event *ev = &fs->events[i];
 		struct report_info ri = {
@@ -395,8 +397,15 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 		v.report = batch_latency_report;
 		v.start_ns = now_ns();
 	}
+	if (o->format == FORMAT_PPROF && isatty(fileno(out))) {
+		fprintf(stderr, "tracetop: --format pprof writes a gzip file: add -o FILE or "
+		                "redirect the output\n");
+		return 1;
+	}
 	status = batch_loop(&v);
 	report_system_state_free(&v.sys);
+	if (status == 0 && o->view == VIEW_TOP)
+		status = batch_history(s, o, out);
 	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
 		status = batch_annotate(session_frame(s), o, out);
 	return status;

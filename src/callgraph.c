@@ -312,15 +312,17 @@ push(struct callgraph *cg, uint32_t node, uint32_t root)
 static inline void
 decay_node(struct cg_node *n, double factor)
 {
+	n->last_self = n->interval_self;
 	n->self = n->self * factor + (double)n->interval_self;
 	n->total = n->total * factor + (double)n->interval_total;
 	n->interval_self = n->interval_total = 0;
 }
 
 /* Free node top (already unlinked and decayed) and its whole subtree,
- * decaying the descendants first; returns the sum of their self counts. */
+ * decaying the descendants first; returns the sum of their self counts
+ * (and adds their last interval's to *last, which [other] takes over). */
 static double
-drop_subtree(struct callgraph *cg, uint32_t top, double factor)
+drop_subtree(struct callgraph *cg, uint32_t top, double factor, uint64_t *last)
 {
 	size_t base = cg->sp;
 	double self = 0;
@@ -332,6 +334,7 @@ drop_subtree(struct callgraph *cg, uint32_t top, double factor)
 		if (idx != top)
 			decay_node(&cg->nodes[idx], factor);
 		self += cg->nodes[idx].self;
+		*last += cg->nodes[idx].last_self;
 		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling)
 			push(cg, c, 0);
 		slot_delete(cg, idx);
@@ -346,6 +349,7 @@ static void
 tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, double factor)
 {
 	double fold_total = 0, fold_self = 0;
+	uint64_t fold_last = 0, gone = 0;
 	uint32_t *link = &cg->nodes[p].first_child, c, o;
 	struct cg_node *n;
 
@@ -354,13 +358,13 @@ tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, doubl
 		decay_node(n, factor);
 		if (n->total < FADE_TOTAL) {
 			*link = n->next_sibling;
-			drop_subtree(cg, c, factor);
+			drop_subtree(cg, c, factor, &gone);
 			continue;
 		}
 		if (!n->other && n->total < thr) {
 			*link = n->next_sibling;
 			fold_total += n->total;
-			fold_self += drop_subtree(cg, c, factor);
+			fold_self += drop_subtree(cg, c, factor, &fold_last);
 			continue;
 		}
 		push(cg, c, root);
@@ -371,6 +375,7 @@ tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, doubl
 		o = get_node(cg, p, &no_frame, NULL, true);
 		cg->nodes[o].total += fold_total;
 		cg->nodes[o].self += fold_self;
+		cg->nodes[o].last_self += fold_last;
 	}
 }
 
@@ -379,6 +384,7 @@ void
 cg_tick(struct callgraph *cg, bool zero)
 {
 	double factor = zero ? 0.0 : cg->decay;
+	uint64_t gone = 0; /* a faded root had no samples in the interval */
 	uint32_t *link = &cg->first_root, r;
 	struct cg_walk w;
 
@@ -387,7 +393,7 @@ cg_tick(struct callgraph *cg, bool zero)
 		decay_node(&cg->nodes[r], factor);
 		if (cg->nodes[r].total < FADE_TOTAL) {
 			*link = cg->nodes[r].next_sibling;
-			drop_subtree(cg, r, factor);
+			drop_subtree(cg, r, factor, &gone);
 			continue;
 		}
 		push(cg, r, r);

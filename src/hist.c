@@ -323,6 +323,8 @@ hist_tick(struct hist *h, bool zero)
 			h->count--;
 			continue; /* slot i now holds the next entry, if any */
 		}
+		e->last = e->interval;
+		e->children_last = e->children_interval;
 		e->interval = 0;
 		e->children_interval = 0;
 		total += e->score;

@@ -183,6 +183,7 @@ session_options(const struct options *o, bool tui)
 	    .stop_when_finished = !tui,
 	    .sort = tui ? NULL : o->sort,
 	    .counters_scopes = tui || o->view != VIEW_COUNTERS ? 0 : scopes,
+	    .history = o->history,
 	};
 }
 

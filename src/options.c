@@ -34,6 +34,8 @@ enum {
 	OPT_THREADS,
 	OPT_ENGINE,
 	OPT_LATENCY,
+	OPT_HISTORY,
+	OPT_HISTORY_DUMP,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -65,13 +67,18 @@ static const struct opt_def opt_defs[] = {
     {"iterations", 'n', "N", "stop after N refreshes"},
     {"output", 'o', "FILE", "write batch reports to FILE"},
     {"format", OPT_FORMAT, "FMT",
-     "batch report format: text, json, folded (stacks) or csv (system view)"},
+     "batch report format: text, json, folded (stacks), csv (system view) or pprof (the "
+     "window's profile, gzipped, at the end)"},
     {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym, cgroup"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",
      "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no"},
     {"children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks"},
+    {"history", OPT_HISTORY, "DURATION",
+     "keep the profile of the last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
+    {"history-dump", OPT_HISTORY_DUMP, NULL,
+     "batch: at the end, print every interval the history holds as a JSON line"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
@@ -278,7 +285,7 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 }
 
 /* The names of --format and --view, in enum order. */
-static const char *const format_names[] = {"text", "json", "folded", "csv"};
+static const char *const format_names[] = {"text", "json", "folded", "csv", "pprof"};
 static const char *const view_names[] = {"top", "counters", "trace", "probes", "system", "latency"};
 
 /* The index of arg among n names, or -1. */
@@ -289,6 +296,32 @@ options_choice(const char *arg, const char *const *names, size_t n)
 		if (strcmp(arg, names[i]) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* Seconds of a duration: a number with an optional s, m or h. */
+static int
+options_duration(const char *name, const char *arg, double *out, struct tt_err *err)
+{
+	static const char units[] = "smh";
+	static const double mult[] = {1, 60, 3600};
+	char num[32];
+	size_t len = strlen(arg);
+	double m = 1;
+	const char *u;
+
+	if (len > 0 && len < sizeof num && (u = strchr(units, arg[len - 1])) != NULL) {
+		m = mult[u - units];
+		len--;
+	}
+	if (len == 0 || len >= sizeof num)
+		return err_set(err, "%s expects a duration like 90s, 10m or 1h, got '%s'", name, arg);
+	memcpy(num, arg, len);
+	num[len] = '\0';
+	if (parse_double(num, out) != 0 || *out < 0 || *out * m > 7 * 86400)
+		return err_set(err, "%s expects a duration from 0 to 7 days (90s, 10m, 1h), got '%s'",
+		               name, arg);
+	*out *= m;
+	return 0;
 }
 
 /* Apply one parsed option. */
@@ -421,9 +454,15 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
-			return err_set(err, "--format expects text, json, folded or csv, got '%s'",
+			return err_set(err,
+			               "--format expects text, json, folded, csv or pprof, got '%s'",
 			               arg);
 		o->format = (enum report_format)k;
+		return 0;
+	case OPT_HISTORY:
+		return options_duration("--history", arg, &o->history, err);
+	case OPT_HISTORY_DUMP:
+		o->history_dump = true;
 		return 0;
 	case 's':
 		return hist_parse_sort(arg, o->sort, err);
@@ -512,6 +551,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	o->engine = ENGINE_BACKEND_AUTO;
 	o->stack_size = STACK_SIZE_DEFAULT;
 	o->delay = 2.0;
+	o->history = 600;
 	o->sort[0] = HIST_SORT_OVERHEAD;
 	o->sort[1] = HIST_SORT_END;
 	o->counters_scopes = 1u << COUNTERS_TOTAL;
@@ -563,6 +603,14 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               "--format folded is for the top view; use text or json with "
 		               "--view %s",
 		               view_names[o->view]);
+	if (o->format == FORMAT_PPROF && o->view != VIEW_TOP)
+		return err_set(err, "--format pprof is for the top view, not --view %s",
+		               view_names[o->view]);
+	if ((o->format == FORMAT_PPROF || o->history_dump) && o->history <= 0)
+		return err_set(err, "--format pprof and --history-dump read the history: drop "
+		                    "--history 0");
+	if (o->history_dump && (!o->batch || o->format != FORMAT_JSON))
+		return err_set(err, "--history-dump prints JSON lines in batch: add -b --format json");
 	if (o->format == FORMAT_CSV && o->view != VIEW_SYSTEM)
 		return err_set(err,
 		               "--format csv is for the system view (--view system); use text "
@@ -581,8 +629,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if (o->annotate && o->view != VIEW_TOP)
 		return err_set(err, "--annotate is for the top view, not --view %s",
 		               view_names[o->view]);
-	if (o->annotate && o->format == FORMAT_FOLDED)
-		return err_set(err, "--annotate prints text or json, not folded stacks");
+	if (o->annotate && (o->format == FORMAT_FOLDED || o->format == FORMAT_PPROF))
+		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {

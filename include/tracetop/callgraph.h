@@ -32,6 +32,7 @@ struct cg_node {
 	uint32_t first_child, next_sibling;
 	uint64_t interval_self, interval_total; /* samples since the last tick */
 	double self, total;                     /* decayed: samples ending here / passing through */
+	uint64_t last_self; /* interval_self of the interval the last tick ended (history) */
 	bool other;                             /* the "[other]" node of its parent */
 };
 

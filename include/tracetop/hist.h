@@ -33,6 +33,9 @@ struct hist_entry {
 	double score;               /* decayed sample count (or last interval with zeroing) */
 	uint64_t children_interval; /* samples with this function on the stack, this interval */
 	double children;            /* decayed inclusive count, like score */
+	/* interval and children_interval of the interval the last tick ended
+	 * (history keeps them per interval) */
+	uint64_t last, children_last;
 };
 
 struct hist_row {

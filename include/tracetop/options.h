@@ -16,7 +16,8 @@ enum report_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_FOLDED,
-	FORMAT_CSV, /* the system view: a title row, then a row per refresh */
+	FORMAT_CSV,   /* the system view: a title row, then a row per refresh */
+	FORMAT_PPROF, /* the top view: one gzipped pprof profile of the history at the end */
 };
 
 /* What the screen or the batch reports show first. */
@@ -76,6 +77,8 @@ struct options {
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;
+	double history;    /* --history: seconds kept (default 600; 0: none) */
+	bool history_dump; /* --history-dump */
 };
 
 /* Parse argv. 0 on success; -1 with err for a usage error (exit 2). */
