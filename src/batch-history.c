@@ -43,8 +43,8 @@ batch_pprof(struct session *s, const struct options *o, FILE *out)
 	}
 	history_sum(h, 0, history_len(h) - 1, 0, &sum);
 	pi.duration_ns = (int64_t)(sum.secs * 1e9);
-	pi.time_ns = (int64_t)(history_info(h, 0)->wall * 1e9) -
-	             (int64_t)(history_info(h, 0)->secs * 1e9);
+	pi.time_ns =
+	    (int64_t)(history_info(h, 0)->wall * 1e9) - (int64_t)(history_info(h, 0)->secs * 1e9);
 	if (sum.cg == NULL)
 		hist_snapshot(sum.hist, o->sort, NULL, NULL, &snap);
 	rc = report_pprof(out, &pi, sum.cg, &snap, &err);
@@ -71,9 +71,8 @@ batch_dump_interval(const struct history *h, size_t i, const struct options *o, 
 	fprintf(out,
 	        "{\"view\":\"history\",\"index\":%zu,\"seq\":%llu,\"time\":%.3f,\"secs\":%.3f,"
 	        "\"samples\":%llu,\"lost\":%llu,\"has_rows\":%s,\"bytes\":%zu,\"rows\":[",
-	        i, (unsigned long long)in->seq, in->wall, in->secs,
-	        (unsigned long long)in->samples, (unsigned long long)in->lost,
-	        in->rows ? "true" : "false", in->bytes);
+	        i, (unsigned long long)in->seq, in->wall, in->secs, (unsigned long long)in->samples,
+	        (unsigned long long)in->lost, in->rows ? "true" : "false", in->bytes);
 	for (size_t r = 0; r < snap.n && r < max; r++) {
 		const struct hist_entry *e = &snap.rows[r].copy;
 

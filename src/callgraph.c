@@ -285,11 +285,21 @@ void
 cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
          uint64_t w)
 {
+	cg_add_marked(cg, comm, frames, NULL, n, w);
+}
+
+/* The same with some frames being [other] nodes (a history's paths). */
+void
+cg_add_marked(struct callgraph *cg, const char *comm, const struct cg_frame *frames,
+              const bool *other, size_t n, uint64_t w)
+{
 	uint32_t cur = get_node(cg, 0, &no_frame, comm, false);
 
 	cg->nodes[cur].interval_total += w;
 	while (n-- > 0) {
-		cur = get_node(cg, cur, &frames[n], NULL, false);
+		bool o = other != NULL && other[n];
+
+		cur = get_node(cg, cur, o ? &no_frame : &frames[n], NULL, o);
 		cg->nodes[cur].interval_total += w;
 	}
 	cg->nodes[cur].interval_self += w;

@@ -20,8 +20,8 @@ gz_compress(const void *in, size_t len, uint8_t **out, size_t *outlen, struct tt
 
 	if (len > UINT32_MAX)
 		return err_set(err, "gzip: %zu bytes is more than one call takes", len);
-	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZ_WINDOW, 8,
-	                 Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZ_WINDOW, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
 		return err_set(err, "gzip: cannot start zlib's deflate");
 	bound = deflateBound(&z, (uLong)len) + 32;
 	*out = xmalloc(bound);

@@ -117,12 +117,12 @@ stack_hash(const struct hstack *s)
 }
 
 /* The slot of the element eq says is the one, or the empty slot for it. */
-#define HINDEX_FIND(ix, hash, arr, eq)                                                     \
-	({                                                                                 \
-		size_t i_ = (hash) & (ix)->mask;                                           \
-		while ((ix)->slot[i_] != 0 && !(eq(&(arr)[(ix)->slot[i_]])))                \
-			i_ = (i_ + 1) & (ix)->mask;                                        \
-		i_;                                                                        \
+#define HINDEX_FIND(ix, hash, arr, eq)                                                             \
+	({                                                                                         \
+		size_t i_ = (hash) & (ix)->mask;                                                   \
+		while ((ix)->slot[i_] != 0 && !(eq(&(arr)[(ix)->slot[i_]])))                       \
+			i_ = (i_ + 1) & (ix)->mask;                                                \
+		i_;                                                                                \
 	})
 
 /* Slots for n elements at a load under a half. */
@@ -374,8 +374,22 @@ interval_bytes(const struct hinterval *iv)
 	size_t b = sizeof *iv + iv->nev * sizeof *iv->ev;
 
 	for (size_t e = 0; e < iv->nev; e++)
-		b += iv->ev[e].nrows * sizeof(struct hrow) + iv->ev[e].nleaves * sizeof(struct hleaf);
+		b += iv->ev[e].nrows * sizeof(struct hrow) +
+		     iv->ev[e].nleaves * sizeof(struct hleaf);
 	return b;
+}
+
+/* Give back most of an id-indexed array that holds far fewer than it may
+ * (after a compaction), so the bytes follow what is live. */
+static void *
+shrink(void *arr, size_t *cap, size_t n, size_t size)
+{
+	size_t want = n + n / 2 + 64;
+
+	if (*cap <= 2 * want)
+		return arr;
+	*cap = want;
+	return xrealloc(arr, want * size);
 }
 
 /* Keep only the keys, frames and stacks live intervals use, renumbered in
@@ -436,6 +450,9 @@ compact(struct history *h)
 	h->nkeys = h->keys_live = nk;
 	h->nframes = nf;
 	h->nstacks = h->stacks_live = ns;
+	h->keys = shrink(h->keys, &h->keys_cap, nk, sizeof *h->keys);
+	h->frames = shrink(h->frames, &h->frames_cap, nf, sizeof *h->frames);
+	h->stacks = shrink(h->stacks, &h->stacks_cap, ns, sizeof *h->stacks);
 	keys_reindex(h);
 	frames_reindex(h);
 	stacks_reindex(h);
@@ -489,13 +506,12 @@ history_add(struct history *h, const struct frame *f, bool rows)
 	}
 	iv = &h->ring[(h->head + h->len) % h->cap];
 	memset(iv, 0, sizeof *iv);
-	iv->info = (struct history_info){.seq = f->seq,
-	                                 .wall = f->wall,
-	                                 .secs = f->sampling.stats.interval_secs > 0
-	                                             ? f->sampling.stats.interval_secs
-	                                             : f->secs,
-	                                 .lost = f->sampling.stats.interval_lost,
-	                                 .rows = rows};
+	iv->info = (struct history_info){
+	    .seq = f->seq,
+	    .wall = f->wall,
+	    .secs = f->sampling.stats.interval_secs > 0 ? f->sampling.stats.interval_secs : f->secs,
+	    .lost = f->sampling.stats.interval_lost,
+	    .rows = rows};
 	iv->nev = f->sampling.nevents;
 	iv->ev = xcalloc(iv->nev ? iv->nev : 1, sizeof *iv->ev);
 	for (size_t e = 0; e < iv->nev; e++) {
@@ -508,10 +524,15 @@ history_add(struct history *h, const struct frame *f, bool rows)
 	iv->info.bytes = interval_bytes(iv);
 	h->bytes += iv->info.bytes;
 	h->len++;
-	while (h->len > 1 && (newer_secs(h) >= h->keep || history_bytes(h) > h->max_bytes))
+	while (h->len > 1 && newer_secs(h) >= h->keep)
 		evict(h);
 	if (h->nkeys > 2 * h->keys_live + 1024 || h->nstacks > 2 * h->stacks_live + 4096)
 		compact(h);
+	/* over the bytes: the oldest go, and what only they used */
+	while (h->len > 1 && history_bytes(h) > h->max_bytes) {
+		evict(h);
+		compact(h);
+	}
 }
 
 /* Intervals held. */
@@ -592,21 +613,21 @@ history_nstacks(const struct history *h)
 /* Add one stack's count to cg: its frames leaf first, then its command. */
 static void
 sum_stack(const struct history *h, struct callgraph *cg, uint32_t id, uint64_t count,
-          struct cg_frame *buf, size_t max)
+          struct cg_frame *buf, bool *other, size_t max)
 {
 	size_t n = 0;
 
 	while (id != 0 && h->stacks[id].parent != 0 && n < max) {
 		const struct hframe *f = &h->frames[h->stacks[id].frame];
 
-		/* a folded branch comes back as a frame of no function */
-		buf[n++] = f->other ? (struct cg_frame){0} : f->f;
+		buf[n] = f->f;
+		other[n++] = f->other;
 		id = h->stacks[id].parent;
 	}
 	while (id != 0 && h->stacks[id].parent != 0)
 		id = h->stacks[id].parent;
 	if (id != 0)
-		cg_add_n(cg, h->stacks[id].comm, buf, n, count);
+		cg_add_marked(cg, h->stacks[id].comm, buf, other, n, count);
 }
 
 /* Add up intervals from..to of event ev. */
@@ -614,7 +635,7 @@ void
 history_sum(const struct history *h, size_t from, size_t to, size_t ev, struct history_sum *out)
 {
 	struct cg_frame buf[512];
-	bool stacks = false;
+	bool other[512], stacks = false;
 
 	memset(out, 0, sizeof *out);
 	out->hist = hist_new(1.0);
@@ -637,8 +658,8 @@ history_sum(const struct history *h, size_t from, size_t to, size_t ev, struct h
 				hist_add_children_n(out->hist, &h->keys[row->key], row->children);
 		}
 		for (uint32_t l = 0; l < iv->ev[ev].nleaves && out->cg != NULL; l++)
-			sum_stack(h, out->cg, iv->ev[ev].leaves[l].stack, iv->ev[ev].leaves[l].count,
-			          buf, sizeof buf / sizeof *buf);
+			sum_stack(h, out->cg, iv->ev[ev].leaves[l].stack,
+			          iv->ev[ev].leaves[l].count, buf, other, sizeof buf / sizeof *buf);
 	}
 	hist_tick(out->hist, true);
 	if (out->cg != NULL)

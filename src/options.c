@@ -314,11 +314,13 @@ options_duration(const char *name, const char *arg, double *out, struct tt_err *
 		len--;
 	}
 	if (len == 0 || len >= sizeof num)
-		return err_set(err, "%s expects a duration like 90s, 10m or 1h, got '%s'", name, arg);
+		return err_set(err, "%s expects a duration like 90s, 10m or 1h, got '%s'", name,
+		               arg);
 	memcpy(num, arg, len);
 	num[len] = '\0';
 	if (parse_double(num, out) != 0 || *out < 0 || *out * m > 7 * 86400)
-		return err_set(err, "%s expects a duration from 0 to 7 days (90s, 10m, 1h), got '%s'",
+		return err_set(err,
+		               "%s expects a duration from 0 to 7 days (90s, 10m, 1h), got '%s'",
 		               name, arg);
 	*out *= m;
 	return 0;
@@ -454,9 +456,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
-			return err_set(err,
-			               "--format expects text, json, folded, csv or pprof, got '%s'",
-			               arg);
+			return err_set(
+			    err, "--format expects text, json, folded, csv or pprof, got '%s'",
+			    arg);
 		o->format = (enum report_format)k;
 		return 0;
 	case OPT_HISTORY:
@@ -610,7 +612,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "--format pprof and --history-dump read the history: drop "
 		                    "--history 0");
 	if (o->history_dump && (!o->batch || o->format != FORMAT_JSON))
-		return err_set(err, "--history-dump prints JSON lines in batch: add -b --format json");
+		return err_set(err,
+		               "--history-dump prints JSON lines in batch: add -b --format json");
 	if (o->format == FORMAT_CSV && o->view != VIEW_SYSTEM)
 		return err_set(err,
 		               "--format csv is for the system view (--view system); use text "

@@ -27,8 +27,8 @@ struct session {
 	size_t nsources;
 	struct frame frame;
 	struct history *history; /* NULL: --history 0 */
-	uint64_t start_ns; /* sampling began (0: when the loop starts) */
-	uint64_t last_ns;  /* end of the last interval */
+	uint64_t start_ns;       /* sampling began (0: when the loop starts) */
+	uint64_t last_ns;        /* end of the last interval */
 };
 
 /* Make an empty session. */

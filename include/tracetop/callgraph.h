@@ -33,7 +33,7 @@ struct cg_node {
 	uint64_t interval_self, interval_total; /* samples since the last tick */
 	double self, total;                     /* decayed: samples ending here / passing through */
 	uint64_t last_self; /* interval_self of the interval the last tick ended (history) */
-	bool other;                             /* the "[other]" node of its parent */
+	bool other;         /* the "[other]" node of its parent */
 };
 
 struct callgraph;
@@ -54,6 +54,10 @@ void cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frame
 /* The same for w samples at once. */
 void cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
               uint64_t w);
+/* The same where other[i] marks frames[i] as an "[other]" node (a folded
+ * branch, as history keeps them); other may be NULL. */
+void cg_add_marked(struct callgraph *cg, const char *comm, const struct cg_frame *frames,
+                   const bool *other, size_t n, uint64_t w);
 
 /* End an interval: decay (or zero) every node, fold small branches, free
  * faded nodes for reuse. */
