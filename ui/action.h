@@ -13,11 +13,16 @@ enum action {
 	ACT_NEXT_PANE,
 	ACT_PREV_PANE,
 	ACT_REDRAW,
-	ACT_TOGGLE_ZERO, /* z */
-	ACT_FREEZE,      /* Z */
-	ACT_DELAY,       /* d */
-	ACT_NEXT_EVENT,  /* e */
-	ACT_METERS,      /* m: hide or show the header meters */
+	ACT_TOGGLE_ZERO,  /* z */
+	ACT_FREEZE,       /* Z */
+	ACT_DELAY,        /* d */
+	ACT_NEXT_EVENT,   /* e */
+	ACT_METERS,       /* m: hide or show the header meters */
+	ACT_HIST_BACK,    /* ,: one interval back in the history */
+	ACT_HIST_FORWARD, /* .: one interval forward */
+	ACT_HIST_SPIKE,   /* !: the interval with the most samples/s */
+	ACT_HIST_RANGE,   /* r: a range from the interval shown */
+	ACT_HIST_LIVE,    /* L: back to now */
 	/* tables */
 	ACT_UP,
 	ACT_DOWN,

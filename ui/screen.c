@@ -383,6 +383,8 @@ screen_header_view(struct tui *t, struct segs *l)
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
 	if (t->frozen)
 		seg_add(l, "", TH_HEADER_WARN, 1, 0, "FROZEN");
+	if (t->history_label[0] != '\0')
+		seg_add(l, "", TH_HEADER_WARN, 0, 0, "%s", t->history_label);
 	for (size_t i = 0; i < t->npanes; i++) {
 		struct pane_header h = {.n = 0};
 
@@ -426,18 +428,25 @@ screen_draw_tabs(struct tui *t, int y)
 	wattrset(stdscr, A_NORMAL);
 }
 
+/* The history strip's lines, when the screen has room for it. */
+static int
+screen_strip_lines(const struct tui *t)
+{
+	return t->strip_draw != NULL && LINES >= 12 ? t->strip_lines : 0;
+}
+
 /* Lines above the pane area. */
 int
 screen_header_lines(const struct tui *t)
 {
-	return SCREEN_HEADER_LINES + meters_lines(t, LINES, COLS);
+	return SCREEN_HEADER_LINES + screen_strip_lines(t) + meters_lines(t, LINES, COLS);
 }
 
 /* Draw the header, the meters and the tab bar (the caller refreshes). */
 void
 screen_draw_header(struct tui *t)
 {
-	int meters = meters_lines(t, LINES, COLS);
+	int meters = meters_lines(t, LINES, COLS), strip = screen_strip_lines(t);
 	struct segs l;
 
 	if (LINES > 0) {
@@ -450,10 +459,12 @@ screen_draw_header(struct tui *t)
 		screen_header_view(t, &l);
 		segs_draw(&l, 1, &t->theme);
 	}
+	if (strip > 0)
+		t->strip_draw(t, 2);
 	if (meters > 0)
-		meters_draw(t, 2);
-	if (LINES > 2 + meters)
-		screen_draw_tabs(t, 2 + meters);
+		meters_draw(t, 2 + strip);
+	if (LINES > 2 + strip + meters)
+		screen_draw_tabs(t, 2 + strip + meters);
 }
 
 /* The status line: the open prompt, or the message until it expires. */

@@ -126,7 +126,14 @@ struct tui {
 	bool status_error;
 	uint64_t status_until; /* now_ns() deadline */
 	uint64_t dbg_seq;      /* the last debuginfod note put there */
-	bool dirty;            /* something to draw */
+	/* the history timeline (ui/timeline.c), NULL without one; its strip's
+	 * lines under the header and how to draw it; the header's label of the
+	 * stretch shown ("" when live) */
+	struct timeline *timeline;
+	int strip_lines;
+	void (*strip_draw)(struct tui *t, int y);
+	char history_label[64];
+	bool dirty; /* something to draw */
 	bool quit;
 };
 
@@ -142,6 +149,10 @@ void tui_status(struct tui *t, bool error, const char *fmt, ...)
 /* Take the sources' snapshots again and let the panes show them (after a
  * change of what they show: filters, zoom, scope, events). */
 void tui_snapshot(struct tui *t);
+
+/* Give frame f to the panes that read any part in reads (PANE_READS_*),
+ * with the header's numbers when that includes the profile. */
+void tui_update(struct tui *t, const struct frame *f, unsigned reads);
 
 /* Switch to pane ops (it must be in the table). */
 void tui_show_pane(struct tui *t, const struct pane_ops *ops);
