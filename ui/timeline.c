@@ -48,6 +48,18 @@ timeline_index(const struct timeline *tl, uint64_t seq)
 	return i >= 0 ? (size_t)i : 0;
 }
 
+/* The indices of the stretch shown: the cursor's interval, or the range
+ * between it and the anchor, oldest first. */
+static void
+timeline_span(const struct timeline *tl, size_t *a, size_t *b)
+{
+	size_t x = timeline_index(tl, tl->anchor ? tl->anchor : tl->cur);
+	size_t y = timeline_index(tl, tl->cur);
+
+	*a = x < y ? x : y;
+	*b = x < y ? y : x;
+}
+
 /* Minutes and seconds before now, "-MM:SS". */
 static void
 timeline_ago(char *buf, size_t len, double secs)
@@ -63,18 +75,12 @@ static void
 timeline_label(struct tui *t)
 {
 	struct timeline *tl = t->timeline;
-	size_t a = timeline_index(tl, tl->anchor ? tl->anchor : tl->cur);
-	size_t b = timeline_index(tl, tl->cur);
 	const struct history_info *from, *to;
 	double now = t->frame != NULL ? t->frame->wall : 0;
 	char x[16], y[16];
+	size_t a, b;
 
-	if (a > b) {
-		size_t c = a;
-
-		a = b;
-		b = c;
-	}
+	timeline_span(tl, &a, &b);
 	from = history_info(tl->h, a);
 	to = history_info(tl->h, b);
 	if (from == NULL || to == NULL) {
@@ -99,14 +105,7 @@ timeline_refresh(struct tui *t)
 
 	if (tl == NULL || !tl->active || history_len(tl->h) == 0)
 		return;
-	a = timeline_index(tl, tl->anchor ? tl->anchor : tl->cur);
-	b = timeline_index(tl, tl->cur);
-	if (a > b) {
-		size_t c = a;
-
-		a = b;
-		b = c;
-	}
+	timeline_span(tl, &a, &b);
 	timeline_clear_view(tl);
 	tl->nev = n;
 	tl->evs = xcalloc(n ? n : 1, sizeof *tl->evs);
@@ -170,7 +169,7 @@ timeline_draw(struct tui *t, int y)
 	move(y, 0);
 	clrtoeol();
 	attrset(t->theme.attr[TH_HEADER_LABEL]);
-	addstr(tl->active ? "History " : "History ");
+	addstr("History ");
 	if (n == 0 || cols < 10) {
 		attrset(A_NORMAL);
 		return;
@@ -183,14 +182,7 @@ timeline_draw(struct tui *t, int y)
 	w = n < (size_t)cols ? n : (size_t)cols;
 	first = n - w;
 	if (tl->active) {
-		a = timeline_index(tl, tl->anchor ? tl->anchor : tl->cur);
-		b = timeline_index(tl, tl->cur);
-		if (a > b) {
-			size_t c = a;
-
-			a = b;
-			b = c;
-		}
+		timeline_span(tl, &a, &b);
 		if (b < first)
 			first = b;
 	}
