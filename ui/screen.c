@@ -432,7 +432,7 @@ screen_draw_tabs(struct tui *t, int y)
 static int
 screen_strip_lines(const struct tui *t)
 {
-	return t->strip_draw != NULL && LINES >= 12 ? t->strip_lines : 0;
+	return t->strip_draw != NULL && LINES >= SCREEN_STRIP_MIN_LINES ? t->strip_lines : 0;
 }
 
 /* Lines above the pane area. */
