@@ -179,6 +179,10 @@ timeline_draw(struct tui *t, int y)
 	                                    history_info(tl->h, 0)->secs
 	                              : 0);
 	cols -= (int)strlen(ago) + 5;
+	if (cols < 1) {
+		attrset(A_NORMAL);
+		return;
+	}
 	w = n < (size_t)cols ? n : (size_t)cols;
 	first = n - w;
 	if (tl->active) {
