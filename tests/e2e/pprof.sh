@@ -7,6 +7,7 @@
 # carries its build-id.
 . "$(dirname "$0")/lib.sh"
 need_built
+need_root_perf
 need_tool node nodejs
 need_tool npm npm
 need_tool python3 python3
@@ -69,7 +70,6 @@ g=$(cat "$TT_TMP/graph.json")
 like "$g" '"sample_types":\["samples/count","cpu/nanoseconds"\]' "sample types samples/count, cpu/nanoseconds"
 like "$g" '"period_type":"cpu/nanoseconds","period":250000' "period type and period"
 
-need_root_perf
 SPLIT="$WORKLOADS/split"
 EXPECT="split_alpha=50 split_beta=30 split_gamma=20"
 
