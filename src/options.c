@@ -34,6 +34,7 @@ enum {
 	OPT_THREADS,
 	OPT_ENGINE,
 	OPT_LATENCY,
+	OPT_NO_CONFIG,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -108,6 +109,8 @@ static const struct opt_def opt_defs[] = {
     {"no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen"},
     {"no-debuginfod", OPT_NO_DEBUGINFOD, NULL,
      "do not fetch debug info from the servers in DEBUGINFOD_URLS"},
+    {"no-config", OPT_NO_CONFIG, NULL,
+     "neither read nor write the setup file (~/.config/tracetop/tracetoprc)"},
     {"list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit"},
     {"help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit"},
     {"version", OPT_VERSION, NULL, "print the version and exit"},
@@ -304,6 +307,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_COUNTERS:
 		return options_add_events(&o->counters, &o->ncounters, "--counters", arg, err);
 	case OPT_COUNTERS_SCOPE:
+		o->counters_scope_given = true;
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
@@ -405,6 +409,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		if (parse_double(arg, &o->delay) != 0 || o->delay < 0.05 || o->delay > 86400)
 			return err_set(err, "-d expects seconds between 0.05 and 86400, got '%s'",
 			               arg);
+		o->delay_given = true;
 		return 0;
 	case 'n':
 		if (parse_positive("-n", arg, &u, err) != 0)
@@ -426,6 +431,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		o->format = (enum report_format)k;
 		return 0;
 	case 's':
+		o->sort_given = true;
 		return hist_parse_sort(arg, o->sort, err);
 	case 'z':
 		o->zero = true;
@@ -456,6 +462,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = true;
+		return 0;
+	case OPT_NO_CONFIG:
+		o->no_config = true;
 		return 0;
 	case OPT_THREADS:
 		o->threads = true;

@@ -41,11 +41,13 @@ struct options {
 	unsigned mmap_pages;  /* -m, per CPU ring, a power of two */
 	bool batch;           /* -b */
 	double delay;         /* -d seconds */
+	bool delay_given;     /* -d was given (it wins over the setup file) */
 	long count;           /* -n, 0 = forever */
 	const char *output;   /* -o */
 	const char *annotate; /* --annotate SYMBOL (batch), or NULL */
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
+	bool sort_given;               /* -s was given */
 	bool zero;                     /* -z */
 	enum callgraph_mode callgraph; /* -g, --call-graph */
 	unsigned stack_size;           /* --call-graph dwarf,SIZE: bytes of user stack copied */
@@ -62,6 +64,7 @@ struct options {
 	size_t ncounters;
 	unsigned counters_scopes;           /* --counters-scope: bit 1 << scope per scope named */
 	enum counters_scope counters_scope; /* the first scope named (default total) */
+	bool counters_scope_given;          /* --counters-scope was given */
 	struct engine_trace_opt *traces;    /* -T with its --filter, in order */
 	size_t ntraces;
 	const char *ftrace;  /* --ftrace FUNC[,FUNC...], or NULL */
@@ -73,6 +76,7 @@ struct options {
 	const char **latencies; /* --latency SPEC: functions to time, in order */
 	size_t nlatencies;
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
+	bool no_config;         /* --no-config: neither read nor write the setup file */
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;
