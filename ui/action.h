@@ -18,6 +18,7 @@ enum action {
 	ACT_DELAY,       /* d */
 	ACT_NEXT_EVENT,  /* e */
 	ACT_METERS,      /* m: hide or show the header meters */
+	ACT_SAVE_SETUP,  /* F2: write the setup file */
 	/* tables */
 	ACT_UP,
 	ACT_DOWN,

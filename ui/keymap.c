@@ -111,6 +111,8 @@ static const struct keybind keymap[] = {
     {'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e"},
     {'m', false, "m", ACT_METERS, SCOPE_GLOBAL, NULL,
      "hide or show the header meters (CPUs, memory, swap, tasks, load, uptime)"},
+    {KEY_F(2), true, "F2", ACT_SAVE_SETUP, SCOPE_GLOBAL, NULL,
+     "save the setup to tracetoprc: sorts, columns, meters, counters, pane, interval"},
     {CTRL('L'), false, "Ctrl-L", ACT_REDRAW, SCOPE_GLOBAL, NULL, "redraw the screen"},
     {KEY_F(10), true, "F10", ACT_QUIT, SCOPE_GLOBAL, "Quit", "quit (q first closes a dialog)"},
     {'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL},

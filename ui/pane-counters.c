@@ -703,6 +703,7 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 
 const struct pane_ops pane_counters = {
     .name = "Counters",
+    .listpane = true,
     .scope = SCOPE_COUNTERS,
     .view = VIEW_COUNTERS,
     .reads = PANE_READS_COUNTERS,

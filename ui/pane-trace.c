@@ -698,6 +698,7 @@ trace_menu(void *pp, struct tui *t, int id)
 
 const struct pane_ops pane_trace = {
     .name = "Trace",
+    .listpane = true,
     .scope = SCOPE_TRACE,
     .view = VIEW_TRACE,
     .reads = PANE_READS_TRACE,

@@ -10,6 +10,7 @@
 #include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/hist.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/util.h"
 
 enum report_format {
@@ -77,6 +78,12 @@ struct options {
 	size_t nlatencies;
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool no_config;         /* --no-config: neither read nor write the setup file */
+	/* the setup file (on the screen, without --no-config): its settings,
+	 * path and bad lines ("PATH:LINE: why (skipped)") */
+	struct rcfile *rc;
+	char *rc_path;
+	char **rc_notes;
+	size_t nrc_notes, rc_notes_cap;
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;

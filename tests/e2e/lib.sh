@@ -21,6 +21,9 @@ TRACETOP="$TT_BUILDDIR/tracetop"
 WORKLOADS="$TT_BUILDDIR/tests/workloads"
 TT_TMP="$(mktemp -d "${TMPDIR:-/tmp}/tt-test.XXXXXX")"
 TT_TMUX_SOCKET="tt-test-$$"
+# Each test its own setup file (tracetoprc, read and written by the screen):
+# what one test leaves there at exit must not change how the next starts.
+export XDG_CONFIG_HOME="$TT_TMP/config"
 # No debuginfod server unless a test names one (tests/e2e/debuginfod.sh):
 # a machine set up to ask Debian's must not make the others download.
 unset DEBUGINFOD_URLS
