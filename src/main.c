@@ -388,6 +388,20 @@ setup_load(struct options *o)
 	rcfile_apply_options(o->rc, o, setup_bad_line, o);
 }
 
+/* Tell the setup file's bad lines again (the screen is gone) and free
+ * what setup_load made. */
+static void
+setup_unload(struct options *o)
+{
+	for (size_t i = 0; i < o->nrc_notes; i++)
+		fprintf(stderr, "tracetop: %s\n", o->rc_notes[i]);
+	names_free(o->rc_notes, o->nrc_notes);
+	if (o->rc != NULL)
+		rcfile_free(o->rc);
+	free(o->rc);
+	free(o->rc_path);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -431,8 +445,7 @@ main(int argc, char **argv)
 	status = parse_all_events(&o, specs) != 0 || probe_cli_check(&o) != 0 ? EXIT_USAGE
 	                                                                      : run(&o, specs);
 	free(specs);
-	for (size_t i = 0; i < o.nrc_notes; i++)
-		fprintf(stderr, "tracetop: %s\n", o.rc_notes[i]);
+	setup_unload(&o);
 	options_free(&o);
 	return status;
 }

@@ -625,9 +625,4 @@ options_free(struct options *o)
 	free(o->traces);
 	free(o->probes);
 	free(o->latencies);
-	if (o->rc != NULL)
-		rcfile_free(o->rc);
-	free(o->rc);
-	free(o->rc_path);
-	names_free(o->rc_notes, o->nrc_notes);
 }

@@ -202,6 +202,8 @@ loop_picker_key(struct tui *t, wint_t ch, bool is_key)
 	if ((r == PICKER_CHOSEN || r == PICKER_TOGGLED) && owner >= 0 &&
 	    t->panes[owner]->pick != NULL)
 		t->panes[owner]->pick(t->pane_state[owner], t, idx, r == PICKER_TOGGLED);
+	else if (r == PICKER_REFUSED)
+		tui_status(t, true, "%s", t->picker.why);
 	t->dirty = true;
 }
 

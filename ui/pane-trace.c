@@ -481,6 +481,29 @@ trace_catalog_message(void *arg, const char *text)
 	tui_status(p->tui, true, "%s", text);
 }
 
+/* Whether a name typed into the checklist is a tracepoint (one made since
+ * the list was read, say), and if not the event parser's reason. */
+static bool
+trace_typed(void *ctx, const char *text, char *why, size_t len)
+{
+	struct evspec spec;
+	struct tt_err err;
+	char esc[PROMPT_MAX * 4];
+
+	(void)ctx;
+	str_escape(esc, sizeof esc, text, strlen(text));
+	if (evspec_parse(text, &spec, &err) != 0)
+		snprintf(why, len, "nothing matches '%s', and as a tracepoint: %s", esc, err.msg);
+	else if (spec.attr.type != PERF_TYPE_TRACEPOINT)
+		snprintf(why, len,
+		         "nothing matches '%s': it is an event, not a tracepoint (count it in the "
+		         "Counters pane)",
+		         esc);
+	else
+		return true;
+	return false;
+}
+
 /* Open the checklist of every tracepoint, the ones on checked. */
 static int
 trace_pick(struct trace *p, struct tui *t)
@@ -500,6 +523,7 @@ trace_pick(struct trace *p, struct tui *t)
 		p->marks[i] = engine_trace_enabled(t->engine, p->catalog[i]);
 	picker_open_checklist(&t->picker, "Tracepoints (Space: on/off, Enter: on and close)",
 	                      (const char *const *)p->catalog, p->ncatalog, p->marks);
+	picker_allow_typed(&t->picker, trace_typed, p);
 	t->picker_owner = (int)t->cur;
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -525,6 +549,12 @@ trace_picked(void *pp, struct tui *t, size_t idx, bool toggled)
 	struct trace *p = pp;
 	bool on;
 
+	if (idx == PICKER_TYPED) {
+		on = engine_trace_enabled(t->engine, t->picker.query.text);
+		if (toggled || !on)
+			trace_set(t, t->picker.query.text, !on);
+		return REACT_REDRAW;
+	}
 	if (idx >= p->ncatalog)
 		return REACT_REDRAW;
 	on = engine_trace_enabled(t->engine, p->catalog[idx]);

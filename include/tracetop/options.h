@@ -79,7 +79,8 @@ struct options {
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool no_config;         /* --no-config: neither read nor write the setup file */
 	/* the setup file (on the screen, without --no-config): its settings,
-	 * path and bad lines ("PATH:LINE: why (skipped)") */
+	 * path and bad lines ("PATH:LINE: why (skipped)"); main.c's, not
+	 * options_parse's (options_free leaves them) */
 	struct rcfile *rc;
 	char *rc_path;
 	char **rc_notes;

@@ -4,9 +4,8 @@
  * a hand edit can hold anything. Build from a configured build directory:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$SRC/include \
- *     $SRC/tests/fuzz/fuzz-rcfile.c $SRC/src/rcfile.c $SRC/src/evspec.c \
- *     $SRC/src/tracefs.c $SRC/src/symtab.c $SRC/src/counters-math.c \
- *     $SRC/src/util.c -o fuzz-rcfile && ./fuzz-rcfile $SRC/tests/fuzz/corpus/rcfile
+ *     $SRC/tests/fuzz/fuzz-rcfile.c $SRC/src/rcfile.c $SRC/src/util.c \
+ *     -o fuzz-rcfile && ./fuzz-rcfile $SRC/tests/fuzz/corpus/rcfile
  *
  * where $SRC is the source tree and "." holds config.h. */
 #include "config.h"
