@@ -54,6 +54,7 @@ enum action {
 	ACT_PAUSE,   /* p: pause the stream */
 	ACT_SUMMARY, /* v: the stream or the counts per event */
 	ACT_FTRACE,  /* f: follow kernel functions (function tracer) */
+	ACT_KFILTER, /* F: edit the selected event's kernel filter */
 	/* probes pane */
 	ACT_TOGGLE, /* Space: turn the selected probe on or off */
 	/* annotate pane (and a in Top) */

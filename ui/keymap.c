@@ -78,6 +78,8 @@ static const struct keybind keymap[] = {
      "pause the stream: the view holds still, events are still counted"},
     {'f', false, "f", ACT_FTRACE, SCOPE_TRACE, "Ftrace",
      "follow kernel functions with the function tracer (again: stop it)"},
+    {'F', false, "F", ACT_KFILTER, SCOPE_TRACE, NULL,
+     "edit the selected event's filter in the kernel (ftrace syntax; empty clears it)"},
     {'v', false, "v", ACT_SUMMARY, SCOPE_TRACE, "Summary",
      "switch between the event stream and the counts and rates per event"},
     {'a', false, "a", ACT_ADD, SCOPE_PROBES, "Insert",

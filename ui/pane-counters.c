@@ -721,7 +721,7 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 {
 	struct cnt *p = pp;
 	struct tt_err err;
-	char name[128], *sp;
+	char name[PROMPT_MAX], *sp;
 
 	(void)toggled; /* not a checklist */
 	if ((idx >= p->ncatalog && idx != PICKER_TYPED) || t->counters == NULL)

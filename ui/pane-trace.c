@@ -96,8 +96,10 @@ struct trace {
 	char **catalog; /* tracepoints for the checklist, on first use */
 	bool *marks;
 	size_t ncatalog, catalog_cap;
-	uint64_t t0;        /* time of the first event seen: times are shown from it */
-	bool ftrace_prompt; /* the open prompt asks for functions to follow */
+	uint64_t t0;         /* time of the first event seen: times are shown from it */
+	bool ftrace_prompt;  /* the open prompt asks for functions to follow */
+	bool kfilter_prompt; /* ... or for the kernel filter of kfilter_event */
+	char kfilter_event[128], kfilter_label[192];
 	struct tui *tui;
 };
 
@@ -618,6 +620,52 @@ trace_row_menu(struct trace *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* F: edit the kernel filter of the selected row's event, the prompt
+ * holding the filter it has. */
+static int
+trace_kfilter_open(struct trace *p, struct tui *t)
+{
+	const char *name = trace_selected_event(p), *filter;
+
+	if (name == NULL || !engine_trace_enabled(t->engine, name)) {
+		tui_status(t, false, "select a row of a tracepoint that is on to filter it");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	filter = engine_trace_filter(t->engine, name);
+	if (filter != NULL && strlen(filter) >= PROMPT_MAX) {
+		tui_status(t, true, "the filter of %s is too long to edit here (%zu bytes)", name,
+		           strlen(filter));
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	snprintf(p->kfilter_event, sizeof p->kfilter_event, "%s", name);
+	snprintf(p->kfilter_label, sizeof p->kfilter_label,
+	         "Kernel filter of %s (empty clears): ", name);
+	p->kfilter_prompt = true;
+	t->prompt_owner = (int)t->cur;
+	prompt_open(&t->prompt, p->kfilter_label, filter != NULL ? filter : "");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* The kernel filter prompt was answered: set it, or say the kernel's
+ * words (the old filter stays). */
+static void
+trace_kfilter_done(struct trace *p, struct tui *t, int result)
+{
+	const char *f = t->prompt.text;
+	struct tt_err err;
+
+	if (result == PROMPT_CANCEL || result == PROMPT_DONE)
+		p->kfilter_prompt = false;
+	if (result != PROMPT_DONE)
+		return;
+	if (engine_trace_set_filter(t->engine, p->kfilter_event, f, &err) != 0)
+		tui_status(t, true, "%s", err.msg);
+	else if (*f == '\0')
+		tui_status(t, false, "%s: no kernel filter", p->kfilter_event);
+	else
+		tui_status(t, false, "%s filtered in the kernel: %s", p->kfilter_event, f);
+}
+
 /* Act on an action: the pane's own, then the list's (of the view shown). */
 static int
 trace_action(void *pp, struct tui *t, enum action a)
@@ -652,6 +700,8 @@ trace_action(void *pp, struct tui *t, enum action a)
 		return REACT_HANDLED | REACT_REDRAW;
 	case ACT_ENTER:
 		return trace_row_menu(p, t);
+	case ACT_KFILTER:
+		return trace_kfilter_open(p, t);
 	default:
 		return listpane_action(p->summary ? &p->sum : &p->list, t, a);
 	}
@@ -675,6 +725,10 @@ trace_prompt(void *pp, struct tui *t, int result)
 
 	struct tt_err err;
 
+	if (p->kfilter_prompt) {
+		trace_kfilter_done(p, t, result);
+		return REACT_REDRAW;
+	}
 	if (p->ftrace_prompt) {
 		if (result == PROMPT_DONE && t->prompt.text[0] != '\0') {
 			if (engine_ftrace_start(t->engine, t->prompt.text, false, &err) != 0)

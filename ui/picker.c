@@ -85,7 +85,7 @@ picker_has_exact(const struct picker *pk, const char *text)
 static void
 picker_typed_check(struct picker *pk)
 {
-	char esc[PROMPT_MAX * 4];
+	char esc[200]; /* cut: the why line has room for a part */
 	const char *q = pk->query.text;
 
 	pk->typed_ok = false;
