@@ -14,6 +14,7 @@
 #include "tracetop/stream.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
+#include "ui/trace-edit.h"
 #include "ui/tui.h"
 
 #define TRACE_STACK_LINES 8 /* frames shown under the list, at most */
@@ -96,10 +97,9 @@ struct trace {
 	char **catalog; /* tracepoints for the checklist, on first use */
 	bool *marks;
 	size_t ncatalog, catalog_cap;
-	uint64_t t0;         /* time of the first event seen: times are shown from it */
-	bool ftrace_prompt;  /* the open prompt asks for functions to follow */
-	bool kfilter_prompt; /* ... or for the kernel filter of kfilter_event */
-	char kfilter_event[128], kfilter_label[192];
+	uint64_t t0;                  /* time of the first event seen: times are shown from it */
+	bool ftrace_prompt;           /* the open prompt asks for functions to follow */
+	struct trace_kfilter kfilter; /* ... or for an event's kernel filter */
 	struct tui *tui;
 };
 
@@ -483,29 +483,6 @@ trace_catalog_message(void *arg, const char *text)
 	tui_status(p->tui, true, "%s", text);
 }
 
-/* Whether a name typed into the checklist is a tracepoint (one made since
- * the list was read, say), and if not the event parser's reason. */
-static bool
-trace_typed(void *ctx, const char *text, char *why, size_t len)
-{
-	struct evspec spec;
-	struct tt_err err;
-	char esc[PROMPT_MAX * 4];
-
-	(void)ctx;
-	str_escape(esc, sizeof esc, text, strlen(text));
-	if (evspec_parse(text, &spec, &err) != 0)
-		snprintf(why, len, "nothing matches '%s', and as a tracepoint: %s", esc, err.msg);
-	else if (spec.attr.type != PERF_TYPE_TRACEPOINT)
-		snprintf(why, len,
-		         "nothing matches '%s': it is an event, not a tracepoint (count it in the "
-		         "Counters pane)",
-		         esc);
-	else
-		return true;
-	return false;
-}
-
 /* Open the checklist of every tracepoint, the ones on checked. */
 static int
 trace_pick(struct trace *p, struct tui *t)
@@ -620,52 +597,6 @@ trace_row_menu(struct trace *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* F: edit the kernel filter of the selected row's event, the prompt
- * holding the filter it has. */
-static int
-trace_kfilter_open(struct trace *p, struct tui *t)
-{
-	const char *name = trace_selected_event(p), *filter;
-
-	if (name == NULL || !engine_trace_enabled(t->engine, name)) {
-		tui_status(t, false, "select a row of a tracepoint that is on to filter it");
-		return REACT_HANDLED | REACT_REDRAW;
-	}
-	filter = engine_trace_filter(t->engine, name);
-	if (filter != NULL && strlen(filter) >= PROMPT_MAX) {
-		tui_status(t, true, "the filter of %s is too long to edit here (%zu bytes)", name,
-		           strlen(filter));
-		return REACT_HANDLED | REACT_REDRAW;
-	}
-	snprintf(p->kfilter_event, sizeof p->kfilter_event, "%s", name);
-	snprintf(p->kfilter_label, sizeof p->kfilter_label,
-	         "Kernel filter of %s (empty clears): ", name);
-	p->kfilter_prompt = true;
-	t->prompt_owner = (int)t->cur;
-	prompt_open(&t->prompt, p->kfilter_label, filter != NULL ? filter : "");
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
-/* The kernel filter prompt was answered: set it, or say the kernel's
- * words (the old filter stays). */
-static void
-trace_kfilter_done(struct trace *p, struct tui *t, int result)
-{
-	const char *f = t->prompt.text;
-	struct tt_err err;
-
-	if (result == PROMPT_CANCEL || result == PROMPT_DONE)
-		p->kfilter_prompt = false;
-	if (result != PROMPT_DONE)
-		return;
-	if (engine_trace_set_filter(t->engine, p->kfilter_event, f, &err) != 0)
-		tui_status(t, true, "%s", err.msg);
-	else if (*f == '\0')
-		tui_status(t, false, "%s: no kernel filter", p->kfilter_event);
-	else
-		tui_status(t, false, "%s filtered in the kernel: %s", p->kfilter_event, f);
-}
-
 /* Act on an action: the pane's own, then the list's (of the view shown). */
 static int
 trace_action(void *pp, struct tui *t, enum action a)
@@ -701,7 +632,7 @@ trace_action(void *pp, struct tui *t, enum action a)
 	case ACT_ENTER:
 		return trace_row_menu(p, t);
 	case ACT_KFILTER:
-		return trace_kfilter_open(p, t);
+		return trace_kfilter_open(&p->kfilter, t, trace_selected_event(p));
 	default:
 		return listpane_action(p->summary ? &p->sum : &p->list, t, a);
 	}
@@ -725,8 +656,8 @@ trace_prompt(void *pp, struct tui *t, int result)
 
 	struct tt_err err;
 
-	if (p->kfilter_prompt) {
-		trace_kfilter_done(p, t, result);
+	if (p->kfilter.open) {
+		trace_kfilter_done(&p->kfilter, t, result);
 		return REACT_REDRAW;
 	}
 	if (p->ftrace_prompt) {
