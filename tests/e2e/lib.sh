@@ -34,6 +34,7 @@ _tap_planned=""   # the plan, when given up front
 _tap_pids=()      # background processes to kill at exit
 _tap_at_exit=()   # commands to run at exit
 _tap_tmux=""      # set once a tmux server was started
+_tap_setups=0     # tmux_start's setup directories so far
 
 # ---------------------------------------------------------------- TAP
 
@@ -348,11 +349,19 @@ _tt_tmux() {
 
 # tmux_start NAME COLS ROWS CMD [ARGS...]: run CMD in a detached session
 # exactly COLS x ROWS (no status line); the pane stays after CMD exits.
+# CMD gets an empty XDG_CONFIG_HOME of its own unless TT_KEEP_SETUP is set.
 tmux_start() {
 	local name="$1" cols="$2" rows="$3"
 	shift 3
 	need_tmux
 	_tap_tmux=1
+	# A setup file directory of its own for each start, unless the test
+	# keeps one (TT_KEEP_SETUP=1): what one run writes at exit (the pane
+	# it quit on...) must not change how the next one starts.
+	if [ -z "${TT_KEEP_SETUP:-}" ]; then
+		_tap_setups=$((_tap_setups + 1))
+		set -- env XDG_CONFIG_HOME="$TT_TMP/setup.$_tap_setups" "$@"
+	fi
 	_tt_tmux set-option -g status off \; set-option -g remain-on-exit on \; \
 		new-session -d -s "$name" -x "$cols" -y "$rows" -- "$@"
 }

@@ -14,6 +14,7 @@ need_root_perf
 # XDG path is checked at the end).
 export HOME="$TT_TMP/home"
 unset XDG_CONFIG_HOME
+export TT_KEEP_SETUP=1 # the runs here share their setup file
 mkdir -p "$HOME"
 rc="$HOME/.config/tracetop/tracetoprc"
 
