@@ -43,9 +43,11 @@ setup_title_len(const char *title)
 	return paren != NULL ? (size_t)(paren - title) : strlen(title);
 }
 
-/* Sort pane i's table as "TITLE asc|desc" says. */
+/* Sort pane i's table as "TITLE asc|desc" says. A column this run does
+ * not have (Children without -g) leaves the pane's own order: the setting
+ * is good, for other runs. */
 static void
-setup_apply_sort(struct tui *t, size_t i, const char *value, unsigned line)
+setup_apply_sort(struct tui *t, size_t i, const char *value)
 {
 	struct table *tab = &((struct listpane *)t->pane_state[i])->table;
 	const char *sp = strrchr(value, ' ');
@@ -58,11 +60,34 @@ setup_apply_sort(struct tui *t, size_t i, const char *value, unsigned line)
 			table_sort_by(tab, c, strcmp(sp + 1, "desc") == 0);
 			return;
 		}
-	char msg[256];
+}
 
-	snprintf(msg, sizeof msg, "sort: the %s pane has no column to sort by named '%.*s'",
-	         t->panes[i]->name, (int)n, value);
-	setup_note(t, line, msg);
+/* Whether some list pane has key "sort.NAME". */
+static bool
+setup_sort_known(const struct tui *t, const char *key)
+{
+	char name[32];
+
+	for (size_t i = 0; i < t->npanes; i++) {
+		setup_pane_key(t->panes[i], name, sizeof name);
+		if (t->panes[i]->listpane && strcmp(key + strlen("sort."), name) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Note the sort.PANE lines that name no list pane. */
+static void
+setup_check_sorts(struct tui *t, const struct rcfile *rc)
+{
+	char msg[160];
+
+	for (size_t i = 0; i < rc->n; i++)
+		if (strncmp(rc->v[i].key, "sort.", 5) == 0 && !setup_sort_known(t, rc->v[i].key)) {
+			snprintf(msg, sizeof msg, "%s: no list pane named '%s'", rc->v[i].key,
+			         rc->v[i].key + 5);
+			setup_note(t, rc->v[i].line, msg);
+		}
 }
 
 /* The pane setting: switch to it unless the command line chose a view. */
@@ -99,16 +124,16 @@ setup_apply(struct tui *t)
 	if (rc == NULL)
 		return;
 	setup_apply_pane(t, rc);
+	setup_check_sorts(t, rc);
 	t->no_meters = !rcfile_get_bool(rc, "meters", !t->no_meters);
 	for (size_t i = 0; i < t->npanes; i++) {
 		const char *v;
-		unsigned line;
 
 		setup_pane_key(t->panes[i], key + 5, sizeof key - 5);
 		memcpy(key, "sort.", 5);
-		if (t->panes[i]->listpane && (v = rcfile_get(rc, key, &line)) != NULL &&
+		if (t->panes[i]->listpane && (v = rcfile_get(rc, key, NULL)) != NULL &&
 		    !(t->panes[i] == &pane_top && t->opts->sort_given))
-			setup_apply_sort(t, i, v, line);
+			setup_apply_sort(t, i, v);
 		if (t->panes[i]->setup != NULL)
 			t->panes[i]->setup(t->pane_state[i], t, t->opts->rc, false);
 	}

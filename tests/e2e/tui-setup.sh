@@ -64,8 +64,9 @@ like "$(cat "$rc")" '^pane=trace$' "the pane shown at exit is written at exit"
 like "$(cat "$rc")" '^sort\.counters=Event asc$' "and the rest is kept"
 
 # ---------------------------------------------------------------- a bad line
-printf 'delay=fast\nsort.counters=Run%% desc\n' >>"$rc"
+printf 'delay=fast\nsort.counters=Run%% desc\nsort.nosuchpane=Name desc\n' >>"$rc"
 bad=$(grep -n '^delay=fast$' "$rc" | cut -d: -f1)
+bad2=$(grep -n '^sort.nosuchpane=' "$rc" | cut -d: -f1)
 tui_start s3 160 30
 tmux_wait_text s3 10 "tracetoprc:$bad: delay expects a number"
 ok $? "a bad line is shown with its line number ($bad)" || diag "$(tmux_capture s3)"
@@ -80,6 +81,8 @@ ok $? "the delay of the earlier good line stands"
 quit s3
 like "$(tmux_capture s3)" "tracetop: $rc:$bad: delay expects a number from 0.05 to 86400 \(skipped\)" \
 	"the bad line is told again on stderr at exit"
+like "$(tmux_capture s3)" "tracetop: $rc:$bad2: sort.nosuchpane: no list pane named 'nosuchpane' \(skipped\)" \
+	"a sort of a pane that does not exist is told with its line"
 
 # ---------------------------------------------------------------- the command line wins
 tui_start s4 120 30 --view top -d 1
