@@ -23,6 +23,11 @@ filter_before=$(cat "$filter_file")
 tui_start kf 150 40 -d 0.5 -T sched:sched_process_exec --view trace
 tmux_wait_text kf 10 '1 tracepoint on'
 ok $? "the Trace pane with sched_process_exec on"
+# the screen's own filter (F4) keeps this test's programs in view: the
+# machine's other execs would push them off the screen
+tmux_keys kf F4
+tmux_keys kf -l 'tt-'
+tmux_keys kf Enter
 for _ in 1 2 3 4 5; do
 	"$TT_TMP/tt-kf-other-a"
 	tmux_wait_text kf 2 'filename=[^ ]*tt-kf-other-a' && break
