@@ -442,6 +442,27 @@ rc_mkdirs(const char *path, struct tt_err *err)
 	return 0;
 }
 
+/* Whether the file (or the nearest directory above it that exists) is
+ * this user's: under sudo, HOME may still be another user's, whose home
+ * must not get files that user cannot change. */
+static int
+rc_owned(const char *path, struct tt_err *err)
+{
+	char *p = xstrdup(path), *slash;
+	struct stat st;
+	int rc = 0;
+
+	while (stat(p, &st) != 0 && (slash = strrchr(p, '/')) != NULL && slash != p)
+		*slash = '\0';
+	if (stat(p, &st) == 0 && st.st_uid != geteuid())
+		rc = err_set(err,
+		             "not writing %s: %s belongs to uid %u, not to this user (HOME of "
+		             "another user, as sudo may leave it? sudo -H, or --no-config)",
+		             path, p, (unsigned)st.st_uid);
+	free(p);
+	return rc;
+}
+
 /* Write the file: a temporary file beside it, renamed over it. */
 int
 rcfile_save(const struct rcfile *c, const char *path, struct tt_err *err)
@@ -451,7 +472,7 @@ rcfile_save(const struct rcfile *c, const char *path, struct tt_err *err)
 	FILE *f;
 	int rc = -1;
 
-	if (rc_mkdirs(path, err) != 0)
+	if (rc_owned(path, err) != 0 || rc_mkdirs(path, err) != 0)
 		goto out;
 	if ((f = fopen(tmp, "w")) == NULL) {
 		err_set(err, "cannot write %s: %s", tmp, strerror(errno));

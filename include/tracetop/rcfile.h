@@ -65,7 +65,9 @@ int rcfile_path(char *buf, size_t len, struct tt_err *err);
 int rcfile_load(struct rcfile *c, const char *path, rcfile_report report, void *arg,
                 struct tt_err *err);
 
-/* Write c to path (its directories made, the file replaced at once). */
+/* Write c to path (its directories made, the file replaced at once);
+ * refused when the file, or the directory it would go in, is another
+ * user's (sudo leaving HOME alone). */
 int rcfile_save(const struct rcfile *c, const char *path, struct tt_err *err);
 
 /* Apply the settings the command line did not give: the refresh interval

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -187,6 +188,17 @@ test_round_trip(void **state)
 	snprintf(path, sizeof path, "%s/none", dir);
 	assert_int_equal(rcfile_load(&back, path, collect, &r, &err), 0);
 	assert_int_equal(back.n, 0);
+	/* another user's directory (as root: a HOME sudo kept) is not written */
+	snprintf(path, sizeof path, "%s/other", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	if (geteuid() == 0) {
+		assert_int_equal(chown(path, 4242, 4242), 0);
+		snprintf(path, sizeof path, "%s/other/.config/tracetop/tracetoprc", dir);
+		assert_int_equal(rcfile_save(&c, path, &err), -1);
+		assert_non_null(strstr(err.msg, "uid 4242"));
+		snprintf(path, sizeof path, "%s/other/.config", dir);
+		assert_int_equal(access(path, F_OK), -1); /* nothing made there */
+	}
 	rcfile_free(&c);
 	snprintf(path, sizeof path, "rm -rf %s", dir);
 	assert_int_equal(system(path), 0);
