@@ -496,7 +496,7 @@ screen_draw_keybar(struct tui *t, int y)
 		/* The lookup says whether this key does this action here. */
 		if (b->bar == NULL || seen[b->action] ||
 		    keymap_lookup(b->key, b->is_key, scope) != b->action ||
-		    (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_TABLE && b->scope != scope))
+		    !keymap_applies(b, scope))
 			continue;
 		seen[b->action] = true;
 		w = prompt_str_width(b->name) + prompt_str_width(b->bar);
