@@ -155,7 +155,7 @@ flame_show(void *pp, struct tui *t, bool shown)
 }
 
 /* Lay the graph out for width w (kept until the width, zoom or graph
- * change). */
+ * change); the selection moves out of frames left out. */
 static void
 flame_relayout(struct flame_pane *p, int w)
 {
@@ -164,6 +164,10 @@ flame_relayout(struct flame_pane *p, int w)
 	flame_layout(&p->fl, p->zoom, w, &p->lay);
 	p->lay_w = w;
 	p->lay_zoom = p->zoom;
+	/* a frame too narrow for a column: select its nearest caller drawn */
+	while (p->sel > 1 && flame_box_of(&p->lay, p->sel) < 0)
+		p->sel = p->fl.nodes[p->sel].parent;
+	p->sel_id = p->fl.nodes[p->sel].id;
 }
 
 /* The attribute of a box: its kind's colour, a match's, reverse when
