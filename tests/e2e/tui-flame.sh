@@ -50,7 +50,7 @@ near() {
 icicle() {
 	local leaf caller
 	leaf=$(line_of "$1" 'cp_alpha_leaf')
-	caller=$(line_of "$1" '^\[?cp_alpha ')
+	caller=$(line_of "$1" 'cp_alpha [0-9]')
 	[ "$caller" -ge 0 ] && [ "$leaf" -gt "$caller" ]
 }
 
@@ -61,6 +61,7 @@ run_size() {
 	tmux_wait_text "$s" 5 'cp_alpha_leaf .*cp_beta_leaf'
 	ok $? "${c}x$r: --view flame starts on the Flame pane with the leaves"
 	like "$(tmux_capture "$s")" '^Flame graph' "${c}x$r: the pane's title"
+	like "$(tmux_capture "$s")" ' Top +Counters .* Annotate +Flame( |$)' "${c}x$r: the tab bar shows Flame"
 	like "$(tmux_capture "$s")" '\[all 100\.0%' "${c}x$r: the root selected, in brackets"
 	# proportions: cp_beta starts half way across, cp_gamma at 80 %
 	a=$(col_of "$s" "cp_alpha ")
