@@ -403,21 +403,28 @@ batch_flame_event(struct batch_view *v, const struct frame *f)
 	return NULL;
 }
 
-/* Flame view, text: every refresh's flame graph, a line per depth. */
+/* Flame view, text: every refresh's flame graph of each event with call
+ * stacks, a line per depth. */
 static void
 batch_flame_report(struct batch_view *v, const struct frame *f)
 {
-	const struct frame_event *ev = batch_flame_event(v, f);
 	int width = batch_flame_width(v->out);
 
-	if (ev == NULL)
+	if (batch_flame_event(v, f) == NULL)
 		return;
-	flame_build(&v->flame, ev->cg, SYM_QUALIFIED);
-	fprintf(v->out, "flame: %s  samples: %llu  window: %.0f samples  width: %d  target: %s\n",
-	        ev->name, (unsigned long long)ev->samples, v->flame.nodes[1].total, width,
-	        f->sampling.target);
-	report_flame_text(v->out, &v->flame, 1, width);
-	fputc('\n', v->out);
+	for (size_t i = 0; i < f->sampling.nevents; i++) {
+		const struct frame_event *ev = &f->sampling.events[i];
+
+		if (ev->cg == NULL)
+			continue;
+		flame_build(&v->flame, ev->cg, SYM_QUALIFIED);
+		fprintf(v->out,
+		        "flame: %s  samples: %llu  window: %.0f samples  width: %d  target: %s\n",
+		        ev->name, (unsigned long long)ev->samples, v->flame.nodes[1].total, width,
+		        f->sampling.target);
+		report_flame_text(v->out, &v->flame, 1, width);
+		fputc('\n', v->out);
+	}
 }
 
 /* The SVG of frame f's window. */
