@@ -165,18 +165,6 @@ check() {
 	return $status
 }
 
-# usage_error DESC ERE ARGS...: tracetop ARGS exits 2 with a message matching ERE.
-usage_error() {
-	local desc=$1 re=$2 status
-	shift 2
-	tt -n 1 -d 0.1 "$@" >"$TT_TMP/usage.out" 2>"$TT_TMP/usage.err"
-	status=$?
-	[ $status -eq 2 ] && grep -Eq -- "$re" "$TT_TMP/usage.err"
-	ok $? "$desc"
-	[ $status -eq 2 ] || diag "exit status $status (want 2)"
-	diag "$(head -n 5 "$TT_TMP/usage.err")"
-}
-
 CALLPATHS_PIDFILE="$TT_TMP/cp.pid" "$FP" 120 >/dev/null 2>&1 &
 bg_pid $!
 pid=$(wait_pidfile "$TT_TMP/cp.pid" 5)

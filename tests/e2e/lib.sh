@@ -340,6 +340,19 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# usage_error DESC ERE ARGS...: tracetop ARGS (one short refresh) exits 2
+# with a message on stderr matching ERE.
+usage_error() {
+	local desc=$1 re=$2 status
+	shift 2
+	timeout -k 5 60 "$TRACETOP" -n 1 -d 0.1 "$@" >"$TT_TMP/usage.out" 2>"$TT_TMP/usage.err"
+	status=$?
+	[ $status -eq 2 ] && grep -Eq -- "$re" "$TT_TMP/usage.err"
+	ok $? "$desc"
+	[ $status -eq 2 ] || diag "exit status $status (want 2)"
+	diag "$(head -n 5 "$TT_TMP/usage.err")"
+}
+
 # ---------------------------------------------------------------- tmux
 
 # Run tmux on this test's private server, never a user's.
