@@ -41,8 +41,8 @@ struct flame_pane {
 	size_t capmarks;
 	double share; /* of the graph's samples through a match */
 	int top_row;  /* the first depth drawn (rows scroll to the selection) */
-	/* where the last draw put the graph, for the mouse */
-	int gy, gx, grows;
+	/* where the last draw put the graph, for the keys and the mouse */
+	int gy, gx, grows, gw;
 };
 
 /* Create the pane. */
@@ -310,6 +310,7 @@ flame_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	p->gy = y + 1;
 	p->gx = x;
 	p->grows = rows;
+	p->gw = w;
 	for (size_t i = 0; i < p->lay.n; i++) {
 		const struct flame_box *b = &p->lay.boxes[i];
 		int r = (int)b->row - p->top_row;
@@ -373,8 +374,9 @@ flame_move_sel(struct flame_pane *p, enum action a)
 {
 	enum flame_move m;
 
-	if (p->lay_w < 0)
-		return REACT_HANDLED;
+	if (p->gw <= 0)
+		return REACT_HANDLED; /* nothing drawn yet */
+	flame_relayout(p, p->gw);     /* a refresh may have come since the draw */
 	if (a == ACT_LEFT || a == ACT_RIGHT)
 		m = a == ACT_LEFT ? FLAME_TO_PREV : FLAME_TO_NEXT;
 	else
@@ -468,9 +470,10 @@ flame_mouse(void *pp, struct tui *t, int y, int x, unsigned long bstate)
 	int r;
 
 	(void)t;
-	if (!(bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) || p->lay_w < 0 || y < p->gy ||
+	if (!(bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)) || p->gw <= 0 || y < p->gy ||
 	    y >= p->gy + p->grows)
 		return REACT_IGNORED;
+	flame_relayout(p, p->gw);
 	r = p->icicle ? y - p->gy : p->gy + p->grows - 1 - y;
 	r += p->top_row;
 	for (size_t i = 0; i < p->lay.n; i++) {
