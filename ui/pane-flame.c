@@ -509,6 +509,19 @@ flame_header(void *pp, struct pane_header *h)
 	}
 }
 
+/* i's state in the setup file: flame or icicle. */
+static void
+flame_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
+{
+	struct flame_pane *p = pp;
+
+	(void)t;
+	if (save)
+		rcfile_set_bool(rc, "flame.icicle", p->icicle);
+	else
+		p->icicle = rcfile_get_bool(rc, "flame.icicle", p->icicle);
+}
+
 /* From the Top pane: show function f's heaviest frame in the graph. */
 void
 pane_flame_open(struct tui *t, const struct cg_frame *f)
@@ -541,4 +554,5 @@ const struct pane_ops pane_flame = {
     .action = flame_action,
     .mouse = flame_mouse,
     .prompt = flame_prompt,
+    .setup = flame_setup,
 };

@@ -4,7 +4,8 @@
 # cp_X_leaf, X = alpha 50 %, beta 30 %, gamma 20 %): frames in proportion
 # in flame order, moves and the selection, zoom in and out, the callers of
 # a function, icicle, search with its share, freeze, a mouse click (80
-# columns), reached by Tab and by F from Top; monochrome ASCII; the message without -g.
+# columns), reached by Tab and by F from Top, the orientation kept in the
+# setup file; monochrome ASCII; the message without -g.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/callpaths-fp"
 need_tmux
@@ -192,6 +193,24 @@ tmux_keys top -l cp_gamma_leaf
 tmux_keys top Enter F
 tmux_wait_text top 3 '\[cp_gamma_leaf'
 ok $? "F on cp_gamma_leaf in Top: the Flame pane with it selected"
+tmux_kill
+
+# The orientation persists in the setup file: i, quit, start again.
+mkdir -p "$XDG_CONFIG_HOME"
+TT_KEEP_SETUP=1 tmux_start ic1 100 30 "$TRACETOP" -g -p "$pid" -d 0.5 --view flame
+tmux_wait_text ic1 5 'cp_alpha_leaf'
+tmux_keys ic1 i
+wait_for 2 icicle ic1
+ok $? "setup: i draws an icicle"
+tmux_keys ic1 q
+wait_for 5 tmux_exited ic1
+grep -qx 'flame.icicle=yes' "$XDG_CONFIG_HOME/tracetop/tracetoprc"
+ok $? "setup: flame.icicle=yes written at exit" ||
+	diag "$(cat "$XDG_CONFIG_HOME/tracetop/tracetoprc" 2>&1)"
+TT_KEEP_SETUP=1 tmux_start ic2 100 30 "$TRACETOP" -g -p "$pid" -d 0.5 --view flame
+tmux_wait_text ic2 5 'cp_alpha_leaf'
+wait_for 2 icicle ic2
+ok $? "setup: the next start draws an icicle"
 tmux_kill
 
 # Monochrome and ASCII: frames still readable, no UTF-8 glyphs.
