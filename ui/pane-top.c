@@ -715,6 +715,7 @@ top_action(void *pp, struct tui *t, enum action a)
 			return REACT_HANDLED | REACT_REDRAW;
 		}
 		f = calltree_frame(l->top);
+		f.inlined = l->top->entry->key.inlined; /* the trie tells inlined frames apart */
 		pane_flame_open(t, &f);
 		return REACT_HANDLED | REACT_REDRAW;
 	}
