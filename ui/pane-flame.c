@@ -24,11 +24,13 @@ struct flame_pane {
 	struct flame_layout lay; /* its boxes at the last draw's width */
 	int lay_w;
 	uint32_t lay_zoom;
-	bool stacks;              /* the engine records call stacks */
-	bool stale;               /* a frame came while the pane was not seen */
-	bool seen;                /* the pane is shown */
-	uint32_t sel, zoom;       /* nodes of fl */
-	uint64_t sel_id, zoom_id; /* their identities across refreshes */
+	bool stacks;                             /* the engine records call stacks */
+	bool stale;                              /* a frame came while the pane was not seen */
+	bool seen;                               /* the pane is shown */
+	uint32_t sel, zoom;                      /* nodes of fl */
+	uint64_t sel_id, zoom_id;                /* their identities across refreshes */
+	uint64_t zoom_path[FLAME_MAX_DEPTH + 1]; /* the ids from the root to the zoom */
+	unsigned zoom_depth;
 	bool icicle;
 	bool callers;                 /* fl is the callers of callee */
 	struct cg_frame callee;       /* whose callers */
@@ -113,19 +115,24 @@ flame_rebuild(struct flame_pane *p, struct tui *t)
 		flame_build_callers(&p->fl, t->cg, &p->callee, form);
 	else
 		flame_build(&p->fl, t->cg, form);
+	/* a zoomed frame gone from the window: its nearest caller still in it */
 	p->zoom = flame_find(&p->fl, p->zoom_id);
+	for (unsigned d = p->zoom_depth; p->zoom == 0 && d-- > 0;)
+		p->zoom = flame_find(&p->fl, p->zoom_path[d]);
 	if (p->zoom == 0)
 		p->zoom = 1;
 	p->sel = flame_find(&p->fl, p->sel_id);
 	if (p->pick) {
 		p->pick = false;
 		p->zoom = 1;
+		p->zoom_id = p->fl.nodes[1].id;
+		p->zoom_depth = 0;
 		if ((p->sel = flame_heaviest(&p->fl, &p->want)) == 0)
 			tui_status(t, false, "that function is on no sampled stack in this window");
 	}
 	if (p->sel == 0 || !flame_within(&p->fl, p->sel, p->zoom))
 		p->sel = p->zoom;
-	p->zoom_id = p->fl.nodes[p->zoom].id;
+	/* zoom_id stays the frame asked for: it zooms back in when it returns */
 	p->sel_id = p->fl.nodes[p->sel].id;
 	flame_mark(p);
 }
@@ -336,6 +343,17 @@ flame_zoom(struct flame_pane *p, uint32_t node)
 {
 	p->zoom = node != 0 ? node : 1;
 	p->zoom_id = p->fl.nodes[p->zoom].id;
+	p->zoom_depth = 0;
+	for (uint32_t a = p->zoom; a != 0 && p->zoom_depth <= FLAME_MAX_DEPTH;
+	     a = p->fl.nodes[a].parent)
+		p->zoom_path[p->zoom_depth++] = p->fl.nodes[a].id;
+	/* root first */
+	for (unsigned i = 0; i < p->zoom_depth / 2; i++) {
+		uint64_t tmp = p->zoom_path[i];
+
+		p->zoom_path[i] = p->zoom_path[p->zoom_depth - 1 - i];
+		p->zoom_path[p->zoom_depth - 1 - i] = tmp;
+	}
 	if (!flame_within(&p->fl, p->sel, p->zoom))
 		flame_select(p, p->zoom);
 	p->top_row = 0;
@@ -361,6 +379,7 @@ flame_callers(struct flame_pane *p, struct tui *t)
 		p->back_sel = p->sel_id;
 		p->back_zoom = p->zoom_id;
 		p->sel_id = p->zoom_id = 0;
+		p->zoom_depth = 0;
 	}
 	p->top_row = 0;
 	flame_rebuild(p, t);
