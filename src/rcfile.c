@@ -44,6 +44,7 @@ static const struct rc_def rc_defs[] = {
     {"counters_scope", RC_WORD, 0, 0, scope_words},
     {"top.cgroup_column", RC_WORD, 0, 0, cgroup_words},
     {"processes.threads", RC_BOOL, 0, 0, NULL},
+    {"flame.icicle", RC_BOOL, 0, 0, NULL},
     {"sort.", RC_SORT, 0, 0, NULL},
 };
 

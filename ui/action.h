@@ -67,6 +67,12 @@ enum action {
 	ACT_TOGGLE_COUNTS, /* P: percent or samples */
 	/* processes pane */
 	ACT_THREADS, /* H: show or hide each process's threads */
+	/* flame pane (and F in Top) */
+	ACT_FLAME,         /* F in Top: the selected function in the Flame pane */
+	ACT_LEFT,          /* Left: the frame to the left */
+	ACT_RIGHT,         /* Right: the frame to the right */
+	ACT_FLAME_CALLERS, /* r: the callers of the selected function, or back */
+	ACT_FLAME_FLIP,    /* i: flame (root at the bottom) or icicle (at the top) */
 	ACT_COUNT
 };
 

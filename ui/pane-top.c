@@ -704,6 +704,21 @@ top_action(void *pp, struct tui *t, enum action a)
 		return top_toggle_hide(p, t, a == ACT_HIDE_KERNEL);
 	case ACT_CGROUP_COL:
 		return top_cgroup_toggle(p, t);
+	case ACT_FLAME: {
+		const struct ct_line *l = table_selected(&p->list.table);
+		struct cg_frame f;
+
+		if (!p->stacks)
+			return top_no_stacks(t);
+		if (l == NULL || l->top == NULL) {
+			tui_status(t, false, "no function selected: F shows one in the Flame pane");
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+		f = calltree_frame(l->top);
+		f.inlined = l->top->entry->key.inlined; /* the trie tells inlined frames apart */
+		pane_flame_open(t, &f);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 

@@ -174,6 +174,11 @@ void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, b
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_help;
+extern const struct pane_ops pane_flame;
+struct cg_frame;
+/* Switch to the Flame pane with the heaviest frame of function f selected
+ * (the whole graph, not zoomed). */
+void pane_flame_open(struct tui *t, const struct cg_frame *f);
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
 /* Zoom the Top pane into thread tid of process pid and switch to it. */

@@ -18,6 +18,7 @@ enum report_format {
 	FORMAT_JSON,
 	FORMAT_FOLDED,
 	FORMAT_CSV, /* the system view: a title row, then a row per refresh */
+	FORMAT_SVG, /* a flame graph of the last refresh (top and flame views) */
 };
 
 /* What the screen or the batch reports show first. */
@@ -28,6 +29,7 @@ enum options_view {
 	VIEW_PROBES,   /* probes and their hit counts */
 	VIEW_SYSTEM,   /* CPU, memory, disks, network, interrupts, processes */
 	VIEW_LATENCY,  /* syscall latency: counts, errors, percentiles, histograms */
+	VIEW_FLAME,    /* the call stacks as a flame graph (needs -g) */
 	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 

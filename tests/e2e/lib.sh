@@ -340,6 +340,19 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# usage_error DESC ERE ARGS...: tracetop ARGS (one short refresh) exits 2
+# with a message on stderr matching ERE.
+usage_error() {
+	local desc=$1 re=$2 status
+	shift 2
+	timeout -k 5 60 "$TRACETOP" -n 1 -d 0.1 "$@" >"$TT_TMP/usage.out" 2>"$TT_TMP/usage.err"
+	status=$?
+	[ $status -eq 2 ] && grep -Eq -- "$re" "$TT_TMP/usage.err"
+	ok $? "$desc"
+	[ $status -eq 2 ] || diag "exit status $status (want 2)"
+	diag "$(head -n 5 "$TT_TMP/usage.err")"
+}
+
 # ---------------------------------------------------------------- tmux
 
 # Run tmux on this test's private server, never a user's.
@@ -414,6 +427,44 @@ tmux_kill() {
 }
 
 # ---------------------------------------------------------------- TUI tests
+
+# mouse_format TERM: "sgr" when TERM's terminfo has SGR 1006 mouse
+# reports (kmous=\E[<), else "x10" (kmous=\E[M, as screen and tmux have).
+mouse_format() {
+	if infocmp -1 "$1" 2>/dev/null | grep -q 'kmous=\\E\[<'; then
+		echo sgr
+	else
+		echo x10
+	fi
+}
+
+# The character with code $1.
+chr() {
+	printf '%b' "\\$(printf '%03o' "$1")"
+}
+
+# mouse NAME FMT BUTTON X Y [m]: send one mouse report for BUTTON (0 left,
+# 64 wheel up, 65 wheel down) at the 1-based cell (X, Y); a trailing "m"
+# makes it a release. X10 reports release as button 3 and only reach
+# column and line 94.
+mouse() {
+	local name=$1 fmt=$2 b=$3 x=$4 y=$5 rel=${6:-} seq
+	if [ "$fmt" = sgr ]; then
+		seq=$'\e'"[<$b;$x;$y${rel:-M}"
+	else
+		[ "$x" -le 94 ] && [ "$y" -le 94 ] || return 1
+		[ -n "$rel" ] && b=3
+		seq=$'\e[M'"$(chr $((b + 32)))$(chr $((x + 32)))$(chr $((y + 32)))"
+	fi
+	# tmux takes an argument ending in ';' for a command separator
+	[ "${seq: -1}" = ";" ] && seq="${seq%;}\\;"
+	tmux_keys "$name" -l "$seq"
+}
+
+# click NAME FMT X Y: press and release the left button at (X, Y).
+click() {
+	mouse "$1" "$2" 0 "$3" "$4" && mouse "$1" "$2" 0 "$3" "$4" m
+}
 
 # start_split SECS: start the split workload (50/30/20) in the background,
 # registered for clean-up; sets $pid (empty if it did not start).

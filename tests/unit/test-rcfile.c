@@ -70,6 +70,8 @@ test_check(void **state)
 	    {"counters_scope", "node", false, "total, cpu or process"},
 	    {"top.cgroup_column", "hidden", true, NULL},
 	    {"processes.threads", "yes", true, NULL},
+	    {"flame.icicle", "no", true, NULL},
+	    {"flame.icicle", "sideways", false, "yes"},
 	    {"sort.top", "Samples desc", true, NULL},
 	    {"sort.counters", "Per second asc", true, NULL},
 	    {"sort.top", "Samples", false, "asc or desc"},
