@@ -11,6 +11,7 @@
 #include "tracetop/frame.h"
 #include "tracetop/hist.h"
 #include "tracetop/options.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/session.h"
 #include "ui/action.h"
 #include "ui/curses.h"
@@ -73,6 +74,12 @@ struct pane_ops {
 	int (*prompt)(void *p, struct tui *t, int result);
 	/* An item of a menu this pane opened was chosen. */
 	int (*menu)(void *p, struct tui *t, int id);
+	/* Its state begins with its struct listpane (the setup file keeps its
+	 * sort). */
+	bool listpane;
+	/* Its own settings in the setup file (NULL: none): put them in rc
+	 * (save), or apply those rc has. */
+	void (*setup)(void *p, struct tui *t, struct rcfile *rc, bool save);
 	/* Item idx of the picker this pane opened was chosen (Enter: the
 	 * picker closed) or toggled (Space in a checklist: it stays open). */
 	int (*pick)(void *p, struct tui *t, size_t idx, bool toggled);
@@ -126,6 +133,11 @@ struct tui {
 	bool status_error;
 	uint64_t status_until; /* now_ns() deadline */
 	uint64_t dbg_seq;      /* the last debuginfod note put there */
+	/* the setup file: the state as the screen started, notes on its bad
+	 * settings (printed at exit) */
+	struct rcfile setup0;
+	char **setup_notes;
+	size_t nsetup_notes, setup_notes_cap;
 	/* the history timeline (ui/timeline.c), NULL without one; its strip's
 	 * lines under the header and how to draw it; the header's label of the
 	 * stretch shown ("" when live) */
@@ -173,6 +185,11 @@ void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, b
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_help;
+extern const struct pane_ops pane_flame;
+struct cg_frame;
+/* Switch to the Flame pane with the heaviest frame of function f selected
+ * (the whole graph, not zoomed). */
+void pane_flame_open(struct tui *t, const struct cg_frame *f);
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
 /* Zoom the Top pane into thread tid of process pid and switch to it. */

@@ -2,7 +2,7 @@
 # The history on the screen, driven in tmux: the timeline strip under the
 # header; "," steps back interval by interval (the header says HISTORY)
 # to the interval where the phases workload ran phase_two on top, then
-# further back to where phase_one did; "r" and "." make a range whose
+# further back to where phase_one did; "R" and "." make a range whose
 # rows are the sums of the intervals it covers (both functions, in
 # proportion); "!" jumps to the spike; "L" returns to the live view; with
 # --history 0 there is no strip and "," says why.
@@ -76,9 +76,9 @@ ok $? "further back, phase_one on top where it ran first (step $k1)"
 
 # a range from the deepest step to the phase_two interval: the sums
 last=${#one[@]}
-tmux_keys hist 'r'
+tmux_keys hist 'R'
 tmux_wait_text hist 5 'HISTORY .*\(range\)'
-ok $? "r starts a range (the header says so)"
+ok $? "R starts a range (the header says so)"
 for _ in $(seq $((last - k2))); do
 	tmux_keys hist '.'
 	sleep 0.4
