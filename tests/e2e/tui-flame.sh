@@ -160,9 +160,10 @@ run_size() {
 	ok $? "${c}x$r: / _leaf: the leaves hold >= 90 % of all" ||
 		diag "$(tmux_capture "$s" | grep match)"
 
-	# Z freezes the graph
+	# Z freezes the graph (with a history: on its newest interval, the
+	# header says HISTORY)
 	tmux_keys "$s" Z
-	tmux_wait_text "$s" 2 '\(frozen\)'
+	tmux_wait_text "$s" 2 '\(frozen\)|HISTORY -[0-9]{2}:[0-9]{2}'
 	ok $? "${c}x$r: Z: frozen"
 	before=$(graph "$s")
 	sleep 1.6 # three refreshes
