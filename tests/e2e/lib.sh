@@ -466,10 +466,17 @@ click() {
 	mouse "$1" "$2" 0 "$3" "$4" && mouse "$1" "$2" 0 "$3" "$4" m
 }
 
-# start_split SECS: start the split workload (50/30/20) in the background,
+# start_split SECS [NAME]: start the split workload (50/30/20) in the background
+# (as a copy named NAME if given),
 # registered for clean-up; sets $pid (empty if it did not start).
 start_split() {
-	SPLIT_PIDFILE="$TT_TMP/split.pid" "$WORKLOADS/split" "$1" >/dev/null 2>&1 &
+	local bin="$WORKLOADS/split"
+	# With a NAME, a copy of split runs under that command name, so a
+	# search by name cannot find a parallel test's split instead.
+	if [ -n "${2:-}" ]; then
+		cp "$bin" "$TT_TMP/$2" && bin="$TT_TMP/$2"
+	fi
+	SPLIT_PIDFILE="$TT_TMP/split.pid" "$bin" "$1" >/dev/null 2>&1 &
 	bg_pid $!
 	pid=$(wait_pidfile "$TT_TMP/split.pid" 5)
 	rm -f "$TT_TMP/split.pid"
