@@ -285,7 +285,17 @@ void
 cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
          uint64_t w)
 {
-	uint32_t cur = get_node(cg, 0, &no_frame, comm, false);
+	cg_add_task_n(cg, comm, 0, 0, frames, n, w);
+}
+
+/* Count w samples along one path under the root of (comm, pid, tid): the
+ * root's frame address holds the task, its other fields stay zero. */
+void
+cg_add_task_n(struct callgraph *cg, const char *comm, int pid, int tid,
+              const struct cg_frame *frames, size_t n, uint64_t w)
+{
+	struct cg_frame root = {.addr = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid};
+	uint32_t cur = get_node(cg, 0, &root, comm, false);
 
 	cg->nodes[cur].interval_total += w;
 	while (n-- > 0) {
@@ -472,12 +482,23 @@ frame_name(const struct cg_frame *f, bool other, enum sym_form form, char *buf, 
 void
 cg_frame_name(const struct cg_node *n, enum sym_form form, char *buf, size_t len)
 {
-	if (n->parent != 0 || n->other)
+	size_t o;
+
+	if (n->parent != 0 || n->other) {
 		frame_name(&n->frame, n->other, form, buf, len);
-	else if (n->comm != NULL)
+		return;
+	}
+	if (n->comm != NULL)
 		str_escape(buf, len, n->comm, strlen(n->comm));
 	else if (len > 0)
 		snprintf(buf, len, "[unknown]");
+	/* a root per process or thread: "comm-PID" or "comm-PID/TID" as
+	 * perf script and stackcollapse-perf --pid --tid name them */
+	o = strnlen(buf, len);
+	if (cg_root_pid(n) != 0 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "-%d", cg_root_pid(n));
+	if (cg_root_tid(n) != 0 && o < len)
+		snprintf(buf + o, len - o, "/%d", cg_root_tid(n));
 }
 
 /* Display name of a view node. */
@@ -518,9 +539,12 @@ cmp_trie_name(const void *pa, const void *pb, void *arg)
 	const struct cg_node *nodes = arg;
 	const struct cg_node *a = &nodes[*(const uint32_t *)pa], *b = &nodes[*(const uint32_t *)pb];
 
-	if (a->parent == 0 && b->parent == 0)
-		return a->comm == NULL || b->comm == NULL ? (a->comm == NULL) - (b->comm == NULL)
-		                                          : strcmp(a->comm, b->comm);
+	if (a->parent == 0 && b->parent == 0) {
+		int c = a->comm == NULL || b->comm == NULL ? (a->comm == NULL) - (b->comm == NULL)
+		                                           : strcmp(a->comm, b->comm);
+
+		return c != 0 ? c : CMP3(a->frame.addr, b->frame.addr);
+	}
 	return frame_order(&a->frame, a->other, &b->frame, b->other);
 }
 
@@ -612,21 +636,30 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 	free(line);
 }
 
-/* The outermost nodes matching f under comm's root (every root when NULL):
- * matches below a match (recursion) are not listed, so totals count once. */
+/* The outermost nodes matching f under the roots in scope: matches below
+ * a match (recursion) are not listed, so totals count once. */
 static void
-find_matches(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
+find_matches(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
              struct idx_vec *out)
 {
 	struct idx_vec todo = {0};
 	uint32_t idx, c;
 
-	if (comm != NULL) {
-		if ((idx = lookup(cg, 0, &no_frame, comm, false)) != 0)
+	if (sc->comm != NULL && sc->pid == 0 && sc->tid == 0) {
+		if ((idx = lookup(cg, 0, &no_frame, sc->comm, false)) != 0)
 			vec_push(&todo, idx);
-	} else {
-		for (idx = cg->first_root; idx != 0; idx = cg->nodes[idx].next_sibling)
-			vec_push(&todo, idx);
+	}
+	for (idx = cg->first_root; idx != 0; idx = cg->nodes[idx].next_sibling) {
+		const struct cg_node *r = &cg->nodes[idx];
+
+		if (sc->comm != NULL && r->comm != sc->comm)
+			continue;
+		if (sc->comm != NULL && sc->pid == 0 && sc->tid == 0 && r->frame.addr == 0)
+			continue; /* found by lookup above */
+		if ((sc->pid != 0 && cg_root_pid(r) != sc->pid) ||
+		    (sc->tid != 0 && cg_root_tid(r) != sc->tid))
+			continue;
+		vec_push(&todo, idx);
 	}
 	while (todo.n > 0) {
 		idx = todo.v[--todo.n];
@@ -741,6 +774,14 @@ void
 cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
            struct cg_view *v)
 {
+	cg_callees_in(cg, &(struct cg_scope){.comm = comm}, f, v);
+}
+
+/* Callees of f under the roots in scope. */
+void
+cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
+              struct cg_view *v)
+{
 	struct idx_vec matches = {0}, pairs = {0}; /* pairs: (view node, trie node) */
 	struct view_build b;
 	const struct cg_node *t, *c;
@@ -748,7 +789,7 @@ cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *
 	size_t i, k;
 
 	view_begin(&b, v, f);
-	find_matches(cg, comm, f, &matches);
+	find_matches(cg, sc, f, &matches);
 	for (k = 0; k < matches.n; k++) {
 		v->nodes[1].total += cg->nodes[matches.v[k]].total;
 		vec_push(&pairs, 1);
@@ -777,6 +818,14 @@ void
 cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
            struct cg_view *v)
 {
+	cg_callers_in(cg, &(struct cg_scope){.comm = comm}, f, v);
+}
+
+/* Callers of f under the roots in scope. */
+void
+cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
+              struct cg_view *v)
+{
 	struct idx_vec matches = {0};
 	struct view_build b;
 	const struct cg_node *a;
@@ -785,7 +834,7 @@ cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *
 	size_t k;
 
 	view_begin(&b, v, f);
-	find_matches(cg, comm, f, &matches);
+	find_matches(cg, sc, f, &matches);
 	for (k = 0; k < matches.n; k++) {
 		w = cg->nodes[matches.v[k]].total;
 		v->nodes[1].total += w;

@@ -122,6 +122,9 @@ struct engine {
 	int self;
 	bool include_self;
 	int zoom_tid; /* thread zoom: also count its samples apart */
+	/* the rows' grouping: threads counted apart (HIST_GROUP_TID), call
+	 * graph roots per process or thread (HIST_GROUP_PID, _TID) */
+	unsigned group;
 	double decay;
 	enum callgraph_mode cg_mode;
 	struct unwind *unwind; /* fp leaf fix and dwarf mode */
@@ -294,8 +297,8 @@ size_t engine_chain(struct engine *e, struct thread *th, const struct record_sam
 
 /* Count a resolved stack of n keys: children time once per distinct
  * function (in hist, and zoom unless NULL), the path in cg. */
-void engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom,
-                        const char *comm, const struct hist_key *keys, size_t n, uint64_t w);
+void engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, unsigned group,
+                        const struct hist_key *keys, size_t n, uint64_t w);
 
 /* Trace samples (tracepoints opened by engine-trace.c): true when h was
  * one of them and went to the stream, false for everything else. */

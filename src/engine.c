@@ -352,7 +352,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	if (zoom != NULL)
 		hist_add_n(zoom, &keys[self], w);
 	if (ev->cg != NULL)
-		engine_count_stack(ev->hist, ev->cg, zoom, keys[0].comm, keys, n, w);
+		engine_count_stack(ev->hist, ev->cg, zoom, e->group, keys, n, w);
 	ev->samples += w;
 	e->stats.samples += w;
 }
@@ -531,6 +531,13 @@ engine_zoom_thread(struct engine *e, int tid)
 		ev->zoom = tid > 0 ? hist_new(e->decay) : NULL;
 	}
 	e->zoom_tid = tid > 0 ? tid : 0;
+}
+
+/* Count threads apart and split the call graph's roots as group asks. */
+void
+engine_set_group(struct engine *e, unsigned group)
+{
+	e->group = group;
 }
 
 /* The call graph of event idx, or NULL without call stacks. */

@@ -182,6 +182,7 @@ session_options(const struct options *o, bool tui)
 	    .zero = o->zero,
 	    .stop_when_finished = !tui,
 	    .sort = tui ? NULL : o->sort,
+	    .group = tui ? 0 : o->group, /* the Top pane groups its own rows */
 	    .counters_scopes = tui || o->view != VIEW_COUNTERS ? 0 : scopes,
 	};
 }
@@ -287,6 +288,7 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		goto done;
 	}
+	engine_set_group(e, o->group);
 	session_add(s, &source_sampling, e);
 	/* On the screen, counters that cannot be opened only leave their
 	 * pane saying why. */

@@ -34,6 +34,7 @@ enum {
 	OPT_THREADS,
 	OPT_ENGINE,
 	OPT_LATENCY,
+	OPT_MAX_STACK,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -66,12 +67,16 @@ static const struct opt_def opt_defs[] = {
     {"output", 'o', "FILE", "write batch reports to FILE"},
     {"format", OPT_FORMAT, "FMT",
      "batch report format: text, json, folded (stacks) or csv (system view)"},
-    {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym, cgroup"},
+    {"sort", 's', "KEYS",
+     "group rows by the KEYS comm, pid, tid, cgroup, dso, sym (default comm,dso,sym) and "
+     "sort them in the order given (overhead, samples and children sort too)"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",
      "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no"},
     {"children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks"},
+    {"max-stack", OPT_MAX_STACK, "N",
+     "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
@@ -430,6 +435,13 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case 'z':
 		o->zero = true;
 		return 0;
+	case OPT_MAX_STACK:
+		if (parse_positive("--max-stack", arg, &u, err) != 0)
+			return -1;
+		if (u > 1024)
+			return err_set(err, "--max-stack expects at most 1024, got '%s'", arg);
+		o->max_stack = (unsigned)u;
+		return 0;
 	case OPT_ROWS:
 		if (parse_positive("--rows", arg, &u, err) != 0)
 			return -1;
@@ -585,6 +597,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "--annotate prints text or json, not folded stacks");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
+	o->group = hist_sort_group(o->sort);
 	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {
 		o->sort[0] = HIST_SORT_CHILDREN;
 		o->sort[1] = HIST_SORT_OVERHEAD;
