@@ -45,6 +45,7 @@ struct top {
 	struct hist_snapshot rows;
 	char sym_title[48];
 	enum sym_form form; /* names compact, with "…" where UTF-8 is allowed */
+	unsigned group;     /* HIST_GROUP_*: what rows are keyed by (g, --sort) */
 };
 
 #endif

@@ -96,10 +96,21 @@ top_node(const struct top *p, const void *row)
 	return l->node != 0 ? &p->tree.nodes[l->node] : NULL;
 }
 
+/* The grouping field each column shows (0: a number). */
+static const unsigned top_col_group[COL_COUNT] = {
+    [COL_COMM] = HIST_GROUP_COMM,     [COL_PID] = HIST_GROUP_PID, [COL_CGROUP] = HIST_GROUP_CGROUP,
+    [COL_DSO] = HIST_GROUP_DSO,       [COL_MARK] = HIST_GROUP_SYM, [COL_SYMBOL] = HIST_GROUP_SYM,
+};
+
 /* Cell text of a snapshot row. */
 static void
 top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *buf, size_t len)
 {
+	/* a merged row's column whose entries differ */
+	if (r->mixed & top_col_group[p->kind[col]]) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	switch (p->kind[col]) {
 	case COL_CHILDREN:
 		snprintf(buf, len, "%.2f%%", r->children);
@@ -316,6 +327,7 @@ top_init(struct tui *t)
 			p->cg_col = p->ncols;
 		p->ncols++;
 	}
+	p->group = t->opts != NULL ? t->opts->group : HIST_GROUP_DEFAULT;
 	top_set_title(p);
 	table_init(&p->list.table, p->cols, p->ncols, &top_table_ops, p);
 	/* by Self, or by Children with --children */
@@ -372,6 +384,11 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 		*r = from->rows[i];
 		r->entry = &r->copy;
 	}
+	/* the table sorts them: only the merge matters here */
+	p->tree.group = top_group_zoomed(&p->zoom, p->group);
+	hist_group(&p->rows, p->tree.group, NULL);
+	if (t->engine != NULL)
+		engine_set_group(t->engine, p->tree.group);
 	p->rows.total_score = from != NULL ? from->total_score : 0;
 	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
@@ -389,7 +406,10 @@ top_update(void *pp, struct tui *t, const struct frame *f)
 static void
 top_header(void *pp, struct pane_header *h)
 {
-	top_zoom_header(&((const struct top *)pp)->zoom, h);
+	const struct top *p = pp;
+
+	top_zoom_header(&p->zoom, h);
+	top_group_header(p->group, h);
 }
 
 /* Draw the table (the selected function's full name under it), or say
@@ -643,6 +663,19 @@ top_enter(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* g: group the rows by the next keys of the cycle. */
+static int
+top_group_cycle(struct top *p, struct tui *t)
+{
+	char name[64];
+
+	p->group = top_group_next(p->group);
+	tui_snapshot(t);
+	tui_status(t, false, "rows grouped by %s (g: the next grouping)",
+	           hist_group_name(p->group, name, sizeof name));
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
 /* Annotate a row's function in the Annotate pane. */
 static int
 top_annotate(struct tui *t, const struct hist_row *r)
@@ -683,6 +716,8 @@ top_action(void *pp, struct tui *t, enum action a)
 		return top_toggle_hide(p, t, a == ACT_HIDE_KERNEL);
 	case ACT_CGROUP_COL:
 		return top_cgroup_toggle(p, t);
+	case ACT_GROUP:
+		return top_group_cycle(p, t);
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 
