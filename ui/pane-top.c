@@ -98,8 +98,8 @@ top_node(const struct top *p, const void *row)
 
 /* The grouping field each column shows (0: a number). */
 static const unsigned top_col_group[COL_COUNT] = {
-    [COL_COMM] = HIST_GROUP_COMM,     [COL_PID] = HIST_GROUP_PID, [COL_CGROUP] = HIST_GROUP_CGROUP,
-    [COL_DSO] = HIST_GROUP_DSO,       [COL_MARK] = HIST_GROUP_SYM, [COL_SYMBOL] = HIST_GROUP_SYM,
+    [COL_COMM] = HIST_GROUP_COMM, [COL_PID] = HIST_GROUP_PID,  [COL_CGROUP] = HIST_GROUP_CGROUP,
+    [COL_DSO] = HIST_GROUP_DSO,   [COL_MARK] = HIST_GROUP_SYM, [COL_SYMBOL] = HIST_GROUP_SYM,
 };
 
 /* Cell text of a snapshot row. */
