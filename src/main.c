@@ -276,7 +276,10 @@ run(const struct options *o, struct evspec *specs)
 	s = session_new(&so);
 	/* added first, freed last: a probe in use by the engine cannot go */
 	session_add(s, &source_probes, p);
-	if (p != NULL && (tracing || tui))
+	/* streamed only for a view that shows their events: the screen
+	 * streams them while its Trace pane is seen (counting the hits costs
+	 * the profile nothing, streaming each one through the rings does) */
+	if (p != NULL && tracing)
 		eo.traces = traces = probe_cli_traces(o, p, &eo.ntraces);
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
