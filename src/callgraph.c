@@ -14,48 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/callgraph.h"
+#include "callgraph-impl.h"
 #include "tracetop/util.h"
 
 #define NODES_FIRST 256        /* initial node slots (index 0 unused) */
 #define TABLE_MIN 256          /* initial hash slots, a power of two */
 #define FADE_TOTAL 0.5         /* nodes whose decayed total drops below this are freed */
 #define FREE_PARENT UINT32_MAX /* parent of a node on the free list */
-#define VIEW_MAX_DEPTH 64      /* view levels below the function */
-#define VIEW_MAX_NODES 10000   /* view nodes, the function included */
-#define VIEW_TABLE 32768       /* view hash slots: > 3 x VIEW_MAX_NODES, a power of two */
 #define NAME_LEN 4096          /* one escaped frame name in folded output */
-
-struct cg_slot {
-	uint32_t node; /* 0: empty */
-	uint32_t hash;
-};
-
-/* A trie walk's work item: a node and the root it hangs under. */
-struct cg_walk {
-	uint32_t node, root;
-};
-
-struct callgraph {
-	double decay;
-	double min_frac; /* min_percent / 100 */
-	struct cg_node *nodes;
-	uint32_t used; /* array entries handed out at least once, index 0 included */
-	uint32_t cap;
-	uint32_t free_list;
-	size_t count; /* live nodes */
-	uint32_t first_root;
-	struct cg_slot *tab;
-	size_t mask;           /* slots - 1 */
-	struct cg_walk *stack; /* cg_tick's work stack, kept between ticks */
-	size_t sp, stack_cap;
-};
 
 static const struct cg_frame no_frame; /* the frame of roots and [other] nodes */
 
 /* Hash of a child key: parent index, frame (pointers by identity), comm, other. */
-static inline uint32_t
-key_hash(uint32_t parent, const struct cg_frame *f, const char *comm, bool other)
+uint32_t
+cg_key_hash(uint32_t parent, const struct cg_frame *f, const char *comm, bool other)
 {
 	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)other << 2;
 	uint64_t h = hash_mix(HASH_SEED, (uint64_t)parent | flags << 32);
@@ -93,11 +65,11 @@ find_slot(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f,
 }
 
 /* The live node with this key, or 0. */
-static uint32_t
-lookup(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
-       bool other)
+uint32_t
+cg_lookup(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+          bool other)
 {
-	return cg->tab[find_slot(cg, parent, f, comm, other, key_hash(parent, f, comm, other))]
+	return cg->tab[find_slot(cg, parent, f, comm, other, cg_key_hash(parent, f, comm, other))]
 	    .node;
 }
 
@@ -126,7 +98,7 @@ static void
 slot_delete(struct callgraph *cg, uint32_t idx)
 {
 	const struct cg_node *n = &cg->nodes[idx];
-	size_t i = key_hash(n->parent, &n->frame, n->comm, n->other) & cg->mask, j, home;
+	size_t i = cg_key_hash(n->parent, &n->frame, n->comm, n->other) & cg->mask, j, home;
 
 	while (cg->tab[i].node != idx)
 		i = (i + 1) & cg->mask;
@@ -181,7 +153,7 @@ static uint32_t
 get_node(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
          bool other)
 {
-	uint32_t hash = key_hash(parent, f, comm, other), idx;
+	uint32_t hash = cg_key_hash(parent, f, comm, other), idx;
 	size_t i = find_slot(cg, parent, f, comm, other, hash);
 	struct cg_node *n;
 
@@ -510,8 +482,8 @@ cg_view_name(const struct cg_view_node *n, char *buf, size_t len)
 
 /* Ascending display order of two frames: [other] last, then by symbol
  * name (unresolved after resolved, by address), inlined, kernel, DSO. */
-static int
-frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bool b_other)
+int
+cg_frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bool b_other)
 {
 	int c;
 
@@ -545,18 +517,12 @@ cmp_trie_name(const void *pa, const void *pb, void *arg)
 
 		return c != 0 ? c : CMP3(a->frame.addr, b->frame.addr);
 	}
-	return frame_order(&a->frame, a->other, &b->frame, b->other);
+	return cg_frame_order(&a->frame, a->other, &b->frame, b->other);
 }
 
-/* A growable array of node indices. */
-struct idx_vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
 /* Append x to the array. */
-static void
-vec_push(struct idx_vec *a, uint32_t x)
+void
+cg_vec_push(struct idx_vec *a, uint32_t x)
 {
 	if (a->n == a->cap) {
 		a->cap = a->cap == 0 ? 64 : a->cap * 2;
@@ -572,7 +538,7 @@ push_sorted(const struct callgraph *cg, struct idx_vec *a, uint32_t first)
 	size_t from = a->n;
 
 	for (; first != 0; first = cg->nodes[first].next_sibling)
-		vec_push(a, first);
+		cg_vec_push(a, first);
 	qsort_r(a->v + from, a->n - from, sizeof *a->v, cmp_trie_name, cg->nodes);
 }
 
@@ -607,7 +573,7 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 	/* todo is a stack: each level is pushed sorted, then reversed. */
 	push_sorted(cg, &todo, cg->first_root);
 	for (i = 0; i < todo.n; i++)
-		vec_push(&lens, 0);
+		cg_vec_push(&lens, 0);
 	for (i = 0; i < todo.n / 2; i++) {
 		tmp = todo.v[i];
 		todo.v[i] = todo.v[todo.n - 1 - i];
@@ -624,7 +590,7 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 		from = todo.n;
 		push_sorted(cg, &todo, n->first_child);
 		for (i = from; i < todo.n; i++)
-			vec_push(&lens, (uint32_t)len);
+			cg_vec_push(&lens, (uint32_t)len);
 		for (i = 0; i < (todo.n - from) / 2; i++) {
 			tmp = todo.v[from + i];
 			todo.v[from + i] = todo.v[todo.n - 1 - i];
@@ -634,226 +600,4 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 	free(todo.v);
 	free(lens.v);
 	free(line);
-}
-
-/* The outermost nodes matching f under the roots in scope: matches below
- * a match (recursion) are not listed, so totals count once. */
-static void
-find_matches(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
-             struct idx_vec *out)
-{
-	struct idx_vec todo = {0};
-	uint32_t idx, c;
-
-	if (sc->comm != NULL && sc->pid == 0 && sc->tid == 0) {
-		if ((idx = lookup(cg, 0, &no_frame, sc->comm, false)) != 0)
-			vec_push(&todo, idx);
-	}
-	for (idx = cg->first_root; idx != 0; idx = cg->nodes[idx].next_sibling) {
-		const struct cg_node *r = &cg->nodes[idx];
-
-		if (sc->comm != NULL && r->comm != sc->comm)
-			continue;
-		if (sc->comm != NULL && sc->pid == 0 && sc->tid == 0 && r->frame.addr == 0)
-			continue; /* found by lookup above */
-		if ((sc->pid != 0 && cg_root_pid(r) != sc->pid) ||
-		    (sc->tid != 0 && cg_root_tid(r) != sc->tid))
-			continue;
-		vec_push(&todo, idx);
-	}
-	while (todo.n > 0) {
-		idx = todo.v[--todo.n];
-		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling) {
-			if (!cg->nodes[c].other && cg_frame_eq(&cg->nodes[c].frame, f))
-				vec_push(out, c);
-			else
-				vec_push(&todo, c);
-		}
-	}
-	free(todo.v);
-}
-
-/* A view under construction: the view, and per view node its parent and
- * depth, with a hash of (view parent, frame) for merging. */
-struct view_build {
-	struct cg_view *v;
-	uint32_t *parent;
-	uint8_t *depth;
-	uint32_t *tab; /* VIEW_TABLE slots of view indices, 0 empty */
-};
-
-/* Start a view of f: node 1 is f with a zero total. */
-static void
-view_begin(struct view_build *b, struct cg_view *v, const struct cg_frame *f)
-{
-	b->v = v;
-	b->parent = xcalloc(VIEW_MAX_NODES + 1, sizeof *b->parent);
-	b->depth = xcalloc(VIEW_MAX_NODES + 1, sizeof *b->depth);
-	b->tab = xcalloc(VIEW_TABLE, sizeof *b->tab);
-	if (v->cap < 64) {
-		v->cap = 64;
-		v->nodes = xrealloc(v->nodes, v->cap * sizeof *v->nodes);
-	}
-	memset(&v->nodes[0], 0, 2 * sizeof *v->nodes);
-	v->nodes[1].frame = *f;
-	v->n = 2;
-}
-
-/* The child of view node p for (f, other), created when missing; 0 when
- * the view is full or p is at the depth limit. */
-static uint32_t
-view_child(struct view_build *b, uint32_t p, const struct cg_frame *f, bool other)
-{
-	struct cg_view *v = b->v;
-	uint32_t hash = key_hash(p, f, NULL, other), idx;
-	size_t i;
-
-	for (i = hash & (VIEW_TABLE - 1); (idx = b->tab[i]) != 0; i = (i + 1) & (VIEW_TABLE - 1))
-		if (b->parent[idx] == p && v->nodes[idx].other == other &&
-		    cg_frame_eq(&v->nodes[idx].frame, f))
-			return idx;
-	if (v->n > VIEW_MAX_NODES || b->depth[p] >= VIEW_MAX_DEPTH)
-		return 0;
-	if (v->n == v->cap) {
-		v->cap *= 2;
-		v->nodes = xrealloc(v->nodes, v->cap * sizeof *v->nodes);
-	}
-	idx = (uint32_t)v->n++;
-	memset(&v->nodes[idx], 0, sizeof v->nodes[idx]);
-	v->nodes[idx].frame = *f;
-	v->nodes[idx].other = other;
-	v->nodes[idx].next_sibling = v->nodes[p].first_child;
-	v->nodes[p].first_child = idx;
-	b->parent[idx] = p;
-	b->depth[idx] = (uint8_t)(b->depth[p] + 1);
-	b->tab[i] = idx;
-	return idx;
-}
-
-/* qsort_r order of view node indices: heaviest first, then by name. */
-static int
-cmp_view_weight(const void *pa, const void *pb, void *arg)
-{
-	const struct cg_view_node *nodes = arg;
-	const struct cg_view_node *a = &nodes[*(const uint32_t *)pa];
-	const struct cg_view_node *b = &nodes[*(const uint32_t *)pb];
-
-	if (a->total != b->total)
-		return CMP3(b->total, a->total);
-	return frame_order(&a->frame, a->other, &b->frame, b->other);
-}
-
-/* Sort every child list heaviest first and free the build's scratch. */
-static void
-view_end(struct view_build *b)
-{
-	struct cg_view *v = b->v;
-	struct idx_vec kids = {0};
-	uint32_t i, c;
-	size_t k;
-
-	for (i = 1; i < v->n; i++) {
-		kids.n = 0;
-		for (c = v->nodes[i].first_child; c != 0; c = v->nodes[c].next_sibling)
-			vec_push(&kids, c);
-		if (kids.n < 2)
-			continue;
-		qsort_r(kids.v, kids.n, sizeof *kids.v, cmp_view_weight, v->nodes);
-		for (k = 0; k < kids.n; k++)
-			v->nodes[kids.v[k]].next_sibling = k + 1 < kids.n ? kids.v[k + 1] : 0;
-		v->nodes[i].first_child = kids.v[0];
-	}
-	free(kids.v);
-	free(b->parent);
-	free(b->depth);
-	free(b->tab);
-}
-
-/* Callees of f: the subtrees under f's outermost occurrences, merged by frame. */
-void
-cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-           struct cg_view *v)
-{
-	cg_callees_in(cg, &(struct cg_scope){.comm = comm}, f, v);
-}
-
-/* Callees of f under the roots in scope. */
-void
-cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
-              struct cg_view *v)
-{
-	struct idx_vec matches = {0}, pairs = {0}; /* pairs: (view node, trie node) */
-	struct view_build b;
-	const struct cg_node *t, *c;
-	uint32_t vc;
-	size_t i, k;
-
-	view_begin(&b, v, f);
-	find_matches(cg, sc, f, &matches);
-	for (k = 0; k < matches.n; k++) {
-		v->nodes[1].total += cg->nodes[matches.v[k]].total;
-		vec_push(&pairs, 1);
-		vec_push(&pairs, matches.v[k]);
-	}
-	/* Breadth first: every trie node adds its children to its view node's. */
-	for (i = 0; i < pairs.n; i += 2) {
-		t = &cg->nodes[pairs.v[i + 1]];
-		for (c = cg_node(cg, t->first_child); c != NULL; c = cg_node(cg, c->next_sibling)) {
-			vc = view_child(&b, pairs.v[i], &c->frame, c->other);
-			if (vc == 0)
-				continue;
-			v->nodes[vc].total += c->total;
-			vec_push(&pairs, vc);
-			vec_push(&pairs, (uint32_t)(c - cg->nodes));
-		}
-	}
-	view_end(&b);
-	free(matches.v);
-	free(pairs.v);
-}
-
-/* Callers of f: from each outermost occurrence up to the outermost frame,
- * weighted by the occurrence's total, merged by frame level by level. */
-void
-cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-           struct cg_view *v)
-{
-	cg_callers_in(cg, &(struct cg_scope){.comm = comm}, f, v);
-}
-
-/* Callers of f under the roots in scope. */
-void
-cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
-              struct cg_view *v)
-{
-	struct idx_vec matches = {0};
-	struct view_build b;
-	const struct cg_node *a;
-	uint32_t vp;
-	double w;
-	size_t k;
-
-	view_begin(&b, v, f);
-	find_matches(cg, sc, f, &matches);
-	for (k = 0; k < matches.n; k++) {
-		w = cg->nodes[matches.v[k]].total;
-		v->nodes[1].total += w;
-		vp = 1;
-		for (a = &cg->nodes[cg->nodes[matches.v[k]].parent]; a->parent != 0;
-		     a = &cg->nodes[a->parent]) {
-			if ((vp = view_child(&b, vp, &a->frame, false)) == 0)
-				break;
-			v->nodes[vp].total += w;
-		}
-	}
-	view_end(&b);
-	free(matches.v);
-}
-
-/* Free a view's nodes and reset it. */
-void
-cg_view_free(struct cg_view *v)
-{
-	free(v->nodes);
-	memset(v, 0, sizeof *v);
 }
