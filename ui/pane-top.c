@@ -468,14 +468,20 @@ top_row_menu(struct top *p, struct tui *t)
 	report_dso(r->entry, dso, sizeof dso);
 	report_symbol(r->entry, p->form, sym, sizeof sym);
 	menu_open(&t->menu, sym);
-	menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0, "Zoom into process %d (%s)",
-	         r->entry->key.pid, comm);
+	/* a row merged from several processes offers its busiest one's */
+	if (r->procs > 1)
+		menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0,
+		         "Zoom into process %d (%s, the busiest of %u)", r->entry->key.pid, comm,
+		         r->procs);
+	else
+		menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0,
+		         "Zoom into process %d (%s)", r->entry->key.pid, comm);
 	menu_add(&t->menu, MENU_ZOOM_TID, r->entry->key.tid == 0,
 	         "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
 	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
 	report_cgroup(r->entry, cgroup, sizeof cgroup);
-	menu_add(&t->menu, MENU_ZOOM_CGROUP, r->entry->key.cgroup == NULL, "Zoom into cgroup %s",
-	         cgroup);
+	menu_add(&t->menu, MENU_ZOOM_CGROUP, r->entry->key.cgroup == NULL, "Zoom into cgroup %s%s",
+	         cgroup, r->mixed & HIST_GROUP_CGROUP ? " (the busiest process's)" : "");
 	if (r->entry->key.sym == NULL || r->entry->key.dso == NULL)
 		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (no symbol to annotate)", sym);
 	else if (r->entry->key.inlined)

@@ -52,7 +52,7 @@ like "$res" '^True$' "JSON rows name the container ($ID12) and its path"
 diag "$res"
 
 # 2. Text: the Cgroup column when --sort names it, the usual columns otherwise.
-"$TRACETOP" -b -p "$pid" -d 1 -n 1 --sort cgroup >"$TT_TMP/p.txt" 2>/dev/null
+"$TRACETOP" -b -p "$pid" -d 1 -n 1 --sort cgroup,comm,pid,dso,sym >"$TT_TMP/p.txt" 2>/dev/null
 ok $? "text with --sort cgroup exits 0"
 like "$(cat "$TT_TMP/p.txt")" '^ *Overhead +Samples +Command +PID +Cgroup +Shared Object +Symbol$' \
 	"a Cgroup column after PID"
