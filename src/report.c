@@ -147,8 +147,8 @@ report_row_chains(FILE *out, const struct report_info *ri, const struct hist_row
 		cg_view_name(&v.nodes[1], name, sizeof name);
 		fprintf(out, "%s---%s\n", prefix, name);
 		memcpy(prefix + 12, "   ", 4);
+		/* no blank line after it: an empty line ends a refresh */
 		report_chain_text(out, ri, &v, 1, prefix, 15, 0, total);
-		fputc('\n', out);
 	}
 	cg_view_free(&v);
 }

@@ -66,10 +66,11 @@ timeout 30 "$TRACETOP" -b -g -d 1 -n 1 --format folded -- "$FM" 2 100 \
 n=$(grep -Ec '^forkmany;.*fm_work [0-9]+$' "$TT_TMP/def.folded")
 within "$n" 1 3 "folded by default: the processes' stacks merged under forkmany ($n)"
 
-# 5. -g text: each row's callers as a tree, the known paths of split.
+# 5. -g text: each row's callers as a tree (its lines indented 12 and more,
+# no blank line: that ends a refresh), the known paths of split.
 timeout 30 "$TRACETOP" -b -g -d 1 -n 1 -- "$WORKLOADS/split" 2 >"$TT_TMP/g.txt" 2>/dev/null
 ok $? "-g text exits 0"
-tree=$(awk '/\[\.\] split_alpha$/ { f = 1; next } f && /^ *$/ { exit } f' "$TT_TMP/g.txt")
+tree=$(awk '/\[\.\] split_alpha$/ { f = 1; next } f && !/^ {12}/ { exit } f' "$TT_TMP/g.txt")
 like "$tree" '^ +---split_alpha$' "-g text: the split_alpha row's tree starts at it"
 like "$tree" '^ +(\||`)--[0-9.]+%--run_mix$' "... called by run_mix"
 like "$tree" '^ +.*--[0-9.]+%--main$' "... called by main"
@@ -77,7 +78,7 @@ pct=$(printf '%s\n' "$tree" | sed -nE 's/^ +(\||`)--([0-9.]+)%--run_mix$/\2/p' |
 within "$pct" 40 60 "... run_mix's share is split_alpha's (~50 %): $pct"
 timeout 30 "$TRACETOP" -b -g --max-stack 1 -d 1 -n 1 -- "$WORKLOADS/split" 2 \
 	>"$TT_TMP/g1.txt" 2>/dev/null
-tree=$(awk '/\[\.\] split_alpha$/ { f = 1; next } f && /^ *$/ { exit } f' "$TT_TMP/g1.txt")
+tree=$(awk '/\[\.\] split_alpha$/ { f = 1; next } f && !/^ {12}/ { exit } f' "$TT_TMP/g1.txt")
 like "$tree" '--max-stack 1' "--max-stack 1 cuts the tree after one level, saying so"
 if printf '%s\n' "$tree" | grep -Eq -- '--main$'; then ok 1 "... main is not printed"; else ok 0 "... main is not printed"; fi
 
