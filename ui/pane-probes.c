@@ -96,6 +96,7 @@ struct probes_pane {
 	 * names), stopped when it is not */
 	const char **streamed;
 	size_t nstreamed;
+	bool trace_seen; /* the Trace pane is seen: new rows stream too */
 };
 
 /* A target as the column shows it: "/usr/lib/x/libc.so.6:malloc" as
@@ -291,6 +292,16 @@ probes_stream_forget(struct probes_pane *p, const char *name)
 		}
 }
 
+/* Whether name was streamed (or tried) for the Trace pane. */
+static bool
+probes_streamed(const struct probes_pane *p, const char *name)
+{
+	for (size_t i = 0; i < p->nstreamed; i++)
+		if (strcmp(p->streamed[i], name) == 0)
+			return true;
+	return false;
+}
+
 /* Start streaming our counted probes for the Trace pane, or stop those. */
 void
 pane_probes_stream(struct tui *t, bool on)
@@ -300,6 +311,7 @@ pane_probes_stream(struct tui *t, bool on)
 
 	if (p == NULL || t->probes == NULL || t->engine == NULL)
 		return;
+	p->trace_seen = on;
 	if (!on) {
 		for (size_t i = 0; i < p->nstreamed; i++)
 			if (engine_trace_enabled(t->engine, p->streamed[i]))
@@ -312,12 +324,11 @@ pane_probes_stream(struct tui *t, bool on)
 
 		/* a counted tracepoint is streamed by the Trace pane itself */
 		if (!r->ours || !r->enabled || r->kind == PROBE_TRACEPOINT ||
-		    engine_trace_enabled(t->engine, r->name))
+		    engine_trace_enabled(t->engine, r->name) || probes_streamed(p, r->name))
 			continue;
-		if (engine_trace_enable(t->engine, r->name, NULL, &err) != 0) {
+		/* listed even when refused: tried once while the pane is seen */
+		if (engine_trace_enable(t->engine, r->name, NULL, &err) != 0)
 			tui_status(t, true, "%s", err.msg);
-			continue;
-		}
 		p->streamed = xrealloc(p->streamed, (p->nstreamed + 1) * sizeof *p->streamed);
 		p->streamed[p->nstreamed++] = str_intern(r->name);
 	}
@@ -340,6 +351,10 @@ probes_update(void *pp, struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < p->snap->n; i++)
 		p->ptrs[i] = &p->snap->rows[i];
 	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap->n);
+	/* rows that came while the Trace pane is seen (the first frame's,
+	 * with --probe and --view trace) */
+	if (p->trace_seen)
+		pane_probes_stream(t, true);
 }
 
 /* Draw the table and what the pane says above it. */
