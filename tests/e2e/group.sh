@@ -2,7 +2,8 @@
 # Grouping like perf's --sort: 500 processes of one command running the
 # same function (the forkmany workload) make one row with their summed
 # share by default (comm,dso,sym), one row per process with -s pid,sym; the
-# Top pane's g key cycles the same way; folded stacks follow the grouping;
+# Top pane's g key cycles the same way (a zoom into one of the merged
+# processes splits by pid again); folded stacks follow the grouping;
 # -g batch text prints each row's callers (the split workload's known
 # paths main -> run_mix -> split_alpha); an unknown key is a usage error.
 . "$(dirname "$0")/lib.sh"
@@ -116,6 +117,19 @@ tmux_keys grp g
 tmux_wait_text grp 15 'forkmany +- +forkmany +\[\.\] fm_work'
 ok $? "g through the cycle: back to one row" || diag "$(tmux_capture grp)"
 if tmux_capture grp | grep -q 'Group:'; then ok 1 "... and the header is back to the default"; else ok 0 "... and the header is back to the default"; fi
+# a zoom into one of the merged processes splits its rows by pid again
+tmux_keys grp F4
+tmux_keys grp -l fm_work
+tmux_keys grp Enter
+tmux_keys grp Enter
+tmux_wait_text grp 15 'Zoom into process [0-9]+ \(forkmany, the busiest of [0-9]+\)'
+ok $? "the merged row's menu offers its busiest process" || diag "$(tmux_capture grp)"
+zpid=$(tmux_capture grp | sed -nE 's/.*Zoom into process ([0-9]+) .*/\1/p' | head -n 1)
+tmux_keys grp Enter
+tmux_wait_text grp 15 "Zoom: pid $zpid"
+ok $? "zoomed into pid $zpid" || diag "$(tmux_capture grp)"
+tmux_wait_text grp 15 "forkmany +$zpid +forkmany +\[\.\] fm_work"
+ok $? "... its row shows its pid: split by process within the zoom" || diag "$(tmux_capture grp)"
 tmux_keys grp q
 tmux_wait_text grp 15 'exit=0'
 ok $? "q exits with status 0"
