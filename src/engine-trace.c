@@ -360,6 +360,40 @@ engine_trace_enable(struct engine *e, const char *name, const char *filter, stru
 	return 0;
 }
 
+/* Replace a tracepoint's filter: perf takes a filter only once per fd, so
+ * the tracepoint is opened again with the new one, or with its old one
+ * when the kernel refuses the new. */
+int
+engine_trace_set_filter(struct engine *e, const char *name, const char *filter, struct tt_err *err)
+{
+	struct engine_tp *tp = engine_trace_find(e, name);
+	char *old;
+	int rc = 0;
+
+	if (tp == NULL)
+		return err_set(err, "%s is not being traced: turn it on first (a)", name);
+	old = tp->filter != NULL ? xstrdup(tp->filter) : NULL;
+	if (engine_trace_enable(e, name, filter, err) != 0) {
+		struct tt_err again;
+
+		rc = -1;
+		if (engine_trace_enable(e, name, old, &again) != 0)
+			snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+			         "; and %s is off now: %s", name, again.msg);
+	}
+	free(old);
+	return rc;
+}
+
+/* A tracepoint's filter. */
+const char *
+engine_trace_filter(const struct engine *e, const char *name)
+{
+	const struct engine_tp *tp = engine_trace_find(e, name);
+
+	return tp != NULL ? tp->filter : NULL;
+}
+
 /* Turn a tracepoint off. */
 int
 engine_trace_disable(struct engine *e, const char *name, struct tt_err *err)

@@ -35,6 +35,7 @@ enum {
 	OPT_ENGINE,
 	OPT_LATENCY,
 	OPT_MAX_STACK,
+	OPT_NO_CONFIG,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -66,7 +67,8 @@ static const struct opt_def opt_defs[] = {
     {"iterations", 'n', "N", "stop after N refreshes"},
     {"output", 'o', "FILE", "write batch reports to FILE"},
     {"format", OPT_FORMAT, "FMT",
-     "batch report format: text, json, folded (stacks) or csv (system view)"},
+     "batch report format: text, json, folded (stacks), csv (system view) or svg (a flame "
+     "graph of the last refresh)"},
     {"sort", 's', "KEYS",
      "group rows by the KEYS comm, pid, tid, cgroup, dso, sym (default comm,dso,sym) and "
      "sort them in the order given (overhead, samples and children sort too)"},
@@ -81,8 +83,8 @@ static const struct opt_def opt_defs[] = {
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
     {"view", OPT_VIEW, "VIEW",
-     "show top (the profile, default), counters (like perf stat -I), trace, probes, system "
-     "or latency (syscall times)"},
+     "show top (the profile, default), counters (like perf stat -I), trace, probes, system, "
+     "latency (syscall times) or flame (a flame graph of the call stacks, with -g)"},
     {"threads", OPT_THREADS, NULL,
      "system view: each process's threads too (JSON thread_list; on the screen, as H)"},
     {"counters", OPT_COUNTERS, "LIST",
@@ -113,6 +115,8 @@ static const struct opt_def opt_defs[] = {
     {"no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen"},
     {"no-debuginfod", OPT_NO_DEBUGINFOD, NULL,
      "do not fetch debug info from the servers in DEBUGINFOD_URLS"},
+    {"no-config", OPT_NO_CONFIG, NULL,
+     "neither read nor write the setup file (~/.config/tracetop/tracetoprc)"},
     {"list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit"},
     {"help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit"},
     {"version", OPT_VERSION, NULL, "print the version and exit"},
@@ -283,8 +287,9 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 }
 
 /* The names of --format and --view, in enum order. */
-static const char *const format_names[] = {"text", "json", "folded", "csv"};
-static const char *const view_names[] = {"top", "counters", "trace", "probes", "system", "latency"};
+static const char *const format_names[] = {"text", "json", "folded", "csv", "svg"};
+static const char *const view_names[] = {"top",    "counters", "trace", "probes",
+                                         "system", "latency",  "flame"};
 
 /* The index of arg among n names, or -1. */
 static int
@@ -309,12 +314,13 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_COUNTERS:
 		return options_add_events(&o->counters, &o->ncounters, "--counters", arg, err);
 	case OPT_COUNTERS_SCOPE:
+		o->counters_scope_given = true;
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
 			return err_set(err,
-			               "--view expects top, counters, trace, probes, system or "
-			               "latency, got '%s'",
+			               "--view expects top, counters, trace, probes, system, "
+			               "latency or flame, got '%s'",
 			               arg);
 		o->view = (enum options_view)k;
 		o->view_given = true;
@@ -410,6 +416,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		if (parse_double(arg, &o->delay) != 0 || o->delay < 0.05 || o->delay > 86400)
 			return err_set(err, "-d expects seconds between 0.05 and 86400, got '%s'",
 			               arg);
+		o->delay_given = true;
 		return 0;
 	case 'n':
 		if (parse_positive("-n", arg, &u, err) != 0)
@@ -426,11 +433,12 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
-			return err_set(err, "--format expects text, json, folded or csv, got '%s'",
-			               arg);
+			return err_set(
+			    err, "--format expects text, json, folded, csv or svg, got '%s'", arg);
 		o->format = (enum report_format)k;
 		return 0;
 	case 's':
+		o->sort_given = true;
 		return hist_parse_sort(arg, o->sort, err);
 	case 'z':
 		o->zero = true;
@@ -468,6 +476,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = true;
+		return 0;
+	case OPT_NO_CONFIG:
+		o->no_config = true;
 		return 0;
 	case OPT_THREADS:
 		o->threads = true;
@@ -580,6 +591,18 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               "--format csv is for the system view (--view system); use text "
 		               "or json with --view %s",
 		               view_names[o->view]);
+	if (o->format == FORMAT_SVG && o->view != VIEW_TOP && o->view != VIEW_FLAME)
+		return err_set(err,
+		               "--format svg is a flame graph of the profile (--view top or "
+		               "flame), not of --view %s",
+		               view_names[o->view]);
+	if ((o->format == FORMAT_SVG || (o->view == VIEW_FLAME && o->batch)) &&
+	    o->callgraph == CALLGRAPH_NONE)
+		return err_set(err, "%s needs call stacks: add -g or --call-graph dwarf",
+		               o->format == FORMAT_SVG ? "--format svg" : "--view flame");
+	if (o->view == VIEW_FLAME && o->format != FORMAT_TEXT && o->format != FORMAT_SVG)
+		return err_set(err, "--view flame prints text or svg, not --format %s",
+		               format_names[o->format]);
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err,
 		               "--format folded needs call stacks: add -g or --call-graph dwarf");
@@ -590,6 +613,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if (o->threads && o->batch && o->format != FORMAT_JSON)
 		return err_set(err, "--threads lists the threads in JSON reports (the text and CSV "
 		                    "ones have no processes): add --format json");
+	if (o->annotate && o->format == FORMAT_SVG)
+		return err_set(err, "--annotate prints text or json, not svg");
 	if (o->annotate && o->view != VIEW_TOP)
 		return err_set(err, "--annotate is for the top view, not --view %s",
 		               view_names[o->view]);

@@ -18,6 +18,7 @@ enum action {
 	ACT_DELAY,       /* d */
 	ACT_NEXT_EVENT,  /* e */
 	ACT_METERS,      /* m: hide or show the header meters */
+	ACT_SAVE_SETUP,  /* F2: write the setup file */
 	/* tables */
 	ACT_UP,
 	ACT_DOWN,
@@ -54,6 +55,7 @@ enum action {
 	ACT_PAUSE,   /* p: pause the stream */
 	ACT_SUMMARY, /* v: the stream or the counts per event */
 	ACT_FTRACE,  /* f: follow kernel functions (function tracer) */
+	ACT_KFILTER, /* F: edit the selected event's kernel filter */
 	/* probes pane */
 	ACT_TOGGLE, /* Space: turn the selected probe on or off */
 	/* annotate pane (and a in Top) */
@@ -66,6 +68,12 @@ enum action {
 	ACT_TOGGLE_COUNTS, /* P: percent or samples */
 	/* processes pane */
 	ACT_THREADS, /* H: show or hide each process's threads */
+	/* flame pane (and F in Top) */
+	ACT_FLAME,         /* F in Top: the selected function in the Flame pane */
+	ACT_LEFT,          /* Left: the frame to the left */
+	ACT_RIGHT,         /* Right: the frame to the right */
+	ACT_FLAME_CALLERS, /* r: the callers of the selected function, or back */
+	ACT_FLAME_FLIP,    /* i: flame (root at the bottom) or icicle (at the top) */
 	ACT_COUNT
 };
 

@@ -19,6 +19,7 @@
 #include "tracetop/system.h"
 #include "tracetop/util.h"
 #include "ui/screen.h"
+#include "ui/setup.h"
 #include "ui/tui.h"
 
 /* How long a status message stays. */
@@ -201,6 +202,8 @@ loop_picker_key(struct tui *t, wint_t ch, bool is_key)
 	if ((r == PICKER_CHOSEN || r == PICKER_TOGGLED) && owner >= 0 &&
 	    t->panes[owner]->pick != NULL)
 		t->panes[owner]->pick(t->pane_state[owner], t, idx, r == PICKER_TOGGLED);
+	else if (r == PICKER_REFUSED)
+		tui_status(t, true, "%s", t->picker.why);
 	t->dirty = true;
 }
 
@@ -238,6 +241,13 @@ loop_global(struct tui *t, enum action a)
 		if (!t->frozen)
 			tui_snapshot(t);
 		return REACT_REDRAW;
+	case ACT_SAVE_SETUP: {
+		struct tt_err err;
+
+		if (setup_save(t, false, &err) != 0)
+			tui_status(t, true, "%s", err.msg);
+		return REACT_REDRAW;
+	}
 	case ACT_DELAY:
 		prompt_open(&t->prompt, "Refresh interval (s): ", "");
 		t->prompt_owner = -1;
@@ -543,8 +553,10 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	                                    .max_wait = loop_max_wait,
 	                                    .want_parts = loop_want_parts};
 	struct tui *t = &l.t;
+	struct tt_err err;
 	sigset_t old;
 	int status = 0;
+	bool saved;
 
 	if ((l.sfd = signals_fd(&old)) < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
@@ -564,9 +576,17 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	loop_update(t, t->frame);
 	if (t->frame->sampling.notice != NULL)
 		tui_status(t, false, "%s", t->frame->sampling.notice);
+	setup_apply(t);
 	if (session_run(s, &hooks) != 0)
 		status = 1;
+	saved = o->rc == NULL || setup_save(t, true, &err) == 0;
 	screen_end();
+	if (!saved)
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+	for (size_t i = 0; i < t->nsetup_notes; i++)
+		fprintf(stderr, "tracetop: %s\n", t->setup_notes[i]);
+	names_free(t->setup_notes, t->nsetup_notes);
+	rcfile_free(&t->setup0);
 	picker_free(&t->picker);
 	loop_free_panes(t);
 	close(l.sfd);

@@ -787,6 +787,7 @@ pane_probes_insert(struct tui *t, const char *binary, const char *func)
 
 const struct pane_ops pane_probes = {
     .name = "Probes",
+    .listpane = true,
     .scope = SCOPE_PROBES,
     .view = VIEW_PROBES,
     .reads = PANE_READS_PROBES,

@@ -305,6 +305,27 @@ top_cgroup_toggle(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* The Cgroup column's state in the setup file (--sort cgroup wins). */
+static void
+top_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
+{
+	static const char *const words[] = {"auto", "shown", "hidden"};
+	struct top *p = pp;
+	const char *v;
+
+	if (save) {
+		rcfile_set(rc, "top.cgroup_column", words[p->cg_show]);
+		return;
+	}
+	if ((v = rcfile_get(rc, "top.cgroup_column", NULL)) == NULL ||
+	    (t->opts != NULL && hist_sort_has(t->opts->sort, HIST_SORT_CGROUP)))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strcmp(v, words[i]) == 0)
+			p->cg_show = (enum top_cgroup_col)i;
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+}
+
 /* Create the pane. */
 static void *
 top_init(struct tui *t)
@@ -724,6 +745,21 @@ top_action(void *pp, struct tui *t, enum action a)
 		return top_cgroup_toggle(p, t);
 	case ACT_GROUP:
 		return top_group_cycle(p, t);
+	case ACT_FLAME: {
+		const struct ct_line *l = table_selected(&p->list.table);
+		struct cg_frame f;
+
+		if (!p->stacks)
+			return top_no_stacks(t);
+		if (l == NULL || l->top == NULL) {
+			tui_status(t, false, "no function selected: F shows one in the Flame pane");
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+		f = calltree_frame(l->top);
+		f.inlined = l->top->entry->key.inlined; /* the trie tells inlined frames apart */
+		pane_flame_open(t, &f);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 
@@ -781,6 +817,8 @@ top_menu(void *pp, struct tui *t, int id)
 
 const struct pane_ops pane_top = {
     .name = "Top",
+    .listpane = true,
+    .setup = top_setup,
     .scope = SCOPE_TOP,
     .view = VIEW_TOP,
     .reads = PANE_READS_SAMPLING,

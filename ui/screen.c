@@ -400,15 +400,21 @@ screen_header_view(struct tui *t, struct segs *l)
 		        "%s", buf);
 }
 
-/* The tab bar: one tab per pane, and Help while it is shown. */
+/* The tab bar: one tab per pane, and Help while it is shown; the tabs
+ * touch (no gap) when spaced they would not all fit. */
 static void
 screen_draw_tabs(struct tui *t, int y)
 {
 	const struct theme *th = &t->theme;
-	int x = 0;
+	size_t ntabs = t->npanes + (t->help ? 1 : 0);
+	int x = 0, gap = 1, all = 0;
 
+	for (size_t i = 0; i < t->npanes; i++)
+		all += prompt_str_width(t->panes[i]->name) + 3;
+	if (all + (t->help ? 7 : 0) > COLS)
+		gap = 0;
 	screen_blank(y, th->attr[TH_NORMAL]);
-	for (size_t i = 0; i < t->npanes + (t->help ? 1 : 0); i++) {
+	for (size_t i = 0; i < ntabs; i++) {
 		bool active = i == t->npanes || (i == t->cur && !t->help);
 		char tab[64];
 		int w;
@@ -421,7 +427,7 @@ screen_draw_tabs(struct tui *t, int y)
 		wmove(stdscr, y, x);
 		wattrset(stdscr, th->attr[active ? TH_TAB_ACTIVE : TH_TAB]);
 		prompt_str_draw(stdscr, tab, w, NULL);
-		x += w + 1;
+		x += w + gap;
 	}
 	wattrset(stdscr, A_NORMAL);
 }
@@ -496,7 +502,7 @@ screen_draw_keybar(struct tui *t, int y)
 		/* The lookup says whether this key does this action here. */
 		if (b->bar == NULL || seen[b->action] ||
 		    keymap_lookup(b->key, b->is_key, scope) != b->action ||
-		    (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_TABLE && b->scope != scope))
+		    !keymap_applies(b, scope))
 			continue;
 		seen[b->action] = true;
 		w = prompt_str_width(b->name) + prompt_str_width(b->bar);

@@ -11,6 +11,7 @@
 #include "tracetop/frame.h"
 #include "tracetop/hist.h"
 #include "tracetop/options.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/session.h"
 #include "ui/action.h"
 #include "ui/curses.h"
@@ -73,6 +74,12 @@ struct pane_ops {
 	int (*prompt)(void *p, struct tui *t, int result);
 	/* An item of a menu this pane opened was chosen. */
 	int (*menu)(void *p, struct tui *t, int id);
+	/* Its state begins with its struct listpane (the setup file keeps its
+	 * sort). */
+	bool listpane;
+	/* Its own settings in the setup file (NULL: none): put them in rc
+	 * (save), or apply those rc has. */
+	void (*setup)(void *p, struct tui *t, struct rcfile *rc, bool save);
 	/* Item idx of the picker this pane opened was chosen (Enter: the
 	 * picker closed) or toggled (Space in a checklist: it stays open). */
 	int (*pick)(void *p, struct tui *t, size_t idx, bool toggled);
@@ -126,7 +133,12 @@ struct tui {
 	bool status_error;
 	uint64_t status_until; /* now_ns() deadline */
 	uint64_t dbg_seq;      /* the last debuginfod note put there */
-	bool dirty;            /* something to draw */
+	/* the setup file: the state as the screen started, notes on its bad
+	 * settings (printed at exit) */
+	struct rcfile setup0;
+	char **setup_notes;
+	size_t nsetup_notes, setup_notes_cap;
+	bool dirty; /* something to draw */
 	bool quit;
 };
 
@@ -167,6 +179,11 @@ void pane_probes_insert(struct tui *t, const char *binary, const char *func);
  * by hand (the Probes pane's row menu) stay streamed. */
 void pane_probes_stream(struct tui *t, bool on);
 extern const struct pane_ops pane_help;
+extern const struct pane_ops pane_flame;
+struct cg_frame;
+/* Switch to the Flame pane with the heaviest frame of function f selected
+ * (the whole graph, not zoomed). */
+void pane_flame_open(struct tui *t, const struct cg_frame *f);
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
 /* Zoom the Top pane into thread tid of process pid and switch to it. */

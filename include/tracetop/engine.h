@@ -172,6 +172,16 @@ struct stream *engine_stream(struct engine *e);
  * permissions. */
 int engine_trace_enable(struct engine *e, const char *name, const char *filter, struct tt_err *err);
 
+/* Replace the kernel filter of name, which is on (NULL or "": none). A
+ * filter the kernel refuses leaves the one it had, and err has the
+ * kernel's words. The filter lives with the perf fds: closing them at
+ * exit leaves nothing behind. */
+int engine_trace_set_filter(struct engine *e, const char *name, const char *filter,
+                            struct tt_err *err);
+
+/* The kernel filter of name (NULL: none, or it is not on). */
+const char *engine_trace_filter(const struct engine *e, const char *name);
+
 /* Stop streaming name (its counts stay in the stream). -1 with err when
  * it is not on. */
 int engine_trace_disable(struct engine *e, const char *name, struct tt_err *err);

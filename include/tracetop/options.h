@@ -10,6 +10,7 @@
 #include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/hist.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/util.h"
 
 enum report_format {
@@ -17,6 +18,7 @@ enum report_format {
 	FORMAT_JSON,
 	FORMAT_FOLDED,
 	FORMAT_CSV, /* the system view: a title row, then a row per refresh */
+	FORMAT_SVG, /* a flame graph of the last refresh (top and flame views) */
 };
 
 /* What the screen or the batch reports show first. */
@@ -27,6 +29,7 @@ enum options_view {
 	VIEW_PROBES,   /* probes and their hit counts */
 	VIEW_SYSTEM,   /* CPU, memory, disks, network, interrupts, processes */
 	VIEW_LATENCY,  /* syscall latency: counts, errors, percentiles, histograms */
+	VIEW_FLAME,    /* the call stacks as a flame graph (needs -g) */
 	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 
@@ -41,13 +44,15 @@ struct options {
 	unsigned mmap_pages;  /* -m, per CPU ring, a power of two */
 	bool batch;           /* -b */
 	double delay;         /* -d seconds */
+	bool delay_given;     /* -d was given (it wins over the setup file) */
 	long count;           /* -n, 0 = forever */
 	const char *output;   /* -o */
 	const char *annotate; /* --annotate SYMBOL (batch), or NULL */
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
 	unsigned group; /* HIST_GROUP_*: the row keys --sort names, else the default */
-	bool zero;      /* -z */
+	bool sort_given;               /* -s was given */
+	bool zero;                     /* -z */
 	enum callgraph_mode callgraph; /* -g, --call-graph */
 	unsigned stack_size;           /* --call-graph dwarf,SIZE: bytes of user stack copied */
 	bool children;                 /* --children: sort by inclusive time */
@@ -64,6 +69,7 @@ struct options {
 	size_t ncounters;
 	unsigned counters_scopes;           /* --counters-scope: bit 1 << scope per scope named */
 	enum counters_scope counters_scope; /* the first scope named (default total) */
+	bool counters_scope_given;          /* --counters-scope was given */
 	struct engine_trace_opt *traces;    /* -T with its --filter, in order */
 	size_t ntraces;
 	const char *ftrace;  /* --ftrace FUNC[,FUNC...], or NULL */
@@ -75,6 +81,14 @@ struct options {
 	const char **latencies; /* --latency SPEC: functions to time, in order */
 	size_t nlatencies;
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
+	bool no_config;         /* --no-config: neither read nor write the setup file */
+	/* the setup file (on the screen, without --no-config): its settings,
+	 * path and bad lines ("PATH:LINE: why (skipped)"); main.c's, not
+	 * options_parse's (options_free leaves them) */
+	struct rcfile *rc;
+	char *rc_path;
+	char **rc_notes;
+	size_t nrc_notes, rc_notes_cap;
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;

@@ -41,7 +41,7 @@ expect 1 "perf_event_max_sample_rate" "frequency above the kernel limit" -b -F 1
 expect 2 "-d expects seconds.*'x'" "bad delay" -b -d x
 expect 2 "-n expects a positive.*'-1'" "bad iteration count" -b -n -1
 expect 2 "-m expects a power of two" "bad ring size" -b -m 3
-expect 2 "--format expects text, json, folded or csv.*'xml'" "bad format" -b --format xml
+expect 2 "--format expects text, json, folded, csv or svg.*'xml'" "bad format" -b --format xml
 expect 2 "unknown sort key 'nope'" "bad sort key" -b -s overhead,nope
 expect 2 "unknown option '--bogus'" "unknown long option" --bogus
 expect 2 "unknown option '-Q'" "unknown short option" -Q
