@@ -50,9 +50,9 @@ struct options {
 	const char *annotate; /* --annotate SYMBOL (batch), or NULL */
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
-	unsigned group; /* HIST_GROUP_*: the row keys --sort names, else the default */
-	bool sort_given;               /* -s was given */
-	bool zero;                     /* -z */
+	unsigned group;  /* HIST_GROUP_*: the row keys --sort names, else the default */
+	bool sort_given; /* -s was given */
+	bool zero;       /* -z */
 	enum callgraph_mode callgraph; /* -g, --call-graph */
 	unsigned stack_size;           /* --call-graph dwarf,SIZE: bytes of user stack copied */
 	bool children;                 /* --children: sort by inclusive time */
