@@ -95,6 +95,8 @@ batch_report(struct batch_view *v, const struct frame *f)
 		    .max_rows = batch_rows(o, v->out),
 		    .cg = ev->cg,
 		    .cgroup = hist_sort_has(o->sort, HIST_SORT_CGROUP),
+		    .group = o->group,
+		    .chain_depth = o->max_stack,
 		};
 
 		if (o->format == FORMAT_FOLDED)

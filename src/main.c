@@ -183,6 +183,7 @@ session_options(const struct options *o, bool tui)
 	    .zero = o->zero,
 	    .stop_when_finished = !tui,
 	    .sort = tui ? NULL : o->sort,
+	    .group = tui ? 0 : o->group, /* the Top pane groups its own rows */
 	    .counters_scopes = tui || o->view != VIEW_COUNTERS ? 0 : scopes,
 	    .history = o->history,
 	};
@@ -277,7 +278,10 @@ run(const struct options *o, struct evspec *specs)
 	s = session_new(&so);
 	/* added first, freed last: a probe in use by the engine cannot go */
 	session_add(s, &source_probes, p);
-	if (p != NULL && (tracing || tui))
+	/* streamed only for a view that shows their events: the screen
+	 * streams them while its Trace pane is seen (counting the hits costs
+	 * the profile nothing, streaming each one through the rings does) */
+	if (p != NULL && tracing)
 		eo.traces = traces = probe_cli_traces(o, p, &eo.ntraces);
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
@@ -289,6 +293,7 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		goto done;
 	}
+	engine_set_group(e, o->group);
 	session_add(s, &source_sampling, e);
 	/* On the screen, counters that cannot be opened only leave their
 	 * pane saying why. */

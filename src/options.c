@@ -36,6 +36,7 @@ enum {
 	OPT_LATENCY,
 	OPT_HISTORY,
 	OPT_HISTORY_DUMP,
+	OPT_MAX_STACK,
 	OPT_NO_CONFIG,
 };
 
@@ -70,7 +71,9 @@ static const struct opt_def opt_defs[] = {
     {"format", OPT_FORMAT, "FMT",
      "batch report format: text, json, folded (stacks), csv (system view), svg (a flame "
      "graph of the last refresh) or pprof (the window's profile, gzipped, at the end)"},
-    {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym, cgroup"},
+    {"sort", 's', "KEYS",
+     "group rows by the KEYS comm, pid, tid, cgroup, dso, sym (default comm,dso,sym) and "
+     "sort them in the order given (overhead, samples and children sort too)"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",
@@ -80,6 +83,8 @@ static const struct opt_def opt_defs[] = {
      "keep the profile of the last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
     {"history-dump", OPT_HISTORY_DUMP, NULL,
      "batch: at the end, print every interval the history holds as a JSON line"},
+    {"max-stack", OPT_MAX_STACK, "N",
+     "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
@@ -478,6 +483,13 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case 'z':
 		o->zero = true;
 		return 0;
+	case OPT_MAX_STACK:
+		if (parse_positive("--max-stack", arg, &u, err) != 0)
+			return -1;
+		if (u > 1024)
+			return err_set(err, "--max-stack expects at most 1024, got '%s'", arg);
+		o->max_stack = (unsigned)u;
+		return 0;
 	case OPT_ROWS:
 		if (parse_positive("--rows", arg, &u, err) != 0)
 			return -1;
@@ -660,6 +672,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
+	o->group = hist_sort_group(o->sort);
 	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {
 		o->sort[0] = HIST_SORT_CHILDREN;
 		o->sort[1] = HIST_SORT_OVERHEAD;

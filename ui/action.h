@@ -51,6 +51,7 @@ enum action {
 	ACT_TREE_MODE,    /* G: callers or callees */
 	ACT_TREE_PERCENT, /* %: of the total or of the parent */
 	ACT_CGROUP_COL,   /* c: hide or show the Cgroup column */
+	ACT_GROUP,        /* g: the next grouping of the rows */
 	/* counters pane */
 	ACT_COUNTERS_SCOPE, /* s: total, per CPU, per process */
 	ACT_ADD,            /* a, Insert: add (a counter) */

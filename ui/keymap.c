@@ -52,6 +52,8 @@ static const struct keybind keymap[] = {
     {'U', false, "U", ACT_HIDE_USER, SCOPE_TOP, NULL, "hide or show user symbols"},
     {'c', false, "c", ACT_CGROUP_COL, SCOPE_TOP, NULL,
      "hide or show the Cgroup column: the container or systemd unit of each row"},
+    {'g', false, "g", ACT_GROUP, SCOPE_TOP, NULL,
+     "group rows by the next keys (--sort): comm,dso,sym, +pid, +tid, ..."},
     {'+', false, "+", ACT_EXPAND, SCOPE_TOP, NULL,
      "with -g: expand the row's call graph (Enter toggles one of its lines)"},
     {'-', false, "-", ACT_COLLAPSE, SCOPE_TOP, NULL,

@@ -711,6 +711,14 @@ trace_menu(void *pp, struct tui *t, int id)
 	return REACT_REDRAW;
 }
 
+/* Seen: our probes' events stream into the log; hidden: only counted. */
+static void
+trace_show(void *pp, struct tui *t, bool shown)
+{
+	(void)pp;
+	pane_probes_stream(t, shown);
+}
+
 const struct pane_ops pane_trace = {
     .name = "Trace",
     .listpane = true,
@@ -726,4 +734,5 @@ const struct pane_ops pane_trace = {
     .prompt = trace_prompt,
     .menu = trace_menu,
     .pick = trace_picked,
+    .show = trace_show,
 };

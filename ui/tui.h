@@ -184,6 +184,11 @@ void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, b
 /* Switch to the Probes pane and ask how to probe func of binary (NULL or
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
+/* Stream the events of tracetop's probes while the Trace pane is seen
+ * (on), only count their hits when it is not (off): every streamed hit
+ * goes through the rings, counting costs nothing per hit. Probes streamed
+ * by hand (the Probes pane's row menu) stay streamed. */
+void pane_probes_stream(struct tui *t, bool on);
 extern const struct pane_ops pane_help;
 extern const struct pane_ops pane_flame;
 struct cg_frame;

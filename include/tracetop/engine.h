@@ -109,6 +109,11 @@ void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
  * (0 ends the zoom). */
 void engine_zoom_thread(struct engine *e, int tid);
 
+/* What the rows will be grouped by (HIST_GROUP_*): a grouping by tid has
+ * the rows count threads apart, one by pid or tid the call graph's roots
+ * (the default: a root per command). From the next sample on; counts
+ * so far stay as they were and fade. */
+void engine_set_group(struct engine *e, unsigned group);
 struct callgraph;
 /* The call graph of event idx (NULL without call stacks). */
 const struct callgraph *engine_callgraph(const struct engine *e, size_t idx);

@@ -51,13 +51,15 @@ struct options {
 	const char *annotate; /* --annotate SYMBOL (batch), or NULL */
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
-	bool sort_given;               /* -s was given */
-	bool zero;                     /* -z */
+	unsigned group;  /* HIST_GROUP_*: the row keys --sort names, else the default */
+	bool sort_given; /* -s was given */
+	bool zero;       /* -z */
 	enum callgraph_mode callgraph; /* -g, --call-graph */
 	unsigned stack_size;           /* --call-graph dwarf,SIZE: bytes of user stack copied */
 	bool children;                 /* --children: sort by inclusive time */
 	bool include_self;             /* --include-self */
 	unsigned rows;                 /* --rows: rows per batch report, 0 = all */
+	unsigned max_stack;            /* --max-stack: caller levels in -g text, 0 = default */
 	bool no_mouse;                 /* --no-mouse */
 	bool no_debuginfod;            /* --no-debuginfod */
 	enum engine_backend engine;    /* --engine auto|bpf|perf */

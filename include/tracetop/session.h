@@ -60,8 +60,9 @@ struct session_opts {
 	bool zero;                  /* zero counts at each refresh instead of decay */
 	bool stop_when_finished;    /* end the run when a source has finished */
 	const enum hist_sort *sort; /* order of frame rows (NULL: by overhead) */
-	unsigned counters_scopes;   /* scopes to snapshot (bits); 0: the current one */
-	double history;             /* seconds of intervals kept (history.h); 0: none */
+	unsigned group; /* HIST_GROUP_* the frame rows are merged by; 0: one per process */
+	unsigned counters_scopes; /* scopes to snapshot (bits); 0: the current one */
+	double history;           /* seconds of intervals kept (history.h); 0: none */
 };
 
 /* What the front end adds to the loop. Every hook may be NULL. */

@@ -2,7 +2,7 @@
  * test-calltree.c): a struct tui built by hand around a real hist (and
  * call graph) of fake entries, ncurses on /dev/null with the screen read
  * back cell by cell, and small fakes of tui_status, tui_snapshot,
- * engine_zoom_thread, probe_kind_supported, pane_probes_insert and
+ * engine_zoom_thread, engine_set_group, probe_kind_supported, pane_probes_insert and
  * pane_flame_open (the loop's, the engine's, the probe manager's, the
  * Probes and Flame panes'). */
 #include "config.h"
@@ -81,6 +81,14 @@ engine_zoom_thread(struct engine *e, int tid)
 	if (zoom_calls < (int)(sizeof zoom_tids / sizeof zoom_tids[0]))
 		zoom_tids[zoom_calls] = tid;
 	zoom_calls++;
+}
+
+/* The grouping the Top pane gives the engine: none here (no engine). */
+void
+engine_set_group(struct engine *e, unsigned group)
+{
+	(void)group;
+	assert_null(e);
 }
 
 /* Fake of the probe manager's kernel check: no kprobes here. */
