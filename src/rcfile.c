@@ -22,6 +22,7 @@ enum rc_type {
 	RC_WORD,   /* one of choices, or (choices NULL) lower-case letters */
 	RC_EVENTS, /* EVENT[,EVENT...]: event specs, each checked when applied */
 	RC_SORT,   /* "COLUMN TITLE asc|desc" */
+	RC_KEYS,   /* WORD[,WORD...]: lower-case names, each checked when applied */
 };
 
 struct rc_def {
@@ -43,6 +44,7 @@ static const struct rc_def rc_defs[] = {
     {"counters", RC_EVENTS, 0, 0, NULL},
     {"counters_scope", RC_WORD, 0, 0, scope_words},
     {"top.cgroup_column", RC_WORD, 0, 0, cgroup_words},
+    {"top.group", RC_KEYS, 0, 0, NULL},
     {"processes.threads", RC_BOOL, 0, 0, NULL},
     {"flame.icicle", RC_BOOL, 0, 0, NULL},
     {"sort.", RC_SORT, 0, 0, NULL},
@@ -88,6 +90,23 @@ rc_word(const char *s)
 		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '-')
 			return false;
 	return true;
+}
+
+/* Check a comma list of lower-case names ("comm,dso,sym"). */
+static int
+rc_check_keys(const char *key, const char *value, struct tt_err *err)
+{
+	char buf[RC_VALUE_MAX], *save = NULL;
+
+	if (snprintf(buf, sizeof buf, "%s", value) >= (int)sizeof buf)
+		return err_set(err, "%s is too long", key);
+	for (char *w = strtok_r(buf, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save))
+		if (!rc_word(w))
+			return err_set(err, "%s expects names in lower case separated by commas",
+			               key);
+	if (*value == '\0' || value[strlen(value) - 1] == ',' || strstr(value, ",,") != NULL)
+		return err_set(err, "%s expects names in lower case separated by commas", key);
+	return 0;
 }
 
 /* Check a "sort.PANE" value: a column title, a space, asc or desc. */
@@ -166,6 +185,8 @@ rcfile_check(const char *key, const char *value, struct tt_err *err)
 		return rc_check_events(key, value, err);
 	case RC_SORT:
 		return rc_check_sort(key, value, err);
+	case RC_KEYS:
+		return rc_check_keys(key, value, err);
 	}
 	return 0;
 }

@@ -305,7 +305,32 @@ top_cgroup_toggle(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* The Cgroup column's state in the setup file (--sort cgroup wins). */
+/* The grouping in the setup file: -s on the command line wins; a name
+ * --sort does not know is reported and the default kept. */
+static void
+top_setup_group(struct top *p, struct tui *t, struct rcfile *rc, bool save)
+{
+	enum hist_sort keys[HIST_SORT_MAX + 1];
+	struct tt_err err = {0};
+	char name[64];
+	const char *v;
+
+	if (save) {
+		rcfile_set(rc, "top.group", hist_group_name(p->group, name, sizeof name));
+		return;
+	}
+	if ((v = rcfile_get(rc, "top.group", NULL)) == NULL ||
+	    (t->opts != NULL && t->opts->sort_given))
+		return;
+	if (hist_parse_sort(v, keys, &err) != 0) {
+		tui_status(t, true, "setup file: top.group: %s", err.msg);
+		return;
+	}
+	p->group = hist_sort_group(keys);
+}
+
+/* The Cgroup column's state and the grouping in the setup file (--sort
+ * cgroup wins). */
 static void
 top_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
 {
@@ -313,6 +338,7 @@ top_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
 	struct top *p = pp;
 	const char *v;
 
+	top_setup_group(p, t, rc, save);
 	if (save) {
 		rcfile_set(rc, "top.cgroup_column", words[p->cg_show]);
 		return;

@@ -28,6 +28,9 @@ quit() {
 tui_start s1 120 30 -d 0.5
 tmux_wait_text s1 10 'Top +Counters'
 ok $? "started without a setup file"
+tmux_keys s1 g
+tmux_wait_text s1 5 'Group: comm,pid,dso,sym'
+ok $? "g: the Top pane grouped by process" || diag "$(tmux_capture s1)"
 tmux_keys s1 Tab
 tmux_wait_text s1 5 'Scope: total'
 ok $? "Tab: the Counters pane"
@@ -43,6 +46,7 @@ ok $? "the file is in \$HOME/.config/tracetop"
 like "$(cat "$rc" 2>/dev/null)" '^pane=counters$' "it keeps the pane shown"
 like "$(cat "$rc" 2>/dev/null)" '^sort\.counters=Event asc$' "it keeps the Counters sort"
 like "$(cat "$rc" 2>/dev/null)" '^meters=no$' "it keeps the meters hidden by m"
+like "$(cat "$rc" 2>/dev/null)" '^top\.group=comm,pid,dso,sym$' "it keeps the Top pane's grouping"
 quit s1
 ok $? "q quits"
 
@@ -54,6 +58,11 @@ tmux_wait_text s2 5 'Event(▲|\^)'
 ok $? "sorted by Event again"
 lacks_text s2 '^ *CPU[0-9 ]*\['
 ok $? "with the meters hidden" || diag "$(tmux_capture s2)"
+tmux_keys s2 BTab
+tmux_wait_text s2 5 'Group: comm,pid,dso,sym'
+ok $? "and the Top pane grouped by process" || diag "$(tmux_capture s2)"
+tmux_keys s2 Tab
+tmux_wait_text s2 5 'Scope: total'
 # changed on the screen, not saved: written at exit
 tmux_keys s2 Tab
 tmux_wait_text s2 5 'tracepoints? on'
