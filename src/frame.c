@@ -31,6 +31,7 @@ void
 frame_latency_free(struct frame_latency *fl)
 {
 	free(fl->rows);
+	cg_free(fl->offcpu);
 	memset(fl, 0, sizeof *fl);
 }
 

@@ -279,27 +279,6 @@ latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
 	l->nfuncs = n;
 }
 
-/* The offset of field name in a tracepoint format text, or -1. */
-static int
-latsys_field_offset(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = strstr(text, "field:"); p != NULL; p = strstr(p + 1, "field:")) {
-		const char *semi = strchr(p, ';'), *off;
-		int v;
-
-		/* "field:long id;" "field:unsigned long args[6];" */
-		if (semi == NULL || (size_t)(semi - p) < n + 1 || strncmp(semi - n, name, n) != 0 ||
-		    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
-			continue;
-		if ((off = strstr(semi, "offset:")) == NULL || sscanf(off, "offset:%d", &v) != 1)
-			return -1;
-		return v;
-	}
-	return -1;
-}
-
 /* The offsets of the fields the hot path reads, from the formats. */
 static int
 latsys_offsets(struct latsys *l, struct tt_err *err)
@@ -313,9 +292,9 @@ latsys_offsets(struct latsys *l, struct tt_err *err)
 		free(en);
 		return -1;
 	}
-	l->off_enter_id = latsys_field_offset(en, "id");
-	l->off_exit_id = latsys_field_offset(ex, "id");
-	l->off_exit_ret = latsys_field_offset(ex, "ret");
+	l->off_enter_id = tt_tracefs_field_offset(en, "id");
+	l->off_exit_id = tt_tracefs_field_offset(ex, "id");
+	l->off_exit_ret = tt_tracefs_field_offset(ex, "ret");
 	free(en);
 	free(ex);
 	if (l->off_enter_id < 0 || l->off_exit_id < 0 || l->off_exit_ret < 0)
@@ -526,39 +505,22 @@ latsys_record(struct latsys *l, const struct perf_event_header *h)
 	}
 }
 
-/* Drain the rings merged in time order (an entry on one CPU and its exit
- * on another must meet in order): the ring whose next record is oldest
- * goes first; a linear scan, rings being few. */
+/* One record of the ring reader. */
+static void
+latsys_record_cb(void *arg, struct evlist *el, const struct perf_event_header *h)
+{
+	(void)el;
+	latsys_record(arg, h);
+}
+
+/* Drain the rings merged in time order. */
 void
 latsys_read(struct latsys *l)
 {
-	uint64_t st = l->el.sample_type;
-	size_t n = l->el.nrings;
-	const struct perf_event_header *next[n ? n : 1];
-	uint64_t when[n ? n : 1];
+	struct evlist *el = &l->el;
 
-	for (size_t i = 0; i < n; i++) {
-		next[i] = NULL;
-		if (l->el.ring_fds[i] >= 0 && ring_begin(&l->el.rings[i]) > 0 &&
-		    (next[i] = ring_next(&l->el.rings[i])) != NULL)
-			when[i] = record_time(next[i], st);
-		else if (l->el.ring_fds[i] >= 0)
-			ring_end(&l->el.rings[i]);
-	}
-	for (;;) {
-		size_t best = n;
-
-		for (size_t i = 0; i < n; i++)
-			if (next[i] != NULL && (best == n || when[i] < when[best]))
-				best = i;
-		if (best == n)
-			break;
-		latsys_record(l, next[best]);
-		if ((next[best] = ring_next(&l->el.rings[best])) != NULL)
-			when[best] = record_time(next[best], st);
-		else
-			ring_end(&l->el.rings[best]);
-	}
+	if (l->open)
+		evlist_read_ordered(&el, 1, latsys_record_cb, l);
 }
 
 /* The interval's calls join the totals. */
@@ -583,8 +545,14 @@ latsys_tick(struct latsys *l)
 void
 latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 {
-	frame_latency_reserve(fl, l->nrows);
-	fl->nrows = 0;
+	size_t kept = 0;
+
+	/* the other sources' rows (runq, bio, offcpu) stay */
+	for (size_t i = 0; i < fl->nrows; i++)
+		if (fl->rows[i].kind != LAT_SYSCALL && fl->rows[i].kind != LAT_FUNCTION)
+			fl->rows[kept++] = fl->rows[i];
+	fl->nrows = kept;
+	frame_latency_reserve(fl, kept + l->nrows);
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct latsys_row *r = &l->rows[i];
 		struct lat_row *o;
@@ -592,6 +560,7 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		if (r->total.count == 0)
 			continue;
 		o = &fl->rows[fl->nrows++];
+		memset(o, 0, sizeof *o);
 		o->kind = r->kind;
 		o->name = r->name;
 		o->pid = r->pid;

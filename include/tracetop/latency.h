@@ -65,16 +65,29 @@ void lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *b
 enum lat_kind {
 	LAT_SYSCALL,  /* a syscall of a process */
 	LAT_FUNCTION, /* a function timed by an entry/return probe pair */
+	LAT_RUNQ,     /* a process's threads waiting for a CPU (wakeup -> switch in) */
+	LAT_BIO,      /* a block device's requests (issue -> complete) */
+	LAT_OFFCPU,   /* a thread blocked (switch out -> switch in), by wait reason */
+	LAT_NKINDS
 };
 
-/* "syscall" or "function". */
+/* "syscall", "function", "runq", "bio" or "offcpu". */
 const char *lat_kind_name(enum lat_kind k);
+
+/* The kinds in a comma-separated list ("syscall,runq"; "all") as bits
+ * (1u << kind) in *kinds; -1 naming the unknown word in err. */
+struct tt_err;
+int lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err);
+
+struct callgraph;
 
 /* One (kind, name, process) in a frame. */
 struct lat_row {
 	enum lat_kind kind;
 	const char *name; /* interned */
 	int pid;
+	int tid;           /* offcpu: the thread; 0 for a whole process */
+	const char *stack; /* offcpu: the root's command in frame_latency.offcpu (interned), or NULL */
 	char comm[16];        /* raw (escape before output) */
 	uint64_t interval;    /* calls completed in the last refresh */
 	double rate;          /* of them per second */
@@ -90,6 +103,12 @@ struct frame_latency {
 	uint64_t unpaired;  /* exits without their entry (calls open at start) */
 	const char *notice; /* how it measures and what it costs, or NULL */
 	const char *target; /* "system-wide", "pid 123", "command", ... */
+	/* the scheduler and block sources (runq, bio, offcpu rows) */
+	uint64_t sched_events, sched_lost, sched_unpaired;
+	const char *sched_notice;
+	/* off-CPU stacks weighted by blocked ns: one root per offcpu row
+	 * (its stack), outermost frame first; a snapshot, or NULL */
+	struct callgraph *offcpu;
 };
 
 /* ---- pairing entries and exits per thread ---- */

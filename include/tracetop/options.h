@@ -72,6 +72,7 @@ struct options {
 	size_t nprobes;
 	const char **latencies; /* --latency SPEC: functions to time, in order */
 	size_t nlatencies;
+	unsigned latency_kinds; /* --latency-kinds: bits 1u << enum lat_kind (default syscall) */
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool list_events;
 	bool help_keys; /* --help-keys */
