@@ -327,6 +327,32 @@ ls_open(struct evlist *el, const char *const *names, size_t n, const int *cpus, 
 	return evlist_open(el, specs, n, &t, &p, err);
 }
 
+/* What is measured and what it costs, for the notice. */
+static void
+ls_notice(struct latsched *l)
+{
+	static const char *const what[LAT_NKINDS] = {
+	    [LAT_RUNQ] = "run-queue", [LAT_OFFCPU] = "off-CPU", [LAT_BIO] = "block I/O"};
+	static const enum lat_kind order[] = {LAT_RUNQ, LAT_OFFCPU, LAT_BIO};
+	char list[64] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (l->kinds & (1u << order[i]))
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
+			                        what[order[i]]);
+	snprintf(l->notice, sizeof l->notice, "%s times paired in user space: a ring record per %s%s%s",
+	         list, l->kinds & ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU)) ? "context switch" : "",
+	         l->kinds & (1u << LAT_OFFCPU)
+	             ? " with both call chains (up to ~2 KiB, symbols resolved at each switch-in)"
+	             : "",
+	         l->kinds & (1u << LAT_RUNQ) ? ", wakeup" : "");
+	if (l->kinds & (1u << LAT_BIO))
+		snprintf(l->notice + strlen(l->notice), sizeof l->notice - strlen(l->notice), "%s",
+		         l->kinds == (1u << LAT_BIO) ? "block request issued and completed"
+		                                     : ", block request issued and completed");
+}
+
 /* Open the events of the kinds. */
 struct latsched *
 latsched_new(const struct latsched_opts *o, struct tt_err *err)
@@ -391,15 +417,7 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 		}
 	}
 	free(cpus);
-	snprintf(l->notice, sizeof l->notice,
-	         "%s%s%s paired in user space: a ring record per %s",
-	         l->kinds & (1u << LAT_RUNQ) ? "run queue " : "",
-	         l->kinds & (1u << LAT_OFFCPU) ? "off-CPU stacks " : "",
-	         l->kinds & (1u << LAT_BIO) ? "block I/O " : "",
-	         l->kinds & (1u << LAT_OFFCPU)
-	             ? "context switch with its call chain (up to ~1 KiB), wakeup and block request"
-	         : l->kinds & (1u << LAT_RUNQ) ? "context switch, wakeup and block request"
-	                                       : "block request issued and completed");
+	ls_notice(l);
 	return l;
 fail:
 	free(cpus);

@@ -307,3 +307,58 @@ offcpu_dropped(const struct offcpu *o)
 {
 	return o->dropped;
 }
+
+/* Keep (idx, w) among the max heaviest in leaves/ns, sorted. */
+static void
+stacks_keep(uint32_t *leaves, double *ns, size_t *n, size_t max, uint32_t idx, double w)
+{
+	size_t i = *n < max ? (*n)++ : max;
+
+	if (i == max && (max == 0 || w <= ns[max - 1]))
+		return;
+	if (i == max)
+		i = max - 1;
+	while (i > 0 && ns[i - 1] < w) {
+		leaves[i] = leaves[i - 1];
+		ns[i] = ns[i - 1];
+		i--;
+	}
+	leaves[i] = idx;
+	ns[i] = w;
+}
+
+/* Walk root's subtree for the nodes where stacks end. */
+size_t
+offcpu_stacks(const struct callgraph *cg, const char *root, uint32_t *leaves, double *ns,
+              size_t max)
+{
+	uint32_t r, stack[256];
+	size_t n = 0, sp = 0;
+	const struct cg_node *nd;
+
+	if (cg == NULL)
+		return 0;
+	for (r = cg_first_root(cg); r != 0; r = nd->next_sibling) {
+		nd = cg_node(cg, r);
+		if (nd == NULL)
+			return 0;
+		if (nd->comm == root)
+			break;
+	}
+	if (r == 0)
+		return 0;
+	stack[sp++] = r;
+	while (sp > 0) {
+		uint32_t idx = stack[--sp];
+
+		nd = cg_node(cg, idx);
+		if (nd == NULL)
+			continue;
+		if (idx != r && nd->self > 0)
+			stacks_keep(leaves, ns, &n, max, idx, nd->self);
+		for (uint32_t c = nd->first_child; c != 0; c = cg_node(cg, c)->next_sibling)
+			if (sp < sizeof stack / sizeof stack[0])
+				stack[sp++] = c;
+	}
+	return n;
+}

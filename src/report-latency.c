@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/callgraph.h"
+#include "tracetop/offcpu.h"
 #include "tracetop/report-latency.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
@@ -68,6 +70,43 @@ report_latency_rows(const struct report_latency_info *ri, const struct frame_lat
 	return ri->max_rows && fl->nrows > ri->max_rows ? ri->max_rows : fl->nrows;
 }
 
+/* A row's name, escaped: an offcpu row's names its thread too. */
+void
+report_latency_name(const struct lat_row *r, char *buf, size_t len)
+{
+	char name[64];
+
+	str_escape(name, sizeof name, r->name, strlen(r->name));
+	if (r->kind == LAT_OFFCPU && r->tid > 0)
+		snprintf(buf, len, "%s tid %d", name, r->tid);
+	else
+		snprintf(buf, len, "%s", name);
+}
+
+/* The heaviest off-CPU stacks of a row as bcc's offcputime prints them:
+ * the frames from where the thread blocked out to its outermost caller,
+ * then the time blocked there. */
+static void
+text_stacks(FILE *out, const struct callgraph *cg, const char *root)
+{
+	uint32_t leaves[REPORT_LATENCY_STACKS];
+	double ns[REPORT_LATENCY_STACKS];
+	size_t n = offcpu_stacks(cg, root, leaves, ns, REPORT_LATENCY_STACKS);
+	char name[300], t[16];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_node *nd;
+
+		for (uint32_t k = leaves[i]; (nd = cg_node(cg, k)) != NULL && nd->parent != 0;
+		     k = nd->parent) {
+			cg_frame_name(nd, SYM_QUALIFIED, name, sizeof name);
+			fprintf(out, "    %s\n", name);
+		}
+		lat_format_ns(t, sizeof t, (uint64_t)ns[i]);
+		fprintf(out, "        %s blocked here\n\n", t);
+	}
+}
+
 /* A table of the rows, then each row's histogram. */
 void
 report_latency_text(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
@@ -76,17 +115,21 @@ report_latency_text(FILE *out, const struct report_latency_info *ri, const struc
 	char comm[80], name[80], p50[16], p90[16], p99[16], max[16], total[16];
 
 	fprintf(out, "# latency at %.3f s, %s: %zu rows, %llu events, %llu lost, %llu unpaired\n",
-	        ri->time, fl->target ? fl->target : "-", fl->nrows, (unsigned long long)fl->events,
-	        (unsigned long long)fl->lost, (unsigned long long)fl->unpaired);
+	        ri->time, fl->target ? fl->target : "-", fl->nrows,
+	        (unsigned long long)(fl->events + fl->sched_events),
+	        (unsigned long long)(fl->lost + fl->sched_lost),
+	        (unsigned long long)(fl->unpaired + fl->sched_unpaired));
 	if (ri->header && fl->notice != NULL)
 		fprintf(out, "# note: %s\n", fl->notice);
+	if (ri->header && fl->sched_notice != NULL)
+		fprintf(out, "# note: %s\n", fl->sched_notice);
 	fprintf(out, "#%-8s %-20s %8s %-16s %9s %7s %9s %8s %8s %8s %8s %8s\n", "kind", "name",
 	        "pid", "comm", "count", "errors", "rate/s", "p50", "p90", "p99", "max", "total");
 	for (size_t i = 0; i < n; i++) {
 		const struct lat_row *r = &fl->rows[order[i]];
 
 		str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
-		str_escape(name, sizeof name, r->name, strlen(r->name));
+		report_latency_name(r, name, sizeof name);
 		lat_format_ns(p50, sizeof p50, lat_hist_percentile(&r->hist, 50));
 		lat_format_ns(p90, sizeof p90, lat_hist_percentile(&r->hist, 90));
 		lat_format_ns(p99, sizeof p99, lat_hist_percentile(&r->hist, 99));
@@ -101,18 +144,49 @@ report_latency_text(FILE *out, const struct report_latency_info *ri, const struc
 		const struct lat_row *r = &fl->rows[order[i]];
 
 		str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
-		str_escape(name, sizeof name, r->name, strlen(r->name));
+		report_latency_name(r, name, sizeof name);
 		fprintf(out, "\n@%s[%s, %s %d]:\n", lat_kind_name(r->kind), name, comm, r->pid);
 		report_latency_hist(out, &r->hist, 52);
+		if (r->stack != NULL)
+			text_stacks(out, fl->offcpu, r->stack);
 	}
 	fputc('\n', out);
 	free(order);
 	fflush(out);
 }
 
+/* An offcpu row's heaviest stacks: [{"ns":N,"frames":[leaf, ..., outermost]}]. */
+static void
+json_stacks(FILE *out, const struct callgraph *cg, const char *root)
+{
+	uint32_t leaves[REPORT_LATENCY_STACKS];
+	double ns[REPORT_LATENCY_STACKS];
+	size_t n = offcpu_stacks(cg, root, leaves, ns, REPORT_LATENCY_STACKS);
+	char name[300];
+
+	fputs(",\"stacks\":[", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct cg_node *nd;
+		bool first = true;
+
+		fprintf(out, "%s{\"ns\":%.0f,\"frames\":[", i > 0 ? "," : "", ns[i]);
+		for (uint32_t k = leaves[i]; (nd = cg_node(cg, k)) != NULL && nd->parent != 0;
+		     k = nd->parent) {
+			/* escaped as text everywhere else is, then for JSON */
+			cg_frame_name(nd, SYM_QUALIFIED, name, sizeof name);
+			if (!first)
+				fputc(',', out);
+			report_json_string(out, name);
+			first = false;
+		}
+		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
 /* One row as a JSON object. */
 static void
-json_row(FILE *out, const struct lat_row *r)
+json_row(FILE *out, const struct lat_row *r, const struct callgraph *cg)
 {
 	unsigned first, last;
 	char comm[16];
@@ -121,6 +195,8 @@ json_row(FILE *out, const struct lat_row *r)
 	fprintf(out, "{\"kind\":\"%s\",\"name\":", lat_kind_name(r->kind));
 	report_json_string(out, r->name);
 	fprintf(out, ",\"pid\":%d", r->pid);
+	if (r->tid > 0)
+		fprintf(out, ",\"tid\":%d", r->tid);
 	snprintf(comm, sizeof comm, "%s", r->comm);
 	report_json_member(out, "comm", comm);
 	fprintf(out,
@@ -137,10 +213,13 @@ json_row(FILE *out, const struct lat_row *r)
 			        (unsigned long long)r->hist.buckets[b]);
 	fprintf(out,
 	        "],\"p90_ns\":%llu,\"min_ns\":%llu,\"total_ns\":%llu,\"interval\":%llu,"
-	        "\"rate\":%.2f}",
+	        "\"rate\":%.2f",
 	        (unsigned long long)lat_hist_percentile(&r->hist, 90),
 	        (unsigned long long)(r->hist.count ? r->hist.min : 0),
 	        (unsigned long long)r->hist.total, (unsigned long long)r->interval, r->rate);
+	if (r->stack != NULL)
+		json_stacks(out, cg, r->stack);
+	fputc('}', out);
 }
 
 /* One refresh as one JSON object on one line. */
@@ -152,13 +231,15 @@ report_latency_json(FILE *out, const struct report_latency_info *ri, const struc
 	fprintf(out, "{\"view\":\"latency\",\"time\":%.3f", ri->time);
 	report_json_member(out, "target", fl->target);
 	report_json_member(out, "notice", fl->notice);
+	report_json_member(out, "sched_notice", fl->sched_notice);
 	fprintf(out, ",\"events\":%llu,\"lost\":%llu,\"unpaired\":%llu,\"rows\":[",
-	        (unsigned long long)fl->events, (unsigned long long)fl->lost,
-	        (unsigned long long)fl->unpaired);
+	        (unsigned long long)(fl->events + fl->sched_events),
+	        (unsigned long long)(fl->lost + fl->sched_lost),
+	        (unsigned long long)(fl->unpaired + fl->sched_unpaired));
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', out);
-		json_row(out, &fl->rows[order[i]]);
+		json_row(out, &fl->rows[order[i]], fl->offcpu);
 	}
 	fputs("]}\n", out);
 	free(order);

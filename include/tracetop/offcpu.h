@@ -76,6 +76,13 @@ void offcpu_tick(struct offcpu *o);
 /* The trie of blocked ns per stack (since start). */
 const struct callgraph *offcpu_graph(const struct offcpu *o);
 
+/* The heaviest stacks of cg (an offcpu_graph or its snapshot) under the
+ * root named root (a row's stack; interned): up to max leaf nodes with
+ * their blocked ns, heaviest first; how many. Follow a leaf's parents
+ * to the root for its frames. */
+size_t offcpu_stacks(const struct callgraph *cg, const char *root, uint32_t *leaves, double *ns,
+                     size_t max);
+
 /* Switch-outs whose stack had no room (more threads blocked at once
  * than the table holds). */
 uint64_t offcpu_dropped(const struct offcpu *o);
