@@ -31,6 +31,7 @@ struct ls_row {
 	int pid, tid;
 	const char *name;  /* interned */
 	const char *stack; /* offcpu: its trie root */
+	const char *label; /* runq: the process's command when last seen (not in the key) */
 	struct lat_hist total, interval;
 	uint64_t last_interval;
 	double rate;
@@ -216,9 +217,13 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 	if ((l->kinds & (1u << LAT_RUNQ)) && lat_pair_exit(&l->runq, next_tid, 0, t, &ns)) {
 		struct thread *th = ls_thread(l, -1, next_tid);
 
-		if (th != NULL && ls_wanted_pid(l, th->proc->pid))
-			lat_hist_add(&ls_row(l, LAT_RUNQ, th->proc->pid, 0, th->proc->comm)->interval,
-			             ns, false);
+		if (th != NULL && ls_wanted_pid(l, th->proc->pid)) {
+			/* by process; named as it is now (an exec renames it) */
+			struct ls_row *r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
+
+			r->label = th->proc->comm;
+			lat_hist_add(&r->interval, ns, false);
+		}
 	}
 	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
 		struct ls_row *r = ls_row(l, LAT_OFFCPU, b.pid, b.tid,
@@ -635,13 +640,13 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		o = &fl->rows[fl->nrows++];
 		memset(o, 0, sizeof *o);
 		o->kind = r->kind;
-		o->name = r->name;
+		o->name = r->label != NULL ? r->label : r->name != NULL ? r->name : "?";
 		o->pid = r->pid;
 		o->tid = r->tid;
 		o->stack = r->stack;
 		th = r->pid > 0 ? tasks_find_thread(l->ts, r->pid) : NULL;
 		snprintf(o->comm, sizeof o->comm, "%s",
-		         r->kind == LAT_BIO ? "-" : th != NULL ? th->proc->comm : r->name);
+		         r->kind == LAT_BIO ? "-" : th != NULL ? th->proc->comm : o->name);
 		o->interval = r->last_interval;
 		o->rate = r->rate;
 		o->hist = r->total;
