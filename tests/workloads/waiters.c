@@ -2,8 +2,9 @@
  * waiters: a workload whose waits are known, for the scheduler and block
  * latencies of the latency view.
  *
- * Usage: waiters pipe MS          a thread blocks MS ms in read() on a pipe
- *                                 (in blocked_reader) until another writes
+ * Usage: waiters pipe MS [TIMES]  a thread blocks MS ms in read() on a pipe
+ *                                 (in blocked_reader) until another writes;
+ *                                 TIMES times (default once)
  *        waiters hogs N SECONDS   N processes named "hog" spin for SECONDS
  *        waiters idle SECONDS     a process named "idler" sleeps 100 ms at a
  *                                 time for SECONDS
@@ -81,6 +82,8 @@ run_pipe(long ms)
 	}
 	rc = blocked_reader();
 	pthread_join(t, NULL);
+	close(pipe_fds[0]);
+	close(pipe_fds[1]);
 	return rc;
 }
 
@@ -171,14 +174,20 @@ arg_num(const char *s)
 int
 main(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "pipe") == 0)
-		return run_pipe(arg_num(argv[2]));
+	if ((argc == 3 || argc == 4) && strcmp(argv[1], "pipe") == 0) {
+		long times = argc == 4 ? arg_num(argv[3]) : 1;
+
+		for (long i = 0; i < times; i++)
+			if (run_pipe(arg_num(argv[2])) != 0)
+				return 1;
+		return 0;
+	}
 	if (argc == 4 && strcmp(argv[1], "hogs") == 0)
 		return run_hogs(arg_num(argv[2]), arg_num(argv[3]));
 	if (argc == 3 && strcmp(argv[1], "idle") == 0)
 		return run_idle(arg_num(argv[2]));
 	if (argc == 4 && strcmp(argv[1], "dio") == 0)
 		return run_dio(argv[2], arg_num(argv[3]));
-	fputs("usage: waiters pipe MS | hogs N SECONDS | idle SECONDS | dio PATH COUNT\n", stderr);
+	fputs("usage: waiters pipe MS [TIMES] | hogs N SECONDS | idle SECONDS | dio PATH COUNT\n", stderr);
 	return 2;
 }
