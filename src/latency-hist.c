@@ -222,7 +222,8 @@ lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *buf, s
 const char *
 lat_kind_name(enum lat_kind k)
 {
-	static const char *const names[LAT_NKINDS] = {"syscall", "function", "runq", "bio", "offcpu"};
+	static const char *const names[LAT_NKINDS] = {"syscall", "function", "runq", "bio",
+	                                              "offcpu"};
 
 	return k < LAT_NKINDS ? names[k] : "?";
 }
@@ -246,16 +247,18 @@ lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err)
 		else if (k < LAT_NKINDS && k != LAT_FUNCTION)
 			*kinds |= 1u << k;
 		else
-			return err_set(err,
-			               "unknown latency kind '%.*s' in '%s': use syscall, runq, bio, "
-			               "offcpu or all, comma-separated (functions: --latency SPEC)",
-			               (int)n, p, list);
+			return err_set(
+			    err,
+			    "unknown latency kind '%.*s' in '%s': use syscall, runq, bio, "
+			    "offcpu or all, comma-separated (functions: --latency SPEC)",
+			    (int)n, p, list);
 		p += n;
 		if (*p == ',')
 			p++;
 	}
 	if (*kinds == 0)
-		return err_set(err, "--latency-kinds needs at least one of syscall, runq, bio, offcpu");
+		return err_set(err,
+		               "--latency-kinds needs at least one of syscall, runq, bio, offcpu");
 	*kinds &= ~(1u << LAT_FUNCTION);
 	return 0;
 }

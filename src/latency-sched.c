@@ -208,7 +208,8 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 				struct thread *th = ls_thread(l, prev_pid, prev_tid);
 
 				offcpu_out(l->offcpu, prev_pid, prev_tid,
-				           th != NULL ? th->proc->comm : NULL, prev_state, t, ips, nips);
+				           th != NULL ? th->proc->comm : NULL, prev_state, t, ips,
+				           nips);
 			}
 		}
 	}
@@ -226,8 +227,8 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 		}
 	}
 	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
-		struct ls_row *r = ls_row(l, LAT_OFFCPU, b.pid, b.tid,
-		                          str_intern(offcpu_reason_name(b.reason)));
+		struct ls_row *r =
+		    ls_row(l, LAT_OFFCPU, b.pid, b.tid, str_intern(offcpu_reason_name(b.reason)));
 
 		r->stack = b.root;
 		lat_hist_add(&r->interval, b.ns, false);
@@ -270,7 +271,8 @@ latsched_bio_complete(struct latsched *l, uint32_t dev, uint64_t sector, int err
 	uint64_t ns;
 
 	if (latbio_complete(&l->bio, dev, sector, t, &ns))
-		lat_hist_add(&ls_row(l, LAT_BIO, 0, 0, ls_devname(l, dev))->interval, ns, error < 0);
+		lat_hist_add(&ls_row(l, LAT_BIO, 0, 0, ls_devname(l, dev))->interval, ns,
+		             error < 0);
 }
 
 /* ---- events ---- */
@@ -344,10 +346,11 @@ ls_notice(struct latsched *l)
 
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (l->kinds & (1u << order[i]))
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "",
-			                        what[order[i]]);
-	snprintf(l->notice, sizeof l->notice, "%s times paired in user space: a ring record per %s%s%s",
-	         list, l->kinds & ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU)) ? "context switch" : "",
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+			                        len ? ", " : "", what[order[i]]);
+	snprintf(l->notice, sizeof l->notice,
+	         "%s times paired in user space: a ring record per %s%s%s", list,
+	         l->kinds & ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU)) ? "context switch" : "",
 	         l->kinds & (1u << LAT_OFFCPU)
 	             ? " with both call chains (up to ~2 KiB, symbols resolved at each switch-in)"
 	             : "",
@@ -408,7 +411,8 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 		other[nother++] = "block:block_rq_complete";
 	}
 	if (nother > 0) {
-		if (ls_open(&l->other, other, nother, ucpus, ncpus, LS_SAMPLE_TYPE, pages, err) != 0)
+		if (ls_open(&l->other, other, nother, ucpus, ncpus, LS_SAMPLE_TYPE, pages, err) !=
+		    0)
 			goto fail;
 		l->other_open = true;
 		nother = 0;
@@ -476,7 +480,8 @@ latsched_pollfds(const struct latsched *l, struct pollfd *fds, size_t max)
 	for (size_t k = 0; k < 2; k++)
 		for (size_t i = 0; open[k] && i < els[k]->nrings && n < max; i++)
 			if (els[k]->ring_fds[i] >= 0)
-				fds[n++] = (struct pollfd){.fd = els[k]->ring_fds[i], .events = POLLIN};
+				fds[n++] =
+				    (struct pollfd){.fd = els[k]->ring_fds[i], .events = POLLIN};
 	return n;
 }
 
@@ -646,7 +651,9 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		o->stack = r->stack;
 		th = r->pid > 0 ? tasks_find_thread(l->ts, r->pid) : NULL;
 		snprintf(o->comm, sizeof o->comm, "%s",
-		         r->kind == LAT_BIO ? "-" : th != NULL ? th->proc->comm : o->name);
+		         r->kind == LAT_BIO ? "-"
+		         : th != NULL       ? th->proc->comm
+		                            : o->name);
 		o->interval = r->last_interval;
 		o->rate = r->rate;
 		o->hist = r->total;

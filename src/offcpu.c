@@ -26,8 +26,8 @@ struct offcpu_held {
 	bool open; /* switched out, not back yet */
 	long state;
 	uint64_t at;
-	const char *comm;                      /* interned */
-	const char *roots[OFFCPU_NREASONS];    /* trie roots made for it, by reason */
+	const char *comm;                       /* interned */
+	const char *roots[OFFCPU_NREASONS];     /* trie roots made for it, by reason */
 	const char *root_comm[OFFCPU_NREASONS]; /* the comm they were made with */
 	uint16_t n;
 	uint64_t ips[OFFCPU_MAX_IPS];
@@ -80,13 +80,18 @@ has_prefix(const char *name, const char *const *prefixes)
 enum offcpu_reason
 offcpu_classify(long state, const char *const *kfuncs, size_t n)
 {
-	static const char *const fault[] = {"handle_mm_fault", "exc_page_fault", "do_user_addr_fault",
-	                                    "do_page_fault", "__do_fault", "handle_page_fault", NULL};
-	static const char *const io[] = {"io_schedule", "folio_wait", "__folio_lock", "wait_on_page",
-	                                 "__wait_on_buffer", "bit_wait_io", "blk_", "submit_bio_wait",
-	                                 "jbd2_", NULL};
+	static const char *const fault[] = {"handle_mm_fault",
+	                                    "exc_page_fault",
+	                                    "do_user_addr_fault",
+	                                    "do_page_fault",
+	                                    "__do_fault",
+	                                    "handle_page_fault",
+	                                    NULL};
+	static const char *const io[] = {
+	    "io_schedule", "folio_wait", "__folio_lock",    "wait_on_page", "__wait_on_buffer",
+	    "bit_wait_io", "blk_",       "submit_bio_wait", "jbd2_",        NULL};
 	static const char *const lock[] = {"futex_", "__mutex_lock", "mutex_lock", "rwsem_down",
-	                                   "__down", "down_", "rt_mutex", NULL};
+	                                   "__down", "down_",        "rt_mutex",   NULL};
 	bool is_io = false, is_lock = false;
 
 	(void)state;
@@ -195,8 +200,7 @@ resolve(struct offcpu *o, struct thread *th, uint64_t ip, bool kernel)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
 	uint64_t serial = proc != NULL ? proc->serial : 0;
-	struct offcpu_cached *c =
-	    &o->cache[hash_mix(hash_u64(ip), serial) & (OFFCPU_CACHE - 1)];
+	struct offcpu_cached *c = &o->cache[hash_mix(hash_u64(ip), serial) & (OFFCPU_CACHE - 1)];
 	struct cg_frame f = {.kernel = kernel, .addr = ip};
 	const struct map *m;
 

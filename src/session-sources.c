@@ -323,7 +323,7 @@ latsched_src_read(void *src)
 static void
 latsched_src_settle(void *src, bool final)
 {
-	(void)final;
+	(void) final;
 	latsched_read(src);
 }
 

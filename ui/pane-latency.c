@@ -120,12 +120,12 @@ struct latpane {
 	const void **ptrs;    /* the rows: elements of fl->rows */
 	size_t cap;
 	const struct frame_latency *fl;
-	struct latsys *src;                /* opened on first show, paused while hidden */
-	struct latsched *sched;            /* runq, bio, offcpu (--latency-kinds): the same */
+	struct latsys *src;     /* opened on first show, paused while hidden */
+	struct latsched *sched; /* runq, bio, offcpu (--latency-kinds): the same */
 	bool opened;
 	char error[sizeof(struct tt_err)];       /* why the syscall source could not be opened */
 	char sched_error[sizeof(struct tt_err)]; /* why the sched/block one could not */
-	bool detail;                       /* Enter: the selected row's histogram under the table */
+	bool detail; /* Enter: the selected row's histogram under the table */
 };
 
 /* A row's histogram in one line of characters (the bucket's share of its
@@ -560,8 +560,8 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	         (unsigned long long)(fl->lost + fl->sched_lost),
 	         (unsigned long long)(fl->unpaired + fl->sched_unpaired),
 	         p->sched != NULL && p->src != NULL ? "two ring records per syscall, one per switch"
-	         : p->sched != NULL                 ? "a ring record per switch (offcpu: with stacks)"
-	                                            : "two ring records per syscall",
+	         : p->sched != NULL ? "a ring record per switch (offcpu: with stacks)"
+	                            : "two ring records per syscall",
 	         p->sched != NULL ? "histogram, stacks" : "histogram", why[0] ? "; absent: " : "",
 	         why);
 	listpane_draw_titled(&p->list, win, y, x, h - dh, w, line, &t->theme);

@@ -92,7 +92,8 @@ void evlist_close(struct evlist *el);
  * goes first, a linear scan, rings being few. fn gets each record with
  * the list it came from. */
 void evlist_read_ordered(struct evlist *const *els, size_t n,
-                         void (*fn)(void *arg, struct evlist *el, const struct perf_event_header *h),
+                         void (*fn)(void *arg, struct evlist *el,
+                                    const struct perf_event_header *h),
                          void *arg);
 
 /* The message for a perf_event_open errno on spec (also used by tests). */

@@ -27,14 +27,14 @@
 struct latsched;
 
 struct latsched_opts {
-	unsigned kinds;                /* bits 1u << LAT_RUNQ, LAT_BIO, LAT_OFFCPU */
-	const int *pids, *tids;        /* rows of these processes (and their children) only */
-	size_t npids, ntids;           /* none: every process */
-	int command;                   /* a command's pid (a process of the target), or 0 */
-	const int *cpus;               /* CPUs to watch; none: every online CPU */
+	unsigned kinds;         /* bits 1u << LAT_RUNQ, LAT_BIO, LAT_OFFCPU */
+	const int *pids, *tids; /* rows of these processes (and their children) only */
+	size_t npids, ntids;    /* none: every process */
+	int command;            /* a command's pid (a process of the target), or 0 */
+	const int *cpus;        /* CPUs to watch; none: every online CPU */
 	size_t ncpus;
-	bool include_self;             /* rows for tracetop itself */
-	unsigned mmap_pages;           /* data pages per CPU ring (0: 128) */
+	bool include_self;   /* rows for tracetop itself */
+	unsigned mmap_pages; /* data pages per CPU ring (0: 128) */
 };
 
 /* Does kinds ask for anything this source measures? */
@@ -60,8 +60,8 @@ void latsched_read(struct latsched *l);
 /* The events the records feed (tests feed them directly). prev_pid is
  * the switched-out thread's process (the sample's pid); ips its call
  * chain (perf's order, markers included). */
-void latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
-                     int next_tid, uint64_t t, const uint64_t *ips, size_t nips);
+void latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state, int next_tid,
+                     uint64_t t, const uint64_t *ips, size_t nips);
 void latsched_wakeup(struct latsched *l, int tid, uint64_t t);
 void latsched_bio_issue(struct latsched *l, uint32_t dev, uint64_t sector, uint64_t t);
 void latsched_bio_complete(struct latsched *l, uint32_t dev, uint64_t sector, int error,

@@ -86,9 +86,10 @@ struct lat_row {
 	enum lat_kind kind;
 	const char *name; /* interned */
 	int pid;
-	int tid;           /* offcpu: the thread; 0 for a whole process */
-	const char *stack; /* offcpu: the root's command in frame_latency.offcpu (interned), or NULL */
-	char comm[16];        /* raw (escape before output) */
+	int tid; /* offcpu: the thread; 0 for a whole process */
+	const char
+	    *stack;    /* offcpu: the root's command in frame_latency.offcpu (interned), or NULL */
+	char comm[16]; /* raw (escape before output) */
 	uint64_t interval;    /* calls completed in the last refresh */
 	double rate;          /* of them per second */
 	struct lat_hist hist; /* since start */

@@ -138,8 +138,8 @@ test_classify(void **state)
 	const char *pipe[] = {"__schedule", "schedule", "pipe_read", "vfs_read", "ksys_read"};
 	const char *futex[] = {"__schedule", "schedule", "futex_do_wait", "__futex_wait"};
 	const char *io[] = {"__schedule", "schedule", "io_schedule", "folio_wait_bit_common"};
-	const char *fault[] = {"__schedule", "io_schedule", "filemap_fault", "__do_fault",
-	                       "handle_mm_fault", "exc_page_fault"};
+	const char *fault[] = {"__schedule", "io_schedule",     "filemap_fault",
+	                       "__do_fault", "handle_mm_fault", "exc_page_fault"};
 	const char *unknown[] = {NULL, NULL};
 
 	(void)state;
@@ -167,12 +167,12 @@ test_runq(void **state)
 
 	(void)state;
 	latsched_wakeup(l, 1, 1000);
-	latsched_switch(l, 0, 0, 0, 1, 1050, NULL, 0); /* idle -> init: 50 ns */
+	latsched_switch(l, 0, 0, 0, 1, 1050, NULL, 0);     /* idle -> init: 50 ns */
 	latsched_switch(l, 1, 1, 0x100, 0, 2000, NULL, 0); /* init preempted */
 	latsched_switch(l, 0, 0, 0, 1, 2300, NULL, 0);     /* back: 300 ns */
-	latsched_wakeup(l, 1, 2400);                        /* while running */
-	latsched_switch(l, 1, 1, 1, 0, 2500, NULL, 0);      /* it blocks */
-	latsched_switch(l, 0, 0, 0, 1, 9000, NULL, 0);      /* no wakeup since */
+	latsched_wakeup(l, 1, 2400);                       /* while running */
+	latsched_switch(l, 1, 1, 1, 0, 2500, NULL, 0);     /* it blocks */
+	latsched_switch(l, 0, 0, 0, 1, 9000, NULL, 0);     /* no wakeup since */
 	latsched_tick(l);
 	latsched_snapshot(l, &fl);
 	assert_non_null(r = find(&fl, LAT_RUNQ, 1, 0));

@@ -188,6 +188,7 @@ main(int argc, char **argv)
 		return run_idle(arg_num(argv[2]));
 	if (argc == 4 && strcmp(argv[1], "dio") == 0)
 		return run_dio(argv[2], arg_num(argv[3]));
-	fputs("usage: waiters pipe MS [TIMES] | hogs N SECONDS | idle SECONDS | dio PATH COUNT\n", stderr);
+	fputs("usage: waiters pipe MS [TIMES] | hogs N SECONDS | idle SECONDS | dio PATH COUNT\n",
+	      stderr);
 	return 2;
 }
