@@ -263,6 +263,26 @@ lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err)
 	return 0;
 }
 
+/* Both histograms empty. */
+void
+lat_acc_reset(struct lat_acc *a)
+{
+	lat_hist_reset(&a->total);
+	lat_hist_reset(&a->interval);
+	a->last_interval = 0;
+	a->rate = 0;
+}
+
+/* The interval into the total. */
+void
+lat_acc_tick(struct lat_acc *a, double secs)
+{
+	a->last_interval = a->interval.count;
+	a->rate = secs > 0 ? (double)a->interval.count / secs : 0;
+	lat_hist_merge(&a->total, &a->interval);
+	lat_hist_reset(&a->interval);
+}
+
 /* ---- pairing ---- */
 
 /* A table of 64 threads to begin with. */

@@ -32,9 +32,7 @@ struct ls_row {
 	const char *name;  /* interned */
 	const char *stack; /* offcpu: its trie root */
 	const char *label; /* runq: the process's command when last seen (not in the key) */
-	struct lat_hist total, interval;
-	uint64_t last_interval;
-	double rate;
+	struct lat_acc acc;
 };
 
 /* The payload offsets the hot path reads (-1: absent). */
@@ -164,8 +162,7 @@ ls_row(struct latsched *l, enum lat_kind kind, int pid, int tid, const char *nam
 	}
 	r = &l->rows[l->nrows++];
 	*r = (struct ls_row){.kind = kind, .pid = pid, .tid = tid, .name = name};
-	lat_hist_reset(&r->total);
-	lat_hist_reset(&r->interval);
+	lat_acc_reset(&r->acc);
 	*slot = (uint32_t)l->nrows;
 	return r;
 }
@@ -223,7 +220,7 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 			struct ls_row *r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
 
 			r->label = th->proc->comm;
-			lat_hist_add(&r->interval, ns, false);
+			lat_hist_add(&r->acc.interval, ns, false);
 		}
 	}
 	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
@@ -231,7 +228,7 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 		    ls_row(l, LAT_OFFCPU, b.pid, b.tid, str_intern(offcpu_reason_name(b.reason)));
 
 		r->stack = b.root;
-		lat_hist_add(&r->interval, b.ns, false);
+		lat_hist_add(&r->acc.interval, b.ns, false);
 	}
 }
 
@@ -271,7 +268,7 @@ latsched_bio_complete(struct latsched *l, uint32_t dev, uint64_t sector, int err
 	uint64_t ns;
 
 	if (latbio_complete(&l->bio, dev, sector, t, &ns))
-		lat_hist_add(&ls_row(l, LAT_BIO, 0, 0, ls_devname(l, dev))->interval, ns,
+		lat_hist_add(&ls_row(l, LAT_BIO, 0, 0, ls_devname(l, dev))->acc.interval, ns,
 		             error < 0);
 }
 
@@ -603,44 +600,26 @@ latsched_tick(struct latsched *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
-	for (size_t i = 0; i < l->nrows; i++) {
-		struct ls_row *r = &l->rows[i];
-
-		r->last_interval = r->interval.count;
-		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
-		lat_hist_merge(&r->total, &r->interval);
-		lat_hist_reset(&r->interval);
-	}
+	for (size_t i = 0; i < l->nrows; i++)
+		lat_acc_tick(&l->rows[i].acc, secs);
 	if (l->offcpu != NULL)
 		offcpu_tick(l->offcpu);
 	tasks_refresh(l->ts);
 	tasks_reap(l->ts, now, 5000000000ull);
 }
 
-/* Is a frame row one of ours? */
-static bool
-ls_kind_ours(enum lat_kind k)
-{
-	return k == LAT_RUNQ || k == LAT_BIO || k == LAT_OFFCPU;
-}
-
 /* Our rows into the frame, the other sources' kept. */
 void
 latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 {
-	size_t kept = 0;
-
-	for (size_t i = 0; i < fl->nrows; i++)
-		if (!ls_kind_ours(fl->rows[i].kind))
-			fl->rows[kept++] = fl->rows[i];
-	fl->nrows = kept;
-	frame_latency_reserve(fl, kept + l->nrows);
+	frame_latency_drop(fl, LS_KINDS);
+	frame_latency_reserve(fl, fl->nrows + l->nrows);
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct ls_row *r = &l->rows[i];
 		struct lat_row *o;
 		struct thread *th;
 
-		if (r->total.count == 0)
+		if (r->acc.total.count == 0)
 			continue;
 		o = &fl->rows[fl->nrows++];
 		memset(o, 0, sizeof *o);
@@ -654,9 +633,9 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		         r->kind == LAT_BIO ? "-"
 		         : th != NULL       ? th->proc->comm
 		                            : o->name);
-		o->interval = r->last_interval;
-		o->rate = r->rate;
-		o->hist = r->total;
+		o->interval = r->acc.last_interval;
+		o->rate = r->acc.rate;
+		o->hist = r->acc.total;
 	}
 	fl->sched_events = l->events;
 	fl->sched_lost = l->lost;

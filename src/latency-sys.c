@@ -37,11 +37,8 @@ static const struct {
 struct latsys_row {
 	int pid, nr;
 	enum lat_kind kind;
-	const char *name;         /* interned */
-	struct lat_hist total;    /* up to the last tick */
-	struct lat_hist interval; /* since it */
-	uint64_t last_interval;   /* calls in the last refresh */
-	double rate;
+	const char *name; /* interned */
+	struct lat_acc acc;
 };
 
 /* A process's command. */
@@ -219,8 +216,7 @@ latsys_row(struct latsys *l, int pid, int nr)
 	                         .nr = nr,
 	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
 	                         .name = str_intern(name)};
-	lat_hist_reset(&r->total);
-	lat_hist_reset(&r->interval);
+	lat_acc_reset(&r->acc);
 	*slot = (uint32_t)l->nrows;
 	latsys_comm(l, pid); /* while the process is still there */
 	return r;
@@ -246,7 +242,7 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 	if (nr < 0)
 		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, nr)->interval, ns, ret < 0);
+		lat_hist_add(&latsys_row(l, pid, nr)->acc.interval, ns, ret < 0);
 }
 
 /* Thread tid of process pid entered (entry) or left function k. */
@@ -258,7 +254,7 @@ latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t
 	if (entry)
 		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
 	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
+		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->acc.interval, ns, false);
 }
 
 /* Name function k (the rows of latsys_func): a SPEC's binary by its
@@ -531,33 +527,22 @@ latsys_tick(struct latsys *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
-	for (size_t i = 0; i < l->nrows; i++) {
-		struct latsys_row *r = &l->rows[i];
-
-		r->last_interval = r->interval.count;
-		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
-		lat_hist_merge(&r->total, &r->interval);
-		lat_hist_reset(&r->interval);
-	}
+	for (size_t i = 0; i < l->nrows; i++)
+		lat_acc_tick(&l->rows[i].acc, secs);
 }
 
 /* Every row into the frame's part. */
 void
 latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 {
-	size_t kept = 0;
-
 	/* the other sources' rows (runq, bio, offcpu) stay */
-	for (size_t i = 0; i < fl->nrows; i++)
-		if (fl->rows[i].kind != LAT_SYSCALL && fl->rows[i].kind != LAT_FUNCTION)
-			fl->rows[kept++] = fl->rows[i];
-	fl->nrows = kept;
-	frame_latency_reserve(fl, kept + l->nrows);
+	frame_latency_drop(fl, (1u << LAT_SYSCALL) | (1u << LAT_FUNCTION));
+	frame_latency_reserve(fl, fl->nrows + l->nrows);
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct latsys_row *r = &l->rows[i];
 		struct lat_row *o;
 
-		if (r->total.count == 0)
+		if (r->acc.total.count == 0)
 			continue;
 		o = &fl->rows[fl->nrows++];
 		memset(o, 0, sizeof *o);
@@ -565,9 +550,9 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		o->name = r->name;
 		o->pid = r->pid;
 		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
-		o->interval = r->last_interval;
-		o->rate = r->rate;
-		o->hist = r->total;
+		o->interval = r->acc.last_interval;
+		o->rate = r->acc.rate;
+		o->hist = r->acc.total;
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;

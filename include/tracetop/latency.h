@@ -81,6 +81,21 @@ int lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err);
 
 struct callgraph;
 
+/* A row's values as a source keeps them: the histogram since start and
+ * that of the interval under way, which a tick folds in. */
+struct lat_acc {
+	struct lat_hist total;    /* up to the last tick */
+	struct lat_hist interval; /* since it */
+	uint64_t last_interval;   /* values in the last refresh */
+	double rate;              /* of them per second */
+};
+
+/* Empty. */
+void lat_acc_reset(struct lat_acc *a);
+
+/* End an interval of secs: its values join the total, their rate kept. */
+void lat_acc_tick(struct lat_acc *a, double secs);
+
 /* One (kind, name, process) in a frame. */
 struct lat_row {
 	enum lat_kind kind;
