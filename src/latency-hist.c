@@ -222,8 +222,8 @@ lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *buf, s
 const char *
 lat_kind_name(enum lat_kind k)
 {
-	static const char *const names[LAT_NKINDS] = {"syscall", "function", "runq", "bio",
-	                                              "offcpu"};
+	static const char *const names[LAT_NKINDS] = {"syscall", "function", "runq",
+	                                              "bio",     "offcpu",   "oncpu"};
 
 	return k < LAT_NKINDS ? names[k] : "?";
 }
@@ -250,7 +250,7 @@ lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err)
 			return err_set(
 			    err,
 			    "unknown latency kind '%.*s' in '%s': use syscall, runq, bio, "
-			    "offcpu or all, comma-separated (functions: --latency SPEC)",
+			    "offcpu, oncpu or all, comma-separated (functions: --latency SPEC)",
 			    (int)n, p, list);
 		p += n;
 		if (*p == ',')

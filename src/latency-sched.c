@@ -23,7 +23,9 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_RAW)
 
-#define LS_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU))
+#define LS_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
+/* The kinds read from sched_switch. */
+#define LS_SWITCH_KINDS ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
 
 /* One (kind, process, thread, name). */
 struct ls_row {
@@ -51,7 +53,8 @@ struct latsched {
 	struct ls_offsets off;
 	struct tasks *ts;
 	struct offcpu *offcpu;
-	struct lat_pair runq; /* per thread: when it became runnable */
+	struct lat_pair runq;  /* per thread: when it became runnable */
+	struct lat_pair oncpu; /* per thread: when it was switched in */
 	struct latbio bio;
 	struct ls_row *rows;
 	size_t nrows, rows_cap;
@@ -88,6 +91,7 @@ latsched_new_offline(unsigned kinds)
 	if (l->kinds & (1u << LAT_OFFCPU))
 		l->offcpu = offcpu_new(l->ts);
 	lat_pair_init(&l->runq, 1);
+	lat_pair_init(&l->oncpu, 1);
 	latbio_init(&l->bio);
 	l->rowmask = 255;
 	l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
@@ -193,6 +197,13 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 	struct offcpu_block b;
 	uint64_t ns;
 
+	if ((l->kinds & (1u << LAT_ONCPU)) && prev_tid > 0 &&
+	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && ls_wanted_pid(l, prev_pid))
+		lat_hist_add(
+		    &ls_row(l, LAT_ONCPU, prev_pid, prev_tid, str_intern("on-CPU"))->acc.interval,
+		    ns, false);
+	if ((l->kinds & (1u << LAT_ONCPU)) && next_tid > 0)
+		lat_pair_enter(&l->oncpu, next_tid, 0, t);
 	if (prev_tid > 0) {
 		if (offcpu_runnable(prev_state)) {
 			/* preempted: it waits for a CPU again from now */
@@ -296,7 +307,7 @@ static int
 ls_offsets(struct latsched *l, struct tt_err *err)
 {
 	struct ls_offsets *o = &l->off;
-	bool sched = l->kinds & ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU));
+	bool sched = l->kinds & LS_SWITCH_KINDS;
 
 	memset(o, 0xff, sizeof *o);
 	if (sched && ((o->prev_pid = ls_field("sched", "sched_switch", "prev_pid", err)) < 0 ||
@@ -335,9 +346,11 @@ ls_open(struct evlist *el, const char *const *names, size_t n, const int *cpus, 
 static void
 ls_notice(struct latsched *l)
 {
-	static const char *const what[LAT_NKINDS] = {
-	    [LAT_RUNQ] = "run-queue", [LAT_OFFCPU] = "off-CPU", [LAT_BIO] = "block I/O"};
-	static const enum lat_kind order[] = {LAT_RUNQ, LAT_OFFCPU, LAT_BIO};
+	static const char *const what[LAT_NKINDS] = {[LAT_RUNQ] = "run-queue",
+	                                             [LAT_OFFCPU] = "off-CPU",
+	                                             [LAT_ONCPU] = "on-CPU",
+	                                             [LAT_BIO] = "block I/O"};
+	static const enum lat_kind order[] = {LAT_RUNQ, LAT_OFFCPU, LAT_ONCPU, LAT_BIO};
 	char list[64] = "";
 	size_t len = 0;
 
@@ -347,7 +360,7 @@ ls_notice(struct latsched *l)
 			                        len ? ", " : "", what[order[i]]);
 	snprintf(l->notice, sizeof l->notice,
 	         "%s times paired in user space: a ring record per %s%s%s", list,
-	         l->kinds & ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU)) ? "context switch" : "",
+	         l->kinds & LS_SWITCH_KINDS ? "context switch" : "",
 	         l->kinds & (1u << LAT_OFFCPU)
 	             ? " with both call chains (up to ~2 KiB, symbols resolved at each switch-in)"
 	             : "",
@@ -388,7 +401,7 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 			goto fail;
 		ucpus = cpus;
 	}
-	if (l->kinds & ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU))) {
+	if (l->kinds & LS_SWITCH_KINDS) {
 		const char *sw = "sched:sched_switch";
 		uint64_t st = LS_SAMPLE_TYPE;
 
@@ -458,6 +471,8 @@ latsched_pause(struct latsched *l, bool paused)
 	lat_pair_free(&l->runq);
 	lat_pair_init(&l->runq, 1);
 	l->runq.unpaired = unpaired;
+	lat_pair_free(&l->oncpu);
+	lat_pair_init(&l->oncpu, 1);
 	if (l->offcpu != NULL)
 		offcpu_reset(l->offcpu);
 	if (l->sw_open)
@@ -568,6 +583,7 @@ ls_record(void *arg, struct evlist *el, const struct perf_event_header *h)
 	case PERF_RECORD_EXIT:
 		if (sideband && record_parse_task(h, st, &t) == 0) {
 			lat_pair_forget(&l->runq, (int)t.tid);
+			lat_pair_forget(&l->oncpu, (int)t.tid);
 			if (l->offcpu != NULL)
 				offcpu_forget(l->offcpu, (int)t.tid);
 			tasks_exit(l->ts, &t);
@@ -659,6 +675,7 @@ latsched_free(struct latsched *l)
 		evlist_close(&l->other);
 	offcpu_free(l->offcpu);
 	lat_pair_free(&l->runq);
+	lat_pair_free(&l->oncpu);
 	latbio_free(&l->bio);
 	tasks_free(l->ts);
 	free(l->rows);

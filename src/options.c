@@ -101,7 +101,7 @@ static const struct opt_def opt_defs[] = {
      "time a function with an entry/return probe pair: [BINARY:]FUNC (repeatable; the latency "
      "view)"},
     {"latency-kinds", OPT_LATENCY_KINDS, "KINDS",
-     "what the latency view times: syscall, runq, bio, offcpu or all, comma-separated "
+     "what the latency view times: syscall, runq, bio, offcpu, oncpu or all, comma-separated "
      "(default syscall)"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},

@@ -77,7 +77,7 @@ report_latency_name(const struct lat_row *r, char *buf, size_t len)
 	char name[64];
 
 	str_escape(name, sizeof name, r->name, strlen(r->name));
-	if (r->kind == LAT_OFFCPU && r->tid > 0)
+	if ((r->kind == LAT_OFFCPU || r->kind == LAT_ONCPU) && r->tid > 0)
 		snprintf(buf, len, "%s tid %d", name, r->tid);
 	else
 		snprintf(buf, len, "%s", name);
@@ -105,6 +105,86 @@ text_stacks(FILE *out, const struct callgraph *cg, const char *root)
 		lat_format_ns(t, sizeof t, (uint64_t)ns[i]);
 		fprintf(out, "        %s blocked here\n\n", t);
 	}
+}
+
+/* Wall clock (on + off), descending. */
+static int
+thread_cmp(const void *a, const void *b)
+{
+	const struct report_latency_thread *x = a, *y = b;
+	uint64_t wx = x->oncpu + x->offcpu_sum, wy = y->oncpu + y->offcpu_sum;
+
+	return wx > wy ? -1 : wx < wy ? 1 : (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+/* The threads' wall clocks. */
+size_t
+report_latency_threads(const struct frame_latency *fl, struct report_latency_thread **out)
+{
+	struct report_latency_thread *v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < fl->nrows; i++) {
+		const struct lat_row *r = &fl->rows[i];
+		size_t k;
+
+		if ((r->kind != LAT_ONCPU && r->kind != LAT_OFFCPU) || r->tid <= 0)
+			continue;
+		for (k = 0; k < n && v[k].tid != r->tid; k++)
+			;
+		if (k == n) {
+			v = xrealloc(v, (n + 1) * sizeof *v);
+			memset(&v[n], 0, sizeof v[n]);
+			v[n].pid = r->pid;
+			v[n].tid = r->tid;
+			memcpy(v[n].comm, r->comm, sizeof v[n].comm);
+			n++;
+		}
+		if (r->kind == LAT_ONCPU) {
+			v[k].oncpu += r->hist.total;
+			continue;
+		}
+		for (unsigned reason = 0; reason < OFFCPU_NREASONS; reason++)
+			if (strcmp(r->name, offcpu_reason_name(reason)) == 0)
+				v[k].offcpu[reason] += r->hist.total;
+		v[k].offcpu_sum += r->hist.total;
+	}
+	if (n > 0)
+		qsort(v, n, sizeof *v, thread_cmp);
+	*out = v;
+	return n;
+}
+
+/* The threads' wall clocks as a table, when oncpu rows are there to
+ * split it. */
+static void
+text_threads(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
+{
+	struct report_latency_thread *v;
+	size_t n = report_latency_threads(fl, &v), shown = 0;
+	char comm[80], t[6][16];
+
+	for (size_t i = 0; i < n && (ri->max_rows == 0 || shown < ri->max_rows); i++) {
+		uint64_t wall = v[i].oncpu + v[i].offcpu_sum;
+
+		if (v[i].oncpu == 0)
+			continue;
+		if (shown++ == 0)
+			fprintf(out,
+			        "\n# wall clock per thread (on-CPU + blocked):\n#%7s %8s %-16s %8s "
+			        "%8s %6s %8s %8s %8s %8s\n",
+			        "pid", "tid", "comm", "wall", "on-CPU", "on%", "sleep", "I/O",
+			        "lock", "fault");
+		str_escape(comm, sizeof comm, v[i].comm, strnlen(v[i].comm, sizeof v[i].comm));
+		lat_format_ns(t[0], sizeof t[0], wall);
+		lat_format_ns(t[1], sizeof t[1], v[i].oncpu);
+		for (unsigned k = 0; k < OFFCPU_NREASONS; k++)
+			lat_format_ns(t[2 + k], sizeof t[2 + k], v[i].offcpu[k]);
+		fprintf(out, " %7d %8d %-16s %8s %8s %5.1f%% %8s %8s %8s %8s\n", v[i].pid, v[i].tid,
+		        comm, t[0], t[1], wall ? 100.0 * (double)v[i].oncpu / (double)wall : 0.0,
+		        t[2], t[3], t[4], t[5]);
+	}
+	free(v);
 }
 
 /* A table of the rows, then each row's histogram. */
@@ -150,6 +230,7 @@ report_latency_text(FILE *out, const struct report_latency_info *ri, const struc
 		if (r->stack != NULL)
 			text_stacks(out, fl->offcpu, r->stack);
 	}
+	text_threads(out, ri, fl);
 	fputc('\n', out);
 	free(order);
 	fflush(out);
@@ -222,6 +303,34 @@ json_row(FILE *out, const struct lat_row *r, const struct callgraph *cg)
 	fputc('}', out);
 }
 
+/* The threads' wall clocks: "threads":[{"pid","tid","comm","oncpu_ns",
+ * "offcpu_ns","sleep_ns","io_ns","lock_ns","fault_ns"}], when any. */
+static void
+json_threads(FILE *out, const struct frame_latency *fl)
+{
+	static const char *const keys[OFFCPU_NREASONS] = {"sleep_ns", "io_ns", "lock_ns",
+	                                                  "fault_ns"};
+	struct report_latency_thread *v;
+	size_t n = report_latency_threads(fl, &v);
+	char comm[17];
+
+	if (n == 0)
+		return;
+	fputs(",\"threads\":[", out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(out, "%s{\"pid\":%d,\"tid\":%d", i ? "," : "", v[i].pid, v[i].tid);
+		snprintf(comm, sizeof comm, "%.16s", v[i].comm);
+		report_json_member(out, "comm", comm);
+		fprintf(out, ",\"oncpu_ns\":%llu,\"offcpu_ns\":%llu",
+		        (unsigned long long)v[i].oncpu, (unsigned long long)v[i].offcpu_sum);
+		for (unsigned k = 0; k < OFFCPU_NREASONS; k++)
+			fprintf(out, ",\"%s\":%llu", keys[k], (unsigned long long)v[i].offcpu[k]);
+		fputc('}', out);
+	}
+	fputc(']', out);
+	free(v);
+}
+
 /* One refresh as one JSON object on one line. */
 void
 report_latency_json(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
@@ -241,7 +350,9 @@ report_latency_json(FILE *out, const struct report_latency_info *ri, const struc
 			fputc(',', out);
 		json_row(out, &fl->rows[order[i]], fl->offcpu);
 	}
-	fputs("]}\n", out);
+	fputc(']', out);
+	json_threads(out, fl);
+	fputs("}\n", out);
 	free(order);
 	fflush(out);
 }

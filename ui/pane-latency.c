@@ -480,23 +480,50 @@ lat_draw_stacks(const struct lat_row *r, const struct callgraph *cg, WINDOW *win
 		lat_tree_node(&t, c, 0);
 }
 
+/* "; thread: on-CPU X of wall Y (Z%)" for a thread with on-CPU and
+ * off-CPU rows, else "". */
+static void
+lat_thread_wall(const struct frame_latency *fl, int tid, char *buf, size_t len)
+{
+	struct report_latency_thread *v;
+	size_t n = tid > 0 ? report_latency_threads(fl, &v) : 0;
+	char on[16], wall[16];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == tid && v[i].oncpu > 0) {
+			uint64_t total = v[i].oncpu + v[i].offcpu_sum;
+
+			lat_format_ns(on, sizeof on, v[i].oncpu);
+			lat_format_ns(wall, sizeof wall, total);
+			snprintf(buf, len, "; thread: on-CPU %s of %s on + blocked (%.1f%%)", on,
+			         wall, 100.0 * (double)v[i].oncpu / (double)total);
+		}
+	if (n > 0)
+		free(v);
+}
+
 /* The selected row's histogram (an offcpu row's stacks first) in the h
  * lines at (y, x). */
 static void
-lat_draw_detail(const struct lat_row *r, const struct callgraph *cg, WINDOW *win, int y, int x,
-                int h, int w, const struct theme *th)
+lat_draw_detail(const struct latpane *p, const struct lat_row *r, WINDOW *win, int y, int x, int h,
+                int w, const struct theme *th)
 {
+	const struct callgraph *cg = p->fl->offcpu;
 	unsigned first, last;
-	char line[400], comm[80], name[80], total[16];
+	char line[512], comm[80], name[80], total[16], wall[96];
 	int row = 0;
 
 	str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
 	report_latency_name(r, name, sizeof name);
 	lat_format_ns(total, sizeof total, r->hist.total);
-	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu %s, %s%s (Enter closes)",
+	lat_thread_wall(p->fl, r->tid, wall, sizeof wall);
+	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu %s, %s%s%s (Enter closes)",
 	         lat_kind_name(r->kind), name, comm, r->pid, (unsigned long long)r->hist.count,
-	         r->kind == LAT_OFFCPU ? "blocks" : "calls", total,
-	         r->kind == LAT_OFFCPU ? " blocked; stacks by blocked time" : "");
+	         r->kind == LAT_OFFCPU  ? "blocks"
+	         : r->kind == LAT_ONCPU ? "slices"
+	                                : "calls",
+	         total, r->kind == LAT_OFFCPU ? " blocked; stacks by blocked time" : "", wall);
 	wattrset(win, th->attr[TH_TITLE]);
 	mvwaddnstr(win, y + row++, x, line, w);
 	wattrset(win, 0);
@@ -566,7 +593,7 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	         why);
 	listpane_draw_titled(&p->list, win, y, x, h - dh, w, line, &t->theme);
 	if (dh > 0)
-		lat_draw_detail(sel, fl->offcpu, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
+		lat_draw_detail(p, sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
 }
 
 /* Enter: show or hide the selected row's histogram; then the list's. */

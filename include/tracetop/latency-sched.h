@@ -9,7 +9,9 @@
  *  - bio: a request's issue to its completion, per device, like
  *    biolatency (always system-wide: a device is no process's);
  *  - offcpu: a thread's blocking switch-out, with its call chain, to its
- *    switch-in, per (thread, wait reason) and stack (offcpu.h).
+ *    switch-in, per (thread, wait reason) and stack (offcpu.h);
+ *  - oncpu: a thread's switch-in to its switch-out, per thread: with
+ *    offcpu, where its wall-clock time went.
  * Only the kinds asked for are opened; the sched_switch event carries
  * call chains only for offcpu. Nothing is changed in the kernel but perf
  * fds, gone with the process. */
@@ -27,7 +29,7 @@
 struct latsched;
 
 struct latsched_opts {
-	unsigned kinds;         /* bits 1u << LAT_RUNQ, LAT_BIO, LAT_OFFCPU */
+	unsigned kinds;         /* bits 1u << LAT_RUNQ, LAT_BIO, LAT_OFFCPU, LAT_ONCPU */
 	const int *pids, *tids; /* rows of these processes (and their children) only */
 	size_t npids, ntids;    /* none: every process */
 	int command;            /* a command's pid (a process of the target), or 0 */

@@ -68,10 +68,11 @@ enum lat_kind {
 	LAT_RUNQ,     /* a process's threads waiting for a CPU (wakeup -> switch in) */
 	LAT_BIO,      /* a block device's requests (issue -> complete) */
 	LAT_OFFCPU,   /* a thread blocked (switch out -> switch in), by wait reason */
+	LAT_ONCPU,    /* a thread on a CPU (switch in -> switch out): with offcpu, its wall clock */
 	LAT_NKINDS
 };
 
-/* "syscall", "function", "runq", "bio" or "offcpu". */
+/* "syscall", "function", "runq", "bio", "offcpu" or "oncpu". */
 const char *lat_kind_name(enum lat_kind k);
 
 /* The kinds in a comma-separated list ("syscall,runq"; "all") as bits

@@ -8,6 +8,8 @@
 #   has run-queue rows, their waits add up to a good part of the time;
 #   an idler sleeping 100 ms at a time on a quieter machine waits far
 #   less per wakeup than the hogs did;
+# - with oncpu too, the wall clock per thread: the reader spent its
+#   300 ms nearly all blocked, a hog nearly all on a CPU;
 # - a bad kind is refused with a message naming it.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/waiters"
@@ -81,6 +83,33 @@ within "$(rows "$TT_TMP/idle.json" 'max(r["p50_ns"] for r in rows if r["name"] =
 	0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
 	"the idler's p50 is near zero: under a quarter of the hogs' ($hog_p50 ns) and 5 ms"
 [ "$idle" = "[]" ] && diag "idle rows: $(head -c 600 "$TT_TMP/idle.json")"
+
+# ---------------------------------------------------------------- wall clock
+"$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" pipe 300 \
+	>"$TT_TMP/wall.json" 2>"$TT_TMP/wall.err"
+ok $? "--latency-kinds offcpu,oncpu -- waiters pipe 300: exit 0"
+# threads FILE EXPR: EXPR over the threads (ts) of the last JSON report
+threads() {
+	python3 - "$@" <<'PY'
+import json, sys
+reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ts = reps[-1].get("threads", []) if reps else []
+print(eval(sys.argv[2]))
+PY
+}
+is "$(threads "$TT_TMP/wall.json" 'len([t for t in ts if t["comm"] == "waiters"])')" 2 \
+	"the waiters' two threads have a wall clock"
+within "$(threads "$TT_TMP/wall.json" 'max(t["sleep_ns"] for t in ts if t["comm"] == "waiters")')" \
+	280000000 600000000 "the reader slept about 300 ms"
+within "$(threads "$TT_TMP/wall.json" 'max(t["oncpu_ns"] / (t["oncpu_ns"] + t["offcpu_ns"]) for t in ts if t["comm"] == "waiters")')" \
+	0 0.1 "and was on a CPU for under a tenth of it"
+"$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" hogs 1 1 \
+	>"$TT_TMP/hog.json" 2>/dev/null
+within "$(threads "$TT_TMP/hog.json" 'max(t["oncpu_ns"] / (t["oncpu_ns"] + t["offcpu_ns"]) for t in ts if t["comm"] == "hog")')" \
+	0.9 1 "a hog's wall clock is nearly all on a CPU"
+"$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu -- "$W" pipe 300 >"$TT_TMP/wall.txt" 2>/dev/null
+like "$(cat "$TT_TMP/wall.txt")" '^ +[0-9]+ +[0-9]+ waiters +[0-9.]+ms +[0-9.]+[mu]s +[0-9.]+% +[0-9.]+ms ' \
+	"text: the wall clock table, a thread's on-CPU share and sleep"
 
 # ---------------------------------------------------------------- bad input
 "$TRACETOP" -b --view latency --latency-kinds runq,nope -n 1 >/dev/null 2>"$TT_TMP/bad.err"

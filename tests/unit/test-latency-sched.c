@@ -228,6 +228,33 @@ test_offcpu(void **state)
 	latsched_free(l);
 }
 
+/* On-CPU slices: switch in to switch out, per thread; one under way at
+ * the start is none. */
+static void
+test_oncpu(void **state)
+{
+	struct latsched *l = latsched_new_offline((1u << LAT_ONCPU) | (1u << LAT_OFFCPU));
+	struct frame_latency fl = {0};
+	const struct lat_row *r;
+
+	(void)state;
+	latsched_switch(l, 1, 1, 1, 0, 50, NULL, 0);      /* on since before the start */
+	latsched_switch(l, 0, 0, 0, 1, 100, NULL, 0);     /* in */
+	latsched_switch(l, 1, 1, 0x100, 0, 600, NULL, 0); /* preempted: 500 on */
+	latsched_switch(l, 0, 0, 0, 1, 700, NULL, 0);
+	latsched_switch(l, 1, 1, 1, 0, 900, NULL, 0);  /* blocks: 200 on */
+	latsched_switch(l, 0, 0, 0, 1, 1900, NULL, 0); /* 1000 blocked */
+	latsched_tick(l);
+	latsched_snapshot(l, &fl);
+	assert_non_null(r = find(&fl, LAT_ONCPU, 1, 1));
+	assert_int_equal(r->hist.count, 2);
+	assert_int_equal(r->hist.total, 700);
+	assert_non_null(r = find(&fl, LAT_OFFCPU, 1, 1));
+	assert_int_equal(r->hist.total, 1000 + 50); /* the first block too */
+	frame_latency_free(&fl);
+	latsched_free(l);
+}
+
 /* --latency-kinds. */
 static void
 test_kinds(void **state)
@@ -240,7 +267,7 @@ test_kinds(void **state)
 	assert_int_equal(k, (1u << LAT_SYSCALL) | (1u << LAT_RUNQ));
 	assert_int_equal(lat_kinds_parse("all", &k, &err), 0);
 	assert_int_equal(k, (1u << LAT_SYSCALL) | (1u << LAT_RUNQ) | (1u << LAT_BIO) |
-	                        (1u << LAT_OFFCPU));
+	                        (1u << LAT_OFFCPU) | (1u << LAT_ONCPU));
 	assert_true(latsched_wanted(k));
 	assert_false(latsched_wanted(1u << LAT_SYSCALL));
 	assert_int_equal(lat_kinds_parse("bio,nope", &k, &err), -1);
@@ -256,7 +283,7 @@ main(void)
 	    cmocka_unit_test(test_bio_pairing), cmocka_unit_test(test_bio_many),
 	    cmocka_unit_test(test_devname),     cmocka_unit_test(test_classify),
 	    cmocka_unit_test(test_runq),        cmocka_unit_test(test_offcpu),
-	    cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_oncpu),       cmocka_unit_test(test_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
