@@ -83,25 +83,20 @@ latbio_issue(struct latbio *b, uint32_t dev, uint64_t sector, uint64_t t)
 	*s = (struct latbio_slot){.dev = dev, .sector = sector, .at = t};
 }
 
-/* Empty slot i, shifting back the entries of its probe run. */
+/* A request's first slot (lp_delete's view), SIZE_MAX for a free one. */
+static size_t
+latbio_slot_home(const void *slot, void *arg)
+{
+	const struct latbio_slot *s = slot;
+
+	return s->at == 0 ? SIZE_MAX : latbio_home(arg, s->dev, s->sector);
+}
+
+/* Empty slot i. */
 static void
 latbio_delete(struct latbio *b, size_t i)
 {
-	size_t j = i;
-
-	for (;;) {
-		j = (j + 1) & b->mask;
-		if (b->slots[j].at == 0)
-			break;
-		size_t home = latbio_home(b, b->slots[j].dev, b->slots[j].sector);
-
-		/* j may move to i when its home is not in (i, j] cyclically */
-		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
-			b->slots[i] = b->slots[j];
-			i = j;
-		}
-	}
-	b->slots[i].at = 0;
+	lp_delete(b->slots, sizeof *b->slots, b->mask, i, latbio_slot_home, b);
 	b->used--;
 }
 

@@ -273,14 +273,27 @@ offcpu_in(struct offcpu *o, int tid, uint64_t t, struct offcpu_block *b)
 	return true;
 }
 
-/* Forget tid's held switch-out. */
+/* A slot's first slot (lp_delete's view), SIZE_MAX for a free one. */
+static size_t
+held_home(const void *slot, void *arg)
+{
+	const struct offcpu_held *h = slot;
+	const struct offcpu *o = arg;
+
+	return h->tid == 0 ? SIZE_MAX : hash_u64((uint64_t)(uint32_t)h->tid) & o->mask;
+}
+
+/* Forget tid (gone): its slot is freed, so the table keeps the size of
+ * the threads alive, not of all ever seen. */
 void
 offcpu_forget(struct offcpu *o, int tid)
 {
 	struct offcpu_held *h = tid > 0 ? held_slot(o, tid) : NULL;
 
-	if (h != NULL && h->tid == tid)
-		h->open = false;
+	if (h == NULL || h->tid != tid)
+		return;
+	lp_delete(o->held, sizeof *o->held, o->mask, (size_t)(h - o->held), held_home, o);
+	o->used--;
 }
 
 /* Forget every held switch-out. */

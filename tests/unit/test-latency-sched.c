@@ -255,6 +255,30 @@ test_oncpu(void **state)
 	latsched_free(l);
 }
 
+/* Threads that exit leave the table (deleted, the others still found). */
+static void
+test_offcpu_forget(void **state)
+{
+	struct offcpu *o = offcpu_new(NULL);
+	struct offcpu_block b;
+
+	(void)state;
+	for (int tid = 1; tid <= 1000; tid++)
+		offcpu_out(o, 7, tid, "app", 1, 100, NULL, 0);
+	for (int tid = 1; tid <= 1000; tid += 2)
+		offcpu_forget(o, tid);
+	for (int tid = 1; tid <= 1000; tid++) {
+		bool paired = offcpu_in(o, tid, 100 + (uint64_t)tid, &b);
+
+		assert_int_equal(paired, tid % 2 == 0);
+		if (paired) {
+			assert_int_equal(b.ns, tid);
+			assert_int_equal(b.pid, 7);
+		}
+	}
+	offcpu_free(o);
+}
+
 /* --latency-kinds. */
 static void
 test_kinds(void **state)
@@ -283,7 +307,8 @@ main(void)
 	    cmocka_unit_test(test_bio_pairing), cmocka_unit_test(test_bio_many),
 	    cmocka_unit_test(test_devname),     cmocka_unit_test(test_classify),
 	    cmocka_unit_test(test_runq),        cmocka_unit_test(test_offcpu),
-	    cmocka_unit_test(test_oncpu),       cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_oncpu),       cmocka_unit_test(test_offcpu_forget),
+	    cmocka_unit_test(test_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
