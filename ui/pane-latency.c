@@ -563,8 +563,8 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		return;
 	}
 	if (fl == NULL) {
-		listpane_message(win, y + h / 2, x, w,
-		                 "Timing syscalls... (rows after the next refresh)", &t->theme);
+		listpane_message(win, y + h / 2, x, w, "Timing... (rows after the next refresh)",
+		                 &t->theme);
 		return;
 	}
 	if (p->detail && sel != NULL && h > 8) {
