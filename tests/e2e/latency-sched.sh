@@ -8,6 +8,7 @@
 #   has run-queue rows, their waits add up to a good part of the time;
 #   an idler sleeping 100 ms at a time on a quieter machine waits far
 #   less per wakeup than the hogs did;
+# - -p keeps the rows of that process only;
 # - with oncpu too, the wall clock per thread: the reader spent its
 #   300 ms nearly all blocked, a hog nearly all on a CPU;
 # - a bad kind is refused with a message naming it.
@@ -83,6 +84,17 @@ within "$(rows "$TT_TMP/idle.json" 'max(r["p50_ns"] for r in rows if r["name"] =
 	0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
 	"the idler's p50 is near zero: under a quarter of the hogs' ($hog_p50 ns) and 5 ms"
 [ "$idle" = "[]" ] && diag "idle rows: $(head -c 600 "$TT_TMP/idle.json")"
+
+# ---------------------------------------------------------------- -p
+"$W" idle 3 &
+ipid=$!
+bg_pid $ipid
+sleep 0.3
+"$TRACETOP" -b --view latency --latency-kinds runq,offcpu --format json -p $ipid -d 1.5 -n 1 \
+	>"$TT_TMP/p.json" 2>"$TT_TMP/p.err"
+ok $? "-p an idler: exit 0"
+is "$(rows "$TT_TMP/p.json" "sorted(set((r['kind'], r['pid']) for r in rows))")" \
+	"[('offcpu', $ipid), ('runq', $ipid)]" "-p: its runq and offcpu rows, no other process's"
 
 # ---------------------------------------------------------------- wall clock
 "$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" pipe 300 \
