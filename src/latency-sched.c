@@ -34,6 +34,7 @@ struct ls_row {
 	const char *name;  /* interned */
 	const char *stack; /* offcpu: its trie root */
 	const char *label; /* runq: the process's command when last seen (not in the key) */
+	const char *comm;  /* the process's command when last seen, or NULL (bio) */
 	struct lat_acc acc;
 };
 
@@ -67,6 +68,8 @@ struct latsched {
 	bool include_self;
 	const char *devnames[64]; /* by minor hash: (dev, name) pairs in devs */
 	uint32_t devs[64];
+	const char *oncpu_name;                    /* "on-CPU", interned */
+	const char *reason_names[OFFCPU_NREASONS]; /* interned */
 	uint64_t events, lost;
 	uint64_t last_tick_ns;
 	char notice[256];
@@ -93,6 +96,9 @@ latsched_new_offline(unsigned kinds)
 	lat_pair_init(&l->runq, 1);
 	lat_pair_init(&l->oncpu, 1);
 	latbio_init(&l->bio);
+	l->oncpu_name = str_intern("on-CPU");
+	for (unsigned r = 0; r < OFFCPU_NREASONS; r++)
+		l->reason_names[r] = str_intern(offcpu_reason_name(r));
 	l->rowmask = 255;
 	l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
 	l->last_tick_ns = now_ns();
@@ -198,10 +204,13 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 	uint64_t ns;
 
 	if ((l->kinds & (1u << LAT_ONCPU)) && prev_tid > 0 &&
-	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && ls_wanted_pid(l, prev_pid))
-		lat_hist_add(
-		    &ls_row(l, LAT_ONCPU, prev_pid, prev_tid, str_intern("on-CPU"))->acc.interval,
-		    ns, false);
+	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && ls_wanted_pid(l, prev_pid)) {
+		struct ls_row *r = ls_row(l, LAT_ONCPU, prev_pid, prev_tid, l->oncpu_name);
+		struct thread *th = ls_thread(l, prev_pid, prev_tid);
+
+		r->comm = th != NULL ? th->proc->comm : r->comm;
+		lat_hist_add(&r->acc.interval, ns, false);
+	}
 	if ((l->kinds & (1u << LAT_ONCPU)) && next_tid > 0)
 		lat_pair_enter(&l->oncpu, next_tid, 0, t);
 	if (prev_tid > 0) {
@@ -230,15 +239,15 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 			/* by process; named as it is now (an exec renames it) */
 			struct ls_row *r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
 
-			r->label = th->proc->comm;
+			r->label = r->comm = th->proc->comm;
 			lat_hist_add(&r->acc.interval, ns, false);
 		}
 	}
 	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
-		struct ls_row *r =
-		    ls_row(l, LAT_OFFCPU, b.pid, b.tid, str_intern(offcpu_reason_name(b.reason)));
+		struct ls_row *r = ls_row(l, LAT_OFFCPU, b.pid, b.tid, l->reason_names[b.reason]);
 
 		r->stack = b.root;
+		r->comm = b.comm;
 		lat_hist_add(&r->acc.interval, b.ns, false);
 	}
 }
@@ -644,11 +653,12 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		o->pid = r->pid;
 		o->tid = r->tid;
 		o->stack = r->stack;
-		th = r->pid > 0 ? tasks_find_thread(l->ts, r->pid) : NULL;
+		th = r->comm == NULL && r->pid > 0 ? tasks_find_thread(l->ts, r->pid) : NULL;
 		snprintf(o->comm, sizeof o->comm, "%s",
 		         r->kind == LAT_BIO ? "-"
+		         : r->comm != NULL  ? r->comm
 		         : th != NULL       ? th->proc->comm
-		                            : o->name);
+		                            : "?");
 		o->interval = r->acc.last_interval;
 		o->rate = r->acc.rate;
 		o->hist = r->acc.total;

@@ -266,6 +266,7 @@ offcpu_in(struct offcpu *o, int tid, uint64_t t, struct offcpu_block *b)
 	}
 	*b = (struct offcpu_block){.pid = h->pid,
 	                           .tid = tid,
+	                           .comm = h->comm,
 	                           .ns = t - h->at,
 	                           .reason = offcpu_classify(h->state, kfuncs, nk)};
 	b->root = held_root(h, b->reason);

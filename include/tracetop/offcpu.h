@@ -44,6 +44,7 @@ struct offcpu_block {
 	uint64_t ns; /* blocked */
 	enum offcpu_reason reason;
 	const char *root; /* the trie root its stack went under (interned) */
+	const char *comm; /* its process's command at the switch-out (interned) */
 };
 
 struct offcpu;

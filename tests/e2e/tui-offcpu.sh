@@ -35,7 +35,7 @@ ok $? "the filter keeps the offcpu rows"
 found=1
 for _ in 1 2 3 4 5 6; do
 	tmux_keys off Enter
-	if tmux_wait_text off 3 '^ *[0-9.]+% +[0-9.]+ms +blocked_reader'; then
+	if tmux_wait_text off 3 '^ *[0-9.]+% +[0-9.]+[mun]?s +blocked_reader'; then
 		found=0
 		break
 	fi
@@ -45,9 +45,9 @@ done
 ok $found "Enter on the reader's row: its stacks as a tree through blocked_reader"
 tmux_wait_text off 3 '^@offcpu\[sleep tid [0-9]+, waiters [0-9]+\]: [0-9]+ blocks'
 ok $? "the detail's title: blocks and blocked time"
-tmux_wait_text off 3 'thread: on-CPU [0-9.]+[mun]?s of [0-9.]+m?s on \+ blocked \([0-9.]+%\)'
+tmux_wait_text off 3 'thread: on-CPU [0-9.]+[mun]?s of [0-9.]+m?s on \+ blocked \([0-9.]+%'
 ok $? "and the thread's wall clock: its on-CPU share"
-tmux_wait_text off 3 '^ *[0-9.]+% +[0-9.]+ms +[a-z_]*pipe_read'
+tmux_wait_text off 3 '^ *[0-9.]+% +[0-9.]+[mun]?s +[a-z_]*pipe_read'
 ok $? "down into the kernel's pipe read"
 tmux_wait_text off 3 '^\[256M, 512M\) +[0-9]+ \|@+ *\|'
 ok $? "its histogram: the 300 ms blocks in [256M, 512M)"
