@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tracetop/evlist.h"
+#include "tracetop/record.h"
 
 /* perf_event_open has no glibc wrapper. */
 static int
@@ -410,4 +411,48 @@ evlist_close(struct evlist *el)
 	free(el->ring_fds);
 	free(el->fds);
 	memset(el, 0, sizeof *el);
+}
+
+/* Every ring of every list, oldest record first. */
+void
+evlist_read_ordered(struct evlist *const *els, size_t n,
+                    void (*fn)(void *arg, struct evlist *el, const struct perf_event_header *h),
+                    void *arg)
+{
+	size_t total = 0, k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += els[i]->nrings;
+
+	const struct perf_event_header *next[total ? total : 1];
+	struct evlist *owner[total ? total : 1];
+	struct ring *ring[total ? total : 1];
+	uint64_t when[total ? total : 1];
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < els[i]->nrings; j++, k++) {
+			owner[k] = els[i];
+			ring[k] = &els[i]->rings[j];
+			next[k] = NULL;
+			if (els[i]->ring_fds[j] < 0)
+				continue;
+			if (ring_begin(ring[k]) > 0 && (next[k] = ring_next(ring[k])) != NULL)
+				when[k] = record_time(next[k], owner[k]->sample_type);
+			else
+				ring_end(ring[k]);
+		}
+	for (;;) {
+		size_t best = total;
+
+		for (size_t i = 0; i < total; i++)
+			if (next[i] != NULL && (best == total || when[i] < when[best]))
+				best = i;
+		if (best == total)
+			break;
+		fn(arg, owner[best], next[best]);
+		if ((next[best] = ring_next(ring[best])) != NULL)
+			when[best] = record_time(next[best], owner[best]->sample_type);
+		else
+			ring_end(ring[best]);
+	}
 }

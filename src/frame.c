@@ -26,11 +26,24 @@ frame_latency_reserve(struct frame_latency *fl, size_t n)
 	fl->rows = xrealloc(fl->rows, fl->cap * sizeof *fl->rows);
 }
 
+/* Keep the rows of the other kinds, in order. */
+void
+frame_latency_drop(struct frame_latency *fl, unsigned kinds)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < fl->nrows; i++)
+		if (!(kinds & (1u << fl->rows[i].kind)))
+			fl->rows[kept++] = fl->rows[i];
+	fl->nrows = kept;
+}
+
 /* Free the rows. */
 void
 frame_latency_free(struct frame_latency *fl)
 {
 	free(fl->rows);
+	cg_free(fl->offcpu);
 	memset(fl, 0, sizeof *fl);
 }
 

@@ -222,7 +222,65 @@ lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *buf, s
 const char *
 lat_kind_name(enum lat_kind k)
 {
-	return k == LAT_FUNCTION ? "function" : "syscall";
+	static const char *const names[LAT_NKINDS] = {"syscall", "function", "runq",
+	                                              "bio",     "offcpu",   "oncpu"};
+
+	return k < LAT_NKINDS ? names[k] : "?";
+}
+
+/* The kinds of a list, "all" for every one. */
+int
+lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err)
+{
+	const char *p = list;
+
+	*kinds = 0;
+	while (*p != '\0') {
+		size_t n = strcspn(p, ",");
+		unsigned k;
+
+		for (k = 0; k < LAT_NKINDS; k++)
+			if (strlen(lat_kind_name(k)) == n && strncmp(p, lat_kind_name(k), n) == 0)
+				break;
+		if (n == 3 && strncmp(p, "all", 3) == 0)
+			*kinds |= (1u << LAT_NKINDS) - 1;
+		else if (k < LAT_NKINDS && k != LAT_FUNCTION)
+			*kinds |= 1u << k;
+		else
+			return err_set(
+			    err,
+			    "unknown latency kind '%.*s' in '%s': use syscall, runq, bio, "
+			    "offcpu, oncpu or all, comma-separated (functions: --latency SPEC)",
+			    (int)n, p, list);
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (*kinds == 0)
+		return err_set(err,
+		               "--latency-kinds needs at least one of syscall, runq, bio, offcpu");
+	*kinds &= ~(1u << LAT_FUNCTION);
+	return 0;
+}
+
+/* Both histograms empty. */
+void
+lat_acc_reset(struct lat_acc *a)
+{
+	lat_hist_reset(&a->total);
+	lat_hist_reset(&a->interval);
+	a->last_interval = 0;
+	a->rate = 0;
+}
+
+/* The interval into the total. */
+void
+lat_acc_tick(struct lat_acc *a, double secs)
+{
+	a->last_interval = a->interval.count;
+	a->rate = secs > 0 ? (double)a->interval.count / secs : 0;
+	lat_hist_merge(&a->total, &a->interval);
+	lat_hist_reset(&a->interval);
 }
 
 /* ---- pairing ---- */

@@ -37,11 +37,8 @@ static const struct {
 struct latsys_row {
 	int pid, nr;
 	enum lat_kind kind;
-	const char *name;         /* interned */
-	struct lat_hist total;    /* up to the last tick */
-	struct lat_hist interval; /* since it */
-	uint64_t last_interval;   /* calls in the last refresh */
-	double rate;
+	const char *name; /* interned */
+	struct lat_acc acc;
 };
 
 /* A process's command. */
@@ -219,8 +216,7 @@ latsys_row(struct latsys *l, int pid, int nr)
 	                         .nr = nr,
 	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
 	                         .name = str_intern(name)};
-	lat_hist_reset(&r->total);
-	lat_hist_reset(&r->interval);
+	lat_acc_reset(&r->acc);
 	*slot = (uint32_t)l->nrows;
 	latsys_comm(l, pid); /* while the process is still there */
 	return r;
@@ -246,7 +242,7 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 	if (nr < 0)
 		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, nr)->interval, ns, ret < 0);
+		lat_hist_add(&latsys_row(l, pid, nr)->acc.interval, ns, ret < 0);
 }
 
 /* Thread tid of process pid entered (entry) or left function k. */
@@ -258,7 +254,7 @@ latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t
 	if (entry)
 		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
 	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
+		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->acc.interval, ns, false);
 }
 
 /* Name function k (the rows of latsys_func): a SPEC's binary by its
@@ -279,27 +275,6 @@ latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
 	l->nfuncs = n;
 }
 
-/* The offset of field name in a tracepoint format text, or -1. */
-static int
-latsys_field_offset(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = strstr(text, "field:"); p != NULL; p = strstr(p + 1, "field:")) {
-		const char *semi = strchr(p, ';'), *off;
-		int v;
-
-		/* "field:long id;" "field:unsigned long args[6];" */
-		if (semi == NULL || (size_t)(semi - p) < n + 1 || strncmp(semi - n, name, n) != 0 ||
-		    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
-			continue;
-		if ((off = strstr(semi, "offset:")) == NULL || sscanf(off, "offset:%d", &v) != 1)
-			return -1;
-		return v;
-	}
-	return -1;
-}
-
 /* The offsets of the fields the hot path reads, from the formats. */
 static int
 latsys_offsets(struct latsys *l, struct tt_err *err)
@@ -313,9 +288,9 @@ latsys_offsets(struct latsys *l, struct tt_err *err)
 		free(en);
 		return -1;
 	}
-	l->off_enter_id = latsys_field_offset(en, "id");
-	l->off_exit_id = latsys_field_offset(ex, "id");
-	l->off_exit_ret = latsys_field_offset(ex, "ret");
+	l->off_enter_id = tt_tracefs_field_offset(en, "id");
+	l->off_exit_id = tt_tracefs_field_offset(ex, "id");
+	l->off_exit_ret = tt_tracefs_field_offset(ex, "ret");
 	free(en);
 	free(ex);
 	if (l->off_enter_id < 0 || l->off_exit_id < 0 || l->off_exit_ret < 0)
@@ -526,39 +501,22 @@ latsys_record(struct latsys *l, const struct perf_event_header *h)
 	}
 }
 
-/* Drain the rings merged in time order (an entry on one CPU and its exit
- * on another must meet in order): the ring whose next record is oldest
- * goes first; a linear scan, rings being few. */
+/* One record of the ring reader. */
+static void
+latsys_record_cb(void *arg, struct evlist *el, const struct perf_event_header *h)
+{
+	(void)el;
+	latsys_record(arg, h);
+}
+
+/* Drain the rings merged in time order. */
 void
 latsys_read(struct latsys *l)
 {
-	uint64_t st = l->el.sample_type;
-	size_t n = l->el.nrings;
-	const struct perf_event_header *next[n ? n : 1];
-	uint64_t when[n ? n : 1];
+	struct evlist *el = &l->el;
 
-	for (size_t i = 0; i < n; i++) {
-		next[i] = NULL;
-		if (l->el.ring_fds[i] >= 0 && ring_begin(&l->el.rings[i]) > 0 &&
-		    (next[i] = ring_next(&l->el.rings[i])) != NULL)
-			when[i] = record_time(next[i], st);
-		else if (l->el.ring_fds[i] >= 0)
-			ring_end(&l->el.rings[i]);
-	}
-	for (;;) {
-		size_t best = n;
-
-		for (size_t i = 0; i < n; i++)
-			if (next[i] != NULL && (best == n || when[i] < when[best]))
-				best = i;
-		if (best == n)
-			break;
-		latsys_record(l, next[best]);
-		if ((next[best] = ring_next(&l->el.rings[best])) != NULL)
-			when[best] = record_time(next[best], st);
-		else
-			ring_end(&l->el.rings[best]);
-	}
+	if (l->open)
+		evlist_read_ordered(&el, 1, latsys_record_cb, l);
 }
 
 /* The interval's calls join the totals. */
@@ -569,36 +527,32 @@ latsys_tick(struct latsys *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
-	for (size_t i = 0; i < l->nrows; i++) {
-		struct latsys_row *r = &l->rows[i];
-
-		r->last_interval = r->interval.count;
-		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
-		lat_hist_merge(&r->total, &r->interval);
-		lat_hist_reset(&r->interval);
-	}
+	for (size_t i = 0; i < l->nrows; i++)
+		lat_acc_tick(&l->rows[i].acc, secs);
 }
 
 /* Every row into the frame's part. */
 void
 latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 {
-	frame_latency_reserve(fl, l->nrows);
-	fl->nrows = 0;
+	/* the other sources' rows (runq, bio, offcpu) stay */
+	frame_latency_drop(fl, (1u << LAT_SYSCALL) | (1u << LAT_FUNCTION));
+	frame_latency_reserve(fl, fl->nrows + l->nrows);
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct latsys_row *r = &l->rows[i];
 		struct lat_row *o;
 
-		if (r->total.count == 0)
+		if (r->acc.total.count == 0)
 			continue;
 		o = &fl->rows[fl->nrows++];
+		memset(o, 0, sizeof *o);
 		o->kind = r->kind;
 		o->name = r->name;
 		o->pid = r->pid;
 		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
-		o->interval = r->last_interval;
-		o->rate = r->rate;
-		o->hist = r->total;
+		o->interval = r->acc.last_interval;
+		o->rate = r->acc.rate;
+		o->hist = r->acc.total;
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;

@@ -18,6 +18,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/latency-sched.h"
 #include "tracetop/latency-sys.h"
 #include "tracetop/session.h"
 #include "tracetop/sym-debuginfod.h"
@@ -201,6 +202,60 @@ command_status(int wstatus)
 	return WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : 0;
 }
 
+/* Batch --view latency: the syscall (and function) source and the
+ * scheduler and block one, as --latency-kinds asks. 0, or the exit status
+ * after saying why not. */
+static int
+open_latency(const struct options *o, struct probes *p, struct session *s, int child)
+{
+	struct tt_err err;
+
+	if ((o->latency_kinds & (1u << LAT_SYSCALL)) || o->nlatencies > 0) {
+		const char **fev = probe_cli_latency_events(o, p);
+		struct latsys_opts lo = {TARGET_OPTS(o),
+		                         .command = child,
+		                         .include_self = o->include_self,
+		                         .funcs = fev,
+		                         .func_names = o->latencies,
+		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
+		struct latsys *l = latsys_new(&lo, &err);
+
+		free(fev);
+		if (l == NULL) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			return EXIT_RUNTIME;
+		}
+		session_add(s, &source_latency, l);
+		if (latsys_start(l, &err) != 0) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			return EXIT_RUNTIME;
+		}
+	}
+	if (latsched_wanted(o->latency_kinds)) {
+		struct latsched_opts so = {.kinds = o->latency_kinds,
+		                           .pids = o->pids,
+		                           .npids = o->npids,
+		                           .tids = o->tids,
+		                           .ntids = o->ntids,
+		                           .command = child,
+		                           .cpus = o->cpus,
+		                           .ncpus = o->ncpus,
+		                           .include_self = o->include_self};
+		struct latsched *ls = latsched_new(&so, &err);
+
+		if (ls == NULL) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			return EXIT_RUNTIME;
+		}
+		session_add(s, &source_latsched, ls);
+		if (latsched_start(ls, &err) != 0) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			return EXIT_RUNTIME;
+		}
+	}
+	return 0;
+}
+
 /* Open the engine and run the front end; returns the exit status. Every
  * source joins the session as soon as it is open, so that one
  * session_free releases whatever was opened on every way out. */
@@ -321,27 +376,9 @@ run(const struct options *o, struct evspec *specs)
 			goto done;
 		}
 	}
-	if (latencing) {
-		const char **fev = probe_cli_latency_events(o, p);
-		struct latsys_opts lo = {TARGET_OPTS(o),
-		                         .command = engine_child_pid(e),
-		                         .include_self = o->include_self,
-		                         .funcs = fev,
-		                         .func_names = o->latencies,
-		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
-		struct latsys *l = latsys_new(&lo, &err);
-
-		free(fev);
-		if (l == NULL) {
-			fprintf(stderr, "tracetop: %s\n", err.msg);
-			goto done;
-		}
-		session_add(s, &source_latency, l);
-		if (latsys_start(l, &err) != 0) {
-			fprintf(stderr, "tracetop: %s\n", err.msg);
-			goto done;
-		}
-	}
+	if (latencing && (status = open_latency(o, p, s, engine_child_pid(e))) != 0)
+		goto done;
+	status = EXIT_RUNTIME;
 	if (engine_notice(e) != NULL && !tui)
 		fprintf(stderr, "tracetop: %s\n", engine_notice(e));
 	if (engine_start(e, &err) != 0) {

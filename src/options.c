@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/latency.h"
 #include "tracetop/options.h"
 
 enum {
@@ -34,6 +35,7 @@ enum {
 	OPT_THREADS,
 	OPT_ENGINE,
 	OPT_LATENCY,
+	OPT_LATENCY_KINDS,
 	OPT_HISTORY,
 	OPT_HISTORY_DUMP,
 	OPT_MAX_STACK,
@@ -111,6 +113,9 @@ static const struct opt_def opt_defs[] = {
     {"latency", OPT_LATENCY, "SPEC",
      "time a function with an entry/return probe pair: [BINARY:]FUNC (repeatable; the latency "
      "view)"},
+    {"latency-kinds", OPT_LATENCY_KINDS, "KINDS",
+     "what the latency view times: syscall, runq, bio, offcpu, oncpu or all, comma-separated "
+     "(default syscall)"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
@@ -393,6 +398,8 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		o->latencies = xrealloc(o->latencies, (o->nlatencies + 1) * sizeof *o->latencies);
 		o->latencies[o->nlatencies++] = arg;
 		return 0;
+	case OPT_LATENCY_KINDS:
+		return lat_kinds_parse(arg, &o->latency_kinds, err);
 	case OPT_PROBE_VARS:
 		o->probe_vars = arg;
 		return 0;
@@ -579,6 +586,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	o->sort[0] = HIST_SORT_OVERHEAD;
 	o->sort[1] = HIST_SORT_END;
 	o->counters_scopes = 1u << COUNTERS_TOTAL;
+	o->latency_kinds = 1u << LAT_SYSCALL;
 	options_getopt_tables(longs, shorts);
 	opterr = 0;
 	optind = 0; /* 0, not 1: glibc then also forgets a half-read "-xyz" */

@@ -7,6 +7,7 @@
 
 #include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
+#include "tracetop/latency-sched.h"
 #include "tracetop/latency-sys.h"
 #include "tracetop/session.h"
 #include "tracetop/sym-debuginfod.h"
@@ -303,4 +304,63 @@ const struct source_ops source_latency = {
     .tick = latency_tick,
     .snapshot = latency_snapshot,
     .free = latency_free,
+};
+
+/* ---- scheduler and block latency ---- */
+
+/* The rings of the sched and block events. */
+static size_t
+latsched_src_pollfds(void *src, struct pollfd *fds, size_t max)
+{
+	return latsched_pollfds(src, fds, max);
+}
+
+/* Pair what the rings hold (also before the first and the last frame). */
+static void
+latsched_src_read(void *src)
+{
+	latsched_read(src);
+}
+
+/* The same, for settle. */
+static void
+latsched_src_settle(void *src, bool final)
+{
+	(void) final;
+	latsched_read(src);
+}
+
+/* The interval's values join the totals (histograms are since start). */
+static void
+latsched_src_tick(void *src, bool zero)
+{
+	(void)zero;
+	latsched_tick(src);
+}
+
+/* Its rows into the frame, beside the syscall source's. */
+static void
+latsched_src_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
+{
+	(void)s;
+	f->has_latency = true;
+	if (rows)
+		latsched_snapshot(src, &f->latency);
+}
+
+/* Close the events. */
+static void
+latsched_src_free(void *src)
+{
+	latsched_free(src);
+}
+
+const struct source_ops source_latsched = {
+    .name = "latsched",
+    .pollfds = latsched_src_pollfds,
+    .read = latsched_src_read,
+    .settle = latsched_src_settle,
+    .tick = latsched_src_tick,
+    .snapshot = latsched_src_snapshot,
+    .free = latsched_src_free,
 };

@@ -723,3 +723,24 @@ tt_tracefs_state_free(struct tt_tracefs_state *st)
 	free(st->instances);
 	memset(st, 0, sizeof *st);
 }
+
+/* The offset of field name in a tracepoint format text, or -1. */
+int
+tt_tracefs_field_offset(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, "field:"); p != NULL; p = strstr(p + 1, "field:")) {
+		const char *semi = strchr(p, ';'), *off;
+		int v;
+
+		/* "field:long id;" "field:unsigned long args[6];" */
+		if (semi == NULL || (size_t)(semi - p) < n + 1 || strncmp(semi - n, name, n) != 0 ||
+		    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
+			continue;
+		if ((off = strstr(semi, "offset:")) == NULL || sscanf(off, "offset:%d", &v) != 1)
+			return -1;
+		return v;
+	}
+	return -1;
+}

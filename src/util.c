@@ -585,3 +585,24 @@ names_free(char **v, size_t n)
 		free(v[i]);
 	free(v);
 }
+
+/* Backward-shift deletion. */
+void
+lp_delete(void *slots, size_t size, size_t mask, size_t i,
+          size_t (*home)(const void *slot, void *arg), void *arg)
+{
+	char *base = slots;
+	size_t j = i, k;
+
+	for (;;) {
+		j = (j + 1) & mask;
+		if ((k = home(base + j * size, arg)) == SIZE_MAX)
+			break;
+		/* j stays when its home lies cyclically in (i, j] */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		memcpy(base + i * size, base + j * size, size);
+		i = j;
+	}
+	memset(base + i * size, 0, size);
+}

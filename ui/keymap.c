@@ -34,7 +34,7 @@ static const struct keybind keymap[] = {
     {'H', false, "H", ACT_THREADS, SCOPE_PROCS, "Threads",
      "show or hide each process's threads under it (Enter on one zooms Top into it)"},
     {'\n', false, "Enter", ACT_ENTER, SCOPE_LATENCY, "Histogram",
-     "show or hide the selected row's histogram under the table"},
+     "show or hide the selected row's histogram (and offcpu stacks)"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_LATENCY, NULL, NULL},
     {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_LATENCY, NULL, NULL},
     {'\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",

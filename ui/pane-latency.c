@@ -10,8 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/callgraph.h"
 #include "tracetop/engine.h"
+#include "tracetop/latency-sched.h"
 #include "tracetop/latency-sys.h"
+#include "tracetop/offcpu.h"
+#include "tracetop/report-latency.h"
 #include "tracetop/probe-cli.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
@@ -116,9 +120,12 @@ struct latpane {
 	const void **ptrs;    /* the rows: elements of fl->rows */
 	size_t cap;
 	const struct frame_latency *fl;
-	struct latsys *src;                /* opened on first show, paused while hidden */
-	char error[sizeof(struct tt_err)]; /* why it could not be opened */
-	bool detail;                       /* Enter: the selected row's histogram under the table */
+	struct latsys *src;     /* opened on first show, paused while hidden */
+	struct latsched *sched; /* runq, bio, offcpu (--latency-kinds): the same */
+	bool opened;
+	char error[sizeof(struct tt_err)];       /* why the syscall source could not be opened */
+	char sched_error[sizeof(struct tt_err)]; /* why the sched/block one could not */
+	bool detail; /* Enter: the selected row's histogram under the table */
 };
 
 /* A row's histogram in one line of characters (the bucket's share of its
@@ -162,7 +169,7 @@ lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		snprintf(buf, len, "%s", lat_kind_name(r->kind));
 		break;
 	case COL_NAME:
-		str_escape(buf, len, r->name, strlen(r->name));
+		report_latency_name(r, buf, len);
 		break;
 	case COL_COUNT:
 		snprintf(buf, len, "%llu", (unsigned long long)r->hist.count);
@@ -254,11 +261,12 @@ lat_row_id(const void *row, void *ctx)
 	const struct lat_row *r = row;
 
 	(void)ctx;
-	return (uintptr_t)hash_mix(hash_mix((uint64_t)(uintptr_t)r->name, (uint64_t)r->pid),
-	                           (uint64_t)r->kind);
+	return (uintptr_t)hash_mix(
+	    hash_mix(hash_mix((uint64_t)(uintptr_t)r->name, (uint64_t)r->pid), (uint64_t)r->tid),
+	    (uint64_t)r->kind);
 }
 
-/* Filter and search over pid, comm and name. */
+/* Filter and search over pid, comm, name and kind ("offcpu"). */
 static bool
 lat_match(const void *row, const char *text, void *ctx)
 {
@@ -269,7 +277,7 @@ lat_match(const void *row, const char *text, void *ctx)
 	snprintf(pid, sizeof pid, "%d", r->pid);
 	snprintf(comm, sizeof comm, "%s", r->comm);
 	return strcmp(pid, text) == 0 || strcasestr(comm, text) != NULL ||
-	       strcasestr(r->name, text) != NULL;
+	       strcasestr(r->name, text) != NULL || strcasecmp(lat_kind_name(r->kind), text) == 0;
 }
 
 /* Errors in the error colour. */
@@ -342,16 +350,35 @@ lat_open(struct latpane *p, struct tui *t)
 		lo.func_names = o->latencies;
 		lo.nfuncs = fev != NULL ? o->nlatencies : 0;
 	}
-	p->src = latsys_new(&lo, &err);
-	free(pids);
+	p->opened = true;
+	if ((o == NULL || (o->latency_kinds & (1u << LAT_SYSCALL)) || o->nlatencies > 0) &&
+	    (p->src = latsys_new(&lo, &err)) == NULL)
+		snprintf(p->error, sizeof p->error, "%s", err.msg);
 	free(fev);
-	if (p->src == NULL) {
-		snprintf(p->error, sizeof p->error, "%s", err.msg);
-		return;
+	if (p->src != NULL) {
+		session_add(t->session, &source_latency, p->src);
+		if (latsys_start(p->src, &err) != 0)
+			snprintf(p->error, sizeof p->error, "%s", err.msg);
 	}
-	session_add(t->session, &source_latency, p->src);
-	if (latsys_start(p->src, &err) != 0)
-		snprintf(p->error, sizeof p->error, "%s", err.msg);
+	if (o != NULL && latsched_wanted(o->latency_kinds)) {
+		struct latsched_opts so = {.kinds = o->latency_kinds,
+		                           .pids = pids,
+		                           .npids = lo.npids,
+		                           .tids = lo.tids,
+		                           .ntids = lo.ntids,
+		                           .cpus = lo.cpus,
+		                           .ncpus = lo.ncpus,
+		                           .include_self = lo.include_self};
+
+		if ((p->sched = latsched_new(&so, &err)) == NULL) {
+			snprintf(p->sched_error, sizeof p->sched_error, "%s", err.msg);
+		} else {
+			session_add(t->session, &source_latsched, p->sched);
+			if (latsched_start(p->sched, &err) != 0)
+				snprintf(p->sched_error, sizeof p->sched_error, "%s", err.msg);
+		}
+	}
+	free(pids);
 }
 
 /* Time syscalls only while the pane is seen. */
@@ -360,10 +387,14 @@ lat_show(void *pp, struct tui *t, bool shown)
 {
 	struct latpane *p = pp;
 
-	if (shown && p->src == NULL && p->error[0] == '\0')
+	if (shown && !p->opened) {
 		lat_open(p, t);
-	else if (p->src != NULL)
+		return;
+	}
+	if (p->src != NULL)
 		latsys_pause(p->src, !shown);
+	if (p->sched != NULL)
+		latsched_pause(p->sched, !shown);
 }
 
 /* A refresh: the frame's rows. */
@@ -386,24 +417,124 @@ lat_update(void *pp, struct tui *t, const struct frame *f)
 	table_set_rows(&p->list.table, p->ptrs, fl->nrows);
 }
 
-/* The selected row's histogram in the h lines at (y, x). */
-static void
-lat_draw_detail(const struct lat_row *r, WINDOW *win, int y, int x, int h, int w,
-                const struct theme *th)
+/* Where a stack tree is drawn. */
+struct lat_tree {
+	const struct callgraph *cg;
+	WINDOW *win;
+	int y, x, w, row, h;
+	double total; /* the root's, for percentages */
+};
+
+/* Order children by weight, heaviest first. */
+static int
+lat_child_cmp(const void *a, const void *b, void *cg)
 {
+	double x = cg_node(cg, *(const uint32_t *)a)->total;
+	double y = cg_node(cg, *(const uint32_t *)b)->total;
+
+	return x > y ? -1 : x < y;
+}
+
+/* Node idx and, heaviest first, its subtree, as long as lines are left:
+ * one line a frame; a chain of only children stays at one indent, a
+ * branch indents its children (as perf report folds chains). */
+static void
+lat_tree_node(struct lat_tree *t, uint32_t idx, int indent)
+{
+	const struct cg_node *n = cg_node(t->cg, idx);
+	uint32_t kids[64];
+	size_t nk = 0;
+	char name[300], when[16], line[512];
+
+	if (n == NULL || t->row >= t->h)
+		return;
+	cg_frame_name(n, SYM_COMPACT, name, sizeof name);
+	lat_format_ns(when, sizeof when, (uint64_t)n->total);
+	snprintf(line, sizeof line, "%*s%5.1f%% %8s  %s", indent, "",
+	         t->total > 0 ? 100.0 * n->total / t->total : 0, when, name);
+	mvwaddnstr(t->win, t->y + t->row++, t->x, line, t->w);
+	for (uint32_t c = n->first_child; c != 0 && nk < 64; c = cg_node(t->cg, c)->next_sibling)
+		kids[nk++] = c;
+	qsort_r(kids, nk, sizeof *kids, lat_child_cmp, (void *)t->cg);
+	for (size_t i = 0; i < nk; i++)
+		lat_tree_node(t, kids[i], nk > 1 ? indent + 2 : indent);
+}
+
+/* An offcpu row's stacks as a tree from the outermost callers down to
+ * where the thread blocked, weighted by blocked time. */
+static void
+lat_draw_stacks(const struct lat_row *r, const struct callgraph *cg, WINDOW *win, int y, int x,
+                int h, int w)
+{
+	struct lat_tree t = {.cg = cg, .win = win, .y = y, .x = x, .w = w, .h = h};
+	const struct cg_node *n;
+	uint32_t root;
+
+	for (root = cg != NULL ? cg_first_root(cg) : 0; root != 0; root = n->next_sibling)
+		if ((n = cg_node(cg, root)) == NULL || n->comm == r->stack)
+			break;
+	if (root == 0 || (n = cg_node(cg, root)) == NULL)
+		return;
+	t.total = n->total;
+	for (uint32_t c = n->first_child; c != 0; c = cg_node(cg, c)->next_sibling)
+		lat_tree_node(&t, c, 0);
+}
+
+/* "; thread: on-CPU X of wall Y (Z%)" for a thread with on-CPU and
+ * off-CPU rows, else "". */
+static void
+lat_thread_wall(const struct frame_latency *fl, int tid, char *buf, size_t len)
+{
+	struct report_latency_thread *v;
+	size_t n = tid > 0 ? report_latency_threads(fl, &v) : 0;
+	char on[16], wall[16];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		if (v[i].tid == tid && v[i].oncpu > 0) {
+			uint64_t total = v[i].oncpu + v[i].offcpu_sum;
+
+			lat_format_ns(on, sizeof on, v[i].oncpu);
+			lat_format_ns(wall, sizeof wall, total);
+			snprintf(buf, len, "; thread: on-CPU %s of %s on + blocked (%.1f%%)", on,
+			         wall, 100.0 * (double)v[i].oncpu / (double)total);
+		}
+	if (n > 0)
+		free(v);
+}
+
+/* The selected row's histogram (an offcpu row's stacks first) in the h
+ * lines at (y, x). */
+static void
+lat_draw_detail(const struct latpane *p, const struct lat_row *r, WINDOW *win, int y, int x, int h,
+                int w, const struct theme *th)
+{
+	const struct callgraph *cg = p->fl->offcpu;
 	unsigned first, last;
-	char line[400], comm[80], name[80];
+	char line[512], comm[80], name[80], total[16], wall[96];
 	int row = 0;
 
 	str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
-	str_escape(name, sizeof name, r->name, strlen(r->name));
-	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu calls (Enter closes)",
-	         lat_kind_name(r->kind), name, comm, r->pid, (unsigned long long)r->hist.count);
+	report_latency_name(r, name, sizeof name);
+	lat_format_ns(total, sizeof total, r->hist.total);
+	lat_thread_wall(p->fl, r->tid, wall, sizeof wall);
+	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu %s, %s%s%s (Enter closes)",
+	         lat_kind_name(r->kind), name, comm, r->pid, (unsigned long long)r->hist.count,
+	         r->kind == LAT_OFFCPU  ? "blocks"
+	         : r->kind == LAT_ONCPU ? "slices"
+	                                : "calls",
+	         total, r->kind == LAT_OFFCPU ? " blocked; stacks by blocked time" : "", wall);
 	wattrset(win, th->attr[TH_TITLE]);
 	mvwaddnstr(win, y + row++, x, line, w);
 	wattrset(win, 0);
 	if (!lat_hist_range(&r->hist, &first, &last))
 		return;
+	if (r->stack != NULL) {
+		int hh = (int)(last - first) + 1, sh = h - row - (hh < h / 3 ? hh : h / 3);
+
+		lat_draw_stacks(r, cg, win, y + row, x, sh, w);
+		row += sh;
+	}
 	for (unsigned b = first; b <= last && row < h; b++) {
 		lat_hist_line(&r->hist, b, 40, line, sizeof line);
 		mvwaddnstr(win, y + row++, x, line, w);
@@ -417,38 +548,52 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	struct latpane *p = pp;
 	const struct frame_latency *fl = p->fl;
 	const struct lat_row *sel = table_selected(&p->list.table);
-	char line[512], why[300];
+	char line[768], why[300];
 	int dh = 0;
 
 	if (h < 2)
 		return;
-	if (p->error[0] != '\0') {
-		str_escape(why, sizeof why, p->error, strlen(p->error));
-		snprintf(line, sizeof line, "Syscall latency absent: %s", why);
+	if ((p->error[0] != '\0' || p->sched_error[0] != '\0') && p->src == NULL &&
+	    p->sched == NULL) {
+		const char *e = p->error[0] != '\0' ? p->error : p->sched_error;
+
+		str_escape(why, sizeof why, e, strlen(e));
+		snprintf(line, sizeof line, "Latency absent: %s", why);
 		listpane_message(win, y + h / 2, x, w, line, &t->theme);
 		return;
 	}
 	if (fl == NULL) {
-		listpane_message(win, y + h / 2, x, w,
-		                 "Timing syscalls... (rows after the next refresh)", &t->theme);
+		listpane_message(win, y + h / 2, x, w, "Timing... (rows after the next refresh)",
+		                 &t->theme);
 		return;
 	}
 	if (p->detail && sel != NULL && h > 8) {
 		unsigned first = 0, last = 0;
 
 		lat_hist_range(&sel->hist, &first, &last);
-		dh = (int)(last - first) + 3;
+		dh = sel->stack != NULL ? h / 2 : (int)(last - first) + 3;
 		if (dh > h / 2)
 			dh = h / 2;
 	}
+	why[0] = '\0';
+	if (p->error[0] != '\0' || p->sched_error[0] != '\0')
+		str_escape(why, sizeof why, p->error[0] != '\0' ? p->error : p->sched_error,
+		           strlen(p->error[0] != '\0' ? p->error : p->sched_error));
 	snprintf(line, sizeof line,
-	         "%zu rows (%s), %llu events, %llu lost, %llu unpaired; paired in user space: "
-	         "two ring records per syscall; Enter: histogram",
-	         fl->nrows, fl->target ? fl->target : "-", (unsigned long long)fl->events,
-	         (unsigned long long)fl->lost, (unsigned long long)fl->unpaired);
+	         "%zu rows (%s), %llu events, %llu lost, %llu unpaired; paired in user space: %s; "
+	         "Enter: %s%s%s",
+	         fl->nrows, fl->target ? fl->target : "-",
+	         (unsigned long long)(fl->events + fl->sched_events),
+	         (unsigned long long)(fl->lost + fl->sched_lost),
+	         (unsigned long long)(fl->unpaired + fl->sched_unpaired),
+	         p->sched != NULL && p->src != NULL ? "two ring records per syscall, one per switch"
+	         : p->sched != NULL ? "a ring record per switch (offcpu: with stacks)"
+	                            : "two ring records per syscall",
+	         p->sched != NULL ? "histogram, stacks" : "histogram", why[0] ? "; absent: " : "",
+	         why);
 	listpane_draw_titled(&p->list, win, y, x, h - dh, w, line, &t->theme);
 	if (dh > 0)
-		lat_draw_detail(sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
+		lat_draw_detail(p, sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
 }
 
 /* Enter: show or hide the selected row's histogram; then the list's. */

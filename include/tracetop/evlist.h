@@ -95,6 +95,16 @@ void evlist_index_ids(struct evlist *el);
 
 void evlist_close(struct evlist *el);
 
+/* Drain the rings of n evlists merged in time order (an entry on one CPU
+ * and its exit on another must meet in order; so must a wakeup in one
+ * list and the switch in another): the ring whose next record is oldest
+ * goes first, a linear scan, rings being few. fn gets each record with
+ * the list it came from. */
+void evlist_read_ordered(struct evlist *const *els, size_t n,
+                         void (*fn)(void *arg, struct evlist *el,
+                                    const struct perf_event_header *h),
+                         void *arg);
+
 /* The message for a perf_event_open errno on spec (also used by tests). */
 void evlist_open_error(int errnum, const struct evspec *spec, int pid, int cpu,
                        const struct evlist_params *p, struct tt_err *err);

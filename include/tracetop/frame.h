@@ -107,6 +107,10 @@ struct frame {
 /* Grow a latency part's rows to hold n. */
 void frame_latency_reserve(struct frame_latency *fl, size_t n);
 
+/* Drop the rows whose kind is in kinds (bits 1u << kind): a source's
+ * earlier ones, the other sources' staying. */
+void frame_latency_drop(struct frame_latency *fl, unsigned kinds);
+
 /* Free a latency part's rows. */
 void frame_latency_free(struct frame_latency *fl);
 

@@ -65,17 +65,47 @@ void lat_hist_line(const struct lat_hist *h, unsigned b, unsigned width, char *b
 enum lat_kind {
 	LAT_SYSCALL,  /* a syscall of a process */
 	LAT_FUNCTION, /* a function timed by an entry/return probe pair */
+	LAT_RUNQ,     /* a process's threads waiting for a CPU (wakeup -> switch in) */
+	LAT_BIO,      /* a block device's requests (issue -> complete) */
+	LAT_OFFCPU,   /* a thread blocked (switch out -> switch in), by wait reason */
+	LAT_ONCPU,    /* a thread on a CPU (switch in -> switch out): with offcpu, its wall clock */
+	LAT_NKINDS
 };
 
-/* "syscall" or "function". */
+/* "syscall", "function", "runq", "bio", "offcpu" or "oncpu". */
 const char *lat_kind_name(enum lat_kind k);
+
+/* The kinds in a comma-separated list ("syscall,runq"; "all") as bits
+ * (1u << kind) in *kinds; -1 naming the unknown word in err. */
+struct tt_err;
+int lat_kinds_parse(const char *list, unsigned *kinds, struct tt_err *err);
+
+struct callgraph;
+
+/* A row's values as a source keeps them: the histogram since start and
+ * that of the interval under way, which a tick folds in. */
+struct lat_acc {
+	struct lat_hist total;    /* up to the last tick */
+	struct lat_hist interval; /* since it */
+	uint64_t last_interval;   /* values in the last refresh */
+	double rate;              /* of them per second */
+};
+
+/* Empty. */
+void lat_acc_reset(struct lat_acc *a);
+
+/* End an interval of secs: its values join the total, their rate kept. */
+void lat_acc_tick(struct lat_acc *a, double secs);
 
 /* One (kind, name, process) in a frame. */
 struct lat_row {
 	enum lat_kind kind;
 	const char *name; /* interned */
 	int pid;
-	char comm[16];        /* raw (escape before output) */
+	int tid; /* offcpu: the thread; 0 for a whole process */
+	const char
+	    *stack;    /* offcpu: the root's command in frame_latency.offcpu (interned), or NULL */
+	char comm[16]; /* raw (escape before output) */
 	uint64_t interval;    /* calls completed in the last refresh */
 	double rate;          /* of them per second */
 	struct lat_hist hist; /* since start */
@@ -90,6 +120,12 @@ struct frame_latency {
 	uint64_t unpaired;  /* exits without their entry (calls open at start) */
 	const char *notice; /* how it measures and what it costs, or NULL */
 	const char *target; /* "system-wide", "pid 123", "command", ... */
+	/* the scheduler and block sources (runq, bio, offcpu rows) */
+	uint64_t sched_events, sched_lost, sched_unpaired;
+	const char *sched_notice;
+	/* off-CPU stacks weighted by blocked ns: one root per offcpu row
+	 * (its stack), outermost frame first; a snapshot, or NULL */
+	struct callgraph *offcpu;
 };
 
 /* ---- pairing entries and exits per thread ---- */

@@ -9,6 +9,9 @@
 
 #include "tracetop/latency.h"
 
+/* Off-CPU stacks shown per offcpu row. */
+#define REPORT_LATENCY_STACKS 5
+
 struct report_latency_info {
 	double time;       /* seconds since start */
 	unsigned max_rows; /* rows (text: and histograms) printed; 0: all */
@@ -23,6 +26,22 @@ void report_latency_text(FILE *out, const struct report_latency_info *ri,
                          const struct frame_latency *fl);
 void report_latency_json(FILE *out, const struct report_latency_info *ri,
                          const struct frame_latency *fl);
+
+/* A thread's wall clock from its oncpu and offcpu rows. */
+struct report_latency_thread {
+	int pid, tid;
+	char comm[16];       /* raw */
+	uint64_t oncpu;      /* ns on a CPU */
+	uint64_t offcpu[4];  /* ns blocked, by wait reason (enum offcpu_reason) */
+	uint64_t offcpu_sum; /* of them all */
+};
+
+/* The threads with oncpu or offcpu rows, most wall-clock time (on + off)
+ * first: a malloc'd array (free it) of how many the return says. */
+size_t report_latency_threads(const struct frame_latency *fl, struct report_latency_thread **out);
+
+/* A row's name for people, escaped ("I/O tid 123" for an offcpu row). */
+void report_latency_name(const struct lat_row *r, char *buf, size_t len);
 
 /* The histogram of r as bpftrace prints it: one line per bucket from the
  * first non-empty to the last, "[lo, hi)  count |@@@@  |", bars of at

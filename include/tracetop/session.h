@@ -51,7 +51,8 @@ extern const struct source_ops source_sampling;
 extern const struct source_ops source_counters;
 extern const struct source_ops source_probes;
 extern const struct source_ops source_system;
-extern const struct source_ops source_latency; /* a struct latsys */
+extern const struct source_ops source_latency;  /* a struct latsys */
+extern const struct source_ops source_latsched; /* a struct latsched: runq, bio, offcpu */
 
 struct session_opts {
 	double delay;               /* seconds between refreshes */

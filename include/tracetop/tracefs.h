@@ -33,6 +33,10 @@ void tt_tracefs_set_dir(const char *dir);
  * length in *len; NULL with err naming the event and why. */
 char *tt_tracefs_event_format(const char *sys, const char *event, size_t *len, struct tt_err *err);
 
+/* The offset of field name in a format text ("field:pid_t next_pid;
+ * offset:56; ..."), or -1 when it has none. */
+int tt_tracefs_field_offset(const char *text, const char *name);
+
 /* events/header_page (the ring-buffer page layout the function tracer's
  * buffers use), like tt_tracefs_event_format. */
 char *tt_tracefs_header_page(size_t *len, struct tt_err *err);

@@ -44,6 +44,15 @@ hash_mix(uint64_t h, uint64_t v)
 	return h ^ (h >> 29);
 }
 
+/* Empty slot i of an open-addressing table probed linearly (mask + 1
+ * slots of size bytes, a free slot all zero), moving back each later
+ * entry of the run whose probe sequence crossed i, so that lookups still
+ * find it (no tombstones: a table of threads that come and go keeps its
+ * size). home(slot, arg) is an entry's first slot, SIZE_MAX for a free
+ * one. */
+void lp_delete(void *slots, size_t size, size_t mask, size_t i,
+               size_t (*home)(const void *slot, void *arg), void *arg);
+
 /* FNV-1a of a NUL-terminated string. */
 uint64_t str_hash(const char *s);
 

@@ -1,0 +1,695 @@
+/* latency-sched: run-queue, block I/O and off-CPU latency from sched and
+ * block tracepoints, paired in user space. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tracetop/callgraph.h"
+#include "tracetop/evlist.h"
+#include "tracetop/evspec.h"
+#include "tracetop/frame.h"
+#include "tracetop/latency-bio.h"
+#include "tracetop/latency-sched.h"
+#include "tracetop/offcpu.h"
+#include "tracetop/record.h"
+#include "tracetop/tasks.h"
+#include "tracetop/tracefs.h"
+
+#define LS_SAMPLE_TYPE                                                                             \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
+	 PERF_SAMPLE_RAW)
+
+#define LS_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
+/* The kinds read from sched_switch. */
+#define LS_SWITCH_KINDS ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
+
+/* One (kind, process, thread, name). */
+struct ls_row {
+	enum lat_kind kind;
+	int pid, tid;
+	const char *name;  /* interned */
+	const char *stack; /* offcpu: its trie root */
+	const char *label; /* runq: the process's command when last seen (not in the key) */
+	const char *comm;  /* the process's command when last seen, or NULL (bio) */
+	struct lat_acc acc;
+};
+
+/* The payload offsets the hot path reads (-1: absent). */
+struct ls_offsets {
+	int prev_pid, prev_state, next_pid; /* sched_switch */
+	int wake_pid;                       /* sched_wakeup(_new) */
+	int issue_dev, issue_sector;        /* block_rq_issue */
+	int done_dev, done_sector, done_error;
+};
+
+struct latsched {
+	unsigned kinds;
+	struct evlist sw, other; /* sched_switch (with call chains for offcpu); the rest */
+	bool sw_open, other_open;
+	struct evsel *ev_switch, *ev_wake, *ev_wake_new, *ev_issue, *ev_done;
+	struct ls_offsets off;
+	struct tasks *ts;
+	struct offcpu *offcpu;
+	struct lat_pair runq;  /* per thread: when it became runnable */
+	struct lat_pair oncpu; /* per thread: when it was switched in */
+	struct latbio bio;
+	struct ls_row *rows;
+	size_t nrows, rows_cap;
+	uint32_t *rowtab; /* row index + 1; 0 empty */
+	size_t rowmask;
+	int *pids; /* the target's processes; none: all */
+	size_t npids;
+	bool filtered;
+	int self;
+	bool include_self;
+	const char *devnames[64]; /* by minor hash: (dev, name) pairs in devs */
+	uint32_t devs[64];
+	const char *oncpu_name;                    /* "on-CPU", interned */
+	const char *reason_names[OFFCPU_NREASONS]; /* interned */
+	uint64_t events, lost;
+	uint64_t last_tick_ns;
+	char notice[256];
+};
+
+/* Any kind of ours? */
+bool
+latsched_wanted(unsigned kinds)
+{
+	return (kinds & LS_KINDS) != 0;
+}
+
+/* An empty source for the kinds. */
+struct latsched *
+latsched_new_offline(unsigned kinds)
+{
+	struct latsched *l = xcalloc(1, sizeof *l);
+
+	l->kinds = kinds & LS_KINDS;
+	l->self = getpid();
+	l->ts = tasks_new("/proc");
+	if (l->kinds & (1u << LAT_OFFCPU))
+		l->offcpu = offcpu_new(l->ts);
+	lat_pair_init(&l->runq, 1);
+	lat_pair_init(&l->oncpu, 1);
+	latbio_init(&l->bio);
+	l->oncpu_name = str_intern("on-CPU");
+	for (unsigned r = 0; r < OFFCPU_NREASONS; r++)
+		l->reason_names[r] = str_intern(offcpu_reason_name(r));
+	l->rowmask = 255;
+	l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
+	l->last_tick_ns = now_ns();
+	return l;
+}
+
+/* Is pid one of the target's (or any, without a target)? */
+static bool
+ls_wanted_pid(const struct latsched *l, int pid)
+{
+	if (pid == l->self && !l->include_self)
+		return false;
+	if (!l->filtered)
+		return true;
+	for (size_t i = 0; i < l->npids; i++)
+		if (l->pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* Add pid to the target (a child of a target process). */
+static void
+ls_add_pid(struct latsched *l, int pid)
+{
+	if (ls_wanted_pid(l, pid))
+		return;
+	l->pids = xrealloc(l->pids, (l->npids + 1) * sizeof *l->pids);
+	l->pids[l->npids++] = pid;
+}
+
+/* The row index slot of a key. */
+static uint32_t *
+ls_row_slot(const struct latsched *l, enum lat_kind kind, int pid, int tid, const char *name)
+{
+	uint64_t h = hash_mix(hash_mix(hash_u64(kind), (uint32_t)pid), (uint32_t)tid);
+	size_t i = hash_mix(h, (uintptr_t)name) & l->rowmask;
+
+	while (l->rowtab[i] != 0) {
+		const struct ls_row *r = &l->rows[l->rowtab[i] - 1];
+
+		if (r->kind == kind && r->pid == pid && r->tid == tid && r->name == name)
+			break;
+		i = (i + 1) & l->rowmask;
+	}
+	return &l->rowtab[i];
+}
+
+/* The row of a key (name interned), made on first use. */
+static struct ls_row *
+ls_row(struct latsched *l, enum lat_kind kind, int pid, int tid, const char *name)
+{
+	uint32_t *slot = ls_row_slot(l, kind, pid, tid, name);
+	struct ls_row *r;
+
+	if (*slot != 0)
+		return &l->rows[*slot - 1];
+	if ((l->nrows + 1) * 2 > l->rowmask + 1) {
+		l->rowmask = 2 * (l->rowmask + 1) - 1;
+		free(l->rowtab);
+		l->rowtab = xcalloc(l->rowmask + 1, sizeof *l->rowtab);
+		for (size_t i = 0; i < l->nrows; i++) {
+			const struct ls_row *o = &l->rows[i];
+
+			*ls_row_slot(l, o->kind, o->pid, o->tid, o->name) = (uint32_t)i + 1;
+		}
+		slot = ls_row_slot(l, kind, pid, tid, name);
+	}
+	if (l->nrows == l->rows_cap) {
+		l->rows_cap = l->rows_cap ? 2 * l->rows_cap : 64;
+		l->rows = xrealloc(l->rows, l->rows_cap * sizeof *l->rows);
+	}
+	r = &l->rows[l->nrows++];
+	*r = (struct ls_row){.kind = kind, .pid = pid, .tid = tid, .name = name};
+	lat_acc_reset(&r->acc);
+	*slot = (uint32_t)l->nrows;
+	return r;
+}
+
+/* The process of thread tid (the model reads /proc for one not seen). */
+static struct thread *
+ls_thread(struct latsched *l, int pid, int tid)
+{
+	struct thread *th = pid < 0 ? tasks_find_thread(l->ts, tid) : NULL;
+
+	return th != NULL ? th : tasks_thread(l->ts, pid, tid);
+}
+
+/* Name a process. */
+void
+latsched_set_comm(struct latsched *l, int pid, const char *comm)
+{
+	struct record_comm c = {.pid = (uint32_t)pid, .tid = (uint32_t)pid, .comm = comm};
+
+	tasks_comm(l->ts, &c);
+}
+
+/* A thread switched out and another in. */
+void
+latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state, int next_tid,
+                uint64_t t, const uint64_t *ips, size_t nips)
+{
+	struct offcpu_block b;
+	uint64_t ns;
+
+	if ((l->kinds & (1u << LAT_ONCPU)) && prev_tid > 0 &&
+	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && ls_wanted_pid(l, prev_pid)) {
+		struct ls_row *r = ls_row(l, LAT_ONCPU, prev_pid, prev_tid, l->oncpu_name);
+		struct thread *th = ls_thread(l, prev_pid, prev_tid);
+
+		r->comm = th != NULL ? th->proc->comm : r->comm;
+		lat_hist_add(&r->acc.interval, ns, false);
+	}
+	if ((l->kinds & (1u << LAT_ONCPU)) && next_tid > 0)
+		lat_pair_enter(&l->oncpu, next_tid, 0, t);
+	if (prev_tid > 0) {
+		if (offcpu_runnable(prev_state)) {
+			/* preempted: it waits for a CPU again from now */
+			if (l->kinds & (1u << LAT_RUNQ))
+				lat_pair_enter(&l->runq, prev_tid, 0, t);
+		} else {
+			/* blocked: a wakeup seen while it ran counts no more */
+			lat_pair_forget(&l->runq, prev_tid);
+			if (l->offcpu != NULL && ls_wanted_pid(l, prev_pid)) {
+				struct thread *th = ls_thread(l, prev_pid, prev_tid);
+
+				offcpu_out(l->offcpu, prev_pid, prev_tid,
+				           th != NULL ? th->proc->comm : NULL, prev_state, t, ips,
+				           nips);
+			}
+		}
+	}
+	if (next_tid <= 0)
+		return;
+	if ((l->kinds & (1u << LAT_RUNQ)) && lat_pair_exit(&l->runq, next_tid, 0, t, &ns)) {
+		struct thread *th = ls_thread(l, -1, next_tid);
+
+		if (th != NULL && ls_wanted_pid(l, th->proc->pid)) {
+			/* by process; named as it is now (an exec renames it) */
+			struct ls_row *r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
+
+			r->label = r->comm = th->proc->comm;
+			lat_hist_add(&r->acc.interval, ns, false);
+		}
+	}
+	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
+		struct ls_row *r = ls_row(l, LAT_OFFCPU, b.pid, b.tid, l->reason_names[b.reason]);
+
+		r->stack = b.root;
+		r->comm = b.comm;
+		lat_hist_add(&r->acc.interval, b.ns, false);
+	}
+}
+
+/* A thread became runnable. */
+void
+latsched_wakeup(struct latsched *l, int tid, uint64_t t)
+{
+	if (l->kinds & (1u << LAT_RUNQ))
+		lat_pair_enter(&l->runq, tid, 0, t);
+}
+
+/* A block request was issued. */
+void
+latsched_bio_issue(struct latsched *l, uint32_t dev, uint64_t sector, uint64_t t)
+{
+	latbio_issue(&l->bio, dev, sector, t);
+}
+
+/* The name of dev, interned, read once. */
+static const char *
+ls_devname(struct latsched *l, uint32_t dev)
+{
+	size_t n = sizeof l->devs / sizeof l->devs[0], i = hash_u64(dev) & (n - 1);
+	char buf[64];
+
+	if (l->devnames[i] != NULL && l->devs[i] == dev)
+		return l->devnames[i];
+	latbio_devname("/sys", dev, buf, sizeof buf);
+	l->devs[i] = dev;
+	return l->devnames[i] = str_intern(buf);
+}
+
+/* A block request completed. */
+void
+latsched_bio_complete(struct latsched *l, uint32_t dev, uint64_t sector, int error, uint64_t t)
+{
+	uint64_t ns;
+
+	if (latbio_complete(&l->bio, dev, sector, t, &ns))
+		lat_hist_add(&ls_row(l, LAT_BIO, 0, 0, ls_devname(l, dev))->acc.interval, ns,
+		             error < 0);
+}
+
+/* ---- events ---- */
+
+/* The offset of a field in an event's format, -1 when absent. */
+static int
+ls_field(const char *sys, const char *event, const char *field, struct tt_err *err)
+{
+	size_t len;
+	char *text = tt_tracefs_event_format(sys, event, &len, err);
+	int off;
+
+	if (text == NULL)
+		return -1;
+	off = tt_tracefs_field_offset(text, field);
+	free(text);
+	if (off < 0)
+		err_set(err, "%s:%s has no field %s here", sys, event, field);
+	return off;
+}
+
+/* Every offset the kinds need. */
+static int
+ls_offsets(struct latsched *l, struct tt_err *err)
+{
+	struct ls_offsets *o = &l->off;
+	bool sched = l->kinds & LS_SWITCH_KINDS;
+
+	memset(o, 0xff, sizeof *o);
+	if (sched && ((o->prev_pid = ls_field("sched", "sched_switch", "prev_pid", err)) < 0 ||
+	              (o->prev_state = ls_field("sched", "sched_switch", "prev_state", err)) < 0 ||
+	              (o->next_pid = ls_field("sched", "sched_switch", "next_pid", err)) < 0))
+		return -1;
+	if ((l->kinds & (1u << LAT_RUNQ)) &&
+	    (o->wake_pid = ls_field("sched", "sched_wakeup", "pid", err)) < 0)
+		return -1;
+	if ((l->kinds & (1u << LAT_BIO)) &&
+	    ((o->issue_dev = ls_field("block", "block_rq_issue", "dev", err)) < 0 ||
+	     (o->issue_sector = ls_field("block", "block_rq_issue", "sector", err)) < 0 ||
+	     (o->done_dev = ls_field("block", "block_rq_complete", "dev", err)) < 0 ||
+	     (o->done_sector = ls_field("block", "block_rq_complete", "sector", err)) < 0 ||
+	     (o->done_error = ls_field("block", "block_rq_complete", "error", err)) < 0))
+		return -1;
+	return 0;
+}
+
+/* Open names[0..n) into el on every CPU, system-wide. */
+static int
+ls_open(struct evlist *el, const char *const *names, size_t n, const int *cpus, size_t ncpus,
+        uint64_t sample_type, unsigned pages, struct tt_err *err)
+{
+	struct evspec specs[4];
+	struct evlist_target t = {.cpus = cpus, .ncpus = ncpus};
+	struct evlist_params p = {.mmap_pages = pages, .sample_type = sample_type};
+
+	for (size_t i = 0; i < n; i++)
+		if (evspec_parse(names[i], &specs[i], err) != 0)
+			return -1;
+	return evlist_open(el, specs, n, &t, &p, err);
+}
+
+/* What is measured and what it costs, for the notice. */
+static void
+ls_notice(struct latsched *l)
+{
+	static const char *const what[LAT_NKINDS] = {[LAT_RUNQ] = "run-queue",
+	                                             [LAT_OFFCPU] = "off-CPU",
+	                                             [LAT_ONCPU] = "on-CPU",
+	                                             [LAT_BIO] = "block I/O"};
+	static const enum lat_kind order[] = {LAT_RUNQ, LAT_OFFCPU, LAT_ONCPU, LAT_BIO};
+	char list[64] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		if (l->kinds & (1u << order[i]))
+			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
+			                        len ? ", " : "", what[order[i]]);
+	snprintf(l->notice, sizeof l->notice,
+	         "%s times paired in user space: a ring record per %s%s%s", list,
+	         l->kinds & LS_SWITCH_KINDS ? "context switch" : "",
+	         l->kinds & (1u << LAT_OFFCPU)
+	             ? " with both call chains (up to ~2 KiB, symbols resolved at each switch-in)"
+	             : "",
+	         l->kinds & (1u << LAT_RUNQ) ? ", wakeup" : "");
+	if (l->kinds & (1u << LAT_BIO))
+		snprintf(l->notice + strlen(l->notice), sizeof l->notice - strlen(l->notice), "%s",
+		         l->kinds == (1u << LAT_BIO) ? "block request issued and completed"
+		                                     : ", block request issued and completed");
+}
+
+/* Open the events of the kinds. */
+struct latsched *
+latsched_new(const struct latsched_opts *o, struct tt_err *err)
+{
+	struct latsched *l = latsched_new_offline(o->kinds);
+	unsigned pages = o->mmap_pages ? o->mmap_pages : 128;
+	const char *other[4];
+	size_t nother = 0;
+	int *cpus = NULL;
+	const int *ucpus = o->cpus;
+	size_t ncpus = o->ncpus;
+
+	l->include_self = o->include_self;
+	l->filtered = o->npids > 0 || o->ntids > 0 || o->command > 0;
+	for (size_t i = 0; i < o->npids; i++)
+		ls_add_pid(l, o->pids[i]);
+	for (size_t i = 0; i < o->ntids; i++) {
+		struct thread *th = tasks_thread(l->ts, -1, o->tids[i]);
+
+		ls_add_pid(l, th != NULL ? th->proc->pid : o->tids[i]);
+	}
+	if (o->command > 0)
+		ls_add_pid(l, o->command);
+	if (ls_offsets(l, err) != 0)
+		goto fail;
+	if (ncpus == 0) {
+		if (online_cpus(&cpus, &ncpus, err) != 0)
+			goto fail;
+		ucpus = cpus;
+	}
+	if (l->kinds & LS_SWITCH_KINDS) {
+		const char *sw = "sched:sched_switch";
+		uint64_t st = LS_SAMPLE_TYPE;
+
+		if (l->kinds & (1u << LAT_OFFCPU))
+			st |= PERF_SAMPLE_CALLCHAIN;
+		if (ls_open(&l->sw, &sw, 1, ucpus, ncpus, st, pages, err) != 0)
+			goto fail;
+		l->sw_open = true;
+		l->ev_switch = &l->sw.evsels[0];
+	}
+	if (l->kinds & (1u << LAT_RUNQ)) {
+		other[nother++] = "sched:sched_wakeup";
+		other[nother++] = "sched:sched_wakeup_new";
+	}
+	if (l->kinds & (1u << LAT_BIO)) {
+		other[nother++] = "block:block_rq_issue";
+		other[nother++] = "block:block_rq_complete";
+	}
+	if (nother > 0) {
+		if (ls_open(&l->other, other, nother, ucpus, ncpus, LS_SAMPLE_TYPE, pages, err) !=
+		    0)
+			goto fail;
+		l->other_open = true;
+		nother = 0;
+		if (l->kinds & (1u << LAT_RUNQ)) {
+			l->ev_wake = &l->other.evsels[nother++];
+			l->ev_wake_new = &l->other.evsels[nother++];
+		}
+		if (l->kinds & (1u << LAT_BIO)) {
+			l->ev_issue = &l->other.evsels[nother++];
+			l->ev_done = &l->other.evsels[nother++];
+		}
+	}
+	free(cpus);
+	ls_notice(l);
+	return l;
+fail:
+	free(cpus);
+	latsched_free(l);
+	return NULL;
+}
+
+/* Enable the events. */
+int
+latsched_start(struct latsched *l, struct tt_err *err)
+{
+	if ((l->sw_open && evlist_enable(&l->sw) != 0) ||
+	    (l->other_open && evlist_enable(&l->other) != 0))
+		return err_set(err, "cannot enable the sched/block events: %s", strerror(errno));
+	return 0;
+}
+
+/* Disable or enable; what was open is forgotten on resuming. */
+void
+latsched_pause(struct latsched *l, bool paused)
+{
+	if (paused) {
+		if (l->sw_open)
+			evlist_disable(&l->sw);
+		if (l->other_open)
+			evlist_disable(&l->other);
+		latsched_read(l);
+		return;
+	}
+	uint64_t unpaired = l->runq.unpaired;
+
+	lat_pair_free(&l->runq);
+	lat_pair_init(&l->runq, 1);
+	l->runq.unpaired = unpaired;
+	lat_pair_free(&l->oncpu);
+	lat_pair_init(&l->oncpu, 1);
+	if (l->offcpu != NULL)
+		offcpu_reset(l->offcpu);
+	if (l->sw_open)
+		evlist_enable(&l->sw);
+	if (l->other_open)
+		evlist_enable(&l->other);
+}
+
+/* The rings' fds. */
+size_t
+latsched_pollfds(const struct latsched *l, struct pollfd *fds, size_t max)
+{
+	const struct evlist *els[2] = {&l->sw, &l->other};
+	bool open[2] = {l->sw_open, l->other_open};
+	size_t n = 0;
+
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; open[k] && i < els[k]->nrings && n < max; i++)
+			if (els[k]->ring_fds[i] >= 0)
+				fds[n++] =
+				    (struct pollfd){.fd = els[k]->ring_fds[i], .events = POLLIN};
+	return n;
+}
+
+/* An unsigned field of size bytes at off, false past the payload. */
+static bool
+ls_get(const struct record_sample *s, int off, size_t size, uint64_t *v)
+{
+	uint32_t u32;
+
+	if (off < 0 || (uint32_t)off + size > s->raw_size)
+		return false;
+	if (size == 4) {
+		memcpy(&u32, (const char *)s->raw + off, 4);
+		*v = u32;
+	} else {
+		memcpy(v, (const char *)s->raw + off, 8);
+	}
+	return true;
+}
+
+/* One sample of either list. */
+static void
+ls_sample(struct latsched *l, struct evlist *el, const struct perf_event_header *h)
+{
+	struct record_sample s;
+	struct evsel *ev;
+	uint64_t a, b, c;
+
+	if (record_parse_sample(h, el->sample_type, 0, &s) != 0 ||
+	    (ev = evlist_find_id(el, s.id)) == NULL)
+		return;
+	l->events++;
+	if (ev == l->ev_switch) {
+		if (ls_get(&s, l->off.prev_pid, 4, &a) && ls_get(&s, l->off.prev_state, 8, &b) &&
+		    ls_get(&s, l->off.next_pid, 4, &c))
+			latsched_switch(l, (int)s.pid, (int)(int32_t)a, (long)b, (int)(int32_t)c,
+			                s.time, s.ips, s.nr);
+	} else if (ev == l->ev_wake || ev == l->ev_wake_new) {
+		if (ls_get(&s, l->off.wake_pid, 4, &a))
+			latsched_wakeup(l, (int)(int32_t)a, s.time);
+	} else if (ev == l->ev_issue) {
+		if (ls_get(&s, l->off.issue_dev, 4, &a) && ls_get(&s, l->off.issue_sector, 8, &b))
+			latsched_bio_issue(l, (uint32_t)a, b, s.time);
+	} else if (ev == l->ev_done) {
+		if (ls_get(&s, l->off.done_dev, 4, &a) && ls_get(&s, l->off.done_sector, 8, &b) &&
+		    ls_get(&s, l->off.done_error, 4, &c))
+			latsched_bio_complete(l, (uint32_t)a, b, (int32_t)c, s.time);
+	}
+}
+
+/* One record: samples of both lists, the process records of the first
+ * (each list's rings carry them; one copy is enough). */
+static void
+ls_record(void *arg, struct evlist *el, const struct perf_event_header *h)
+{
+	struct latsched *l = arg;
+	bool sideband = el == &l->sw || !l->sw_open;
+	uint64_t st = el->sample_type;
+	struct record_mmap m;
+	struct record_comm c;
+	struct record_task t;
+	struct record_lost lo;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		ls_sample(l, el, h);
+		break;
+	case PERF_RECORD_LOST:
+		if (record_parse_lost(h, st, &lo) == 0)
+			l->lost += lo.lost;
+		break;
+	case PERF_RECORD_MMAP2:
+		if (sideband && l->offcpu != NULL && record_parse_mmap(h, st, &m) == 0 && m.exec)
+			tasks_mmap(l->ts, &m);
+		break;
+	case PERF_RECORD_COMM:
+		if (sideband && record_parse_comm(h, st, &c) == 0)
+			tasks_comm(l->ts, &c);
+		break;
+	case PERF_RECORD_FORK:
+		if (sideband && record_parse_task(h, st, &t) == 0) {
+			if (l->filtered && t.pid != t.ppid && ls_wanted_pid(l, (int)t.ppid))
+				ls_add_pid(l, (int)t.pid);
+			tasks_fork(l->ts, &t);
+		}
+		break;
+	case PERF_RECORD_EXIT:
+		if (sideband && record_parse_task(h, st, &t) == 0) {
+			lat_pair_forget(&l->runq, (int)t.tid);
+			lat_pair_forget(&l->oncpu, (int)t.tid);
+			if (l->offcpu != NULL)
+				offcpu_forget(l->offcpu, (int)t.tid);
+			tasks_exit(l->ts, &t);
+		}
+		break;
+	}
+}
+
+/* Both lists' rings merged in time order: a wakeup and its switch-in sit
+ * in different lists. */
+void
+latsched_read(struct latsched *l)
+{
+	struct evlist *els[2];
+	size_t n = 0;
+
+	if (l->sw_open)
+		els[n++] = &l->sw;
+	if (l->other_open)
+		els[n++] = &l->other;
+	if (n > 0)
+		evlist_read_ordered(els, n, ls_record, l);
+}
+
+/* The interval's values join the totals. */
+void
+latsched_tick(struct latsched *l)
+{
+	uint64_t now = now_ns();
+	double secs = (double)(now - l->last_tick_ns) / 1e9;
+
+	l->last_tick_ns = now;
+	for (size_t i = 0; i < l->nrows; i++)
+		lat_acc_tick(&l->rows[i].acc, secs);
+	if (l->offcpu != NULL)
+		offcpu_tick(l->offcpu);
+	tasks_refresh(l->ts);
+	tasks_reap(l->ts, now, 5000000000ull);
+}
+
+/* Our rows into the frame, the other sources' kept. */
+void
+latsched_snapshot(struct latsched *l, struct frame_latency *fl)
+{
+	frame_latency_drop(fl, LS_KINDS);
+	frame_latency_reserve(fl, fl->nrows + l->nrows);
+	for (size_t i = 0; i < l->nrows; i++) {
+		const struct ls_row *r = &l->rows[i];
+		struct lat_row *o;
+		struct thread *th;
+
+		if (r->acc.total.count == 0)
+			continue;
+		o = &fl->rows[fl->nrows++];
+		memset(o, 0, sizeof *o);
+		o->kind = r->kind;
+		o->name = r->label != NULL ? r->label : r->name != NULL ? r->name : "?";
+		o->pid = r->pid;
+		o->tid = r->tid;
+		o->stack = r->stack;
+		th = r->comm == NULL && r->pid > 0 ? tasks_find_thread(l->ts, r->pid) : NULL;
+		snprintf(o->comm, sizeof o->comm, "%s",
+		         r->kind == LAT_BIO ? "-"
+		         : r->comm != NULL  ? r->comm
+		         : th != NULL       ? th->proc->comm
+		                            : "?");
+		o->interval = r->acc.last_interval;
+		o->rate = r->acc.rate;
+		o->hist = r->acc.total;
+	}
+	fl->sched_events = l->events;
+	fl->sched_lost = l->lost;
+	fl->sched_unpaired = l->runq.unpaired + l->bio.unpaired;
+	fl->sched_notice = l->notice[0] != '\0' ? l->notice : NULL;
+	if (l->offcpu != NULL)
+		cg_snapshot(offcpu_graph(l->offcpu), &fl->offcpu);
+	if (fl->target == NULL)
+		fl->target = l->filtered ? "target" : "system-wide";
+}
+
+/* Close and free. */
+void
+latsched_free(struct latsched *l)
+{
+	if (l == NULL)
+		return;
+	if (l->sw_open)
+		evlist_close(&l->sw);
+	if (l->other_open)
+		evlist_close(&l->other);
+	offcpu_free(l->offcpu);
+	lat_pair_free(&l->runq);
+	lat_pair_free(&l->oncpu);
+	latbio_free(&l->bio);
+	tasks_free(l->ts);
+	free(l->rows);
+	free(l->rowtab);
+	free(l->pids);
+	free(l);
+}

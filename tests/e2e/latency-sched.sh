@@ -1,0 +1,131 @@
+#!/bin/bash
+# Run-queue and off-CPU latency in batch (--view latency --latency-kinds):
+# - a thread blocked 300 ms in read() on a pipe (waiters pipe 300) has an
+#   off-CPU stack through the kernel's pipe read path (pipe_read or
+#   anon_pipe_read, ksys_read) and the workload's blocked_reader holding
+#   about 300 ms, its wait reason "sleep"; the text report prints it;
+# - three CPU hogs on two CPUs (taskset) wait in the run queue: each hog
+#   has run-queue rows, their waits add up to a good part of the time;
+#   an idler sleeping 100 ms at a time on a quieter machine waits far
+#   less per wakeup than the hogs did;
+# - -p keeps the rows of that process only;
+# - with oncpu too, the wall clock per thread: the reader spent its
+#   300 ms nearly all blocked, a hog nearly all on a CPU;
+# - a bad kind is refused with a message naming it.
+. "$(dirname "$0")/lib.sh"
+need_built "$TRACETOP" "$WORKLOADS/waiters"
+need_tool python3 python3
+need_tool taskset util-linux
+need_root_perf
+tp=/sys/kernel/tracing
+[ -d $tp/events ] || tp=/sys/kernel/debug/tracing
+[ -d $tp/events/sched/sched_switch ] ||
+	tap_skip_all "no sched tracepoints (tracefs not mounted or kernel without them)"
+
+W="$WORKLOADS/waiters"
+
+# rows FILE EXPR: EXPR over the rows (rows) of the last JSON report of FILE.
+rows() {
+	python3 - "$@" <<'PY'
+import json, sys
+reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+rows = reps[-1]["rows"] if reps else []
+print(eval(sys.argv[2]))
+PY
+}
+
+# ---------------------------------------------------------------- off-CPU
+"$TRACETOP" -b --view latency --latency-kinds offcpu --format json -- "$W" pipe 300 \
+	>"$TT_TMP/pipe.json" 2>"$TT_TMP/pipe.err"
+ok $? "--latency-kinds offcpu -- waiters pipe 300: exit 0"
+[ -s "$TT_TMP/pipe.err" ] && diag "$(head -c 400 "$TT_TMP/pipe.err")"
+is "$(rows "$TT_TMP/pipe.json" 'all(r["kind"] == "offcpu" and "tid" in r for r in rows) and len(rows) > 0')" \
+	True "only offcpu rows, each naming its thread"
+# the stack through the read path: kernel pipe read, ksys_read, then the workload's reader
+STACK='[s for r in rows for s in r.get("stacks", []) if any(f.endswith("pipe_read") for f in s["frames"]) and "ksys_read" in s["frames"] and "blocked_reader" in s["frames"]]'
+is "$(rows "$TT_TMP/pipe.json" "len($STACK)")" 1 \
+	"one off-CPU stack through pipe_read, ksys_read and blocked_reader"
+within "$(rows "$TT_TMP/pipe.json" "$STACK[0]['ns'] if $STACK else None")" 280000000 600000000 \
+	"it holds about 300 ms"
+is "$(rows "$TT_TMP/pipe.json" "[f for f in $STACK[0]['frames'] if f in ('blocked_reader', 'main')] if $STACK else None")" \
+	"['blocked_reader', 'main']" "user frames leaf first: blocked_reader called by main"
+is "$(rows "$TT_TMP/pipe.json" "[r['name'] for r in rows if any(s in r.get('stacks', []) for s in $STACK)]")" \
+	"['sleep']" "its wait reason: sleep"
+is "$(rows "$TT_TMP/pipe.json" '[k for r in rows for k in ("p50_ns", "p99_ns", "max_ns", "hist", "count") if k not in r]')" \
+	"[]" "every row has count, p50_ns, p99_ns, max_ns and hist"
+
+"$TRACETOP" -b --view latency --latency-kinds offcpu -- "$W" pipe 300 >"$TT_TMP/pipe.txt" 2>/dev/null
+ok $? "text: exit 0"
+out="$(cat "$TT_TMP/pipe.txt")"
+like "$out" '^ offcpu +sleep tid [0-9]+ +[0-9]+ +waiters ' "text: an offcpu row of the waiters' thread"
+like "$out" '^    blocked_reader$' "text: the stack, one frame a line"
+like "$out" '^        [0-9.]+ms blocked here$' "text: the time blocked at that stack"
+like "$out" '^# note: off-CPU times paired in user space' "text: the notice says how and what it costs"
+
+# ---------------------------------------------------------------- run queue
+"$TRACETOP" -b --view latency --latency-kinds runq --format json -- \
+	taskset -c 0,1 "$W" hogs 3 2 >"$TT_TMP/hogs.json" 2>"$TT_TMP/hogs.err"
+ok $? "--latency-kinds runq -- 3 hogs on 2 CPUs: exit 0"
+[ -s "$TT_TMP/hogs.err" ] && diag "$(head -c 400 "$TT_TMP/hogs.err")"
+is "$(rows "$TT_TMP/hogs.json" 'len([r for r in rows if r["kind"] == "runq" and r["name"] == "hog" and r["count"] > 0 and r["p50_ns"] > 0])')" \
+	3 "three hog processes with run-queue waits"
+# 3 spinning for 2 s on 2 CPUs: 2 s of waiting between them, at least
+within "$(rows "$TT_TMP/hogs.json" 'sum(r["total_ns"] for r in rows if r["name"] == "hog")')" \
+	500000000 100000000000 "the hogs waited for a CPU for 0.5 s or more in all"
+hog_p50="$(rows "$TT_TMP/hogs.json" 'min(r["p50_ns"] for r in rows if r["name"] == "hog")')"
+
+"$TRACETOP" -b --view latency --latency-kinds runq --format json -- "$W" idle 2 \
+	>"$TT_TMP/idle.json" 2>"$TT_TMP/idle.err"
+ok $? "--latency-kinds runq -- an idler: exit 0"
+idle="$(rows "$TT_TMP/idle.json" '[r for r in rows if r["name"] == "idler"]')"
+is "$(rows "$TT_TMP/idle.json" 'sum(r["count"] for r in rows if r["name"] == "idler") >= 15')" True \
+	"the idler's 20 wakeups are counted"
+within "$(rows "$TT_TMP/idle.json" 'max(r["p50_ns"] for r in rows if r["name"] == "idler")')" \
+	0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
+	"the idler's p50 is near zero: under a quarter of the hogs' ($hog_p50 ns) and 5 ms"
+[ "$idle" = "[]" ] && diag "idle rows: $(head -c 600 "$TT_TMP/idle.json")"
+
+# ---------------------------------------------------------------- -p
+"$W" idle 3 &
+ipid=$!
+bg_pid $ipid
+sleep 0.3
+"$TRACETOP" -b --view latency --latency-kinds runq,offcpu --format json -p $ipid -d 1.5 -n 1 \
+	>"$TT_TMP/p.json" 2>"$TT_TMP/p.err"
+ok $? "-p an idler: exit 0"
+is "$(rows "$TT_TMP/p.json" "sorted(set((r['kind'], r['pid']) for r in rows))")" \
+	"[('offcpu', $ipid), ('runq', $ipid)]" "-p: its runq and offcpu rows, no other process's"
+
+# ---------------------------------------------------------------- wall clock
+"$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" pipe 300 \
+	>"$TT_TMP/wall.json" 2>"$TT_TMP/wall.err"
+ok $? "--latency-kinds offcpu,oncpu -- waiters pipe 300: exit 0"
+# threads FILE EXPR: EXPR over the threads (ts) of the last JSON report
+threads() {
+	python3 - "$@" <<'PY'
+import json, sys
+reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+ts = reps[-1].get("threads", []) if reps else []
+print(eval(sys.argv[2]))
+PY
+}
+is "$(threads "$TT_TMP/wall.json" 'len([t for t in ts if t["comm"] == "waiters"])')" 2 \
+	"the waiters' two threads have a wall clock"
+within "$(threads "$TT_TMP/wall.json" 'max(t["sleep_ns"] for t in ts if t["comm"] == "waiters")')" \
+	280000000 600000000 "the reader slept about 300 ms"
+within "$(threads "$TT_TMP/wall.json" 'max(t["oncpu_ns"] / (t["oncpu_ns"] + t["offcpu_ns"]) for t in ts if t["comm"] == "waiters")')" \
+	0 0.1 "and was on a CPU for under a tenth of it"
+"$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" hogs 1 1 \
+	>"$TT_TMP/hog.json" 2>/dev/null
+within "$(threads "$TT_TMP/hog.json" 'max(t["oncpu_ns"] / (t["oncpu_ns"] + t["offcpu_ns"]) for t in ts if t["comm"] == "hog")')" \
+	0.9 1 "a hog's wall clock is nearly all on a CPU"
+"$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu -- "$W" pipe 300 >"$TT_TMP/wall.txt" 2>/dev/null
+like "$(cat "$TT_TMP/wall.txt")" '^ +[0-9]+ +[0-9]+ waiters +[0-9.]+ms +[0-9.]+[mu]s +[0-9.]+% +[0-9.]+ms ' \
+	"text: the wall clock table, a thread's on-CPU share and sleep"
+
+# ---------------------------------------------------------------- bad input
+"$TRACETOP" -b --view latency --latency-kinds runq,nope -n 1 >/dev/null 2>"$TT_TMP/bad.err"
+is $? 2 "an unknown kind: exit 2"
+like "$(cat "$TT_TMP/bad.err")" "unknown latency kind 'nope'" "the message names it"
+
+done_testing
