@@ -15,6 +15,7 @@
 #include "tracetop/latency-sys.h"
 #include "tracetop/record.h"
 #include "tracetop/tracefs.h"
+#include "latency-impl.h"
 
 /* The architecture's syscalls, {__NR_name, "name"}, generated at build
  * time from <asm/unistd.h> (Makefile.am): no table to keep by hand. */
@@ -28,48 +29,6 @@ static const struct {
 #define LATSYS_SAMPLE_TYPE                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_RAW)
-
-/* Rows of function k are keyed nr = LATSYS_FUNC + k (syscall numbers
- * stay far below). */
-#define LATSYS_FUNC 1000000
-
-/* One (process, syscall or function). */
-struct latsys_row {
-	int pid, nr;
-	enum lat_kind kind;
-	const char *name;         /* interned */
-	struct lat_hist total;    /* up to the last tick */
-	struct lat_hist interval; /* since it */
-	uint64_t last_interval;   /* calls in the last refresh */
-	double rate;
-};
-
-/* A process's command. */
-struct latsys_comm {
-	int pid; /* 0: free */
-	char comm[16];
-};
-
-struct latsys {
-	struct evlist el;
-	bool open;
-	int self;
-	bool include_self;
-	int off_enter_id, off_exit_id, off_exit_ret; /* payload offsets */
-	struct lat_pair pair;                        /* syscalls: never nested */
-	struct lat_pair fpair;                       /* functions: nested with recursion */
-	const char **fnames;                         /* function k's name, interned */
-	size_t nfuncs;
-	struct latsys_row *rows;
-	size_t nrows, rows_cap;
-	uint32_t *rowtab; /* (pid, nr) -> row index + 1; 0 empty */
-	size_t rowmask;
-	struct latsys_comm *comms;
-	size_t commmask, ncomms;
-	uint64_t events, lost;
-	uint64_t last_tick_ns;
-	const char *target;
-};
 
 /* The name of nr, from the table. */
 const char *
@@ -105,6 +64,7 @@ latsys_new_offline(void)
 	l->commmask = 255;
 	l->comms = xcalloc(l->commmask + 1, sizeof *l->comms);
 	l->target = "system-wide";
+	l->per_process = true;
 	l->last_tick_ns = now_ns();
 	return l;
 }
@@ -150,6 +110,13 @@ latsys_set_comm(struct latsys *l, int pid, const char *comm)
 	memcpy(c->comm, name, sizeof c->comm);
 }
 
+/* Is pid's command known? */
+bool
+latsys_has_comm(const struct latsys *l, int pid)
+{
+	return latsys_comm_slot(l, pid)->pid == pid;
+}
+
 /* pid's command, read from /proc on first sight (a process that was
  * running before tracetop started had no COMM record). */
 static const char *
@@ -186,8 +153,8 @@ latsys_row_slot(const struct latsys *l, int pid, int nr)
 
 /* The row of (pid, nr), made on its first call (rare: processes x
  * syscalls; everything after is in place). */
-static struct latsys_row *
-latsys_row(struct latsys *l, int pid, int nr)
+struct latsys_row *
+latsys_row_get(struct latsys *l, int pid, int nr)
 {
 	uint32_t *slot = latsys_row_slot(l, pid, nr);
 	struct latsys_row *r;
@@ -209,7 +176,7 @@ latsys_row(struct latsys *l, int pid, int nr)
 		l->rows = xrealloc(l->rows, l->rows_cap * sizeof *l->rows);
 	}
 	if (nr >= LATSYS_FUNC && (size_t)(nr - LATSYS_FUNC) < l->nfuncs) {
-		name = l->fnames[nr - LATSYS_FUNC];
+		name = l->fns[nr - LATSYS_FUNC].name;
 	} else if ((name = latsys_name(nr)) == NULL) {
 		snprintf(buf, sizeof buf, "syscall %d", nr);
 		name = buf;
@@ -246,37 +213,7 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 	if (nr < 0)
 		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, nr)->interval, ns, ret < 0);
-}
-
-/* Thread tid of process pid entered (entry) or left function k. */
-void
-latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t)
-{
-	uint64_t ns;
-
-	if (entry)
-		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
-	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
-}
-
-/* Name function k (the rows of latsys_func): a SPEC's binary by its
- * base name, "/usr/bin/app:work" as "app:work", so the function shows in
- * a narrow column. */
-void
-latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
-{
-	free(l->fnames);
-	l->fnames = xcalloc(n ? n : 1, sizeof *l->fnames);
-	for (size_t i = 0; i < n; i++) {
-		const char *name = names[i], *colon = strrchr(name, ':'), *slash;
-
-		while (colon != NULL && (slash = memchr(name, '/', (size_t)(colon - name))) != NULL)
-			name = slash + 1;
-		l->fnames[i] = str_intern(name);
-	}
-	l->nfuncs = n;
+		lat_hist_add(&latsys_row_get(l, pid, nr)->interval, ns, ret < 0);
 }
 
 /* The offset of field name in a tracepoint format text, or -1. */
@@ -377,6 +314,16 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 	l = latsys_new_offline();
 	latsys_set_funcs(l, o->func_names, o->nfuncs);
 	l->include_self = o->include_self;
+	if (any)
+		l->target = o->command > 0 ? "command" : "target";
+	if ((rc = latsys_bpf_setup(l, o, err)) != 0) {
+		free(specs);
+		if (rc < 0) {
+			latsys_free(l);
+			return NULL;
+		}
+		return l; /* in the kernel: no rings */
+	}
 	if (latsys_offsets(l, err) != 0)
 		goto fail;
 	if (t.ncpus == 0) {
@@ -393,11 +340,15 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 		}
 		t.inherit = o->npids > 0 || o->command > 0;
 		t.enable_on_exec = o->command > 0;
-		l->target = o->command > 0 ? "command" : "target";
 	}
 	rc = evlist_open(&l->el, specs, nspecs, &t, &p, err);
+	/* kept: functions timed later open on the same target */
+	l->cpus = xmalloc((t.ncpus + 1) * sizeof *l->cpus);
+	memcpy(l->cpus, t.cpus, t.ncpus * sizeof *l->cpus);
+	l->ncpus = t.ncpus;
+	l->tids = tids, l->ntids = t.ntids;
+	l->inherit = t.inherit;
 	free(cpus);
-	free(tids);
 	cpus = tids = NULL;
 	if (rc != 0)
 		goto fail;
@@ -416,6 +367,8 @@ fail:
 int
 latsys_start(struct latsys *l, struct tt_err *err)
 {
+	if (l->bpf != NULL)
+		latbpf_set_on(l->bpf, true);
 	if (l->open && evlist_enable(&l->el) != 0)
 		return err_set(err, "cannot enable raw_syscalls events: %s", strerror(errno));
 	return 0;
@@ -425,10 +378,15 @@ latsys_start(struct latsys *l, struct tt_err *err)
 void
 latsys_pause(struct latsys *l, bool paused)
 {
+	if (l->bpf != NULL)
+		latbpf_set_on(l->bpf, !paused);
 	if (!l->open)
 		return;
 	if (paused) {
 		evlist_disable(&l->el);
+		for (size_t k = 0; k < l->nfuncs; k++)
+			if (l->fns[k].el != NULL)
+				evlist_disable(l->fns[k].el);
 		latsys_read(l);
 		return;
 	}
@@ -441,6 +399,18 @@ latsys_pause(struct latsys *l, bool paused)
 	lat_pair_init(&l->fpair, 0);
 	l->fpair.unpaired = funpaired;
 	evlist_enable(&l->el);
+	for (size_t k = 0; k < l->nfuncs; k++)
+		if (l->fns[k].el != NULL)
+			evlist_enable(l->fns[k].el);
+}
+
+/* The evlists the source reads: its own, then each function's own. */
+static struct evlist *
+latsys_evlist(const struct latsys *l, size_t i)
+{
+	if (i == 0)
+		return (struct evlist *)&l->el;
+	return i - 1 < l->nfuncs ? l->fns[i - 1].el : NULL;
 }
 
 /* The rings' fds. */
@@ -449,9 +419,13 @@ latsys_pollfds(const struct latsys *l, struct pollfd *fds, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < l->el.nrings && n < max; i++)
-		if (l->el.ring_fds[i] >= 0)
-			fds[n++] = (struct pollfd){.fd = l->el.ring_fds[i], .events = POLLIN};
+	for (size_t e = 0; e <= l->nfuncs; e++) {
+		const struct evlist *el = latsys_evlist(l, e);
+
+		for (size_t i = 0; el != NULL && i < el->nrings && n < max; i++)
+			if (el->ring_fds[i] >= 0)
+				fds[n++] = (struct pollfd){.fd = el->ring_fds[i], .events = POLLIN};
+	}
 	return n;
 }
 
@@ -465,21 +439,24 @@ latsys_field(const struct record_sample *s, int off, int64_t *v)
 	return true;
 }
 
-/* One sample: an entry or an exit. */
+/* One sample of evlist e (latsys_evlist): an entry or an exit. */
 static void
-latsys_sample(struct latsys *l, const struct perf_event_header *h)
+latsys_sample(struct latsys *l, size_t e, const struct perf_event_header *h)
 {
+	struct evlist *el = latsys_evlist(l, e);
 	struct record_sample s;
 	struct evsel *ev;
 	int64_t nr, ret;
 
-	if (record_parse_sample(h, l->el.sample_type, 0, &s) != 0 ||
-	    (ev = evlist_find_id(&l->el, s.id)) == NULL)
+	if (record_parse_sample(h, el->sample_type, 0, &s) != 0 ||
+	    (ev = evlist_find_id(el, s.id)) == NULL)
 		return;
 	if ((int)s.pid == l->self && !l->include_self)
 		return;
 	l->events++;
-	if (ev >= &l->el.evsels[2]) { /* a function's entry or return probe */
+	if (e > 0) { /* a function timed while running: its own entry and return */
+		latsys_func(l, (int)s.pid, (int)s.tid, e - 1, ev == &el->evsels[0], s.time);
+	} else if (ev >= &l->el.evsels[2]) { /* a function's entry or return probe */
 		size_t i = (size_t)(ev - &l->el.evsels[2]);
 
 		latsys_func(l, (int)s.pid, (int)s.tid, i / 2, i % 2 == 0, s.time);
@@ -492,9 +469,9 @@ latsys_sample(struct latsys *l, const struct perf_event_header *h)
 	}
 }
 
-/* One record of any type. */
+/* One record of any type, from evlist e. */
 static void
-latsys_record(struct latsys *l, const struct perf_event_header *h)
+latsys_record(struct latsys *l, size_t e, const struct perf_event_header *h)
 {
 	uint64_t st = l->el.sample_type;
 	struct record_comm c;
@@ -503,7 +480,7 @@ latsys_record(struct latsys *l, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		latsys_sample(l, h);
+		latsys_sample(l, e, h);
 		break;
 	case PERF_RECORD_COMM: /* a thread's own name is not the process's */
 		if (record_parse_comm(h, st, &c) == 0 && c.pid == c.tid)
@@ -533,31 +510,49 @@ void
 latsys_read(struct latsys *l)
 {
 	uint64_t st = l->el.sample_type;
-	size_t n = l->el.nrings;
+	size_t n = 0, m = 0;
+
+	if (!l->open)
+		return;
+	for (size_t e = 0; e <= l->nfuncs; e++)
+		n += latsys_evlist(l, e) != NULL ? latsys_evlist(l, e)->nrings : 0;
+
 	const struct perf_event_header *next[n ? n : 1];
+	struct ring *ring[n ? n : 1];
+	size_t of[n ? n : 1];
 	uint64_t when[n ? n : 1];
 
-	for (size_t i = 0; i < n; i++) {
-		next[i] = NULL;
-		if (l->el.ring_fds[i] >= 0 && ring_begin(&l->el.rings[i]) > 0 &&
-		    (next[i] = ring_next(&l->el.rings[i])) != NULL)
-			when[i] = record_time(next[i], st);
-		else if (l->el.ring_fds[i] >= 0)
-			ring_end(&l->el.rings[i]);
+	/* every ring of every evlist (functions timed while running have
+	 * their own), each with the evlist it belongs to */
+	for (size_t e = 0; e <= l->nfuncs; e++) {
+		struct evlist *el = latsys_evlist(l, e);
+
+		for (size_t i = 0; el != NULL && i < el->nrings; i++) {
+			if (el->ring_fds[i] < 0)
+				continue;
+			ring[m] = &el->rings[i];
+			of[m] = e;
+			next[m] = NULL;
+			if (ring_begin(ring[m]) > 0 && (next[m] = ring_next(ring[m])) != NULL)
+				when[m] = record_time(next[m], st);
+			else
+				ring_end(ring[m]);
+			m++;
+		}
 	}
 	for (;;) {
-		size_t best = n;
+		size_t best = m;
 
-		for (size_t i = 0; i < n; i++)
-			if (next[i] != NULL && (best == n || when[i] < when[best]))
+		for (size_t i = 0; i < m; i++)
+			if (next[i] != NULL && (best == m || when[i] < when[best]))
 				best = i;
-		if (best == n)
+		if (best == m)
 			break;
-		latsys_record(l, next[best]);
-		if ((next[best] = ring_next(&l->el.rings[best])) != NULL)
+		latsys_record(l, of[best], next[best]);
+		if ((next[best] = ring_next(ring[best])) != NULL)
 			when[best] = record_time(next[best], st);
 		else
-			ring_end(&l->el.rings[best]);
+			ring_end(ring[best]);
 	}
 }
 
@@ -569,6 +564,10 @@ latsys_tick(struct latsys *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
+	if (l->bpf != NULL) {
+		latsys_bpf_tick(l, secs);
+		return;
+	}
 	for (size_t i = 0; i < l->nrows; i++) {
 		struct latsys_row *r = &l->rows[i];
 
@@ -587,25 +586,36 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 	fl->nrows = 0;
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct latsys_row *r = &l->rows[i];
-		struct lat_row *o;
+		struct lat_row *o = NULL;
 
-		if (r->total.count == 0)
+		if (r->total.count == 0 ||
+		    (r->nr >= LATSYS_FUNC && l->fns[r->nr - LATSYS_FUNC].gone))
 			continue;
+		/* merged over processes: names are interned, one row each */
+		for (size_t j = 0; !l->per_process && j < fl->nrows && o == NULL; j++)
+			if (fl->rows[j].kind == r->kind && fl->rows[j].name == r->name)
+				o = &fl->rows[j];
+		if (o != NULL) {
+			o->interval += r->last_interval;
+			o->rate += r->rate;
+			lat_hist_merge(&o->hist, &r->total);
+			continue;
+		}
 		o = &fl->rows[fl->nrows++];
 		o->kind = r->kind;
 		o->name = r->name;
-		o->pid = r->pid;
-		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
+		o->pid = l->per_process ? r->pid : -1;
+		snprintf(o->comm, sizeof o->comm, "%s",
+		         l->per_process ? latsys_comm(l, r->pid) : "(all)");
 		o->interval = r->last_interval;
 		o->rate = r->rate;
 		o->hist = r->total;
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;
-	fl->unpaired = l->pair.unpaired + l->fpair.unpaired;
+	fl->unpaired = l->pair.unpaired + l->fpair.unpaired + l->bpf_unpaired;
 	fl->target = l->target;
-	fl->notice = "syscalls paired in user space from raw_syscalls events: two ring records "
-	             "per syscall";
+	fl->notice = l->notice[0] ? l->notice : NULL;
 }
 
 /* Close and free. */
@@ -618,7 +628,11 @@ latsys_free(struct latsys *l)
 		evlist_close(&l->el);
 	lat_pair_free(&l->pair);
 	lat_pair_free(&l->fpair);
-	free(l->fnames);
+	latsys_set_funcs(l, NULL, 0);
+	latbpf_free(l->bpf);
+	free(l->fns);
+	free(l->cpus);
+	free(l->tids);
 	free(l->rows);
 	free(l->rowtab);
 	free(l->comms);

@@ -319,6 +319,7 @@ run(const struct options *o, struct evspec *specs)
 		struct latsys_opts lo = {TARGET_OPTS(o),
 		                         .command = engine_child_pid(e),
 		                         .include_self = o->include_self,
+		                         .backend = o->engine,
 		                         .funcs = fev,
 		                         .func_names = o->latencies,
 		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
@@ -330,6 +331,8 @@ run(const struct options *o, struct evspec *specs)
 			goto done;
 		}
 		session_add(s, &source_latency, l);
+		if (!latsys_in_kernel(l) && o->engine != ENGINE_BACKEND_PERF)
+			fprintf(stderr, "tracetop: latency %s\n", latsys_notice(l));
 		if (latsys_start(l, &err) != 0) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;
