@@ -56,7 +56,8 @@ bool
 latbpf_usable(struct tt_err *why)
 {
 	if (!tt_bpf_built()) {
-		err_set(why, "BPF was not built in (configure found no libbpf or no clang for bpf)");
+		err_set(why,
+		        "BPF was not built in (configure found no libbpf or no clang for bpf)");
 		return false;
 	}
 	return tt_bpf_allowed(why);
@@ -135,9 +136,8 @@ latbpf_new(const struct latbpf_opts *o, struct tt_err *err)
 		b->ncpus = 1;
 	b->vals = xcalloc((size_t)b->ncpus, sizeof *b->vals);
 	b->percpu = xcalloc((size_t)b->ncpus, sizeof *b->percpu);
-	b->c = (struct tt_lat_cfg){.filter = o->npids > 0,
-	                           .self = o->include_self ? 0 : (unsigned)getpid(),
-	                           .gen = 1};
+	b->c = (struct tt_lat_cfg){
+	    .filter = o->npids > 0, .self = o->include_self ? 0 : (unsigned)getpid(), .gen = 1};
 	for (size_t i = 0; i < o->npids; i++) {
 		uint32_t pid = (uint32_t)o->pids[i];
 

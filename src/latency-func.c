@@ -81,7 +81,8 @@ latsys_func_open(struct latsys *l, struct latsys_fn *f, const char *entry, const
 			evlist_close(f->el);
 		free(f->el);
 		f->el = NULL;
-		return err->msg[0] ? -1 : err_set(err, "cannot enable %s: %s", entry, strerror(errno));
+		return err->msg[0] ? -1
+		                   : err_set(err, "cannot enable %s: %s", entry, strerror(errno));
 	}
 	return 0;
 }
@@ -127,12 +128,14 @@ latsys_remove_func(struct latsys *l, size_t k, struct tt_err *err)
 	return 0;
 }
 
-/* The function shown as name. */
+/* The function shown as name, or named by the SPEC name. */
 int
 latsys_find_func(const struct latsys *l, const char *name)
 {
+	const char *label = latsys_func_label(name); /* interned: one pointer each */
+
 	for (size_t i = 0; i < l->nfuncs; i++)
-		if (!l->fns[i].gone && strcmp(l->fns[i].name, name) == 0)
+		if (!l->fns[i].gone && l->fns[i].name == label)
 			return (int)i;
 	return -1;
 }
@@ -237,8 +240,8 @@ latsys_bpf_setup(struct latsys *l, const struct latsys_opts *o, struct tt_err *e
 	bo.npids = n;
 	if ((l->bpf = latbpf_new(&bo, &why)) != NULL)
 		for (size_t k = 0; k < o->nfuncs; k++)
-			if (latbpf_add_func(l->bpf, (uint32_t)k, o->funcs[2 * k], o->funcs[2 * k + 1],
-			                    &why) != 0) {
+			if (latbpf_add_func(l->bpf, (uint32_t)k, o->funcs[2 * k],
+			                    o->funcs[2 * k + 1], &why) != 0) {
 				latbpf_free(l->bpf);
 				l->bpf = NULL;
 				break;

@@ -13,6 +13,7 @@
 #include "tracetop/engine.h"
 #include "tracetop/latency-sys.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/probe.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
 #include "ui/meters.h"
@@ -119,6 +120,12 @@ struct latpane {
 	struct latsys *src;                /* opened on first show, paused while hidden */
 	char error[sizeof(struct tt_err)]; /* why it could not be opened */
 	bool detail;                       /* Enter: the selected row's histogram under the table */
+	/* functions timed by keypress: the tracepoints of their probe pair */
+	struct lat_timed {
+		int k; /* the source's function index; -1: removed */
+		char entry[160], ret[160];
+	} * timed;
+	size_t ntimed;
 };
 
 /* A row's histogram in one line of characters (the bucket's share of its
@@ -153,7 +160,7 @@ lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 	buf[0] = '\0';
 	switch ((enum lat_col)col) {
 	case COL_PID:
-		snprintf(buf, len, "%d", r->pid);
+		snprintf(buf, len, r->pid < 0 ? "all" : "%d", r->pid);
 		break;
 	case COL_COMM:
 		str_escape(buf, len, r->comm, strnlen(r->comm, sizeof r->comm));
@@ -314,6 +321,7 @@ lat_free(void *pp)
 
 	table_free(&p->list.table);
 	free(p->ptrs);
+	free(p->timed);
 	free(p);
 }
 
@@ -442,27 +450,154 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		if (dh > h / 2)
 			dh = h / 2;
 	}
-	snprintf(line, sizeof line,
-	         "%zu rows (%s), %llu events, %llu lost, %llu unpaired; paired in user space: "
-	         "two ring records per syscall; Enter: histogram",
+	snprintf(line, sizeof line, "%zu rows (%s), %llu events, %llu lost, %llu unpaired; %s",
 	         fl->nrows, fl->target ? fl->target : "-", (unsigned long long)fl->events,
-	         (unsigned long long)fl->lost, (unsigned long long)fl->unpaired);
+	         (unsigned long long)fl->lost, (unsigned long long)fl->unpaired,
+	         fl->notice ? fl->notice : "");
 	listpane_draw_titled(&p->list, win, y, x, h - dh, w, line, &t->theme);
 	if (dh > 0)
 		lat_draw_detail(sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
 }
 
-/* Enter: show or hide the selected row's histogram; then the list's. */
+/* Remove probe tracepoint name of tracetop's (its events are closed). */
+static void
+lat_probe_remove(struct tui *t, const char *name)
+{
+	struct tt_err err;
+	int i = probes_find(t->probes, name);
+
+	if (i >= 0 && probes_remove(t->probes, (size_t)i, &err) != 0)
+		tui_status(t, true, "%s", err.msg);
+}
+
+/* Time func of binary (see tui.h): the probe pair, then the source's
+ * events on it. */
+void
+pane_latency_time(struct tui *t, const char *binary, const char *func)
+{
+	struct latpane *p = tui_pane_state(t, &pane_latency);
+	bool kernel = binary == NULL || binary[0] == '\0';
+	char target[4700], ret[4710], esc[200];
+	struct lat_timed *tm;
+	struct tt_err err;
+	int ie, ir, k;
+
+	if (p == NULL)
+		return;
+	str_escape(esc, sizeof esc, func, strlen(func));
+	if (kernel && !probe_kind_supported(PROBE_KPROBE, &err)) {
+		tui_status(t, true,
+		           "cannot time kernel function %s: this kernel has no kprobes (%s); user "
+		           "functions are timed with uprobes",
+		           esc, err.msg);
+		return;
+	}
+	if (t->probes == NULL) {
+		tui_status(t, true, "cannot time %s: probes are not available here", esc);
+		return;
+	}
+	if (probe_spec_target(target, sizeof target, binary, func, &err) != 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		return;
+	}
+	snprintf(ret, sizeof ret, "%s%%return", target);
+	tui_show_pane(t, &pane_latency);
+	if (p->src == NULL && p->error[0] == '\0')
+		lat_open(p, t); /* as its first sight would */
+	if (p->src == NULL) {
+		tui_status(t, true, "cannot time %s: %s", esc, p->error);
+		return;
+	}
+	if (latsys_find_func(p->src, target) >= 0) {
+		tui_status(t, false, "%s is timed already (Delete on its row stops)", esc);
+		return;
+	}
+	if ((ie = probes_add(t->probes, target, NULL, &err)) < 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		return;
+	}
+	if ((ir = probes_add(t->probes, ret, NULL, &err)) < 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		lat_probe_remove(t, probes_tracepoint(t->probes, (size_t)ie));
+		return;
+	}
+	p->timed = xrealloc(p->timed, (p->ntimed + 1) * sizeof *p->timed);
+	tm = &p->timed[p->ntimed];
+	snprintf(tm->entry, sizeof tm->entry, "%s", probes_tracepoint(t->probes, (size_t)ie));
+	snprintf(tm->ret, sizeof tm->ret, "%s", probes_tracepoint(t->probes, (size_t)ir));
+	if ((k = latsys_add_func(p->src, target, tm->entry, tm->ret, &err)) < 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		lat_probe_remove(t, tm->entry);
+		lat_probe_remove(t, tm->ret);
+		return;
+	}
+	tm->k = k;
+	p->ntimed++;
+	session_repoll(t->session);
+	tui_status(t, false,
+	           "timing %s with a %s pair (%s); its row comes at the next refresh, "
+	           "Delete stops",
+	           esc, kernel ? "kprobe/kretprobe" : "uprobe/uretprobe",
+	           latsys_in_kernel(p->src) ? "histogram in the kernel" : "paired here");
+}
+
+/* Delete: stop timing the selected function, remove its probe pair. */
+static int
+lat_untime(struct latpane *p, struct tui *t)
+{
+	const struct lat_row *r = table_selected(&p->list.table);
+	struct tt_err err;
+	char esc[200];
+	int k;
+
+	if (r == NULL || r->kind != LAT_FUNCTION || p->src == NULL ||
+	    (k = latsys_find_func(p->src, r->name)) < 0) {
+		tui_status(t, false, "select a timed function's row to stop timing it");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	str_escape(esc, sizeof esc, r->name, strlen(r->name));
+	if (latsys_remove_func(p->src, (size_t)k, &err) != 0) {
+		tui_status(t, false, "%s", err.msg);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	for (size_t i = 0; i < p->ntimed; i++)
+		if (p->timed[i].k == k) {
+			lat_probe_remove(t, p->timed[i].entry);
+			lat_probe_remove(t, p->timed[i].ret);
+			p->timed[i].k = -1;
+		}
+	session_repoll(t->session);
+	tui_status(t, false, "stopped timing %s; its probes are removed", esc);
+	tui_snapshot(t);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Enter: show or hide the selected row's histogram; p: per process or
+ * not; Delete: stop timing a function; then the list's. */
 static int
 lat_action(void *pp, struct tui *t, enum action a)
 {
 	struct latpane *p = pp;
 
-	if (a == ACT_ENTER) {
+	switch (a) {
+	case ACT_ENTER:
 		p->detail = !p->detail;
 		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_PER_PROCESS:
+		if (p->src == NULL)
+			return REACT_HANDLED;
+		latsys_set_per_process(p->src, !latsys_per_process(p->src));
+		tui_status(t, false, "%s",
+		           latsys_per_process(p->src)
+		               ? "a row per process"
+		               : "a row per function and syscall over all processes");
+		tui_snapshot(t);
+		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_REMOVE:
+		return lat_untime(p, t);
+	default:
+		return listpane_action(&p->list, t, a);
 	}
-	return listpane_action(&p->list, t, a);
 }
 
 const struct pane_ops pane_latency = {

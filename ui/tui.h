@@ -162,6 +162,12 @@ void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, b
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_help;
+extern const struct pane_ops pane_latency;
+/* Time func of binary (NULL or "": a kernel function) with an
+ * entry/return probe pair (uprobes, or kprobes where the kernel has
+ * them) and show its histogram in the Latency pane (or say on the status
+ * line why it cannot be). */
+void pane_latency_time(struct tui *t, const char *binary, const char *func);
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
 /* Zoom the Top pane into thread tid of process pid and switch to it. */

@@ -58,8 +58,7 @@ struct latbpf_bucket {
 
 /* Every bucket of the histogram map, summed over CPUs, to fn. 0, or
  * -errno. */
-int latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v),
-                void *ctx);
+int latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx);
 
 /* The command of process pid as the program saw it at its first call
  * (raw: escape before output) into comm[16]; false when unknown. */

@@ -85,7 +85,8 @@ int latsys_add_func(struct latsys *l, const char *name, const char *entry, const
  * events are shared): -1 with err. */
 int latsys_remove_func(struct latsys *l, size_t k, struct tt_err *err);
 
-/* The index of the function shown as name (interned or not), or -1. */
+/* The index of the function timed shown as name, or named by the SPEC
+ * name ("/usr/bin/app:work" finds "app:work"), or -1. */
 int latsys_find_func(const struct latsys *l, const char *name);
 
 /* Rows per process (true, the default), or one per syscall and function
