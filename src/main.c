@@ -257,8 +257,9 @@ run(const struct options *o, struct evspec *specs)
 		eo.events = &dummy;
 		eo.nevents = 1;
 	}
-	/* nothing sampled, nothing for BPF to count */
-	if (counting || probing || systeming || tracing)
+	/* nothing sampled, nothing for BPF to count (--engine then chooses
+	 * how latency is measured) */
+	if (counting || probing || systeming || tracing || latencing)
 		eo.backend = ENGINE_BACKEND_PERF;
 	/* before the worker thread starts: it reads the environment */
 	symdbg_configure(!o->no_debuginfod);
