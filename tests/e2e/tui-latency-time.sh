@@ -7,7 +7,8 @@
 # every process (PID "all"); Delete on the row stops timing it and
 # removes the pair from uprobe_events. In the Probes pane's insert
 # dialogue, t at the entry-or-return step times the chosen function
-# (timed_fn, 2 ms a call). A kernel function cannot be timed without
+# (timed_fn, 2 ms a call), and t on a Probes row finds that function
+# (timed already). A kernel function cannot be timed without
 # kprobes: the status line says so. Nothing is left in uprobe_events.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/timed"
@@ -78,6 +79,15 @@ tmux_keys dl t
 tmux_wait_text dl 8 ' timed +function +timed:timed_fn +[0-9]+ .* [0-9.]+ms '
 ok $? "t there: the Latency pane times it (2 ms calls)"
 is "$(our_pairs "$tpid")" 2 "its probe pair"
+# the pair's rows in the Probes pane: t on one finds its function timed
+tmux_keys dl BTab BTab BTab
+tmux_wait_text dl 5 'tracetop_[0-9]+:.*uprobe'
+tmux_keys dl F3
+tmux_keys dl -l timed_fn
+tmux_keys dl Enter
+tmux_keys dl t
+tmux_wait_text dl 5 'timed_fn is timed already'
+ok $? "t on a Probes row: its function (timed already, said so)"
 tmux_keys dl q
 tmux_wait_text dl 5 '^exit=0'
 ok $? "q quits with status 0"
