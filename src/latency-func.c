@@ -77,8 +77,7 @@ latsys_func_open(struct latsys *l, struct latsys_fn *f, const char *entry, const
 		return -1;
 	f->el = xcalloc(1, sizeof *f->el);
 	if (evlist_open(f->el, specs, 2, &t, &p, err) != 0 || evlist_enable(f->el) != 0) {
-		if (f->el->nfds > 0)
-			evlist_close(f->el);
+		evlist_close(f->el); /* whatever it opened (safe on a zeroed one) */
 		free(f->el);
 		f->el = NULL;
 		return err->msg[0] ? -1
