@@ -136,8 +136,10 @@ latbpf_new(const struct latbpf_opts *o, struct tt_err *err)
 		b->ncpus = 1;
 	b->vals = xcalloc((size_t)b->ncpus, sizeof *b->vals);
 	b->percpu = xcalloc((size_t)b->ncpus, sizeof *b->percpu);
-	b->c = (struct tt_lat_cfg){
-	    .filter = o->npids > 0, .self = o->include_self ? 0 : (unsigned)getpid(), .gen = 1};
+	b->c = (struct tt_lat_cfg){.filter = o->npids > 0,
+	                           .self = o->include_self ? 0 : (unsigned)getpid(),
+	                           .gen = 1,
+	                           .only = o->npids == 1 ? (unsigned)o->pids[0] : 0};
 	for (size_t i = 0; i < o->npids; i++) {
 		uint32_t pid = (uint32_t)o->pids[i];
 
@@ -161,8 +163,11 @@ latbpf_add_target(struct latbpf *b, int pid)
 	uint32_t p = (uint32_t)pid;
 	uint8_t one = 1;
 
-	if (b->c.filter)
-		tt_bpf_update(b->targets, &p, &one);
+	if (!b->c.filter)
+		return;
+	tt_bpf_update(b->targets, &p, &one);
+	b->c.only = 0; /* several now: the map decides */
+	latbpf_cfg(b);
 }
 
 /* Attach to a function's probe pair, its cookie naming it. */

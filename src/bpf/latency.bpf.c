@@ -88,7 +88,8 @@ wanted(__u32 pid)
 
 	if (c == 0 || !c->on || pid == c->self)
 		return 0;
-	if (c->filter && bpf_map_lookup_elem(&targets, &pid) == 0)
+	/* one process (a command, one -p): no lookup on every event */
+	if (c->filter && (c->only != 0 ? pid != c->only : bpf_map_lookup_elem(&targets, &pid) == 0))
 		return 0;
 	return c;
 }

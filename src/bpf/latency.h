@@ -51,6 +51,8 @@ struct tt_lat_cfg {
 	unsigned int filter; /* 1: only the processes in the targets map */
 	unsigned int self;   /* tracetop's pid: left out unless include_self */
 	unsigned int gen;
+	unsigned int only; /* with filter: the one process timed (no map lookup), or 0 */
+	unsigned int pad;
 };
 
 /* Why a call was not counted (the lost map's slots). */

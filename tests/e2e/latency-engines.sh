@@ -42,8 +42,8 @@ for eng in bpf perf; do
 	ok $? "--engine $eng: exit 0"
 	[ -s "$TT_TMP/$eng.err" ] && diag "$(head -c 300 "$TT_TMP/$eng.err")"
 	is "$(q "$TT_TMP/$eng.json" 'f["count"]')" 41 "--engine $eng: timed_fn counted 41 times"
-	within "$(q "$TT_TMP/$eng.json" 'sum(c for lo, c in f["hist"] if lo in (1048576, 2097152))')" 37 41 \
-		"--engine $eng: (nearly: the scheduler's slack) every call in [1M, 2M) or [2M, 4M)"
+	within "$(q "$TT_TMP/$eng.json" 'sum(c for lo, c in f["hist"] if lo in (1048576, 2097152))')" 31 41 \
+		"--engine $eng: (but for a loaded machine's scheduler slack: 3 in 4) every call in [1M, 2M) or [2M, 4M)"
 	within "$(q "$TT_TMP/$eng.json" 'f["p50_ns"]')" 1600000 2400000 "--engine $eng: p50 within 20 % of 2 ms"
 	is "$(q "$TT_TMP/$eng.json" 's["count"]')" 40 \
 		"--engine $eng: 40 clock_nanosleep syscalls (the recursive call's outer run sleeps not)"
