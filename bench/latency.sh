@@ -1,8 +1,9 @@
 #!/bin/bash
 # Function latency benchmark: the cost of timing a malloc-like function
 # called RATE times a second (bench/malloclike.c), tracetop --latency
-# (histograms in the kernel with BPF; and, as a reference, --engine perf:
-# paired in user space) side by side with bpftrace's one-liner
+# --no-syscalls (histograms in the kernel with BPF; and, as a reference,
+# --engine perf: paired in user space; and with BPF timing every syscall
+# too, the latency view's default) side by side with bpftrace's one-liner
 #   uprobe:BIN:lat_fn{@s[tid]=nsecs}
 #   uretprobe:BIN:lat_fn /@s[tid]/{@=hist(nsecs-@s[tid]); delete(@s[tid])}
 # in the same run, each tool starting the workload as its command, order
@@ -52,8 +53,8 @@ run_none() {
 	echo "$(wl "$WORK/none.out") 0 0 0"
 }
 
-run_tracetop() { # $1: bpf or perf
-	/usr/bin/time -f "%U %S" -o "$WORK/time" "$WORK/tracetop" -b --engine "$1" \
+run_tracetop() { # $1: bpf or perf, then more options
+	/usr/bin/time -f "%U %S" -o "$WORK/time" "$WORK/tracetop" -b --engine "$@" \
 		--latency "$BIN:lat_fn" --format json -d 1 -o "$WORK/tt.json" -- "$BIN" "$RATE" "$DUR" \
 		>"$WORK/tt.out" 2>"$WORK/tt.err" || true
 	counted=$(python3 - "$WORK/tt.json" <<'PY'
@@ -78,15 +79,16 @@ run_bpftrace() {
 }
 
 printf 'tool\trep\tmade\twcpu\tcounted\tlost\ttcpu\n' >"$RUN/raw.tsv"
-tools=(none tracetop-bpf bpftrace tracetop-perf)
+tools=(none tracetop-bpf bpftrace tracetop-perf tracetop-bpf+syscalls)
 for rep in $(seq 1 "$REPS"); do
 	n=${#tools[@]}
 	for i in $(seq 0 $((n - 1))); do
 		t=${tools[$(((i + rep) % n))]}
 		case $t in
 		none) r=$(run_none) ;;
-		tracetop-bpf) r=$(run_tracetop bpf) ;;
-		tracetop-perf) r=$(run_tracetop perf) ;;
+		tracetop-bpf) r=$(run_tracetop bpf --no-syscalls) ;;
+		tracetop-perf) r=$(run_tracetop perf --no-syscalls) ;;
+		tracetop-bpf+syscalls) r=$(run_tracetop bpf) ;;
 		bpftrace) r=$(run_bpftrace) ;;
 		esac
 		printf '%s\t%s\t%s\n' "$t" "$rep" "$(echo "$r" | tr ' ' '\t')" | tee -a "$RUN/raw.tsv"
@@ -106,7 +108,7 @@ print(f"Function latency cost: lat_fn at {rate}/s for {dur} s, medians over {len
 print("| tool | calls made | counted | lost+unpaired (reported) | tool's own CPU s | workload CPU s | slowdown CPU s | cost CPU s |")
 print("|---|---|---|---|---|---|---|---|")
 cost = {}
-for t in ("none", "tracetop-bpf", "bpftrace", "tracetop-perf"):
+for t in ("none", "tracetop-bpf", "bpftrace", "tracetop-perf", "tracetop-bpf+syscalls"):
     rs = by.get(t, [])
     if not rs:
         continue

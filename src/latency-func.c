@@ -219,7 +219,8 @@ latsys_bpf_setup(struct latsys *l, const struct latsys_opts *o, struct tt_err *e
 	struct tt_err why;
 	size_t n = o->npids;
 	int *pids = xcalloc(o->npids + o->ntids + 1, sizeof *pids);
-	struct latbpf_opts bo = {.pids = pids, .include_self = o->include_self, .syscalls = true};
+	struct latbpf_opts bo = {
+	    .pids = pids, .include_self = o->include_self, .syscalls = !o->no_syscalls};
 
 	snprintf(l->notice, sizeof l->notice,
 	         "paired in user space from perf ring records: two records per call copied to "

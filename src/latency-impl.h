@@ -38,6 +38,7 @@ struct latsys_fn {
 
 struct latsys {
 	struct evlist el;
+	size_t nsys; /* the syscall events first in el: 2, or 0 (--no-syscalls) */
 	bool open;
 	int self;
 	bool include_self;

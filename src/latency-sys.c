@@ -292,7 +292,7 @@ latsys_target_tids(const struct latsys_opts *o, int **tids)
 struct latsys *
 latsys_new(const struct latsys_opts *o, struct tt_err *err)
 {
-	size_t nspecs = 2 + 2 * o->nfuncs;
+	size_t nsys = o->no_syscalls ? 0 : 2, nspecs = nsys + 2 * o->nfuncs;
 	struct evspec *specs = xcalloc(nspecs, sizeof *specs);
 	struct latsys *l;
 	struct evlist_target t = {.cpus = o->cpus, .ncpus = o->ncpus};
@@ -301,19 +301,20 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 	int *cpus = NULL, *tids = NULL, rc;
 	bool any = o->npids > 0 || o->ntids > 0 || o->command > 0;
 
-	if (evspec_parse("raw_syscalls:sys_enter", &specs[0], err) != 0 ||
-	    evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0) {
+	if (nsys > 0 && (evspec_parse("raw_syscalls:sys_enter", &specs[0], err) != 0 ||
+	                 evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0)) {
 		free(specs);
 		return NULL;
 	}
 	for (size_t i = 0; i < 2 * o->nfuncs; i++)
-		if (evspec_parse(o->funcs[i], &specs[2 + i], err) != 0) {
+		if (evspec_parse(o->funcs[i], &specs[nsys + i], err) != 0) {
 			free(specs);
 			return NULL;
 		}
 	l = latsys_new_offline();
 	latsys_set_funcs(l, o->func_names, o->nfuncs);
 	l->include_self = o->include_self;
+	l->nsys = nsys;
 	if (any)
 		l->target = o->command > 0 ? "command" : "target";
 	if ((rc = latsys_bpf_setup(l, o, err)) != 0) {
@@ -324,7 +325,11 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 		}
 		return l; /* in the kernel: no rings */
 	}
-	if (latsys_offsets(l, err) != 0)
+	if (nspecs == 0) { /* the rings need an event from the start */
+		err_set(err, "--no-syscalls without --latency: nothing to time on the perf rings");
+		goto fail;
+	}
+	if (nsys > 0 && latsys_offsets(l, err) != 0)
 		goto fail;
 	if (t.ncpus == 0) {
 		if (online_cpus(&cpus, &t.ncpus, err) != 0)
@@ -456,8 +461,8 @@ latsys_sample(struct latsys *l, size_t e, const struct perf_event_header *h)
 	l->events++;
 	if (e > 0) { /* a function timed while running: its own entry and return */
 		latsys_func(l, (int)s.pid, (int)s.tid, e - 1, ev == &el->evsels[0], s.time);
-	} else if (ev >= &l->el.evsels[2]) { /* a function's entry or return probe */
-		size_t i = (size_t)(ev - &l->el.evsels[2]);
+	} else if (ev >= &l->el.evsels[l->nsys]) { /* a function's entry or return probe */
+		size_t i = (size_t)(ev - &l->el.evsels[l->nsys]);
 
 		latsys_func(l, (int)s.pid, (int)s.tid, i / 2, i % 2 == 0, s.time);
 	} else if (ev == &l->el.evsels[0]) {

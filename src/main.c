@@ -321,6 +321,7 @@ run(const struct options *o, struct evspec *specs)
 		                         .command = engine_child_pid(e),
 		                         .include_self = o->include_self,
 		                         .backend = o->engine,
+		                         .no_syscalls = o->no_syscalls,
 		                         .funcs = fev,
 		                         .func_names = o->latencies,
 		                         .nfuncs = fev != NULL ? o->nlatencies : 0};

@@ -34,6 +34,7 @@ enum {
 	OPT_THREADS,
 	OPT_ENGINE,
 	OPT_LATENCY,
+	OPT_NO_SYSCALLS,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -98,6 +99,8 @@ static const struct opt_def opt_defs[] = {
     {"latency", OPT_LATENCY, "SPEC",
      "time a function with an entry/return probe pair: [BINARY:]FUNC (repeatable; the latency "
      "view)"},
+    {"no-syscalls", OPT_NO_SYSCALLS, NULL,
+     "latency: time only the --latency functions, not every syscall"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
@@ -347,6 +350,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_LATENCY:
 		o->latencies = xrealloc(o->latencies, (o->nlatencies + 1) * sizeof *o->latencies);
 		o->latencies[o->nlatencies++] = arg;
+		return 0;
+	case OPT_NO_SYSCALLS:
+		o->no_syscalls = true;
 		return 0;
 	case OPT_PROBE_VARS:
 		o->probe_vars = arg;

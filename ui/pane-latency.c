@@ -347,6 +347,7 @@ lat_open(struct latpane *p, struct tui *t)
 		lo.cpus = o->cpus, lo.ncpus = o->ncpus;
 		lo.include_self = o->include_self;
 		lo.backend = o->engine;
+		lo.no_syscalls = o->no_syscalls;
 		lo.funcs = fev = probe_cli_latency_events(o, t->probes);
 		lo.func_names = o->latencies;
 		lo.nfuncs = fev != NULL ? o->nlatencies : 0;

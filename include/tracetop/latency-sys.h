@@ -38,6 +38,7 @@ struct latsys_opts {
 	 * it cannot), perf pairs ring records here, auto tries bpf first and
 	 * says why it fell back in the frame's notice */
 	enum engine_backend backend;
+	bool no_syscalls; /* time only the functions */
 };
 
 /* Open the events (disabled) for the target. NULL with err naming what

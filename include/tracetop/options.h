@@ -72,6 +72,7 @@ struct options {
 	size_t nprobes;
 	const char **latencies; /* --latency SPEC: functions to time, in order */
 	size_t nlatencies;
+	bool no_syscalls;       /* --no-syscalls: the latency view times only the functions */
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
 	bool list_events;
 	bool help_keys; /* --help-keys */
