@@ -6,7 +6,8 @@
 # 2 ms) and its 40 clock_nanosleep syscalls (one run recurses instead), with p50s within 20 % of each other; each
 # says how it measured (notice). Without CAP_BPF, auto falls back to the
 # rings saying so on stderr and in the notice, with the same counts, and
-# --engine bpf is an error saying why.
+# --engine bpf is an error saying why. --no-syscalls times the function
+# alone on both.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/timed"
 need_tool python3 python3
@@ -62,6 +63,19 @@ within "$(python3 -c "print(round(100 * $b50 / $p50))" 2>/dev/null)" 80 120 \
 	"the engines' p50s of clock_nanosleep agree within 20 % ($b50 vs $p50 ns)"
 is "$(grep -c "tracetop_[0-9]*/" $tfs/uprobe_events 2>/dev/null | head -1)" 0 \
 	"no tracetop probe left in uprobe_events"
+
+# --no-syscalls: the function only, on both engines
+for eng in bpf perf; do
+	"$TRACETOP" -b --engine $eng --no-syscalls --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
+		>"$TT_TMP/ns-$eng.json" 2>"$TT_TMP/ns-$eng.err"
+	ok $? "--no-syscalls --engine $eng: exit 0"
+	is "$(q "$TT_TMP/ns-$eng.json" 'f["count"]')" 41 "--no-syscalls --engine $eng: timed_fn counted 41 times"
+	is "$(q "$TT_TMP/ns-$eng.json" 'sum(1 for r in j["rows"] if r["kind"] == "syscall")')" 0 \
+		"--no-syscalls --engine $eng: no syscall row"
+done
+"$TRACETOP" -b --engine perf --no-syscalls --view latency -d 0.2 -n 1 >/dev/null 2>"$TT_TMP/ns.err"
+is "$?" 1 "--no-syscalls on the rings without a function: exit 1"
+like "$(cat "$TT_TMP/ns.err")" 'no-syscalls without --latency' "... saying why"
 
 # Without CAP_BPF (CAP_PERFMON kept: the tracepoints still open)
 if command -v capsh >/dev/null 2>&1; then
