@@ -244,8 +244,9 @@ run(const struct options *o, struct evspec *specs)
 	bool probing = o->view == VIEW_PROBES && !tui;
 	/* batch --view system: /proc and /sys; the engine only starts a command */
 	bool systeming = o->view == VIEW_SYSTEM && !tui;
-	/* batch --view latency: syscall events paired; the engine only starts
-	 * a command (the screen opens them when its Latency pane is shown) */
+	/* batch --view latency: syscalls and functions timed; the engine
+	 * only starts a command (the screen times them while its Latency pane
+	 * is shown: from the start with --view latency, else once shown) */
 	bool latencing = o->view == VIEW_LATENCY && !tui;
 	int status = EXIT_RUNTIME;
 
@@ -315,7 +316,10 @@ run(const struct options *o, struct evspec *specs)
 			goto done;
 		}
 	}
-	if (latencing) {
+	/* --view latency on the screen too: timed from before the command
+	 * runs (its Latency pane takes this source; when it cannot be opened
+	 * the pane tries again and says why) */
+	if (o->view == VIEW_LATENCY) {
 		const char **fev = probe_cli_latency_events(o, p);
 		struct latsys_opts lo = {TARGET_OPTS(o),
 		                         .command = engine_child_pid(e),
@@ -328,14 +332,15 @@ run(const struct options *o, struct evspec *specs)
 		struct latsys *l = latsys_new(&lo, &err);
 
 		free(fev);
-		if (l == NULL) {
+		if (l == NULL && !tui) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;
 		}
-		session_add(s, &source_latency, l);
-		if (!latsys_in_kernel(l) && o->engine != ENGINE_BACKEND_PERF)
+		if (l != NULL)
+			session_add(s, &source_latency, l);
+		if (l != NULL && !tui && !latsys_in_kernel(l) && o->engine != ENGINE_BACKEND_PERF)
 			fprintf(stderr, "tracetop: latency %s\n", latsys_notice(l));
-		if (latsys_start(l, &err) != 0) {
+		if (l != NULL && latsys_start(l, &err) != 0) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;
 		}

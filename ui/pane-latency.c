@@ -338,6 +338,11 @@ lat_open(struct latpane *p, struct tui *t)
 	const char **fev = NULL;
 	struct tt_err err;
 
+	/* --view latency: opened before the command ran */
+	if ((p->src = session_source(t->session, &source_latency)) != NULL) {
+		free(pids);
+		return;
+	}
 	if (npids > 0)
 		memcpy(pids, o->pids, npids * sizeof *pids);
 	if (child > 0)
