@@ -7,7 +7,7 @@
 # says how it measured (notice). Without CAP_BPF, auto falls back to the
 # rings saying so on stderr and in the notice, with the same counts, and
 # --engine bpf is an error saying why. --no-syscalls times the function
-# alone on both.
+# alone on both. Recursion deeper than the program keeps is reported lost.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/timed"
 need_tool python3 python3
@@ -73,6 +73,16 @@ for eng in bpf perf; do
 	is "$(q "$TT_TMP/ns-$eng.json" 'sum(1 for r in j["rows"] if r["kind"] == "syscall")')" 0 \
 		"--no-syscalls --engine $eng: no syscall row"
 done
+# Recursion 20 deep (21 nested runs of 60): the BPF program keeps 16 open
+# calls a thread, so the 5 innermost are not timed but counted as lost
+# (never silently: counted + lost = 60); the rings' pairing keeps 32.
+"$TRACETOP" -b --engine bpf --no-syscalls --latency "$TIMED:timed_fn" --format json -- "$TIMED" 60 20 \
+	>"$TT_TMP/deep-bpf.json" 2>/dev/null
+is "$(q "$TT_TMP/deep-bpf.json" 'f["count"] + j["lost"]')" 60 "bpf, 21 nested calls: counted + lost = 60"
+is "$(q "$TT_TMP/deep-bpf.json" 'j["lost"]')" 5 "bpf: the 5 past 16 deep are reported lost"
+"$TRACETOP" -b --engine perf --no-syscalls --latency "$TIMED:timed_fn" --format json -- "$TIMED" 60 20 \
+	>"$TT_TMP/deep-perf.json" 2>/dev/null
+is "$(q "$TT_TMP/deep-perf.json" 'f["count"]')" 60 "perf, 21 nested calls: all 60 timed"
 "$TRACETOP" -b --engine perf --no-syscalls --view latency -d 0.2 -n 1 >/dev/null 2>"$TT_TMP/ns.err"
 is "$?" 1 "--no-syscalls on the rings without a function: exit 1"
 like "$(cat "$TT_TMP/ns.err")" 'no-syscalls without --latency' "... saying why"
