@@ -56,7 +56,8 @@ main(int argc, char **argv)
 	total = (unsigned long long)(rate * secs);
 	start = now();
 	while (calls < total) {
-		unsigned long long due = start + (unsigned long long)((double)calls * 1e9 / rate), t;
+		unsigned long long due = start + (unsigned long long)((double)calls * 1e9 / rate),
+		                   t;
 
 		if ((t = now()) < due) {
 			struct timespec ts = {0, (long)(due - t)};
