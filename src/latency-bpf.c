@@ -12,6 +12,7 @@
 #include "tracetop/bpf.h"
 #include "tracetop/evspec.h"
 #include "tracetop/latency-bpf.h"
+#include "tracetop/tracefs.h"
 
 /* Histogram buckets kept at most (ids x processes x buckets), and
  * threads with open calls. */
@@ -43,7 +44,7 @@ struct latbpf {
 	struct tt_bpf *obj;
 	int hists, targets, cfg, lost, comms;
 	struct tt_lat_cfg c;
-	struct latbpf_att sys[2];
+	struct latbpf_att sys[2], fork;
 	struct latbpf_func *funcs;
 	size_t nfuncs;
 	int ncpus;
@@ -120,6 +121,7 @@ latbpf_new(const struct latbpf_opts *o, struct tt_err *err)
 		return NULL;
 	b = xcalloc(1, sizeof *b);
 	b->sys[0].perf = b->sys[0].link = b->sys[1].perf = b->sys[1].link = -1;
+	b->fork.perf = b->fork.link = -1;
 	b->obj = tt_bpf_open(tt_bpf_latency_obj, tt_bpf_latency_obj_len, "tracetop_latency", err);
 	if (b->obj == NULL || tt_bpf_resize(b->obj, "hists", LATBPF_HISTS, err) != 0 ||
 	    tt_bpf_resize(b->obj, "stacks", LATBPF_THREADS, err) != 0 ||
@@ -145,7 +147,17 @@ latbpf_new(const struct latbpf_opts *o, struct tt_err *err)
 
 		tt_bpf_update(b->targets, &pid, &one);
 	}
+	/* children are followed where the fork tracepoint's layout is known */
+	b->c.fork_parent =
+	    (unsigned short)tt_tracefs_field_offset("sched", "sched_process_fork", "parent_pid");
+	b->c.fork_child =
+	    (unsigned short)tt_tracefs_field_offset("sched", "sched_process_fork", "child_pid");
+	if (b->c.fork_parent == (unsigned short)-1 || b->c.fork_child == (unsigned short)-1)
+		b->c.fork_parent = b->c.fork_child = 0;
 	latbpf_cfg(b);
+	if (b->c.filter && b->c.fork_child != 0 &&
+	    latbpf_attach(b, "sched:sched_process_fork", "tt_fork", 0, &b->fork, err) != 0)
+		goto fail;
 	if (o->syscalls &&
 	    (latbpf_attach(b, "raw_syscalls:sys_enter", "tt_sys_enter", 0, &b->sys[0], err) != 0 ||
 	     latbpf_attach(b, "raw_syscalls:sys_exit", "tt_sys_exit", 0, &b->sys[1], err) != 0))
@@ -292,6 +304,7 @@ latbpf_free(struct latbpf *b)
 		return;
 	latbpf_detach(&b->sys[0]);
 	latbpf_detach(&b->sys[1]);
+	latbpf_detach(&b->fork);
 	for (size_t i = 0; i < b->nfuncs; i++)
 		latbpf_remove_func(b, b->funcs[i].k);
 	tt_bpf_close(b->obj);

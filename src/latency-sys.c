@@ -216,27 +216,6 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 		lat_hist_add(&latsys_row_get(l, pid, nr)->interval, ns, ret < 0);
 }
 
-/* The offset of field name in a tracepoint format text, or -1. */
-static int
-latsys_field_offset(const char *text, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = strstr(text, "field:"); p != NULL; p = strstr(p + 1, "field:")) {
-		const char *semi = strchr(p, ';'), *off;
-		int v;
-
-		/* "field:long id;" "field:unsigned long args[6];" */
-		if (semi == NULL || (size_t)(semi - p) < n + 1 || strncmp(semi - n, name, n) != 0 ||
-		    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
-			continue;
-		if ((off = strstr(semi, "offset:")) == NULL || sscanf(off, "offset:%d", &v) != 1)
-			return -1;
-		return v;
-	}
-	return -1;
-}
-
 /* The offsets of the fields the hot path reads, from the formats. */
 static int
 latsys_offsets(struct latsys *l, struct tt_err *err)
@@ -250,9 +229,9 @@ latsys_offsets(struct latsys *l, struct tt_err *err)
 		free(en);
 		return -1;
 	}
-	l->off_enter_id = latsys_field_offset(en, "id");
-	l->off_exit_id = latsys_field_offset(ex, "id");
-	l->off_exit_ret = latsys_field_offset(ex, "ret");
+	l->off_enter_id = tt_tracefs_format_offset(en, "id");
+	l->off_exit_id = tt_tracefs_format_offset(ex, "id");
+	l->off_exit_ret = tt_tracefs_format_offset(ex, "ret");
 	free(en);
 	free(ex);
 	if (l->off_enter_id < 0 || l->off_exit_id < 0 || l->off_exit_ret < 0)

@@ -723,3 +723,37 @@ tt_tracefs_state_free(struct tt_tracefs_state *st)
 	free(st->instances);
 	memset(st, 0, sizeof *st);
 }
+
+/* The offset of field name in a tracepoint format text, or -1. */
+int
+tt_tracefs_format_offset(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strstr(text, "field:"); p != NULL; p = strstr(p + 1, "field:")) {
+		const char *semi = strchr(p, ';'), *off;
+		int v;
+
+		/* "field:long id;" "field:unsigned long args[6];" */
+		if (semi == NULL || (size_t)(semi - p) < n + 1 || strncmp(semi - n, name, n) != 0 ||
+		    (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '\t'))
+			continue;
+		if ((off = strstr(semi, "offset:")) == NULL || sscanf(off, "offset:%d", &v) != 1)
+			return -1;
+		return v;
+	}
+	return -1;
+}
+
+/* The offset of field of events/SYS/EVENT, or -1 (no such event or field). */
+int
+tt_tracefs_field_offset(const char *sys, const char *event, const char *field)
+{
+	struct tt_err err;
+	size_t len;
+	char *text = tt_tracefs_event_format(sys, event, &len, &err);
+	int off = text != NULL ? tt_tracefs_format_offset(text, field) : -1;
+
+	free(text);
+	return off;
+}

@@ -39,9 +39,10 @@ struct {
 	__type(value, struct tt_lat_sys);
 } sysopen SEC(".maps");
 
+/* The processes timed, and their children (tt_fork adds them). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
+	__uint(max_entries, 16384);
 	__type(key, __u32);
 	__type(value, __u8);
 } targets SEC(".maps");
@@ -230,6 +231,30 @@ tt_lat_return(struct pt_regs *ctx)
 		return 0;
 	}
 	note_lost(TT_LAT_UNPAIRED);
+	return 0;
+}
+
+SEC("tracepoint")
+int
+tt_fork(void *ctx)
+{
+	__u32 zero = 0, parent = 0, child = 0;
+	__u8 one = 1;
+	struct tt_lat_cfg *c = bpf_map_lookup_elem(&cfg, &zero);
+
+	/* a child of a timed process is timed too (a new thread's tid is
+	 * added as well: harmless, it never names a process) */
+	if (c == 0 || !c->filter || c->fork_child == 0 ||
+	    bpf_probe_read_kernel(&parent, sizeof parent, (char *)ctx + c->fork_parent) != 0 ||
+	    bpf_probe_read_kernel(&child, sizeof child, (char *)ctx + c->fork_child) != 0)
+		return 0;
+	if (c->only != 0 ? parent != c->only : bpf_map_lookup_elem(&targets, &parent) == 0)
+		return 0;
+	if (bpf_map_update_elem(&targets, &child, &one, BPF_ANY) != 0) {
+		note_lost(TT_LAT_FULL);
+		return 0;
+	}
+	c->only = 0; /* several now: the map decides */
 	return 0;
 }
 

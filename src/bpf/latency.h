@@ -52,7 +52,9 @@ struct tt_lat_cfg {
 	unsigned int self;   /* tracetop's pid: left out unless include_self */
 	unsigned int gen;
 	unsigned int only; /* with filter: the one process timed (no map lookup), or 0 */
-	unsigned int pad;
+	/* sched:sched_process_fork's parent_pid and child_pid offsets (its
+	 * layout differs between kernels: read from its format) */
+	unsigned short fork_parent, fork_child;
 };
 
 /* Why a call was not counted (the lost map's slots). */
