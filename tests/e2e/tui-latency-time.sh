@@ -9,7 +9,8 @@
 # dialogue, t at the entry-or-return step times the chosen function
 # (timed_fn, 2 ms a call), and t on a Probes row finds that function
 # (timed already). A kernel function cannot be timed without
-# kprobes: the status line says so. Nothing is left in uprobe_events.
+# kprobes: the dialogue and, for t on a kernel function's Top row, the
+# status line say so. Nothing is left in uprobe_events.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/timed"
 need_tmux
@@ -96,6 +97,7 @@ is "$(our_pairs "$tpid")" 0 "the pair is removed at exit"
 
 # ---------------------------------------------------------------- kernel
 if grep -q '^[pr]:' $tfs/kprobe_events 2>/dev/null || [ -e $tfs/kprobe_events ]; then
+	skip "this kernel has kprobes" "the dialogue says a kernel function needs kprobes"
 	skip "this kernel has kprobes" "the status line says a kernel function needs kprobes"
 else
 	tui_start kf 140 40 -d 0.5 -- "$WORKLOADS/hotloop" 30
@@ -105,6 +107,19 @@ else
 	ok $? "the insert dialogue says the kernel has no kprobes"
 	tmux_keys kf Escape q
 	tmux_wait_text kf 5 '^exit=0'
+	tmux_kill
+	# system-wide, a kernel function's row in Top: t says why not
+	tui_start kt 140 40 -d 0.5
+	tmux_wait_text kt 8 '\[k\] '
+	tmux_keys kt F4
+	tmux_keys kt -l kernel.kallsyms
+	tmux_keys kt Enter
+	wait_for 3 lacks_text kt '\[\.\] '
+	tmux_keys kt t
+	tmux_wait_text kt 5 'cannot time kernel function .*this kernel has no kprobes'
+	ok $? "t on a kernel function's row: the status line says the kernel has no kprobes"
+	tmux_keys kt q
+	tmux_wait_text kt 5 '^exit=0'
 	tmux_kill
 fi
 
