@@ -168,20 +168,6 @@ fail:
 	return NULL;
 }
 
-/* One more process to time. */
-void
-latbpf_add_target(struct latbpf *b, int pid)
-{
-	uint32_t p = (uint32_t)pid;
-	uint8_t one = 1;
-
-	if (!b->c.filter)
-		return;
-	tt_bpf_update(b->targets, &p, &one);
-	b->c.only = 0; /* several now: the map decides */
-	latbpf_cfg(b);
-}
-
 /* Attach to a function's probe pair, its cookie naming it. */
 int
 latbpf_add_func(struct latbpf *b, uint32_t k, const char *entry, const char *ret,

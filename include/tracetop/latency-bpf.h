@@ -33,9 +33,6 @@ bool latbpf_usable(struct tt_err *why);
  * until latbpf_set_on). NULL with err. */
 struct latbpf *latbpf_new(const struct latbpf_opts *o, struct tt_err *err);
 
-/* Time process pid too (a command started later). */
-void latbpf_add_target(struct latbpf *b, int pid);
-
 /* Time function k from its entry and return tracepoints ("group:event",
  * a probe pair): 0, or -1 with err. */
 int latbpf_add_func(struct latbpf *b, uint32_t k, const char *entry, const char *ret,
