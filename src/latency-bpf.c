@@ -76,9 +76,10 @@ latbpf_attach(struct latbpf *b, const char *name, const char *prog, uint64_t coo
 	a->perf = a->link = -1;
 	if (evspec_parse(name, &s, err) != 0)
 		return -1;
-	s.attr.sample_period = 1;
-	s.attr.sample_type = PERF_SAMPLE_RAW;
-	s.attr.wakeup_events = 1;
+	/* counting, never sampling: a tracepoint program passes the event
+	 * on (for others' events on it), and ours has no ring */
+	s.attr.sample_period = 1ULL << 62;
+	s.attr.sample_type = 0;
 	a->perf = (int)syscall(SYS_perf_event_open, &s.attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (a->perf < 0)
 		return err_set(err, "cannot open %s for BPF: %s", name, strerror(errno));

@@ -539,6 +539,10 @@ pane_latency_time(struct tui *t, const char *binary, const char *func)
 	}
 	tm->k = k;
 	p->ntimed++;
+	/* counted here: their hit counters in the Probes pane would only add
+	 * a cost per call (and see none when the kernel times them) */
+	probes_set_enabled(t->probes, (size_t)ie, false, &err);
+	probes_set_enabled(t->probes, (size_t)ir, false, &err);
 	session_repoll(t->session);
 	tui_status(t, false,
 	           "timing %s with a %s pair (%s); its row comes at the next refresh, "

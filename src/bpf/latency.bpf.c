@@ -6,7 +6,7 @@
  * of entry times for functions, which nest with recursion) and add each
  * finished call to a log2 histogram keyed by (id, process, bucket): no
  * event is copied to user space, which reads the histograms at each
- * refresh. Every program returns 0: nothing reaches the perf rings. */
+ * refresh. Nothing reaches the perf rings (see PASS). */
 #include <linux/bpf.h>
 #include <linux/ptrace.h>
 #include <bpf/bpf_helpers.h>
@@ -69,6 +69,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
+
+/* What the tracepoint programs return: 1, so that other perf events on
+ * the shared tracepoints (another tool's, tracetop's Trace pane) still
+ * get theirs (0 would discard the event for all of them); ours counts
+ * it without sampling. The probe pairs' programs return 0: those probes
+ * are tracetop's own, and it reads them only through the maps. */
+#define PASS 1
 
 /* Count one call not counted, by why. */
 static __always_inline void
@@ -247,15 +254,15 @@ tt_fork(void *ctx)
 	if (c == 0 || !c->filter || c->fork_child == 0 ||
 	    bpf_probe_read_kernel(&parent, sizeof parent, (char *)ctx + c->fork_parent) != 0 ||
 	    bpf_probe_read_kernel(&child, sizeof child, (char *)ctx + c->fork_child) != 0)
-		return 0;
+		return PASS;
 	if (c->only != 0 ? parent != c->only : bpf_map_lookup_elem(&targets, &parent) == 0)
-		return 0;
+		return PASS;
 	if (bpf_map_update_elem(&targets, &child, &one, BPF_ANY) != 0) {
 		note_lost(TT_LAT_FULL);
-		return 0;
+		return PASS;
 	}
 	c->only = 0; /* several now: the map decides */
-	return 0;
+	return PASS;
 }
 
 /* raw_syscalls:sys_enter's and sys_exit's payloads. */
@@ -280,13 +287,13 @@ tt_sys_enter(struct sys_enter_args *ctx)
 	struct tt_lat_sys o;
 
 	if (c == 0 || ctx->id < 0)
-		return 0;
+		return PASS;
 	o.at = bpf_ktime_get_ns();
 	o.nr = (__u32)ctx->id;
 	o.gen = c->gen;
 	if (bpf_map_update_elem(&sysopen, &tid, &o, BPF_ANY) != 0)
 		note_lost(TT_LAT_FULL);
-	return 0;
+	return PASS;
 }
 
 SEC("tracepoint")
@@ -300,13 +307,13 @@ tt_sys_exit(struct sys_exit_args *ctx)
 
 	/* id -1: no syscall ran (a uretprobe's trampoline) */
 	if (c == 0 || ctx->id < 0)
-		return 0;
+		return PASS;
 	o = bpf_map_lookup_elem(&sysopen, &tid);
 	if (o == 0 || o->gen != c->gen || o->nr != (__u32)ctx->id || o->at > now) {
 		note_lost(TT_LAT_UNPAIRED);
-		return 0;
+		return PASS;
 	}
 	add((__u32)ctx->id, (__u32)(pt >> 32), now - o->at, ctx->ret < 0);
 	o->gen = c->gen - 1; /* closed */
-	return 0;
+	return PASS;
 }
