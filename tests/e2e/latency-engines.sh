@@ -8,7 +8,8 @@
 # rings saying so on stderr and in the notice, with the same counts, and
 # --engine bpf is an error saying why. --no-syscalls times the function
 # alone on both. Recursion deeper than the program keeps is reported lost.
-# A command's children are timed on both.
+# A command's children are timed on both. Another tracer of the same
+# tracepoints beside a BPF source still gets its events.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/timed"
 need_tool python3 python3
@@ -80,6 +81,17 @@ for eng in bpf perf; do
 	is "$(q "$TT_TMP/ns-$eng.json" 'sum(1 for r in j["rows"] if r["kind"] == "syscall")')" 0 \
 		"--no-syscalls --engine $eng: no syscall row"
 done
+# While a BPF latency source runs system-wide, another tracer of the same
+# tracepoints (here a second tracetop pairing on the rings) still gets
+# every event: the programs pass them on.
+"$TRACETOP" -b --engine bpf --view latency -d 4 -n 1 >/dev/null 2>&1 &
+bg_pid $!
+sleep 1.5
+"$TRACETOP" -b --engine perf --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
+	>"$TT_TMP/beside.json" 2>/dev/null
+is "$(q "$TT_TMP/beside.json" 's["count"]')" 40 \
+	"beside a system-wide BPF source, the rings still see the 40 clock_nanosleep calls"
+
 # A command's children are timed too (BPF: sched_process_fork adds them
 # to the processes timed; the rings: inherited events)
 for eng in bpf perf; do
