@@ -161,6 +161,7 @@ add(__u32 id, __u32 pid, __u64 ns, __u32 err)
 		v->max = ns;
 }
 
+/* A timed function was entered: push the time on the thread's stack. */
 SEC("kprobe")
 int
 tt_lat_entry(struct pt_regs *ctx)
@@ -202,6 +203,7 @@ tt_lat_entry(struct pt_regs *ctx)
 	return 0;
 }
 
+/* A timed function returned: pair it with its innermost open call. */
 SEC("kprobe")
 int
 tt_lat_return(struct pt_regs *ctx)
@@ -241,6 +243,7 @@ tt_lat_return(struct pt_regs *ctx)
 	return 0;
 }
 
+/* A process forked: its child is timed when it is. */
 SEC("tracepoint")
 int
 tt_fork(void *ctx)
@@ -277,6 +280,7 @@ struct sys_exit_args {
 	long ret;
 };
 
+/* A syscall was entered: the thread's open syscall. */
 SEC("tracepoint")
 int
 tt_sys_enter(struct sys_enter_args *ctx)
@@ -296,6 +300,7 @@ tt_sys_enter(struct sys_enter_args *ctx)
 	return PASS;
 }
 
+/* A syscall returned: its time into the histogram. */
 SEC("tracepoint")
 int
 tt_sys_exit(struct sys_exit_args *ctx)
