@@ -139,6 +139,13 @@ latsys_find_func(const struct latsys *l, const char *name)
 	return -1;
 }
 
+/* Function k's shown name. */
+const char *
+latsys_func_name(const struct latsys *l, size_t k)
+{
+	return k < l->nfuncs ? l->fns[k].name : "";
+}
+
 /* Rows per process or merged. */
 void
 latsys_set_per_process(struct latsys *l, bool on)

@@ -120,6 +120,7 @@ struct latpane {
 	struct latsys *src;                /* opened on first show, paused while hidden */
 	char error[sizeof(struct tt_err)]; /* why it could not be opened */
 	bool detail;                       /* Enter: the selected row's histogram under the table */
+	const char *pending;               /* a function just timed: select its first row */
 	/* functions timed by keypress: the tracepoints of their probe pair */
 	struct lat_timed {
 		int k; /* the source's function index; -1: removed */
@@ -399,6 +400,13 @@ lat_update(void *pp, struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < fl->nrows; i++)
 		p->ptrs[i] = &fl->rows[i];
 	table_set_rows(&p->list.table, p->ptrs, fl->nrows);
+	/* the function just timed: its row selected, its histogram shown */
+	for (size_t i = 0; p->pending != NULL && i < fl->nrows; i++)
+		if (fl->rows[i].kind == LAT_FUNCTION && fl->rows[i].name == p->pending) {
+			table_search(&p->list.table, p->pending);
+			p->detail = true;
+			p->pending = NULL;
+		}
 }
 
 /* The selected row's histogram in the h lines at (y, x). */
@@ -539,6 +547,7 @@ pane_latency_time(struct tui *t, const char *binary, const char *func)
 	}
 	tm->k = k;
 	p->ntimed++;
+	p->pending = latsys_func_name(p->src, (size_t)k);
 	/* counted here: their hit counters in the Probes pane would only add
 	 * a cost per call (and see none when the kernel times them) */
 	probes_set_enabled(t->probes, (size_t)ie, false, &err);

@@ -90,6 +90,9 @@ int latsys_remove_func(struct latsys *l, size_t k, struct tt_err *err);
  * name ("/usr/bin/app:work" finds "app:work"), or -1. */
 int latsys_find_func(const struct latsys *l, const char *name);
 
+/* Function k's name as its rows show it (interned). */
+const char *latsys_func_name(const struct latsys *l, size_t k);
+
 /* Rows per process (true, the default), or one per syscall and function
  * over every process (pid -1). */
 void latsys_set_per_process(struct latsys *l, bool on);

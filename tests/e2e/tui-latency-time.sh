@@ -3,7 +3,8 @@
 # on the Top pane's hot_loop_fn row (a workload whose every call takes
 # about a millisecond) makes a uprobe/uretprobe pair in tracetop's group
 # and switches to the Latency pane, where the function's row shows its
-# calls with a p50 in microseconds or milliseconds; p merges the rows of
+# calls with a p50 in microseconds or milliseconds, selected, with its
+# histogram under the table; p merges the rows of
 # every process (PID "all"); Delete on the row stops timing it and
 # removes the pair from uprobe_events. In the Probes pane's insert
 # dialogue, t at the entry-or-return step times the chosen function
@@ -38,6 +39,8 @@ tmux_wait_text top 5 'timing hot_loop_fn with a uprobe/uretprobe pair'
 ok $? "t: the status line says the function is timed with a uprobe pair"
 tmux_wait_text top 8 ' hotloop +function +hotloop:hot_loop_fn +[0-9]+ .*[0-9.]+(us|ms) '
 ok $? "the Latency pane shows the function's row, timed"
+tmux_wait_text top 5 '^@function\[hotloop:hot_loop_fn, hotloop [0-9]+\]: [0-9]+ calls'
+ok $? "its row selected, its histogram shown under the table"
 is "$(our_pairs "$tpid")" 2 "an entry and a return probe in tracetop's group"
 tmux_keys top p
 tmux_wait_text top 5 ' all +\(all\) +function +hotloop:hot_loop_fn '
