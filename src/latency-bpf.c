@@ -106,8 +106,12 @@ latbpf_detach(struct latbpf_att *a)
 static void
 latbpf_cfg(struct latbpf *b)
 {
+	struct tt_lat_cfg cur;
 	uint32_t zero = 0;
 
+	/* a fork seen by the program ended the one-process fast path: kept */
+	if (tt_bpf_lookup(b->cfg, &zero, &cur) == 0 && cur.filter && cur.only == 0)
+		b->c.only = 0;
 	tt_bpf_update(b->cfg, &zero, &b->c);
 }
 

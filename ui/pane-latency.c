@@ -579,14 +579,18 @@ lat_untime(struct latpane *p, struct tui *t)
 		tui_status(t, false, "%s", err.msg);
 		return REACT_HANDLED | REACT_REDRAW;
 	}
+	bool ours = false;
+
 	for (size_t i = 0; i < p->ntimed; i++)
 		if (p->timed[i].k == k) {
 			lat_probe_remove(t, p->timed[i].entry);
 			lat_probe_remove(t, p->timed[i].ret);
 			p->timed[i].k = -1;
+			ours = true;
 		}
 	session_repoll(t->session);
-	tui_status(t, false, "stopped timing %s; its probes are removed", esc);
+	tui_status(t, false, "stopped timing %s; %s", esc,
+	           ours ? "its probes are removed" : "its --latency probes go at exit");
 	tui_snapshot(t);
 	return REACT_HANDLED | REACT_REDRAW;
 }
