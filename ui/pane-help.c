@@ -6,7 +6,7 @@
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
-#define HELP_MAX_LINES 96
+#define HELP_MAX_LINES 160
 
 /* Build the help text: a title, then a heading and the keys of each
  * scope; heading[i] marks the lines drawn as titles. */

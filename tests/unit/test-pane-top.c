@@ -298,6 +298,11 @@ test_row_menu(void **state)
 	assert_false(m->active);
 	assert_string_equal(latency_time_func, "alpha_fn");
 	assert_non_null(strstr(latency_time_binary, "libc.so.6"));
+	/* without call stacks F says so and opens nothing */
+	flame_open_sym[0] = '\0';
+	assert_int_equal(act(f, ACT_FLAME), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(flame_open_sym, "");
+	assert_non_null(strstr(f->t.status, "no call stacks"));
 
 	/* the unresolved row has no shared object to zoom into */
 	assert_int_equal(act(f, ACT_END), REACT_HANDLED | REACT_REDRAW);
