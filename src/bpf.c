@@ -240,6 +240,32 @@ tt_bpf_attach_perf(struct tt_bpf *b, const char *prog, int perf_fd, struct tt_er
 	return 0;
 }
 
+/* Attach a program to a perf event through a BPF link carrying cookie
+ * (the program reads it with bpf_get_attach_cookie): the link's fd, which
+ * detaches it when closed, or -1 with err. */
+int
+tt_bpf_attach_cookie(struct tt_bpf *b, const char *prog, int perf_fd, uint64_t cookie,
+                     struct tt_err *err)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(b->obj, prog);
+	int pfd = p != NULL ? bpf_program__fd(p) : -1, fd;
+
+	LIBBPF_OPTS(bpf_link_create_opts, o, .perf_event.bpf_cookie = cookie);
+	if (pfd < 0)
+		return err_set(err, "BPF program %s is not loaded", prog);
+	if ((fd = bpf_link_create(pfd, perf_fd, BPF_PERF_EVENT, &o)) < 0)
+		return err_set(err, "cannot attach BPF program %s to its event: %s", prog,
+		               tt_bpf_why(errno));
+	return fd;
+}
+
+/* The key after key (NULL: the first). */
+int
+tt_bpf_next_key(int fd, const void *key, void *next)
+{
+	return bpf_map_get_next_key(fd, key, next) == 0 ? 0 : -errno;
+}
+
 /* Look an entry up. */
 int
 tt_bpf_lookup(int fd, const void *key, void *value)
@@ -394,6 +420,23 @@ int
 tt_bpf_attach_perf(struct tt_bpf *b, const char *prog, int perf_fd, struct tt_err *err)
 {
 	return err_set(err, "BPF was not built in");
+}
+
+/* Nothing to attach without BPF. */
+int
+tt_bpf_attach_cookie(struct tt_bpf *b, const char *prog, int perf_fd, uint64_t cookie,
+                     struct tt_err *err)
+{
+	(void)b, (void)prog, (void)perf_fd, (void)cookie;
+	return err_set(err, "BPF was not built in");
+}
+
+/* No maps without BPF. */
+int
+tt_bpf_next_key(int fd, const void *key, void *next)
+{
+	(void)fd, (void)key, (void)next;
+	return -ENOSYS;
 }
 
 /* No maps without BPF. */

@@ -52,6 +52,24 @@ lat_hist_add(struct lat_hist *h, uint64_t ns, bool error)
 		h->max = ns;
 }
 
+/* A bucket's values at once. */
+void
+lat_hist_add_bucket(struct lat_hist *h, unsigned b, uint64_t n, uint64_t sum, uint64_t min,
+                    uint64_t max, uint64_t errors)
+{
+	if (n == 0 || b >= LAT_BUCKETS)
+		return;
+	h->buckets[b] += n;
+	h->sums[b] += sum;
+	h->count += n;
+	h->errors += errors;
+	h->total += sum;
+	if (min < h->min)
+		h->min = min;
+	if (max > h->max)
+		h->max = max;
+}
+
 /* dst += src. */
 void
 lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src)

@@ -304,7 +304,7 @@ ls_field(const char *sys, const char *event, const char *field, struct tt_err *e
 
 	if (text == NULL)
 		return -1;
-	off = tt_tracefs_field_offset(text, field);
+	off = tt_tracefs_format_offset(text, field);
 	free(text);
 	if (off < 0)
 		err_set(err, "%s:%s has no field %s here", sys, event, field);

@@ -15,6 +15,7 @@
 #include "tracetop/latency-sys.h"
 #include "tracetop/record.h"
 #include "tracetop/tracefs.h"
+#include "latency-impl.h"
 
 /* The architecture's syscalls, {__NR_name, "name"}, generated at build
  * time from <asm/unistd.h> (Makefile.am): no table to keep by hand. */
@@ -28,45 +29,6 @@ static const struct {
 #define LATSYS_SAMPLE_TYPE                                                                         \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_RAW)
-
-/* Rows of function k are keyed nr = LATSYS_FUNC + k (syscall numbers
- * stay far below). */
-#define LATSYS_FUNC 1000000
-
-/* One (process, syscall or function). */
-struct latsys_row {
-	int pid, nr;
-	enum lat_kind kind;
-	const char *name; /* interned */
-	struct lat_acc acc;
-};
-
-/* A process's command. */
-struct latsys_comm {
-	int pid; /* 0: free */
-	char comm[16];
-};
-
-struct latsys {
-	struct evlist el;
-	bool open;
-	int self;
-	bool include_self;
-	int off_enter_id, off_exit_id, off_exit_ret; /* payload offsets */
-	struct lat_pair pair;                        /* syscalls: never nested */
-	struct lat_pair fpair;                       /* functions: nested with recursion */
-	const char **fnames;                         /* function k's name, interned */
-	size_t nfuncs;
-	struct latsys_row *rows;
-	size_t nrows, rows_cap;
-	uint32_t *rowtab; /* (pid, nr) -> row index + 1; 0 empty */
-	size_t rowmask;
-	struct latsys_comm *comms;
-	size_t commmask, ncomms;
-	uint64_t events, lost;
-	uint64_t last_tick_ns;
-	const char *target;
-};
 
 /* The name of nr, from the table. */
 const char *
@@ -102,6 +64,7 @@ latsys_new_offline(void)
 	l->commmask = 255;
 	l->comms = xcalloc(l->commmask + 1, sizeof *l->comms);
 	l->target = "system-wide";
+	l->per_process = true;
 	l->last_tick_ns = now_ns();
 	return l;
 }
@@ -147,6 +110,13 @@ latsys_set_comm(struct latsys *l, int pid, const char *comm)
 	memcpy(c->comm, name, sizeof c->comm);
 }
 
+/* Is pid's command known? */
+bool
+latsys_has_comm(const struct latsys *l, int pid)
+{
+	return latsys_comm_slot(l, pid)->pid == pid;
+}
+
 /* pid's command, read from /proc on first sight (a process that was
  * running before tracetop started had no COMM record). */
 static const char *
@@ -183,8 +153,8 @@ latsys_row_slot(const struct latsys *l, int pid, int nr)
 
 /* The row of (pid, nr), made on its first call (rare: processes x
  * syscalls; everything after is in place). */
-static struct latsys_row *
-latsys_row(struct latsys *l, int pid, int nr)
+struct latsys_row *
+latsys_row_get(struct latsys *l, int pid, int nr)
 {
 	uint32_t *slot = latsys_row_slot(l, pid, nr);
 	struct latsys_row *r;
@@ -206,7 +176,7 @@ latsys_row(struct latsys *l, int pid, int nr)
 		l->rows = xrealloc(l->rows, l->rows_cap * sizeof *l->rows);
 	}
 	if (nr >= LATSYS_FUNC && (size_t)(nr - LATSYS_FUNC) < l->nfuncs) {
-		name = l->fnames[nr - LATSYS_FUNC];
+		name = l->fns[nr - LATSYS_FUNC].name;
 	} else if ((name = latsys_name(nr)) == NULL) {
 		snprintf(buf, sizeof buf, "syscall %d", nr);
 		name = buf;
@@ -216,7 +186,8 @@ latsys_row(struct latsys *l, int pid, int nr)
 	                         .nr = nr,
 	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
 	                         .name = str_intern(name)};
-	lat_acc_reset(&r->acc);
+	lat_hist_reset(&r->total);
+	lat_hist_reset(&r->interval);
 	*slot = (uint32_t)l->nrows;
 	latsys_comm(l, pid); /* while the process is still there */
 	return r;
@@ -242,37 +213,7 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 	if (nr < 0)
 		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, nr)->acc.interval, ns, ret < 0);
-}
-
-/* Thread tid of process pid entered (entry) or left function k. */
-void
-latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t)
-{
-	uint64_t ns;
-
-	if (entry)
-		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
-	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
-		lat_hist_add(&latsys_row(l, pid, LATSYS_FUNC + (int)k)->acc.interval, ns, false);
-}
-
-/* Name function k (the rows of latsys_func): a SPEC's binary by its
- * base name, "/usr/bin/app:work" as "app:work", so the function shows in
- * a narrow column. */
-void
-latsys_set_funcs(struct latsys *l, const char *const *names, size_t n)
-{
-	free(l->fnames);
-	l->fnames = xcalloc(n ? n : 1, sizeof *l->fnames);
-	for (size_t i = 0; i < n; i++) {
-		const char *name = names[i], *colon = strrchr(name, ':'), *slash;
-
-		while (colon != NULL && (slash = memchr(name, '/', (size_t)(colon - name))) != NULL)
-			name = slash + 1;
-		l->fnames[i] = str_intern(name);
-	}
-	l->nfuncs = n;
+		lat_hist_add(&latsys_row_get(l, pid, nr)->interval, ns, ret < 0);
 }
 
 /* The offsets of the fields the hot path reads, from the formats. */
@@ -288,9 +229,9 @@ latsys_offsets(struct latsys *l, struct tt_err *err)
 		free(en);
 		return -1;
 	}
-	l->off_enter_id = tt_tracefs_field_offset(en, "id");
-	l->off_exit_id = tt_tracefs_field_offset(ex, "id");
-	l->off_exit_ret = tt_tracefs_field_offset(ex, "ret");
+	l->off_enter_id = tt_tracefs_format_offset(en, "id");
+	l->off_exit_id = tt_tracefs_format_offset(ex, "id");
+	l->off_exit_ret = tt_tracefs_format_offset(ex, "ret");
 	free(en);
 	free(ex);
 	if (l->off_enter_id < 0 || l->off_exit_id < 0 || l->off_exit_ret < 0)
@@ -330,7 +271,7 @@ latsys_target_tids(const struct latsys_opts *o, int **tids)
 struct latsys *
 latsys_new(const struct latsys_opts *o, struct tt_err *err)
 {
-	size_t nspecs = 2 + 2 * o->nfuncs;
+	size_t nsys = o->no_syscalls ? 0 : 2, nspecs = nsys + 2 * o->nfuncs;
 	struct evspec *specs = xcalloc(nspecs, sizeof *specs);
 	struct latsys *l;
 	struct evlist_target t = {.cpus = o->cpus, .ncpus = o->ncpus};
@@ -339,20 +280,35 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 	int *cpus = NULL, *tids = NULL, rc;
 	bool any = o->npids > 0 || o->ntids > 0 || o->command > 0;
 
-	if (evspec_parse("raw_syscalls:sys_enter", &specs[0], err) != 0 ||
-	    evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0) {
+	if (nsys > 0 && (evspec_parse("raw_syscalls:sys_enter", &specs[0], err) != 0 ||
+	                 evspec_parse("raw_syscalls:sys_exit", &specs[1], err) != 0)) {
 		free(specs);
 		return NULL;
 	}
 	for (size_t i = 0; i < 2 * o->nfuncs; i++)
-		if (evspec_parse(o->funcs[i], &specs[2 + i], err) != 0) {
+		if (evspec_parse(o->funcs[i], &specs[nsys + i], err) != 0) {
 			free(specs);
 			return NULL;
 		}
 	l = latsys_new_offline();
 	latsys_set_funcs(l, o->func_names, o->nfuncs);
 	l->include_self = o->include_self;
-	if (latsys_offsets(l, err) != 0)
+	l->nsys = nsys;
+	if (any)
+		l->target = o->command > 0 ? "command" : "target";
+	if ((rc = latsys_bpf_setup(l, o, err)) != 0) {
+		free(specs);
+		if (rc < 0) {
+			latsys_free(l);
+			return NULL;
+		}
+		return l; /* in the kernel: no rings */
+	}
+	if (nspecs == 0) { /* the rings need an event from the start */
+		err_set(err, "--no-syscalls without --latency: nothing to time on the perf rings");
+		goto fail;
+	}
+	if (nsys > 0 && latsys_offsets(l, err) != 0)
 		goto fail;
 	if (t.ncpus == 0) {
 		if (online_cpus(&cpus, &t.ncpus, err) != 0)
@@ -368,11 +324,15 @@ latsys_new(const struct latsys_opts *o, struct tt_err *err)
 		}
 		t.inherit = o->npids > 0 || o->command > 0;
 		t.enable_on_exec = o->command > 0;
-		l->target = o->command > 0 ? "command" : "target";
 	}
 	rc = evlist_open(&l->el, specs, nspecs, &t, &p, err);
+	/* kept: functions timed later open on the same target */
+	l->cpus = xmalloc((t.ncpus + 1) * sizeof *l->cpus);
+	memcpy(l->cpus, t.cpus, t.ncpus * sizeof *l->cpus);
+	l->ncpus = t.ncpus;
+	l->tids = tids, l->ntids = t.ntids;
+	l->inherit = t.inherit;
 	free(cpus);
-	free(tids);
 	cpus = tids = NULL;
 	if (rc != 0)
 		goto fail;
@@ -391,6 +351,8 @@ fail:
 int
 latsys_start(struct latsys *l, struct tt_err *err)
 {
+	if (l->bpf != NULL)
+		latbpf_set_on(l->bpf, true);
 	if (l->open && evlist_enable(&l->el) != 0)
 		return err_set(err, "cannot enable raw_syscalls events: %s", strerror(errno));
 	return 0;
@@ -400,10 +362,15 @@ latsys_start(struct latsys *l, struct tt_err *err)
 void
 latsys_pause(struct latsys *l, bool paused)
 {
+	if (l->bpf != NULL)
+		latbpf_set_on(l->bpf, !paused);
 	if (!l->open)
 		return;
 	if (paused) {
 		evlist_disable(&l->el);
+		for (size_t k = 0; k < l->nfuncs; k++)
+			if (l->fns[k].el != NULL)
+				evlist_disable(l->fns[k].el);
 		latsys_read(l);
 		return;
 	}
@@ -416,6 +383,18 @@ latsys_pause(struct latsys *l, bool paused)
 	lat_pair_init(&l->fpair, 0);
 	l->fpair.unpaired = funpaired;
 	evlist_enable(&l->el);
+	for (size_t k = 0; k < l->nfuncs; k++)
+		if (l->fns[k].el != NULL)
+			evlist_enable(l->fns[k].el);
+}
+
+/* The evlists the source reads: its own, then each function's own. */
+static struct evlist *
+latsys_evlist(const struct latsys *l, size_t i)
+{
+	if (i == 0)
+		return (struct evlist *)&l->el;
+	return i - 1 < l->nfuncs ? l->fns[i - 1].el : NULL;
 }
 
 /* The rings' fds. */
@@ -424,9 +403,13 @@ latsys_pollfds(const struct latsys *l, struct pollfd *fds, size_t max)
 {
 	size_t n = 0;
 
-	for (size_t i = 0; i < l->el.nrings && n < max; i++)
-		if (l->el.ring_fds[i] >= 0)
-			fds[n++] = (struct pollfd){.fd = l->el.ring_fds[i], .events = POLLIN};
+	for (size_t e = 0; e <= l->nfuncs; e++) {
+		const struct evlist *el = latsys_evlist(l, e);
+
+		for (size_t i = 0; el != NULL && i < el->nrings && n < max; i++)
+			if (el->ring_fds[i] >= 0)
+				fds[n++] = (struct pollfd){.fd = el->ring_fds[i], .events = POLLIN};
+	}
 	return n;
 }
 
@@ -440,22 +423,25 @@ latsys_field(const struct record_sample *s, int off, int64_t *v)
 	return true;
 }
 
-/* One sample: an entry or an exit. */
+/* One sample of evlist e (latsys_evlist): an entry or an exit. */
 static void
-latsys_sample(struct latsys *l, const struct perf_event_header *h)
+latsys_sample(struct latsys *l, size_t e, const struct perf_event_header *h)
 {
+	struct evlist *el = latsys_evlist(l, e);
 	struct record_sample s;
 	struct evsel *ev;
 	int64_t nr, ret;
 
-	if (record_parse_sample(h, l->el.sample_type, 0, &s) != 0 ||
-	    (ev = evlist_find_id(&l->el, s.id)) == NULL)
+	if (record_parse_sample(h, el->sample_type, 0, &s) != 0 ||
+	    (ev = evlist_find_id(el, s.id)) == NULL)
 		return;
 	if ((int)s.pid == l->self && !l->include_self)
 		return;
 	l->events++;
-	if (ev >= &l->el.evsels[2]) { /* a function's entry or return probe */
-		size_t i = (size_t)(ev - &l->el.evsels[2]);
+	if (e > 0) { /* a function timed while running: its own entry and return */
+		latsys_func(l, (int)s.pid, (int)s.tid, e - 1, ev == &el->evsels[0], s.time);
+	} else if (ev >= &l->el.evsels[l->nsys]) { /* a function's entry or return probe */
+		size_t i = (size_t)(ev - &l->el.evsels[l->nsys]);
 
 		latsys_func(l, (int)s.pid, (int)s.tid, i / 2, i % 2 == 0, s.time);
 	} else if (ev == &l->el.evsels[0]) {
@@ -467,9 +453,9 @@ latsys_sample(struct latsys *l, const struct perf_event_header *h)
 	}
 }
 
-/* One record of any type. */
+/* One record of any type, from evlist e. */
 static void
-latsys_record(struct latsys *l, const struct perf_event_header *h)
+latsys_record(struct latsys *l, size_t e, const struct perf_event_header *h)
 {
 	uint64_t st = l->el.sample_type;
 	struct record_comm c;
@@ -478,7 +464,7 @@ latsys_record(struct latsys *l, const struct perf_event_header *h)
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		latsys_sample(l, h);
+		latsys_sample(l, e, h);
 		break;
 	case PERF_RECORD_COMM: /* a thread's own name is not the process's */
 		if (record_parse_comm(h, st, &c) == 0 && c.pid == c.tid)
@@ -501,22 +487,35 @@ latsys_record(struct latsys *l, const struct perf_event_header *h)
 	}
 }
 
-/* One record of the ring reader. */
+/* One record of the ring reader: the evlist it came from says which
+ * function's (0: the syscalls' and the first functions'). */
 static void
 latsys_record_cb(void *arg, struct evlist *el, const struct perf_event_header *h)
 {
-	(void)el;
-	latsys_record(arg, h);
+	struct latsys *l = arg;
+
+	for (size_t e = 0; e <= l->nfuncs; e++)
+		if (latsys_evlist(l, e) == el) {
+			latsys_record(l, e, h);
+			return;
+		}
 }
 
-/* Drain the rings merged in time order. */
+/* Drain the rings of every evlist (functions timed while running have
+ * their own) merged in time order: an entry on one CPU and its exit on
+ * another must meet in order. */
 void
 latsys_read(struct latsys *l)
 {
-	struct evlist *el = &l->el;
+	struct evlist *els[l->nfuncs + 1];
+	size_t n = 0;
 
-	if (l->open)
-		evlist_read_ordered(&el, 1, latsys_record_cb, l);
+	if (!l->open)
+		return;
+	for (size_t e = 0; e <= l->nfuncs; e++)
+		if (latsys_evlist(l, e) != NULL)
+			els[n++] = latsys_evlist(l, e);
+	evlist_read_ordered(els, n, latsys_record_cb, l);
 }
 
 /* The interval's calls join the totals. */
@@ -527,39 +526,63 @@ latsys_tick(struct latsys *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
-	for (size_t i = 0; i < l->nrows; i++)
-		lat_acc_tick(&l->rows[i].acc, secs);
+	if (l->bpf != NULL) {
+		latsys_bpf_tick(l, secs);
+		return;
+	}
+	for (size_t i = 0; i < l->nrows; i++) {
+		struct latsys_row *r = &l->rows[i];
+
+		r->last_interval = r->interval.count;
+		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
+		lat_hist_merge(&r->total, &r->interval);
+		lat_hist_reset(&r->interval);
+	}
 }
 
 /* Every row into the frame's part. */
 void
 latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 {
+	size_t first;
+
 	/* the other sources' rows (runq, bio, offcpu) stay */
 	frame_latency_drop(fl, (1u << LAT_SYSCALL) | (1u << LAT_FUNCTION));
 	frame_latency_reserve(fl, fl->nrows + l->nrows);
+	first = fl->nrows;
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct latsys_row *r = &l->rows[i];
-		struct lat_row *o;
+		struct lat_row *o = NULL;
 
-		if (r->acc.total.count == 0)
+		if (r->total.count == 0 ||
+		    (r->nr >= LATSYS_FUNC && l->fns[r->nr - LATSYS_FUNC].gone))
 			continue;
+		/* merged over processes: names are interned, one row each */
+		for (size_t j = first; !l->per_process && j < fl->nrows && o == NULL; j++)
+			if (fl->rows[j].kind == r->kind && fl->rows[j].name == r->name)
+				o = &fl->rows[j];
+		if (o != NULL) {
+			o->interval += r->last_interval;
+			o->rate += r->rate;
+			lat_hist_merge(&o->hist, &r->total);
+			continue;
+		}
 		o = &fl->rows[fl->nrows++];
 		memset(o, 0, sizeof *o);
 		o->kind = r->kind;
 		o->name = r->name;
-		o->pid = r->pid;
-		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
-		o->interval = r->acc.last_interval;
-		o->rate = r->acc.rate;
-		o->hist = r->acc.total;
+		o->pid = l->per_process ? r->pid : -1;
+		snprintf(o->comm, sizeof o->comm, "%s",
+		         l->per_process ? latsys_comm(l, r->pid) : "(all)");
+		o->interval = r->last_interval;
+		o->rate = r->rate;
+		o->hist = r->total;
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;
-	fl->unpaired = l->pair.unpaired + l->fpair.unpaired;
+	fl->unpaired = l->pair.unpaired + l->fpair.unpaired + l->bpf_unpaired;
 	fl->target = l->target;
-	fl->notice = "syscalls paired in user space from raw_syscalls events: two ring records "
-	             "per syscall";
+	fl->notice = l->notice[0] ? l->notice : NULL;
 }
 
 /* Close and free. */
@@ -572,7 +595,11 @@ latsys_free(struct latsys *l)
 		evlist_close(&l->el);
 	lat_pair_free(&l->pair);
 	lat_pair_free(&l->fpair);
-	free(l->fnames);
+	latsys_set_funcs(l, NULL, 0);
+	latbpf_free(l->bpf);
+	free(l->fns);
+	free(l->cpus);
+	free(l->tids);
 	free(l->rows);
 	free(l->rowtab);
 	free(l->comms);

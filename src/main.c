@@ -206,7 +206,7 @@ command_status(int wstatus)
  * scheduler and block one, as --latency-kinds asks. 0, or the exit status
  * after saying why not. */
 static int
-open_latency(const struct options *o, struct probes *p, struct session *s, int child)
+open_latency(const struct options *o, struct probes *p, struct session *s, int child, bool tui)
 {
 	struct tt_err err;
 
@@ -215,20 +215,27 @@ open_latency(const struct options *o, struct probes *p, struct session *s, int c
 		struct latsys_opts lo = {TARGET_OPTS(o),
 		                         .command = child,
 		                         .include_self = o->include_self,
+		                         .backend = o->engine,
+		                         .no_syscalls = o->no_syscalls ||
+		                                        !(o->latency_kinds & (1u << LAT_SYSCALL)),
 		                         .funcs = fev,
 		                         .func_names = o->latencies,
 		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
 		struct latsys *l = latsys_new(&lo, &err);
 
 		free(fev);
-		if (l == NULL) {
+		if (l == NULL && !tui) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			return EXIT_RUNTIME;
 		}
-		session_add(s, &source_latency, l);
-		if (latsys_start(l, &err) != 0) {
-			fprintf(stderr, "tracetop: %s\n", err.msg);
-			return EXIT_RUNTIME;
+		if (l != NULL) {
+			session_add(s, &source_latency, l);
+			if (!tui && !latsys_in_kernel(l) && o->engine != ENGINE_BACKEND_PERF)
+				fprintf(stderr, "tracetop: latency %s\n", latsys_notice(l));
+			if (latsys_start(l, &err) != 0) {
+				fprintf(stderr, "tracetop: %s\n", err.msg);
+				return EXIT_RUNTIME;
+			}
 		}
 	}
 	if (latsched_wanted(o->latency_kinds)) {
@@ -243,14 +250,16 @@ open_latency(const struct options *o, struct probes *p, struct session *s, int c
 		                           .include_self = o->include_self};
 		struct latsched *ls = latsched_new(&so, &err);
 
-		if (ls == NULL) {
+		if (ls == NULL && !tui) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			return EXIT_RUNTIME;
 		}
-		session_add(s, &source_latsched, ls);
-		if (latsched_start(ls, &err) != 0) {
-			fprintf(stderr, "tracetop: %s\n", err.msg);
-			return EXIT_RUNTIME;
+		if (ls != NULL) {
+			session_add(s, &source_latsched, ls);
+			if (latsched_start(ls, &err) != 0) {
+				fprintf(stderr, "tracetop: %s\n", err.msg);
+				return EXIT_RUNTIME;
+			}
 		}
 	}
 	return 0;
@@ -302,8 +311,9 @@ run(const struct options *o, struct evspec *specs)
 	bool probing = o->view == VIEW_PROBES && !tui;
 	/* batch --view system: /proc and /sys; the engine only starts a command */
 	bool systeming = o->view == VIEW_SYSTEM && !tui;
-	/* batch --view latency: syscall events paired; the engine only starts
-	 * a command (the screen opens them when its Latency pane is shown) */
+	/* batch --view latency: syscalls and functions timed; the engine
+	 * only starts a command (the screen times them while its Latency pane
+	 * is shown: from the start with --view latency, else once shown) */
 	bool latencing = o->view == VIEW_LATENCY && !tui;
 	int status = EXIT_RUNTIME;
 
@@ -315,8 +325,9 @@ run(const struct options *o, struct evspec *specs)
 		eo.events = &dummy;
 		eo.nevents = 1;
 	}
-	/* nothing sampled, nothing for BPF to count */
-	if (counting || probing || systeming || tracing)
+	/* nothing sampled, nothing for BPF to count (--engine then chooses
+	 * how latency is measured) */
+	if (counting || probing || systeming || tracing || latencing)
 		eo.backend = ENGINE_BACKEND_PERF;
 	/* before the worker thread starts: it reads the environment */
 	symdbg_configure(!o->no_debuginfod);
@@ -376,7 +387,11 @@ run(const struct options *o, struct evspec *specs)
 			goto done;
 		}
 	}
-	if (latencing && (status = open_latency(o, p, s, engine_child_pid(e))) != 0)
+	/* --view latency, on the screen too: timed from before the command
+	 * runs (the Latency pane takes these sources; one that cannot be
+	 * opened there is tried again by the pane, which says why) */
+	if (o->view == VIEW_LATENCY &&
+	    (status = open_latency(o, p, s, engine_child_pid(e), tui)) != 0)
 		goto done;
 	status = EXIT_RUNTIME;
 	if (engine_notice(e) != NULL && !tui)

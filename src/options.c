@@ -36,6 +36,7 @@ enum {
 	OPT_ENGINE,
 	OPT_LATENCY,
 	OPT_LATENCY_KINDS,
+	OPT_NO_SYSCALLS,
 	OPT_HISTORY,
 	OPT_HISTORY_DUMP,
 	OPT_MAX_STACK,
@@ -116,6 +117,8 @@ static const struct opt_def opt_defs[] = {
     {"latency-kinds", OPT_LATENCY_KINDS, "KINDS",
      "what the latency view times: syscall, runq, bio, offcpu, oncpu or all, comma-separated "
      "(default syscall)"},
+    {"no-syscalls", OPT_NO_SYSCALLS, NULL,
+     "latency: time only the --latency functions, not every syscall"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
@@ -400,6 +403,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_LATENCY_KINDS:
 		return lat_kinds_parse(arg, &o->latency_kinds, err);
+	case OPT_NO_SYSCALLS:
+		o->no_syscalls = true;
+		return 0;
 	case OPT_PROBE_VARS:
 		o->probe_vars = arg;
 		return 0;

@@ -25,6 +25,7 @@ struct session {
 	struct session_opts o;
 	struct session_source sources[SESSION_MAX_SOURCES];
 	size_t nsources;
+	bool repoll; /* a source's fds changed (session_repoll) */
 	struct frame frame;
 	struct history *history; /* NULL: --history 0 */
 	uint64_t start_ns;       /* sampling began (0: when the loop starts) */
@@ -175,6 +176,13 @@ session_start(struct session *s)
 	s->start_ns = s->last_ns = now_ns();
 }
 
+/* A source's fds changed: poll the new set from the next turn. */
+void
+session_repoll(struct session *s)
+{
+	s->repoll = true;
+}
+
 /* The one loop. */
 int
 session_run(struct session *s, const struct session_hooks *h)
@@ -188,9 +196,11 @@ session_run(struct session *s, const struct session_hooks *h)
 		session_start(s);
 	next = s->start_ns + (uint64_t)(s->o.first_delay * 1e9);
 	while (h->stop == NULL || !h->stop(h->arg)) {
-		if (s->nsources != polled) { /* a source joined (a pane opened it) */
+		/* a source joined (a pane opened it) or has new fds */
+		if (s->nsources != polled || s->repoll) {
 			nfds = session_pollfds(s, h, fds, &nfront);
 			polled = s->nsources;
+			s->repoll = false;
 		}
 		if (poll(fds, nfds, session_wait(h, next)) < 0 && errno != EINTR)
 			return -1;

@@ -726,7 +726,7 @@ tt_tracefs_state_free(struct tt_tracefs_state *st)
 
 /* The offset of field name in a tracepoint format text, or -1. */
 int
-tt_tracefs_field_offset(const char *text, const char *name)
+tt_tracefs_format_offset(const char *text, const char *name)
 {
 	size_t n = strlen(name);
 
@@ -743,4 +743,17 @@ tt_tracefs_field_offset(const char *text, const char *name)
 		return v;
 	}
 	return -1;
+}
+
+/* The offset of field of events/SYS/EVENT, or -1 (no such event or field). */
+int
+tt_tracefs_field_offset(const char *sys, const char *event, const char *field)
+{
+	struct tt_err err;
+	size_t len;
+	char *text = tt_tracefs_event_format(sys, event, &len, &err);
+	int off = text != NULL ? tt_tracefs_format_offset(text, field) : -1;
+
+	free(text);
+	return off;
 }

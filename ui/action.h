@@ -73,6 +73,9 @@ enum action {
 	ACT_TOGGLE_COUNTS, /* P: percent or samples */
 	/* processes pane */
 	ACT_THREADS, /* H: show or hide each process's threads */
+	/* latency (and t in Top and Probes) */
+	ACT_TIME_FUNC,   /* t: time the selected function (entry/return probe pair) */
+	ACT_PER_PROCESS, /* p in Latency: rows per process or over all */
 	/* flame pane (and F in Top) */
 	ACT_FLAME,         /* F in Top: the selected function in the Flame pane */
 	ACT_LEFT,          /* Left: the frame to the left */

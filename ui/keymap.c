@@ -37,6 +37,10 @@ static const struct keybind keymap[] = {
      "show or hide the selected row's histogram (and offcpu stacks)"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_LATENCY, NULL, NULL},
     {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_LATENCY, NULL, NULL},
+    {'p', false, "p", ACT_PER_PROCESS, SCOPE_LATENCY, "PerProc",
+     "one row per process, or one per function and syscall over all processes"},
+    {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_LATENCY, "Untime",
+     "stop timing the selected function and remove its probe pair"},
     {'\n', false, "Enter", ACT_ENTER, SCOPE_TABLE, "Menu",
      "menu for the selected row: zoom into its process, thread, cgroup or object"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
@@ -92,6 +96,12 @@ static const struct keybind keymap[] = {
     {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_PROBES, "Remove", "remove the selected probe"},
     {'a', false, "a", ACT_ANNOTATE, SCOPE_TOP, NULL,
      "annotate the selected function: its instructions and source lines"},
+    {'t', false, "t", ACT_TIME_FUNC, SCOPE_TOP, NULL,
+     "time the selected function: an entry/return probe pair, its latency histogram in the "
+     "Latency pane"},
+    {'t', false, "t", ACT_TIME_FUNC, SCOPE_PROBES, "Time",
+     "time the selected probe's function (or, in the insert dialogue, the function chosen) "
+     "in the Latency pane"},
     {'F', false, "F", ACT_FLAME, SCOPE_TOP, NULL,
      "with -g: show the selected function in the Flame pane"},
     {']', false, "]", ACT_HOT_NEXT, SCOPE_ANNOTATE, "Hot",

@@ -359,6 +359,8 @@ loop_key(struct tui *t, wint_t ch, bool is_key)
 	if (t->menu.active) {
 		if (a == ACT_QUIT && is_key) /* F10 quits even from a menu */
 			t->quit = true;
+		else if (a == ACT_TIME_FUNC) /* t: time what the menu is about */
+			p->action(t->pane_state[t->cur], t, a);
 		else if ((menu_action(&t->menu, a, &id) & REACT_HANDLED) && !t->menu.active &&
 		         a == ACT_ENTER && p->menu != NULL)
 			p->menu(t->pane_state[t->cur], t, id);

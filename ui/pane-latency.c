@@ -17,6 +17,7 @@
 #include "tracetop/offcpu.h"
 #include "tracetop/report-latency.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/probe.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
 #include "ui/meters.h"
@@ -125,7 +126,14 @@ struct latpane {
 	bool opened;
 	char error[sizeof(struct tt_err)];       /* why the syscall source could not be opened */
 	char sched_error[sizeof(struct tt_err)]; /* why the sched/block one could not */
-	bool detail; /* Enter: the selected row's histogram under the table */
+	bool detail;         /* Enter: the selected row's histogram under the table */
+	const char *pending; /* a function just timed: select its first row */
+	/* functions timed by keypress: the tracepoints of their probe pair */
+	struct lat_timed {
+		int k; /* the source's function index; -1: removed */
+		char entry[160], ret[160];
+	} * timed;
+	size_t ntimed;
 };
 
 /* A row's histogram in one line of characters (the bucket's share of its
@@ -160,7 +168,7 @@ lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 	buf[0] = '\0';
 	switch ((enum lat_col)col) {
 	case COL_PID:
-		snprintf(buf, len, "%d", r->pid);
+		snprintf(buf, len, r->pid < 0 ? "all" : "%d", r->pid);
 		break;
 	case COL_COMM:
 		str_escape(buf, len, r->comm, strnlen(r->comm, sizeof r->comm));
@@ -322,6 +330,7 @@ lat_free(void *pp)
 
 	table_free(&p->list.table);
 	free(p->ptrs);
+	free(p->timed);
 	free(p);
 }
 
@@ -335,9 +344,13 @@ lat_open(struct latpane *p, struct tui *t)
 	size_t npids = o != NULL ? o->npids : 0;
 	int *pids = xmalloc((npids + 1) * sizeof *pids);
 	struct latsys_opts lo = {.pids = pids, .npids = npids};
-	const char **fev = NULL;
+	bool syscalls = o == NULL || (o->latency_kinds & (1u << LAT_SYSCALL));
 	struct tt_err err;
 
+	/* --view latency: opened before the command ran */
+	p->opened = true;
+	p->src = session_source(t->session, &source_latency);
+	p->sched = session_source(t->session, &source_latsched);
 	if (npids > 0)
 		memcpy(pids, o->pids, npids * sizeof *pids);
 	if (child > 0)
@@ -346,21 +359,25 @@ lat_open(struct latpane *p, struct tui *t)
 		lo.tids = o->tids, lo.ntids = o->ntids;
 		lo.cpus = o->cpus, lo.ncpus = o->ncpus;
 		lo.include_self = o->include_self;
-		lo.funcs = fev = probe_cli_latency_events(o, t->probes);
-		lo.func_names = o->latencies;
+		lo.backend = o->engine;
+		lo.no_syscalls = o->no_syscalls || !syscalls;
+	}
+	if (p->src == NULL && (syscalls || o->nlatencies > 0)) {
+		const char **fev = o != NULL ? probe_cli_latency_events(o, t->probes) : NULL;
+
+		lo.funcs = fev;
+		lo.func_names = o != NULL ? o->latencies : NULL;
 		lo.nfuncs = fev != NULL ? o->nlatencies : 0;
-	}
-	p->opened = true;
-	if ((o == NULL || (o->latency_kinds & (1u << LAT_SYSCALL)) || o->nlatencies > 0) &&
-	    (p->src = latsys_new(&lo, &err)) == NULL)
-		snprintf(p->error, sizeof p->error, "%s", err.msg);
-	free(fev);
-	if (p->src != NULL) {
-		session_add(t->session, &source_latency, p->src);
-		if (latsys_start(p->src, &err) != 0)
+		if ((p->src = latsys_new(&lo, &err)) == NULL) {
 			snprintf(p->error, sizeof p->error, "%s", err.msg);
+		} else {
+			session_add(t->session, &source_latency, p->src);
+			if (latsys_start(p->src, &err) != 0)
+				snprintf(p->error, sizeof p->error, "%s", err.msg);
+		}
+		free(fev);
 	}
-	if (o != NULL && latsched_wanted(o->latency_kinds)) {
+	if (p->sched == NULL && o != NULL && latsched_wanted(o->latency_kinds)) {
 		struct latsched_opts so = {.kinds = o->latency_kinds,
 		                           .pids = pids,
 		                           .npids = lo.npids,
@@ -415,6 +432,13 @@ lat_update(void *pp, struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < fl->nrows; i++)
 		p->ptrs[i] = &fl->rows[i];
 	table_set_rows(&p->list.table, p->ptrs, fl->nrows);
+	/* the function just timed: its row selected, its histogram shown */
+	for (size_t i = 0; p->pending != NULL && i < fl->nrows; i++)
+		if (fl->rows[i].kind == LAT_FUNCTION && fl->rows[i].name == p->pending) {
+			table_search(&p->list.table, p->pending);
+			p->detail = true;
+			p->pending = NULL;
+		}
 }
 
 /* Where a stack tree is drawn. */
@@ -580,33 +604,170 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		str_escape(why, sizeof why, p->error[0] != '\0' ? p->error : p->sched_error,
 		           strlen(p->error[0] != '\0' ? p->error : p->sched_error));
 	snprintf(line, sizeof line,
-	         "%zu rows (%s), %llu events, %llu lost, %llu unpaired; paired in user space: %s; "
-	         "Enter: %s%s%s",
-	         fl->nrows, fl->target ? fl->target : "-",
-	         (unsigned long long)(fl->events + fl->sched_events),
+	         "%zu rows (%s), %llu events, %llu lost, %llu unpaired; %s%s%s%s", fl->nrows,
+	         fl->target ? fl->target : "-", (unsigned long long)(fl->events + fl->sched_events),
 	         (unsigned long long)(fl->lost + fl->sched_lost),
 	         (unsigned long long)(fl->unpaired + fl->sched_unpaired),
-	         p->sched != NULL && p->src != NULL ? "two ring records per syscall, one per switch"
-	         : p->sched != NULL ? "a ring record per switch (offcpu: with stacks)"
-	                            : "two ring records per syscall",
-	         p->sched != NULL ? "histogram, stacks" : "histogram", why[0] ? "; absent: " : "",
-	         why);
+	         fl->notice ? fl->notice : "", p->sched != NULL ? (fl->notice ? "; " : "") : "",
+	         p->sched != NULL ? "sched/block: a ring record per switch (offcpu: with stacks), "
+	                            "paired here; Enter: histogram, stacks"
+	                          : "",
+	         why[0] ? "; absent: " : "");
+	if (why[0])
+		snprintf(line + strlen(line), sizeof line - strlen(line), "%s", why);
 	listpane_draw_titled(&p->list, win, y, x, h - dh, w, line, &t->theme);
 	if (dh > 0)
 		lat_draw_detail(p, sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
 }
 
-/* Enter: show or hide the selected row's histogram; then the list's. */
+/* Remove probe tracepoint name of tracetop's (its events are closed). */
+static void
+lat_probe_remove(struct tui *t, const char *name)
+{
+	struct tt_err err;
+	int i = probes_find(t->probes, name);
+
+	if (i >= 0 && probes_remove(t->probes, (size_t)i, &err) != 0)
+		tui_status(t, true, "%s", err.msg);
+}
+
+/* Time func of binary (see tui.h): the probe pair, then the source's
+ * events on it. */
+void
+pane_latency_time(struct tui *t, const char *binary, const char *func)
+{
+	struct latpane *p = tui_pane_state(t, &pane_latency);
+	bool kernel = binary == NULL || binary[0] == '\0';
+	char target[4700], ret[4710], esc[200];
+	struct lat_timed *tm;
+	struct tt_err err;
+	int ie, ir, k;
+
+	if (p == NULL)
+		return;
+	str_escape(esc, sizeof esc, func, strlen(func));
+	if (kernel && !probe_kind_supported(PROBE_KPROBE, &err)) {
+		tui_status(t, true,
+		           "cannot time kernel function %s: this kernel has no kprobes (%s); user "
+		           "functions are timed with uprobes",
+		           esc, err.msg);
+		return;
+	}
+	if (t->probes == NULL) {
+		tui_status(t, true, "cannot time %s: probes are not available here", esc);
+		return;
+	}
+	if (probe_spec_target(target, sizeof target, binary, func, &err) != 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		return;
+	}
+	snprintf(ret, sizeof ret, "%s%%return", target);
+	tui_show_pane(t, &pane_latency);
+	if (p->src == NULL && p->error[0] == '\0')
+		lat_open(p, t); /* as its first sight would */
+	if (p->src == NULL) {
+		tui_status(t, true, "cannot time %s: %s", esc, p->error);
+		return;
+	}
+	if (latsys_find_func(p->src, target) >= 0) {
+		tui_status(t, false, "%s is timed already (Delete on its row stops)", esc);
+		return;
+	}
+	if ((ie = probes_add(t->probes, target, NULL, &err)) < 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		return;
+	}
+	if ((ir = probes_add(t->probes, ret, NULL, &err)) < 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		lat_probe_remove(t, probes_tracepoint(t->probes, (size_t)ie));
+		return;
+	}
+	p->timed = xrealloc(p->timed, (p->ntimed + 1) * sizeof *p->timed);
+	tm = &p->timed[p->ntimed];
+	snprintf(tm->entry, sizeof tm->entry, "%s", probes_tracepoint(t->probes, (size_t)ie));
+	snprintf(tm->ret, sizeof tm->ret, "%s", probes_tracepoint(t->probes, (size_t)ir));
+	if ((k = latsys_add_func(p->src, target, tm->entry, tm->ret, &err)) < 0) {
+		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
+		lat_probe_remove(t, tm->entry);
+		lat_probe_remove(t, tm->ret);
+		return;
+	}
+	tm->k = k;
+	p->ntimed++;
+	p->pending = latsys_func_name(p->src, (size_t)k);
+	/* counted here: their hit counters in the Probes pane would only add
+	 * a cost per call (and see none when the kernel times them) */
+	probes_set_enabled(t->probes, (size_t)ie, false, &err);
+	probes_set_enabled(t->probes, (size_t)ir, false, &err);
+	session_repoll(t->session);
+	tui_status(t, false,
+	           "timing %s with a %s pair (%s); its row comes at the next refresh, "
+	           "Delete stops",
+	           esc, kernel ? "kprobe/kretprobe" : "uprobe/uretprobe",
+	           latsys_in_kernel(p->src) ? "histogram in the kernel" : "paired here");
+}
+
+/* Delete: stop timing the selected function, remove its probe pair. */
+static int
+lat_untime(struct latpane *p, struct tui *t)
+{
+	const struct lat_row *r = table_selected(&p->list.table);
+	struct tt_err err;
+	char esc[200];
+	int k;
+
+	if (r == NULL || r->kind != LAT_FUNCTION || p->src == NULL ||
+	    (k = latsys_find_func(p->src, r->name)) < 0) {
+		tui_status(t, false, "select a timed function's row to stop timing it");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	str_escape(esc, sizeof esc, r->name, strlen(r->name));
+	if (latsys_remove_func(p->src, (size_t)k, &err) != 0) {
+		tui_status(t, false, "%s", err.msg);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	bool ours = false;
+
+	for (size_t i = 0; i < p->ntimed; i++)
+		if (p->timed[i].k == k) {
+			lat_probe_remove(t, p->timed[i].entry);
+			lat_probe_remove(t, p->timed[i].ret);
+			p->timed[i].k = -1;
+			ours = true;
+		}
+	session_repoll(t->session);
+	tui_status(t, false, "stopped timing %s; %s", esc,
+	           ours ? "its probes are removed" : "its --latency probes go at exit");
+	tui_snapshot(t);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Enter: show or hide the selected row's histogram; p: per process or
+ * not; Delete: stop timing a function; then the list's. */
 static int
 lat_action(void *pp, struct tui *t, enum action a)
 {
 	struct latpane *p = pp;
 
-	if (a == ACT_ENTER) {
+	switch (a) {
+	case ACT_ENTER:
 		p->detail = !p->detail;
 		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_PER_PROCESS:
+		if (p->src == NULL)
+			return REACT_HANDLED;
+		latsys_set_per_process(p->src, !latsys_per_process(p->src));
+		tui_status(t, false, "%s",
+		           latsys_per_process(p->src)
+		               ? "a row per process"
+		               : "a row per function and syscall over all processes");
+		tui_snapshot(t);
+		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_REMOVE:
+		return lat_untime(p, t);
+	default:
+		return listpane_action(&p->list, t, a);
 	}
-	return listpane_action(&p->list, t, a);
 }
 
 const struct pane_ops pane_latency = {

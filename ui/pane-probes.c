@@ -73,6 +73,7 @@ enum probes_menu_id {
 	MENU_PID = 50,
 	MENU_ENTRY = 100,
 	MENU_RETURN,
+	MENU_TIME,
 	MENU_TOGGLE = 200,
 	MENU_REMOVE,
 	MENU_STREAM,
@@ -505,6 +506,8 @@ probes_when_menu(struct probes_pane *p, struct tui *t)
 	menu_open(&t->menu, "Probe");
 	menu_add(&t->menu, MENU_ENTRY, false, "At the entry of %s", esc);
 	menu_add(&t->menu, MENU_RETURN, false, "At the return of %s (%%return, $retval)", esc);
+	menu_add(&t->menu, MENU_TIME, false, "Time %s: entry and return, a latency histogram (t)",
+	         esc);
 	probes_vars_items(p, t);
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -602,6 +605,57 @@ probes_delete(struct probes_pane *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* The function a probe row is on: its binary ("" for the kernel) and
+ * name (or 0xOFFSET); false for other kinds or a probe inside it. */
+static bool
+probes_row_func(const struct probes_row *r, char *bin, size_t blen, char *func, size_t flen)
+{
+	const char *f = r->target, *colon, *plus;
+
+	if (f == NULL)
+		return false;
+	if (r->kind == PROBE_UPROBE || r->kind == PROBE_URETPROBE) {
+		if ((colon = strrchr(f, ':')) == NULL)
+			return false;
+		snprintf(bin, blen, "%.*s", (int)(colon - f), f);
+		f = colon + 1;
+	} else if (r->kind == PROBE_KPROBE || r->kind == PROBE_KRETPROBE) {
+		bin[0] = '\0';
+	} else {
+		return false;
+	}
+	if ((plus = strchr(f, '+')) != NULL && strtoull(plus + 1, NULL, 0) != 0)
+		return false;
+	snprintf(func, flen, "%.*s", (int)strcspn(f, "+% "), f);
+	return func[0] != '\0';
+}
+
+/* t: time the function of the dialogue (at its entry-or-return step) or
+ * of the selected row. */
+static int
+probes_time(struct probes_pane *p, struct tui *t)
+{
+	const struct probes_row *r = table_selected(&p->list.table);
+	char func[sizeof p->func];
+
+	if (t->menu.active && p->step == STEP_WHEN) {
+		menu_close(&t->menu);
+		p->step = STEP_NONE;
+		pane_latency_time(t, p->binary, p->func);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	menu_close(&t->menu);
+	p->step = STEP_NONE;
+	if (r == NULL || !probes_row_func(r, p->binary, sizeof p->binary, func, sizeof func)) {
+		tui_status(t, false,
+		           "select a kprobe or uprobe on a function's entry or return to "
+		           "time that function");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	pane_latency_time(t, p->binary, func);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
 /* The Enter menu of a row. */
 static int
 probes_row_menu(struct probes_pane *p, struct tui *t)
@@ -640,6 +694,8 @@ probes_action(void *pp, struct tui *t, enum action a)
 		return probes_delete(p, t);
 	case ACT_ENTER:
 		return probes_row_menu(p, t);
+	case ACT_TIME_FUNC:
+		return probes_time(p, t);
 	default:
 		return listpane_action(&p->list, t, a);
 	}
@@ -689,6 +745,10 @@ probes_menu(void *pp, struct tui *t, int id)
 		         p->ret ? "$retval" : "x=%di name:string");
 		t->prompt_owner = (int)t->cur;
 		prompt_open(&t->prompt, p->label, "");
+		return REACT_REDRAW;
+	}
+	if (id == MENU_TIME) {
+		pane_latency_time(t, p->binary, p->func);
 		return REACT_REDRAW;
 	}
 	if (r != NULL && id == MENU_TOGGLE)

@@ -70,6 +70,7 @@ enum top_menu_id {
 	MENU_ZOOM_CGROUP,
 	MENU_ANNOTATE,
 	MENU_PROBE,
+	MENU_TIME,
 	MENU_CALLERS,
 	MENU_CALLEES,
 };
@@ -514,6 +515,8 @@ top_row_menu(struct top *p, struct tui *t)
 	else
 		menu_add(&t->menu, MENU_PROBE, false, "Probe %s (count its calls, trace them)",
 		         sym);
+	menu_add(&t->menu, MENU_TIME, t->probes == NULL || r->entry->key.sym == NULL,
+	         "Time %s (t: its latency histogram in the Latency pane)", sym);
 	if (p->stacks) {
 		menu_add(&t->menu, MENU_CALLERS, false, "Show callers of %s", sym);
 		menu_add(&t->menu, MENU_CALLEES, false, "Show callees of %s", sym);
@@ -700,6 +703,24 @@ top_annotate(struct tui *t, const struct hist_row *r)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* Time a row's function: an entry/return probe pair, in the Latency pane. */
+static int
+top_time(struct tui *t, const struct hist_row *r)
+{
+	const struct hist_key *k = &r->entry->key;
+
+	menu_close(&t->menu);
+	if (k->sym == NULL || (!k->kernel && k->dso == NULL))
+		tui_status(t, false, "no symbol to time here");
+	else if (k->inlined)
+		tui_status(t, false,
+		           "an inlined function makes no call to time: time the function "
+		           "it was inlined into");
+	else
+		pane_latency_time(t, k->kernel ? NULL : k->dso->name, k->sym->name);
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
 /* Act on an action: the pane's own, then the list's. */
 static int
 top_action(void *pp, struct tui *t, enum action a)
@@ -746,6 +767,11 @@ top_action(void *pp, struct tui *t, enum action a)
 
 		return l != NULL && l->top != NULL ? top_annotate(t, l->top) : REACT_HANDLED;
 	}
+	case ACT_TIME_FUNC: {
+		const struct ct_line *l = table_selected(&p->list.table);
+
+		return l != NULL && l->top != NULL ? top_time(t, l->top) : REACT_HANDLED;
+	}
 	default:
 		r = listpane_action(&p->list, t, a);
 		/* Esc clears the filter first, then leaves the zoom. */
@@ -785,6 +811,8 @@ top_menu(void *pp, struct tui *t, int id)
 		return top_show_tree(p, t, r, id == MENU_CALLERS);
 	case MENU_ANNOTATE:
 		return top_annotate(t, r);
+	case MENU_TIME:
+		return top_time(t, r);
 	case MENU_PROBE:
 		pane_probes_insert(t, r->entry->key.kernel ? NULL : r->entry->key.dso->name,
 		                   r->entry->key.sym->name);

@@ -190,6 +190,12 @@ void pane_probes_insert(struct tui *t, const char *binary, const char *func);
  * by hand (the Probes pane's row menu) stay streamed. */
 void pane_probes_stream(struct tui *t, bool on);
 extern const struct pane_ops pane_help;
+extern const struct pane_ops pane_latency;
+/* Time func of binary (NULL or "": a kernel function) with an
+ * entry/return probe pair (uprobes, or kprobes where the kernel has
+ * them) and show its histogram in the Latency pane (or say on the status
+ * line why it cannot be). */
+void pane_latency_time(struct tui *t, const char *binary, const char *func);
 extern const struct pane_ops pane_flame;
 struct cg_frame;
 /* Switch to the Flame pane with the heaviest frame of function f selected

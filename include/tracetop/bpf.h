@@ -46,6 +46,16 @@ int tt_bpf_map_fd(const struct tt_bpf *b, const char *map);
  * held by that fd, undone when it closes). -1 with err. */
 int tt_bpf_attach_perf(struct tt_bpf *b, const char *prog, int perf_fd, struct tt_err *err);
 
+/* Attach program prog to perf_fd through a BPF link carrying cookie
+ * (bpf_get_attach_cookie): the link's fd (closing it detaches), or -1
+ * with err. */
+int tt_bpf_attach_cookie(struct tt_bpf *b, const char *prog, int perf_fd, uint64_t cookie,
+                         struct tt_err *err);
+
+/* The key after key in map fd (key NULL: the first): 0, or -errno
+ * (-ENOENT past the last). */
+int tt_bpf_next_key(int fd, const void *key, void *next);
+
 /* Map access by fd: 0, or -errno. */
 int tt_bpf_lookup(int fd, const void *key, void *value);
 int tt_bpf_update(int fd, const void *key, const void *value);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/engine.h"
 #include "tracetop/latency.h"
 #include "tracetop/util.h"
 
@@ -33,6 +34,11 @@ struct latsys_opts {
 	const char *const *funcs;
 	const char *const *func_names;
 	size_t nfuncs;
+	/* --engine: bpf computes the histograms in the kernel (an error when
+	 * it cannot), perf pairs ring records here, auto tries bpf first and
+	 * says why it fell back in the frame's notice */
+	enum engine_backend backend;
+	bool no_syscalls; /* time only the functions */
 };
 
 /* Open the events (disabled) for the target. NULL with err naming what
@@ -68,6 +74,34 @@ void latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64
  * innermost open call). */
 void latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t);
 void latsys_set_funcs(struct latsys *l, const char *const *names, size_t n);
+
+/* Time one more function while running, from its entry and return
+ * tracepoints ("group:event" of a probe pair), shown as name (a SPEC:
+ * its binary by base name). Its index k, or -1 with err. */
+int latsys_add_func(struct latsys *l, const char *name, const char *entry, const char *ret,
+                    struct tt_err *err);
+
+/* Stop timing function k: its events close (so its probes can be
+ * removed) and its rows go. Functions of latsys_opts stay timed (their
+ * events are shared): -1 with err. */
+int latsys_remove_func(struct latsys *l, size_t k, struct tt_err *err);
+
+/* The index of the function timed shown as name, or named by the SPEC
+ * name ("/usr/bin/app:work" finds "app:work"), or -1. */
+int latsys_find_func(const struct latsys *l, const char *name);
+
+/* Function k's name as its rows show it (interned). */
+const char *latsys_func_name(const struct latsys *l, size_t k);
+
+/* Rows per process (true, the default), or one per syscall and function
+ * over every process (pid -1). */
+void latsys_set_per_process(struct latsys *l, bool on);
+bool latsys_per_process(const struct latsys *l);
+
+/* Whether the histograms are computed in the kernel (BPF), and how the
+ * source measures and what it costs (the frame's notice). */
+bool latsys_in_kernel(const struct latsys *l);
+const char *latsys_notice(const struct latsys *l);
 
 /* The command of process pid as seen (from COMM records, else /proc). */
 void latsys_set_comm(struct latsys *l, int pid, const char *comm);

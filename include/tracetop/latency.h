@@ -33,6 +33,11 @@ uint64_t lat_bucket_low(unsigned b);
 /* Add one value of ns (error: the call failed). */
 void lat_hist_add(struct lat_hist *h, uint64_t ns, bool error);
 
+/* Add n values of bucket b at once, their sum, min and max known (a
+ * histogram read from the kernel); errors of them failed. */
+void lat_hist_add_bucket(struct lat_hist *h, unsigned b, uint64_t n, uint64_t sum, uint64_t min,
+                         uint64_t max, uint64_t errors);
+
 /* Add every value of src to dst. */
 void lat_hist_merge(struct lat_hist *dst, const struct lat_hist *src);
 

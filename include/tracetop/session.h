@@ -99,6 +99,10 @@ void session_add(struct session *s, const struct source_ops *ops, void *src);
 /* The source added with ops, or NULL. */
 void *session_source(const struct session *s, const struct source_ops *ops);
 
+/* A source's fds changed (a function timed while running): the loop
+ * polls the new set from its next turn. */
+void session_repoll(struct session *s);
+
 /* Sampling began now: the first refresh is first_delay after this, not
  * after the front end's set-up (default: when session_run starts). */
 void session_start(struct session *s);

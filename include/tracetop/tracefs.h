@@ -33,9 +33,13 @@ void tt_tracefs_set_dir(const char *dir);
  * length in *len; NULL with err naming the event and why. */
 char *tt_tracefs_event_format(const char *sys, const char *event, size_t *len, struct tt_err *err);
 
-/* The offset of field name in a format text ("field:pid_t next_pid;
- * offset:56; ..."), or -1 when it has none. */
-int tt_tracefs_field_offset(const char *text, const char *name);
+/* The offset of field name in a tracepoint format text ("field:long
+ * id;	offset:8;..."), or -1. Pure. */
+int tt_tracefs_format_offset(const char *text, const char *name);
+
+/* The offset of field of events/SYS/EVENT, or -1 (no such event or
+ * field). */
+int tt_tracefs_field_offset(const char *sys, const char *event, const char *field);
 
 /* events/header_page (the ring-buffer page layout the function tracer's
  * buffers use), like tt_tracefs_event_format. */

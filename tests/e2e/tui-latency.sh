@@ -28,7 +28,7 @@ tmux_wait_text lat 3 ' sleepers +syscall +clock_nanosleep +[0-9]+ +[0-9.]+ +0 +[
 ok $? "no errors, p50 in milliseconds"
 tmux_wait_text lat 3 ' sleepers +syscall +openat +[0-9]+ +[0-9.]+ +20 '
 ok $? "openat: the 20 failing open() calls as errors"
-tmux_wait_text lat 3 'unpaired; paired in user space'
+tmux_wait_text lat 3 'unpaired; (paired in user space|histograms computed in the kernel)'
 ok $? "the title says how it is measured"
 tmux_keys lat F4
 tmux_keys lat -l nanosleep

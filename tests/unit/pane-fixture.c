@@ -2,9 +2,9 @@
  * test-calltree.c): a struct tui built by hand around a real hist (and
  * call graph) of fake entries, ncurses on /dev/null with the screen read
  * back cell by cell, and small fakes of tui_status, tui_snapshot,
- * engine_zoom_thread, engine_set_group, probe_kind_supported, pane_probes_insert and
- * pane_flame_open (the loop's, the engine's, the probe manager's, the
- * Probes and Flame panes'). */
+ * engine_zoom_thread, engine_set_group, probe_kind_supported, pane_probes_insert,
+ * pane_latency_time and pane_flame_open (the loop's, the engine's, the probe
+ * manager's, the Probes, Latency and Flame panes'). */
 #include "config.h"
 
 #include <locale.h>
@@ -107,6 +107,17 @@ pane_probes_insert(struct tui *t, const char *binary, const char *func)
 	(void)t;
 	(void)binary;
 	snprintf(probe_insert_func, sizeof probe_insert_func, "%s", func);
+}
+
+/* Fake of the Latency pane's entry point: record the function and its
+ * binary ("" for the kernel). */
+char latency_time_func[256], latency_time_binary[256];
+void
+pane_latency_time(struct tui *t, const char *binary, const char *func)
+{
+	(void)t;
+	snprintf(latency_time_binary, sizeof latency_time_binary, "%s", binary ? binary : "");
+	snprintf(latency_time_func, sizeof latency_time_func, "%s", func);
 }
 
 /* Fake of the Annotate pane's entry point: record the function. */

@@ -64,5 +64,6 @@ const char *header_of(struct fixture *f);
 extern char annotate_open_sym[256];
 extern char flame_open_sym[256];
 extern char probe_insert_func[256];
+extern char latency_time_func[256], latency_time_binary[256];
 
 #endif

@@ -380,6 +380,72 @@ test_latsys_funcs(void **state)
 	latsys_free(l);
 }
 
+/* A bucket read from the kernel at once is the same as its values added
+ * one by one. */
+static void
+test_add_bucket(void **state)
+{
+	struct lat_hist a, b;
+
+	(void)state;
+	lat_hist_reset(&a);
+	lat_hist_reset(&b);
+	lat_hist_add(&a, 1500, false);
+	lat_hist_add(&a, 1900, true);
+	lat_hist_add(&a, 1100, false);
+	lat_hist_add_bucket(&b, lat_bucket(1500), 3, 1500 + 1900 + 1100, 1100, 1900, 1);
+	lat_hist_add_bucket(&b, 70, 5, 1, 1, 1, 0); /* past the last bucket: ignored */
+	assert_memory_equal(&a, &b, sizeof a);
+	assert_int_equal(lat_hist_percentile(&a, 50), lat_hist_percentile(&b, 50));
+}
+
+/* Rows merged over processes (p in the pane): one row per syscall and
+ * function, pid -1, the calls of all; functions are found by their SPEC
+ * or shown name; those of the source's own events stay timed, and an
+ * offline source cannot time more. */
+static void
+test_latsys_merged(void **state)
+{
+	static const char *const names[] = {"/usr/bin/app:work"};
+	struct latsys *l = latsys_new_offline();
+	struct frame_latency fl = {0};
+	const struct lat_row *r;
+	struct tt_err err;
+
+	(void)state;
+	latsys_set_funcs(l, names, 1);
+	latsys_enter(l, 100, 100, __NR_read, 0);
+	latsys_exit(l, 100, 100, __NR_read, 1, 1000);
+	latsys_enter(l, 200, 200, __NR_read, 0);
+	latsys_exit(l, 200, 200, __NR_read, 1, 3000);
+	latsys_func(l, 200, 201, 0, true, 10);
+	latsys_func(l, 200, 201, 0, false, 20);
+	latsys_tick(l);
+	assert_true(latsys_per_process(l));
+	latsys_set_per_process(l, false);
+	latsys_snapshot(l, &fl);
+	assert_int_equal(fl.nrows, 2);
+	assert_non_null(r = find_row(&fl, "read", -1));
+	assert_string_equal(r->comm, "(all)");
+	assert_int_equal(r->hist.count, 2);
+	assert_int_equal(r->interval, 2);
+	assert_int_equal(r->hist.min, 1000);
+	assert_int_equal(r->hist.max, 3000);
+	assert_non_null(find_row(&fl, "app:work", -1));
+	latsys_set_per_process(l, true);
+	latsys_snapshot(l, &fl);
+	assert_int_equal(fl.nrows, 3);
+	assert_int_equal(latsys_find_func(l, "/usr/bin/app:work"), 0);
+	assert_int_equal(latsys_find_func(l, "app:work"), 0);
+	assert_int_equal(latsys_find_func(l, "/usr/bin/app:other"), -1);
+	assert_int_equal(latsys_remove_func(l, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "--latency"));
+	assert_int_equal(latsys_add_func(l, "/bin/x:f", "g:e", "g:r", &err), -1);
+	assert_false(latsys_in_kernel(l));
+	frame_latency_free(&fl);
+	latsys_free(l);
+}
+
 int
 main(void)
 {
@@ -388,7 +454,8 @@ main(void)
 	    cmocka_unit_test(test_percentile),    cmocka_unit_test(test_merge),
 	    cmocka_unit_test(test_pair_syscalls), cmocka_unit_test(test_pair_nested),
 	    cmocka_unit_test(test_pair_growth),   cmocka_unit_test(test_latsys_rows),
-	    cmocka_unit_test(test_latsys_funcs),
+	    cmocka_unit_test(test_latsys_funcs),  cmocka_unit_test(test_add_bucket),
+	    cmocka_unit_test(test_latsys_merged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

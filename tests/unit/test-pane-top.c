@@ -266,7 +266,7 @@ test_row_menu(void **state)
 	assert_int_equal(act(f, ACT_ENTER), REACT_HANDLED | REACT_REDRAW);
 	assert_true(m->active);
 	assert_string_equal(m->title, "alpha_fn");
-	assert_int_equal(m->n, 6);
+	assert_int_equal(m->n, 7);
 	assert_string_equal(m->items[0].label, "Zoom into process 100 (alpha-app)");
 	assert_false(m->items[0].disabled);
 	assert_string_equal(m->items[1].label, "Zoom into thread 101 (its samples from now on)");
@@ -281,12 +281,23 @@ test_row_menu(void **state)
 	/* no probe manager in this fixture: probing is offered, disabled, with why */
 	assert_string_equal(m->items[5].label, "Probe alpha_fn (probes are not available)");
 	assert_true(m->items[5].disabled);
+	/* nor timing it */
+	assert_string_equal(m->items[6].label,
+	                    "Time alpha_fn (t: its latency histogram in the Latency pane)");
+	assert_true(m->items[6].disabled);
 	assert_int_equal(m->sel, 0);
 	/* Annotate hands the row's function to the Annotate pane */
 	annotate_open_sym[0] = '\0';
 	menu_close(&f->t.menu);
 	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
 	assert_string_equal(annotate_open_sym, "alpha_fn");
+	/* t hands it to the Latency pane, with its binary, closing a menu */
+	latency_time_func[0] = '\0';
+	act(f, ACT_ENTER);
+	assert_int_equal(act(f, ACT_TIME_FUNC), REACT_HANDLED | REACT_REDRAW);
+	assert_false(m->active);
+	assert_string_equal(latency_time_func, "alpha_fn");
+	assert_non_null(strstr(latency_time_binary, "libc.so.6"));
 	/* without call stacks F says so and opens nothing */
 	flame_open_sym[0] = '\0';
 	assert_int_equal(act(f, ACT_FLAME), REACT_HANDLED | REACT_REDRAW);

@@ -329,13 +329,45 @@ live_possible(char *why, size_t len)
 	return true;
 }
 
+/* Field offsets from a format text: both layouts of sched_process_fork
+ * (char arrays on 6.1, __data_loc since), arrays, a name that is only a
+ * suffix of another, a missing field. */
+static void
+test_format_offset(void **state)
+{
+	static const char old_fork[] =
+	    "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	    "\tfield:char parent_comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+	    "\tfield:pid_t parent_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	    "\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:0;\n"
+	    "\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n";
+	static const char new_fork[] =
+	    "\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	    "\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	    "\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
+	    "\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n";
+	static const char sys[] =
+	    "\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	    "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n";
+
+	(void)state;
+	assert_int_equal(tt_tracefs_format_offset(old_fork, "parent_pid"), 24);
+	assert_int_equal(tt_tracefs_format_offset(old_fork, "child_pid"), 44);
+	assert_int_equal(tt_tracefs_format_offset(new_fork, "parent_pid"), 12);
+	assert_int_equal(tt_tracefs_format_offset(new_fork, "child_pid"), 20);
+	assert_int_equal(tt_tracefs_format_offset(sys, "id"), 8);
+	assert_int_equal(tt_tracefs_format_offset(sys, "d"), -1); /* a suffix of "id" */
+	assert_int_equal(tt_tracefs_format_offset(sys, "ret"), -1);
+	assert_int_equal(tt_tracefs_field_offset("no_such_sys", "no_such_event", "id"), -1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_names),   cmocka_unit_test(test_cleanup_stale),
 	    cmocka_unit_test(test_formats), cmocka_unit_test(test_state_compare),
-	    cmocka_unit_test(test_live),
+	    cmocka_unit_test(test_live),    cmocka_unit_test(test_format_offset),
 	};
 	char why[256];
 	size_t n = ARRAY_SIZE(tests);

@@ -1,12 +1,13 @@
 /*
  * timed: a function whose calls take a known time, for function latency.
  *
- * Usage: timed N
+ * Usage: timed N [DEPTH]
  * timed_fn sleeps 2 ms (nanosleep); two threads call it N calls in all:
- * the second thread's first call recurses once (timed_fn(1) calls
- * timed_fn(0), which sleeps: both calls take about 2 ms), the rest are
- * plain. So timed_fn runs exactly N times: N - 1 from the top, one from
- * itself. N >= 2. Prints nothing.
+ * the second thread's first call recurses DEPTH times (default 1:
+ * timed_fn(1) calls timed_fn(0), which sleeps: both calls take about
+ * 2 ms), the rest are plain. So timed_fn runs exactly N times: N - DEPTH
+ * from the top, DEPTH from itself; it sleeps N - DEPTH times, once per
+ * call from the top. N > DEPTH >= 1. Prints nothing.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -27,13 +28,14 @@ timed_fn(int depth)
 }
 
 static long second_calls; /* the second thread's top-level calls */
+static int depth = 1;     /* how deep its first call recurses */
 
 /* The second thread: one recursive call (two runs), then plain ones. */
 static void *
 second(void *arg)
 {
 	(void)arg;
-	timed_fn(1);
+	timed_fn(depth);
 	for (long i = 1; i < second_calls; i++)
 		timed_fn(0);
 	return NULL;
@@ -46,13 +48,16 @@ main(int argc, char **argv)
 	long n, first;
 	char *end;
 
-	if (argc != 2 || (n = strtol(argv[1], &end, 10)) < 2 || *end != '\0' || n > 1000000) {
-		fputs("usage: timed N (N >= 2)\n", stderr);
+	if (argc == 3)
+		depth = atoi(argv[2]);
+	if (argc < 2 || argc > 3 || (n = strtol(argv[1], &end, 10)) < 2 || *end != '\0' ||
+	    n > 1000000 || depth < 1 || depth > 1000 || n <= depth) {
+		fputs("usage: timed N [DEPTH] (N > DEPTH >= 1)\n", stderr);
 		return 2;
 	}
-	/* N runs: the second thread's calls make second_calls + 1 runs */
-	second_calls = (n - 1) / 2;
-	first = n - 1 - second_calls;
+	/* N runs: the second thread's calls make second_calls + DEPTH runs */
+	second_calls = (n - depth) / 2;
+	first = n - depth - second_calls;
 	if (pthread_create(&t, NULL, second, NULL) != 0)
 		return 1;
 	for (long i = 0; i < first; i++)
