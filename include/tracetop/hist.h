@@ -42,6 +42,7 @@ struct hist_row {
 	uint64_t total;
 	const struct hist_entry *entry; /* points at copy */
 	struct hist_entry copy;         /* the entry as it was at the snapshot */
+	const char *sym_name;           /* hist_sym_name(entry), for sorting */
 };
 
 enum hist_sort {
