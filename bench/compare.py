@@ -30,6 +30,9 @@ import statistics
 import sys
 
 TOOLS = ("perf-top", "tracetop")
+# A third tool measured in the same runs (bench/run.sh TOOLS=...), shown
+# beside the pair when present: the public in-kernel aggregation reference.
+EXTRA_TOOLS = ("bpftrace",)
 
 # tracetop's headers (the harness parses only perf top's format):
 #   text frames: "event: cpu-clock  samples/s: 7990  samples: 15980  lost: 0 (total 0)  ..."
@@ -174,14 +177,40 @@ RATIO_KEYS = {k for _, k in RATIOS}
 
 
 def pairs_of(data):
-    """{config: {tool: label}} for configs that have both tools."""
+    """{config: {tool: label}} for configs that have both tools (and any
+    extra tool measured with them)."""
     cfg = {}
     for lab in data:
-        for t in TOOLS:
+        for t in TOOLS + EXTRA_TOOLS:
             if lab.startswith(t + "-"):
                 cfg.setdefault(lab[len(t) + 1:], {})[t] = lab
     return {c: v for c, v in sorted(cfg.items(), key=lambda kv: (len(kv[0]), kv[0]), reverse=True)
-            if len(v) == len(TOOLS)}
+            if all(t in v for t in TOOLS)}
+
+
+EXTRA_ROWS = [  # (heading, key, decimals): what a tool without a screen has
+    ("CPU % of one core, steady (5 s..end)", "cpu_pct_steady_schedstat", 2),
+    ("CPU % of one core, whole run", "cpu_pct_schedstat", 2),
+    ("peak RSS MiB (VmHWM)", "rss_peak_mib", 1),
+    ("workload slowdown % (steady)", "slowdown_steady_pct", 1),
+]
+
+
+def extra_table(name, xs, raw_xs, pt, tt, spt, stt, max_prepost, m3):
+    """The extra tool beside perf top and tracetop: CPU, RSS, slowdown."""
+    sxs = [r for r in xs if stable(r, max_prepost)]
+    print(f"Beside `{short_cmd(raw_xs)}` (n={len(xs)}):")
+    print()
+    print(f"| metric | {name} | perf top | tracetop | tracetop / {name} |")
+    print("|---|---|---|---|---|")
+    for head, key, nd in EXTRA_ROWS:
+        x, p, t = (sxs, spt, stt) if key.startswith("slowdown") else (xs, pt, tt)
+        if key.startswith("slowdown"):
+            head += f" (n={len(x)}/{len(p)}/{len(t)})"
+        rt = ratio(med(t, key), med(x, key)) if key in RATIO_KEYS else ""
+        print(f"| {head} | {m3([r.get(key) for r in x], nd)} | {m3([r.get(key) for r in p], nd)} "
+              f"| {m3([r.get(key) for r in t], nd)} | {rt} |")
+    print()
 
 
 def main():
@@ -217,7 +246,7 @@ def main():
     if a.check:
         bad = []
         for labs in pairs.values():
-            for lab in labs.values():
+            for lab in (labs[t] for t in TOOLS):
                 for r in raw[lab]:
                     if r.get("died_after_s") is not None:
                         bad.append(f"{lab} {repname(r)}: died after {r['died_after_s']} s")
@@ -278,6 +307,9 @@ def main():
         print("Ratios of medians, tracetop / perf top (< 1 = tracetop better): "
               + ", ".join(f"{h} **{ratio(med(tt, k), med(pt, k))}**" for h, k in RATIOS) + ".")
         print()
+        for x in EXTRA_TOOLS:
+            if x in labs:
+                extra_table(x, data[labs[x]], raw[labs[x]], pt, tt, spt, stt, a.max_prepost, m3)
         print("Accuracy, final screen, leaf self shares alpha/beta/gamma normalized "
               "(expected 50/30/20), per rep; worst error median in points:")
         print()

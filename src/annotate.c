@@ -4,9 +4,11 @@
 #include "config.h"
 
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -22,6 +24,62 @@
 #define SRC_FILES 16        /* source files kept open while building */
 #define SRC_MAX (16u << 20) /* a bigger source file is shown as file:line */
 #define SRC_TEXT_MAX 512    /* columns of source text kept per line */
+
+/* capstone is opened on the first disassembly, not linked: its tables are
+ * relocated when it is loaded, 3 MiB of resident memory (a fifth of
+ * tracetop's, beside the BPF engine) that only the Annotate pane uses.
+ * The library of the major version we were compiled against, whose
+ * structures (cs_insn, cs_x86) we read. */
+#define CS_STR_(x) #x
+#define CS_STR(x) CS_STR_(x)
+#define CS_LIBRARY "libcapstone.so." CS_STR(CS_API_MAJOR)
+
+/* The capstone functions we call, looked up in the opened library. */
+static struct {
+	const char *why; /* NULL once loaded */
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*option)(csh, cs_opt_type, size_t);
+	cs_insn *(*malloc)(csh);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	void (*free)(cs_insn *, size_t);
+	cs_err (*close)(csh *);
+	bool (*insn_group)(csh, const cs_insn *, unsigned int);
+	const char *(*strerror)(cs_err);
+} cs;
+
+/* Open capstone and look its functions up (cs.why says what failed). */
+static void
+cs_open_lib(void)
+{
+	void *lib = dlopen(CS_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+
+	if (lib == NULL) {
+		cs.why = "cannot load " CS_LIBRARY " (install libcapstone" CS_STR(CS_API_MAJOR) ")";
+		return;
+	}
+	*(void **)&cs.open = dlsym(lib, "cs_open");
+	*(void **)&cs.option = dlsym(lib, "cs_option");
+	*(void **)&cs.malloc = dlsym(lib, "cs_malloc");
+	*(void **)&cs.disasm_iter = dlsym(lib, "cs_disasm_iter");
+	*(void **)&cs.free = dlsym(lib, "cs_free");
+	*(void **)&cs.close = dlsym(lib, "cs_close");
+	*(void **)&cs.insn_group = dlsym(lib, "cs_insn_group");
+	*(void **)&cs.strerror = dlsym(lib, "cs_strerror");
+	if (!cs.open || !cs.option || !cs.malloc || !cs.disasm_iter || !cs.free || !cs.close ||
+	    !cs.insn_group || !cs.strerror)
+		cs.why = CS_LIBRARY " lacks a function tracetop needs";
+}
+
+/* Open capstone the first time (from any thread); 0, or -1 with err
+ * saying what is missing. */
+static int
+cs_load(struct tt_err *err)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	pthread_once(&once, cs_open_lib);
+	return cs.why != NULL ? err_set(err, "disassembly: %s", cs.why) : 0;
+}
 
 /* One source file's text, split into lines. */
 struct srcfile {
@@ -90,9 +148,9 @@ add_insn(struct build *b, csh h, const cs_insn *in)
 	    in->op_str[0] ? xasprintf("%s %s", in->mnemonic, in->op_str) : xstrdup(in->mnemonic);
 	if (in->id == 0 || in->detail == NULL)
 		return; /* data bytes (SKIPDATA) */
-	n->jump = cs_insn_group(h, in, CS_GRP_JUMP);
-	n->call = cs_insn_group(h, in, CS_GRP_CALL);
-	n->ret = cs_insn_group(h, in, CS_GRP_RET);
+	n->jump = cs.insn_group(h, in, CS_GRP_JUMP);
+	n->call = cs.insn_group(h, in, CS_GRP_CALL);
+	n->ret = cs.insn_group(h, in, CS_GRP_RET);
 	x = &in->detail->x86;
 	if ((n->jump || n->call) && x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
 		n->target = (uint64_t)x->operands[0].imm;
@@ -110,16 +168,18 @@ disassemble(struct build *b, const unsigned char *code, size_t len, uint64_t sta
 	cs_err e;
 	csh h;
 
-	if ((e = cs_open(CS_ARCH_X86, CS_MODE_64, &h)) != CS_ERR_OK)
-		return err_set(err, "capstone: %s", cs_strerror(e));
-	cs_option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	cs_option(h, CS_OPT_SKIPDATA, CS_OPT_ON);
-	in = cs_malloc(h);
-	while (len > 0 && cs_disasm_iter(h, &p, &len, &addr, in))
+	if (cs_load(err) != 0)
+		return -1;
+	if ((e = cs.open(CS_ARCH_X86, CS_MODE_64, &h)) != CS_ERR_OK)
+		return err_set(err, "capstone: %s", cs.strerror(e));
+	cs.option(h, CS_OPT_SYNTAX, CS_OPT_SYNTAX_ATT);
+	cs.option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	cs.option(h, CS_OPT_SKIPDATA, CS_OPT_ON);
+	in = cs.malloc(h);
+	while (len > 0 && cs.disasm_iter(h, &p, &len, &addr, in))
 		add_insn(b, h, in);
-	cs_free(in, 1);
-	cs_close(&h);
+	cs.free(in, 1);
+	cs.close(&h);
 	if (b->ninsns == 0)
 		return err_set(err, "no instructions decoded at 0x%" PRIx64, start);
 	return 0;

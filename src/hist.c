@@ -387,7 +387,11 @@ cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 		return cmp_str(a->key.dso ? a->key.dso->name : NULL,
 		               b->key.dso ? b->key.dso->name : NULL);
 	case HIST_SORT_SYM:
-		c = strcmp(hist_sym_name(a), hist_sym_name(b));
+		/* the same symbol: the same name, without reading it */
+		c = a->key.sym == b->key.sym
+		        ? 0
+		        : strcmp(ra->sym_name ? ra->sym_name : hist_sym_name(a),
+		                 rb->sym_name ? rb->sym_name : hist_sym_name(b));
 		return c != 0 ? c : cmp_u64(a->key.addr, b->key.addr);
 	case HIST_SORT_CGROUP:
 		c = cmp_str(a->key.cgroup ? a->key.cgroup->name : NULL,
@@ -455,6 +459,10 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
 		/* llround for a score >= 0, without needing libm. */
 		r->samples = (uint64_t)(e->score + 0.5);
+		/* once per row, not per comparison: with tens of thousands of
+		 * rows (system-wide on a busy machine), the names the ties of
+		 * the sort read were most of a refresh's CPU */
+		r->sym_name = hist_sym_name(e);
 	}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;

@@ -18,6 +18,16 @@
 
 /* /proc/kallsyms is ~10 MiB on big kernels; refuse anything absurd. */
 #define KALLSYMS_LIMIT (256u * 1024 * 1024)
+/* Bytes read at a time (a line is at most ~600: KSYM_NAME_LEN 512). */
+#define KALLSYMS_CHUNK (64u * 1024)
+
+/* The padding the kernel puts before each function (CONFIG_CALL_PADDING)
+ * has a symbol of its own, "__pfx_" and the function's name: about half of
+ * kallsyms' text symbols on a 6.x kernel, and half of the table's memory.
+ * Padding is not executed (NOPs, or call-depth accounting charged to the
+ * function it precedes), so these are not kept; an address in padding
+ * falls to the function before it. */
+#define KSYM_PAD_PREFIX "__pfx_"
 
 /* Parse one line [p, end): "ADDR TYPE NAME[\t[MODULE]]". Adds text symbols;
  * *nonzero notes any non-zero address. The line is modified in place.
@@ -48,6 +58,9 @@ parse_line(char *p, char *end, struct symtab *st, bool *nonzero)
 	namelen = (size_t)(q - name);
 	if (namelen == 0)
 		return false;
+	if (namelen > strlen(KSYM_PAD_PREFIX) &&
+	    memcmp(name, KSYM_PAD_PREFIX, strlen(KSYM_PAD_PREFIX)) == 0)
+		return true;
 	while (q < end && (*q == '\t' || *q == ' '))
 		q++;
 	if (end - q >= 3 && *q == '[' && end[-1] == ']') {
@@ -58,24 +71,61 @@ parse_line(char *p, char *end, struct symtab *st, bool *nonzero)
 	return true;
 }
 
-/* Parse a whole kallsyms text (modified in place); the number of
- * well-formed lines, with *nonzero set if any address was not zero. */
+/* Parse the whole lines of [buf, buf + len) (modified in place), the last
+ * one also without its newline when eof; the number of well-formed lines
+ * goes to *good. Returns the bytes consumed (the rest is a partial line). */
 static size_t
-parse_text(char *buf, size_t len, struct symtab *st, bool *nonzero)
+parse_lines(char *buf, size_t len, bool eof, struct symtab *st, bool *nonzero, size_t *good)
 {
 	char *p = buf, *end = buf + len, *nl;
-	size_t good = 0;
 
-	*nonzero = false;
 	while (p < end) {
 		nl = memchr(p, '\n', (size_t)(end - p));
+		if (nl == NULL && !eof)
+			break;
 		if (nl == NULL)
 			nl = end;
 		if (nl > p && parse_line(p, nl, st, nonzero))
-			good++;
-		p = nl + 1;
+			(*good)++;
+		p = nl < end ? nl + 1 : end;
 	}
-	return good;
+	return (size_t)(p - buf);
+}
+
+/* Parse a kallsyms file in chunks: its text is ~5 MiB (120k+ lines) and
+ * made by the kernel at each read, and a copy of it all would be most of
+ * tracetop's peak memory. The number of well-formed lines, -1 on a read
+ * error (errno set); *nonzero set if any address was not zero. */
+static ssize_t
+parse_fd(int fd, struct symtab *st, bool *nonzero)
+{
+	char *buf = xmalloc(KALLSYMS_CHUNK + 1);
+	size_t len = 0, used, good = 0, total = 0;
+	ssize_t n;
+
+	*nonzero = false;
+	for (;;) {
+		n = read(fd, buf + len, KALLSYMS_CHUNK - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || (total += (size_t)n) > KALLSYMS_LIMIT) {
+			int e = n < 0 ? errno : EFBIG;
+
+			free(buf);
+			errno = e;
+			return -1;
+		}
+		len += (size_t)n;
+		used = parse_lines(buf, len, n == 0, st, nonzero, &good);
+		if (n == 0)
+			break;
+		if (used == 0 && len == KALLSYMS_CHUNK)
+			used = len; /* a line longer than a chunk: not kallsyms, dropped */
+		memmove(buf, buf + used, len - used);
+		len -= used;
+	}
+	free(buf);
+	return (ssize_t)good;
 }
 
 /* The message for a kallsyms whose addresses are all zero. */
@@ -98,22 +148,21 @@ hidden_error(const char *path, struct tt_err *err)
 int
 symkernel_load(const char *path, struct symtab *st, struct tt_err *err)
 {
-	char *buf;
-	size_t len, good;
+	ssize_t good;
 	bool nonzero;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return err_set(err, "cannot open %s: %s", path, strerror(errno));
-	if (symtab_read_fd(fd, KALLSYMS_LIMIT, &buf, &len) != 0) {
+	good = parse_fd(fd, st, &nonzero);
+	if (good < 0) {
 		int e = errno;
 
 		close(fd);
+		symtab_free(st);
 		return err_set(err, "cannot read %s: %s", path, strerror(e));
 	}
 	close(fd);
-	good = parse_text(buf, len, st, &nonzero);
-	free(buf);
 	if (good == 0 || !nonzero || st->n == 0)
 		symtab_free(st);
 	if (good == 0)

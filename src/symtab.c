@@ -166,6 +166,11 @@ symtab_finish(struct symtab *st, uint64_t max_gap)
 		st->syms[out++] = st->syms[i];
 	}
 	st->n = out;
+	/* the doubling left up to half the array unused, for the table's life */
+	if (st->cap > st->n && st->n > 0) {
+		st->syms = xrealloc(st->syms, st->n * sizeof *st->syms);
+		st->cap = st->n;
+	}
 	for (i = 0; i < st->n; i++) {
 		struct sym *s = &st->syms[i];
 

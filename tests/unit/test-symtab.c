@@ -263,6 +263,55 @@ test_kallsyms_fixture(void **state)
 	symtab_free(&st);
 }
 
+/* A kallsyms several read chunks long (lines cut at every chunk edge),
+ * with the padding symbols of CONFIG_CALL_PADDING: every function found,
+ * no "__pfx_" kept, padding resolved to the function before it, the table
+ * sized to its symbols. */
+static void
+test_kallsyms_chunks_padding(void **state)
+{
+	const char *path = tmp_path("kallsyms-big");
+	FILE *f = fopen(path, "w");
+	const uint64_t base = 0xffffffff81000000ULL;
+	const unsigned nfn = 6000; /* ~300 KiB of text: several chunks */
+	struct symtab st;
+	struct tt_err err;
+	char want[64];
+
+	assert_non_null(f);
+	for (unsigned i = 0; i < nfn; i++) {
+		/* 16 bytes of padding, then a function of 48 bytes */
+		fprintf(f, "%016llx t __pfx_fn_number_%u\n", (unsigned long long)(base + 64 * i),
+		        i);
+		fprintf(f, "%016llx %c fn_number_%u%s\n", (unsigned long long)(base + 64 * i + 16),
+		        i % 2 ? 'T' : 't', i, i % 7 == 3 ? "\t[somemod]" : "");
+	}
+	fprintf(f, "%016llx T __pfx_\n",
+	        (unsigned long long)(base + 64 * nfn)); /* the prefix alone */
+	assert_int_equal(fclose(f), 0);
+	symtab_init(&st);
+	assert_int_equal(symkernel_load(path, &st, &err), 0);
+	assert_int_equal(st.n, nfn + 1);
+	assert_int_equal(st.cap, st.n);
+	for (size_t i = 0; i < st.n; i++)
+		assert_null(strstr(st.syms[i].name, "__pfx_fn"));
+	for (unsigned i = 0; i < nfn; i += 97) {
+		const struct sym *s = symtab_lookup(&st, base + 64 * i + 16 + 5);
+
+		snprintf(want, sizeof want, "fn_number_%u", i);
+		assert_non_null(s);
+		assert_string_equal(s->name, want);
+		if (i % 7 == 3)
+			assert_string_equal(s->module, "somemod");
+		else
+			assert_null(s->module);
+		/* the next function's padding falls to this one */
+		assert_ptr_equal(symtab_lookup(&st, base + 64 * (i + 1) + 3), s);
+	}
+	assert_null(symtab_lookup(&st, base + 3)); /* before the first function */
+	symtab_free(&st);
+}
+
 /* All-zero addresses (kptr_restrict), empty and non-kallsyms files. */
 static void
 test_kallsyms_errors(void **state)
@@ -558,12 +607,19 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_symtab_lookup_edges), cmocka_unit_test(test_symtab_duplicates),
-	    cmocka_unit_test(test_symtab_nested),       cmocka_unit_test(test_symtab_many),
-	    cmocka_unit_test(test_symtab_read_fd),      cmocka_unit_test(test_kallsyms_fixture),
-	    cmocka_unit_test(test_kallsyms_errors),     cmocka_unit_test(test_kallsyms_real),
-	    cmocka_unit_test(test_perfmap_parse),       cmocka_unit_test(test_perfmap_ownership),
-	    cmocka_unit_test(test_dso_cache),           cmocka_unit_test(test_dso_kernel_resolve),
+	    cmocka_unit_test(test_symtab_lookup_edges),
+	    cmocka_unit_test(test_symtab_duplicates),
+	    cmocka_unit_test(test_symtab_nested),
+	    cmocka_unit_test(test_symtab_many),
+	    cmocka_unit_test(test_symtab_read_fd),
+	    cmocka_unit_test(test_kallsyms_fixture),
+	    cmocka_unit_test(test_kallsyms_errors),
+	    cmocka_unit_test(test_kallsyms_real),
+	    cmocka_unit_test(test_kallsyms_chunks_padding),
+	    cmocka_unit_test(test_perfmap_parse),
+	    cmocka_unit_test(test_perfmap_ownership),
+	    cmocka_unit_test(test_dso_cache),
+	    cmocka_unit_test(test_dso_kernel_resolve),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
