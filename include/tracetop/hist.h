@@ -53,7 +53,7 @@ struct hist_row {
 	 * the HIST_GROUP_* fields that differ among them (shown as "-") */
 	uint32_t members, procs;
 	unsigned mixed;
-	const char *sym_name;           /* hist_sym_name(entry), for sorting */
+	const char *sym_name; /* hist_sym_name(entry), for sorting */
 };
 
 enum hist_sort {

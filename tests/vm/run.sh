@@ -319,6 +319,12 @@ build_initramfs() {
 	put_elf "$(command -v bash)" /usr/bin/bash &&
 		put_elf "$BUSYBOX" /usr/bin/busybox &&
 		put_elf "$TRACETOP" /tt/tracetop || return 1
+	# what tracetop opens only when needed (dlopen), which ldd cannot see:
+	# capstone, for Annotate
+	local lib
+	for lib in $(ldconfig -p | awk '/libcapstone\.so\.[0-9]+ / { print $NF }'); do
+		put_elf "$lib" "$lib" || return 1
+	done
 	# busybox for everything else (never over bash)
 	while read -r app; do
 		[ -e "$ROOT/$app" ] || [ -L "$ROOT/$app" ] || ln -s /usr/bin/busybox "$ROOT/$app"
