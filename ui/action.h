@@ -34,7 +34,9 @@ enum action {
 	ACT_SORT_NEXT,   /* > */
 	ACT_SORT_INVERT, /* I */
 	ACT_ENTER,       /* Enter: the row's menu */
-	ACT_BACK,        /* Left: back out of a zoom */
+	ACT_BACK,        /* Left: scroll back left, else back out of a zoom */
+	ACT_RIGHT,       /* Right: scroll the long column right */
+	ACT_DETAIL,      /* i: the selected row's whole text in a popup */
 	/* top pane */
 	ACT_HIDE_KERNEL,  /* K */
 	ACT_HIDE_USER,    /* U */
