@@ -21,12 +21,15 @@
 
 enum trace_col { TCOL_TIME, TCOL_CPU, TCOL_TASK, TCOL_EVENT, TCOL_FIELDS, TCOL_COUNT };
 
+/* At 80 columns the fields keep 30 and more: the CPU, then the time go
+ * first; the command and the event are as wide as their text. */
 static const struct table_col trace_cols[TCOL_COUNT] = {
     [TCOL_TIME] = {.title = "Time",
                    .width = 15,
-                   .min_width = 10,
-                   .priority = 8,
+                   .min_width = 8,
+                   .priority = 5,
                    .right = true,
+                   .fit = true,
                    .sortable = true},
     [TCOL_CPU] = {.title = "CPU",
                   .width = 4,
@@ -34,11 +37,19 @@ static const struct table_col trace_cols[TCOL_COUNT] = {
                   .priority = 2,
                   .right = true,
                   .sortable = true},
-    [TCOL_TASK] =
-        {.title = "Command-PID", .width = 22, .min_width = 8, .priority = 6, .sortable = true},
-    [TCOL_EVENT] =
-        {.title = "Event", .width = 26, .min_width = 10, .priority = 7, .sortable = true},
-    [TCOL_FIELDS] = {.title = "Fields", .width = 10, .min_width = 8, .priority = 9, .flex = true},
+    [TCOL_TASK] = {.title = "Command-PID",
+                   .width = 22,
+                   .min_width = 8,
+                   .priority = 6,
+                   .fit = true,
+                   .sortable = true},
+    [TCOL_EVENT] = {.title = "Event",
+                    .width = 26,
+                    .min_width = 10,
+                    .priority = 7,
+                    .fit = true,
+                    .sortable = true},
+    [TCOL_FIELDS] = {.title = "Fields", .width = 30, .min_width = 8, .priority = 9, .flex = true},
 };
 
 enum sum_col { SCOL_EVENT, SCOL_TOTAL, SCOL_RATE, SCOL_INTERVAL, SCOL_FILTER, SCOL_COUNT };

@@ -329,10 +329,12 @@ fit_widths(const struct table *t, int *text)
 
 	for (size_t i = 0; i < t->ncols; i++) {
 		text[i] = t->cols[i].width;
-		if (!t->cols[i].fit || t->cols[i].hidden)
+		if (!(t->cols[i].fit || t->cols[i].bar) || t->cols[i].hidden)
 			continue;
 		wtext_set(&wt, t->cols[i].title ? t->cols[i].title : "");
-		text[i] = wt.width;
+		text[i] = wt.width + (t->cols[i].bar ? 1 : 0); /* and the sort marker */
+		if (t->cols[i].bar)
+			continue;
 		for (int k = 0; k < t->height && t->top + (size_t)k < t->nrows; k++) {
 			const void *row = t->rows[t->top + (size_t)k];
 			size_t sc, sf;

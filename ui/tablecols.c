@@ -12,8 +12,8 @@ col_need(const struct table_col *c, int text)
 {
 	int need = c->width;
 
-	if (c->bar && !c->flex)
-		need = c->min_width;
+	if (c->bar && !c->flex) /* its text, and its title whole */
+		need = text > c->min_width ? (text < c->width ? text : c->width) : c->min_width;
 	else if (c->fit && !c->flex) {
 		need = text < c->width ? text : c->width;
 		if (need < c->min_width)

@@ -26,11 +26,12 @@ struct table_col {
 };
 
 /* Lay out n columns in a line of w cells. text[i] is the widest text of
- * column i on screen (its title included), used by fit columns. Sets x[i]
+ * column i on screen (its title included) for fit columns, the width of
+ * its title with the sort marker for bar columns. Sets x[i]
  * (from the line's start, -1 when the column is dropped) and wd[i].
  *
  * Every column first gets what it needs: a bar column its text
- * (min_width), a fit column its text within [min_width, width], the
+ * (min_width, or its title when wider), a fit column its text within [min_width, width], the
  * flexible column its width, any other its width. While that is too wide
  * the lowest priority column drops (never the flexible one, nor one of the
  * highest priority). Space left over grows the bars up to their width,
