@@ -41,7 +41,7 @@ static const struct keybind keymap[] = {
      "menu for the selected row: zoom into its process, thread, cgroup or object"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
     {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
-    {'i', false, "i", ACT_DETAIL, SCOPE_TABLE, "Info",
+    {'i', false, "i", ACT_DETAIL, SCOPE_TABLE, NULL,
      "the selected row's whole text in a popup: full name, object path, every field "
      "(i or Esc closes it)"},
     {KEY_RIGHT, true, "Right", ACT_RIGHT, SCOPE_TABLE, NULL,
