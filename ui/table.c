@@ -304,8 +304,14 @@ table_cell(const struct table *t, const void *row, size_t col, char *buf)
 static bool
 table_span(const struct table *t, const void *row, size_t *col, size_t *from)
 {
-	return t->ops->span != NULL && t->ops->span(row, col, from, t->ctx) && *col < t->ncols &&
-	       *from < t->ncols;
+	size_t c = SIZE_MAX, f = SIZE_MAX;
+
+	if (t->ops->span == NULL || !t->ops->span(row, &c, &f, t->ctx) || c >= t->ncols ||
+	    f >= t->ncols)
+		return false;
+	*col = c;
+	*from = f;
+	return true;
 }
 
 /* The screen x where a span from column from starts (the first shown

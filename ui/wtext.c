@@ -200,8 +200,8 @@ wtext_wrap(const char *s, int cells)
 		cw = wcwidth(wc);
 		if (cw < 0)
 			cw = 1;
-		if (w + cw > cells && i > 0)
-			return brk > 0 ? brk : i;
+		if (w + cw > cells && i > 0) /* at a blank, unless that wastes half the line */
+			return brk > i / 2 ? brk : i;
 		w += cw;
 		i += k;
 		if (wc == L' ')

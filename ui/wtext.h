@@ -39,8 +39,9 @@ void wtext_fit(struct wtext *wt, int cells, const struct wtext *ell);
 bool wtext_skip(struct wtext *wt, int cells, const struct wtext *ell);
 
 /* Bytes of the first line of s when wrapped at cells: cut after the last
- * blank that fits, or inside a word longer than the line; a '\n' ends a
- * line. Never 0 while s has text. */
+ * blank that fits, or inside a word that would leave more than half the
+ * line empty (a long path); a '\n' ends a line. Never 0 while s has
+ * text. */
 size_t wtext_wrap(const char *s, int cells);
 
 /* Decode the theme's glyphs once per draw. */
