@@ -275,8 +275,10 @@ table_set_columns(struct table *t, size_t ncols, size_t sort_col)
 		fatal("table: %zu columns, at most %d", ncols, TABLE_MAX_COLS);
 	t->ncols = ncols;
 	t->sort_col = sort_col < ncols ? sort_col : 0;
-	for (size_t i = 0; i < TABLE_MAX_COLS; i++)
+	for (size_t i = 0; i < TABLE_MAX_COLS; i++) {
 		t->col_x[i] = -1;
+		t->fit_seen[i] = 0;
+	}
 }
 
 /* Free the table's arrays (not the rows: the pane owns them). */
@@ -328,7 +330,7 @@ span_x(const struct table *t, size_t from)
 /* The widest text of each fit column (title included) over the rows that
  * will show, for the layout. */
 static void
-fit_widths(const struct table *t, int *text)
+fit_widths(struct table *t, int *text)
 {
 	char buf[TABLE_CELL_MAX];
 	struct wtext wt;
@@ -352,6 +354,11 @@ fit_widths(const struct table *t, int *text)
 			if (wt.width > text[i])
 				text[i] = wt.width;
 		}
+		/* never narrower than it was: a scrolling stream's columns
+		 * stay put */
+		if (text[i] < t->fit_seen[i])
+			text[i] = t->fit_seen[i];
+		t->fit_seen[i] = text[i];
 	}
 }
 

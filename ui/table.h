@@ -66,12 +66,13 @@ struct table {
 	int height;                /* data rows shown by the last draw */
 	int col_x[TABLE_MAX_COLS]; /* screen x of each column, -1 if dropped */
 	int col_w[TABLE_MAX_COLS];
-	int y0, x0;  /* where the last draw put the title line */
-	int width;   /* columns drawn by the last draw */
-	bool follow; /* a selection on the last row stays on the last row */
-	int hscroll; /* cells the flexible column's text is shifted left by */
-	int hmax;    /* the most that shift shows anything (last draw) */
-	bool detail; /* the selected row's detail popup is open */
+	int y0, x0;                   /* where the last draw put the title line */
+	int width;                    /* columns drawn by the last draw */
+	bool follow;                  /* a selection on the last row stays on the last row */
+	int hscroll;                  /* cells the flexible column's text is shifted left by */
+	int hmax;                     /* the most that shift shows anything (last draw) */
+	bool detail;                  /* the selected row's detail popup is open */
+	int fit_seen[TABLE_MAX_COLS]; /* widest text a fit column has shown */
 };
 
 void table_init(struct table *t, const struct table_col *cols, size_t ncols,
