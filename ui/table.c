@@ -340,7 +340,8 @@ fit_widths(struct table *t, int *text)
 		if (!(t->cols[i].fit || t->cols[i].bar) || t->cols[i].hidden)
 			continue;
 		wtext_set(&wt, t->cols[i].title ? t->cols[i].title : "");
-		text[i] = wt.width + (t->cols[i].bar ? 1 : 0); /* and the sort marker */
+		/* the title whole, with room for the sort marker */
+		text[i] = wt.width + (t->cols[i].bar || t->cols[i].sortable ? 1 : 0);
 		if (t->cols[i].bar)
 			continue;
 		for (int k = 0; k < t->height && t->top + (size_t)k < t->nrows; k++) {

@@ -4,7 +4,8 @@
 # with -g the symbols and the call trees are readable whole, Shared Object
 # shows the object's name whole, the detail popup (i) shows the full
 # symbol and path (in Trace every field), Right/Left scroll the long
-# column, an F4 filter shows on the title line; and the help wraps
+# column, an F4 filter (and Trace's kernel filter) shows on the title
+# line; and the help wraps
 # instead of cutting, on the screen and in --help-keys.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/split"
@@ -137,9 +138,11 @@ tmux_kill
 # ---- Trace: Right and Left scroll the fields; i shows every field
 TRACEFS=/sys/kernel/tracing
 if [ -r "$TRACEFS/available_events" ]; then
-	tui_start tr 80 24 -d 0.5 -T sched:sched_switch --view trace
+	tui_start tr 80 24 -d 0.5 -T sched:sched_switch --filter 'prev_pid >= 0' --view trace
 	tmux_wait_text tr 5 'prev_comm='
 	ok $? "Trace streams sched_switch"
+	tmux_wait_text tr 2 '^1 tracepoint on \(filter: prev_pid >= 0\)'
+	ok $? "the kernel filter shows on the pane's title line"
 	tmux_keys tr p
 	tmux_wait_text tr 3 PAUSED
 	sleep 0.6 # the last refresh before the pause lands

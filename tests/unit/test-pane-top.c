@@ -308,7 +308,7 @@ test_zoom_process(void **state)
 	assert_string_equal(symbols_shown(), "alpha_fn gamma_work");
 	/* overheads stay shares of all samples */
 	assert_string_equal(pane_line(1),
-	                    "40.00% |||      alpha-app     100 libc.so.6     [.] alpha_fn");
+	                    "40.00% ||      alpha-app     100 libc.so.6      [.] alpha_fn");
 
 	assert_int_equal(act(f, ACT_BACK), REACT_HANDLED | REACT_REDRAW);
 	assert_string_equal(header_of(f), "");
