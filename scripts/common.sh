@@ -15,7 +15,7 @@ BUILD="$TOP/build"
 # the TUI tests, python3 for their checks, binutils (objdump, nm, c++filt),
 # procps (pgrep, ps), clang-format (the tree's format is checked), rustc
 # (the Rust demangling test builds a workload; g++ comes with
-# build-essential), debuginfod (the server the debuginfod test runs on
+# build-essential), nodejs and npm (the pprof test decodes with node), debuginfod (the server the debuginfod test runs on
 # loopback), and qemu,
 # busybox, cpio and xz for tests/vm, which boots Debian's kernel with
 # tracetop in an initramfs. Every other command
@@ -25,12 +25,15 @@ TT_PACKAGES=(
 	build-essential autoconf automake libtool pkg-config gawk
 	libelf-dev libdw-dev libunwind-dev libtraceevent-dev libtracefs-dev
 	libcapstone-dev libcmocka-dev libncurses-dev linux-libc-dev libiberty-dev
-	libdebuginfod-dev libbpf-dev clang
+	libdebuginfod-dev libbpf-dev clang zlib1g-dev
 )
 TT_TEST_PACKAGES=(
 	tmux python3 binutils procps clang-format rustc debuginfod
 	qemu-system-x86 busybox-static cpio xz-utils nodejs bpftool libcap2-bin
 )
+# npm installs the pprof test's independent decoder (pprof-format); a
+# nodejs from nodesource brings its own npm and conflicts with Debian's.
+command -v npm >/dev/null 2>&1 || TT_TEST_PACKAGES+=(npm)
 
 # Print a message from the scripts on stderr.
 tt_say() {

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/signalfd.h>
@@ -13,8 +14,10 @@
 #include <unistd.h>
 
 #include "tracetop/batch.h"
+#include "tracetop/flame.h"
 #include "tracetop/session.h"
 #include "tracetop/report-counters.h"
+#include "tracetop/report-flame.h"
 #include "tracetop/report-probes.h"
 #include "tracetop/report-latency.h"
 #include "tracetop/report-system.h"
@@ -61,6 +64,8 @@ struct batch_view {
 	uint64_t trace_lost;            /* events the kernel lost, as last printed */
 	struct report_system_state sys; /* system view: titles, absent reasons, CSV columns */
 	uint64_t start_ns;              /* latency view: when the run began */
+	struct flame flame;             /* flame view and SVG: the last refresh's */
+	bool no_stacks;                 /* said that there are no call stacks */
 };
 
 /* Print one refresh of every event. */
@@ -70,6 +75,8 @@ batch_report(struct batch_view *v, const struct frame *f)
 	const struct options *o = v->o;
 	const struct frame_sampling *fs = &f->sampling;
 
+	if (o->format == FORMAT_PPROF)
+		return; /* one profile of the whole window at the end */
 	for (size_t i = 0; i < fs->nevents; i++) {
 		const struct frame_event *ev = &fs->events[i];
 		struct report_info ri = {
@@ -88,6 +95,8 @@ batch_report(struct batch_view *v, const struct frame *f)
 		    .max_rows = batch_rows(o, v->out),
 		    .cg = ev->cg,
 		    .cgroup = hist_sort_has(o->sort, HIST_SORT_CGROUP),
+		    .group = o->group,
+		    .chain_depth = o->max_stack,
 		};
 
 		if (o->format == FORMAT_FOLDED)
@@ -367,6 +376,92 @@ batch_latency_report(struct batch_view *v, const struct frame *f)
 		report_latency_text(v->out, &ri, &f->latency);
 }
 
+/* Columns of the flame view's text: the terminal's, else $COLUMNS, else
+ * FLAME_TEXT_WIDTH. */
+#define FLAME_TEXT_WIDTH 120
+static int
+batch_flame_width(FILE *out)
+{
+	struct winsize ws;
+	const char *env = getenv("COLUMNS");
+	int cols;
+
+	if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	if (env != NULL && parse_int(env, &cols) == 0 && cols >= 20 && cols <= 100000)
+		return cols;
+	return FLAME_TEXT_WIDTH;
+}
+
+/* The first event of f with call stacks, or NULL (said on stderr once). */
+static const struct frame_event *
+batch_flame_event(struct batch_view *v, const struct frame *f)
+{
+	for (size_t i = 0; i < f->sampling.nevents; i++)
+		if (f->sampling.events[i].cg != NULL)
+			return &f->sampling.events[i];
+	if (!v->no_stacks)
+		fprintf(stderr, "tracetop: no call stacks to draw a flame graph from: start "
+		                "with -g or --call-graph dwarf\n");
+	v->no_stacks = true;
+	return NULL;
+}
+
+/* Flame view, text: every refresh's flame graph of each event with call
+ * stacks, a line per depth. */
+static void
+batch_flame_report(struct batch_view *v, const struct frame *f)
+{
+	int width = batch_flame_width(v->out);
+
+	if (batch_flame_event(v, f) == NULL)
+		return;
+	for (size_t i = 0; i < f->sampling.nevents; i++) {
+		const struct frame_event *ev = &f->sampling.events[i];
+
+		if (ev->cg == NULL)
+			continue;
+		flame_build(&v->flame, ev->cg, SYM_QUALIFIED);
+		fprintf(v->out,
+		        "flame: %s  samples: %llu  window: %.0f samples  width: %d  target: %s\n",
+		        ev->name, (unsigned long long)ev->samples, v->flame.nodes[1].total, width,
+		        f->sampling.target);
+		report_flame_text(v->out, &v->flame, 1, width);
+		fputc('\n', v->out);
+	}
+}
+
+/* The SVG of frame f's window. */
+static void
+batch_svg_write(struct batch_view *v, const struct frame *f)
+{
+	const struct frame_event *ev = batch_flame_event(v, f);
+	char title[512];
+
+	if (ev == NULL)
+		return;
+	flame_build(&v->flame, ev->cg, SYM_QUALIFIED);
+	snprintf(title, sizeof title, "tracetop: %s, %.0f samples, %s", ev->name,
+	         v->flame.nodes[1].total, f->sampling.target);
+	report_flame_svg(v->out, &v->flame, title);
+}
+
+/* --format svg: one document, of the last refresh. */
+static void
+batch_svg_report(struct batch_view *v, const struct frame *f)
+{
+	if (v->final)
+		batch_svg_write(v, f);
+}
+
+/* --format svg stopped by a signal: the window as it stands. */
+static void
+batch_svg_flush(struct batch_view *v)
+{
+	session_snapshot(v->s);
+	batch_svg_write(v, session_frame(v->s));
+}
+
 /* Run the view o->view asks for until done. */
 int
 batch_run(struct session *s, const struct options *o, FILE *out)
@@ -381,7 +476,12 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 	/* per-instruction counts of that function from the first sample on */
 	if (o->view == VIEW_TOP && o->annotate != NULL)
 		engine_addrhist_want_name(v.e, o->annotate);
-	if (o->view == VIEW_COUNTERS) {
+	if (o->format == FORMAT_SVG) {
+		v.report = batch_svg_report;
+		v.flush = batch_svg_flush;
+	} else if (o->view == VIEW_FLAME) {
+		v.report = batch_flame_report;
+	} else if (o->view == VIEW_COUNTERS) {
 		v.report = batch_counters_report;
 	} else if (o->view == VIEW_TRACE) {
 		v.report = batch_trace_report;
@@ -395,8 +495,18 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 		v.report = batch_latency_report;
 		v.start_ns = now_ns();
 	}
+	if (o->format == FORMAT_PPROF && isatty(fileno(out))) {
+		fprintf(stderr, "tracetop: --format pprof writes a gzip file: add -o FILE or "
+		                "redirect the output\n");
+		return 1;
+	}
 	status = batch_loop(&v);
 	report_system_state_free(&v.sys);
+	flame_free(&v.flame);
+	if (v.no_stacks)
+		status = 1;
+	if (status == 0 && o->view == VIEW_TOP)
+		status = batch_history(s, o, out);
 	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
 		status = batch_annotate(session_frame(s), o, out);
 	return status;

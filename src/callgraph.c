@@ -14,48 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/callgraph.h"
+#include "callgraph-impl.h"
 #include "tracetop/util.h"
 
 #define NODES_FIRST 256        /* initial node slots (index 0 unused) */
 #define TABLE_MIN 256          /* initial hash slots, a power of two */
 #define FADE_TOTAL 0.5         /* nodes whose decayed total drops below this are freed */
 #define FREE_PARENT UINT32_MAX /* parent of a node on the free list */
-#define VIEW_MAX_DEPTH 64      /* view levels below the function */
-#define VIEW_MAX_NODES 10000   /* view nodes, the function included */
-#define VIEW_TABLE 32768       /* view hash slots: > 3 x VIEW_MAX_NODES, a power of two */
 #define NAME_LEN 4096          /* one escaped frame name in folded output */
-
-struct cg_slot {
-	uint32_t node; /* 0: empty */
-	uint32_t hash;
-};
-
-/* A trie walk's work item: a node and the root it hangs under. */
-struct cg_walk {
-	uint32_t node, root;
-};
-
-struct callgraph {
-	double decay;
-	double min_frac; /* min_percent / 100 */
-	struct cg_node *nodes;
-	uint32_t used; /* array entries handed out at least once, index 0 included */
-	uint32_t cap;
-	uint32_t free_list;
-	size_t count; /* live nodes */
-	uint32_t first_root;
-	struct cg_slot *tab;
-	size_t mask;           /* slots - 1 */
-	struct cg_walk *stack; /* cg_tick's work stack, kept between ticks */
-	size_t sp, stack_cap;
-};
 
 static const struct cg_frame no_frame; /* the frame of roots and [other] nodes */
 
 /* Hash of a child key: parent index, frame (pointers by identity), comm, other. */
-static inline uint32_t
-key_hash(uint32_t parent, const struct cg_frame *f, const char *comm, bool other)
+uint32_t
+cg_key_hash(uint32_t parent, const struct cg_frame *f, const char *comm, bool other)
 {
 	uint64_t flags = (uint64_t)f->kernel | (uint64_t)f->inlined << 1 | (uint64_t)other << 2;
 	uint64_t h = hash_mix(HASH_SEED, (uint64_t)parent | flags << 32);
@@ -93,11 +65,11 @@ find_slot(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f,
 }
 
 /* The live node with this key, or 0. */
-static uint32_t
-lookup(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
-       bool other)
+uint32_t
+cg_lookup(const struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+          bool other)
 {
-	return cg->tab[find_slot(cg, parent, f, comm, other, key_hash(parent, f, comm, other))]
+	return cg->tab[find_slot(cg, parent, f, comm, other, cg_key_hash(parent, f, comm, other))]
 	    .node;
 }
 
@@ -126,7 +98,7 @@ static void
 slot_delete(struct callgraph *cg, uint32_t idx)
 {
 	const struct cg_node *n = &cg->nodes[idx];
-	size_t i = key_hash(n->parent, &n->frame, n->comm, n->other) & cg->mask, j, home;
+	size_t i = cg_key_hash(n->parent, &n->frame, n->comm, n->other) & cg->mask, j, home;
 
 	while (cg->tab[i].node != idx)
 		i = (i + 1) & cg->mask;
@@ -181,7 +153,7 @@ static uint32_t
 get_node(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
          bool other)
 {
-	uint32_t hash = key_hash(parent, f, comm, other), idx;
+	uint32_t hash = cg_key_hash(parent, f, comm, other), idx;
 	size_t i = find_slot(cg, parent, f, comm, other, hash);
 	struct cg_node *n;
 
@@ -280,19 +252,49 @@ cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, si
 	cg_add_n(cg, comm, frames, n, 1);
 }
 
+/* Count w samples along one path (outermost caller last) under the root
+ * of (comm, pid, tid): the root's frame address holds the task (0 when rows
+ * merge processes); frames marked in other (may be NULL) are [other]. */
+static void
+cg_add_path(struct callgraph *cg, const char *comm, int pid, int tid, const struct cg_frame *frames,
+            const bool *other, size_t n, uint64_t w)
+{
+	struct cg_frame root = {.addr = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid};
+	uint32_t cur = get_node(cg, 0, &root, comm, false);
+
+	cg->nodes[cur].interval_total += w;
+	while (n-- > 0) {
+		bool o = other != NULL && other[n];
+
+		cur = get_node(cg, cur, o ? &no_frame : &frames[n], NULL, o);
+		cg->nodes[cur].interval_total += w;
+	}
+	cg->nodes[cur].interval_self += w;
+}
+
 /* Count w samples at once along one path (an in-kernel aggregate). */
 void
 cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
          uint64_t w)
 {
-	uint32_t cur = get_node(cg, 0, &no_frame, comm, false);
+	cg_add_path(cg, comm, 0, 0, frames, NULL, n, w);
+}
 
-	cg->nodes[cur].interval_total += w;
-	while (n-- > 0) {
-		cur = get_node(cg, cur, &frames[n], NULL, false);
-		cg->nodes[cur].interval_total += w;
-	}
-	cg->nodes[cur].interval_self += w;
+/* The same with some frames being [other] nodes (a history's paths). */
+void
+cg_add_marked(struct callgraph *cg, const char *comm, const struct cg_frame *frames,
+              const bool *other, size_t n, uint64_t w)
+{
+	cg_add_path(cg, comm, 0, 0, frames, other, n, w);
+}
+
+/* Count w samples along one path under the root of (comm, pid, tid): the
+ * root's frame address holds the task, its other fields stay zero. */
+void
+cg_add_task_n(struct callgraph *cg, const char *comm, int pid, int tid,
+              const struct cg_frame *frames, size_t n, uint64_t w)
+{
+	cg_add_path(cg, comm, pid, tid, frames, NULL, n, w);
 }
 
 /* Push a work item on cg_tick's stack, growing it. */
@@ -312,15 +314,17 @@ push(struct callgraph *cg, uint32_t node, uint32_t root)
 static inline void
 decay_node(struct cg_node *n, double factor)
 {
+	n->last_self = n->interval_self;
 	n->self = n->self * factor + (double)n->interval_self;
 	n->total = n->total * factor + (double)n->interval_total;
 	n->interval_self = n->interval_total = 0;
 }
 
 /* Free node top (already unlinked and decayed) and its whole subtree,
- * decaying the descendants first; returns the sum of their self counts. */
+ * decaying the descendants first; returns the sum of their self counts
+ * (and adds their last interval's to *last, which [other] takes over). */
 static double
-drop_subtree(struct callgraph *cg, uint32_t top, double factor)
+drop_subtree(struct callgraph *cg, uint32_t top, double factor, uint64_t *last)
 {
 	size_t base = cg->sp;
 	double self = 0;
@@ -332,6 +336,7 @@ drop_subtree(struct callgraph *cg, uint32_t top, double factor)
 		if (idx != top)
 			decay_node(&cg->nodes[idx], factor);
 		self += cg->nodes[idx].self;
+		*last += cg->nodes[idx].last_self;
 		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling)
 			push(cg, c, 0);
 		slot_delete(cg, idx);
@@ -346,6 +351,7 @@ static void
 tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, double factor)
 {
 	double fold_total = 0, fold_self = 0;
+	uint64_t fold_last = 0, gone = 0;
 	uint32_t *link = &cg->nodes[p].first_child, c, o;
 	struct cg_node *n;
 
@@ -354,13 +360,13 @@ tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, doubl
 		decay_node(n, factor);
 		if (n->total < FADE_TOTAL) {
 			*link = n->next_sibling;
-			drop_subtree(cg, c, factor);
+			drop_subtree(cg, c, factor, &gone);
 			continue;
 		}
 		if (!n->other && n->total < thr) {
 			*link = n->next_sibling;
 			fold_total += n->total;
-			fold_self += drop_subtree(cg, c, factor);
+			fold_self += drop_subtree(cg, c, factor, &fold_last);
 			continue;
 		}
 		push(cg, c, root);
@@ -371,6 +377,7 @@ tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, doubl
 		o = get_node(cg, p, &no_frame, NULL, true);
 		cg->nodes[o].total += fold_total;
 		cg->nodes[o].self += fold_self;
+		cg->nodes[o].last_self += fold_last;
 	}
 }
 
@@ -379,6 +386,7 @@ void
 cg_tick(struct callgraph *cg, bool zero)
 {
 	double factor = zero ? 0.0 : cg->decay;
+	uint64_t gone = 0; /* a faded root had no samples in the interval */
 	uint32_t *link = &cg->first_root, r;
 	struct cg_walk w;
 
@@ -387,7 +395,7 @@ cg_tick(struct callgraph *cg, bool zero)
 		decay_node(&cg->nodes[r], factor);
 		if (cg->nodes[r].total < FADE_TOTAL) {
 			*link = cg->nodes[r].next_sibling;
-			drop_subtree(cg, r, factor);
+			drop_subtree(cg, r, factor, &gone);
 			continue;
 		}
 		push(cg, r, r);
@@ -472,12 +480,23 @@ frame_name(const struct cg_frame *f, bool other, enum sym_form form, char *buf, 
 void
 cg_frame_name(const struct cg_node *n, enum sym_form form, char *buf, size_t len)
 {
-	if (n->parent != 0 || n->other)
+	size_t o;
+
+	if (n->parent != 0 || n->other) {
 		frame_name(&n->frame, n->other, form, buf, len);
-	else if (n->comm != NULL)
+		return;
+	}
+	if (n->comm != NULL)
 		str_escape(buf, len, n->comm, strlen(n->comm));
 	else if (len > 0)
 		snprintf(buf, len, "[unknown]");
+	/* a root per process or thread: "comm-PID" or "comm-PID/TID" as
+	 * perf script and stackcollapse-perf --pid --tid name them */
+	o = strnlen(buf, len);
+	if (cg_root_pid(n) != 0 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "-%d", cg_root_pid(n));
+	if (cg_root_tid(n) != 0 && o < len)
+		snprintf(buf + o, len - o, "/%d", cg_root_tid(n));
 }
 
 /* Display name of a view node. */
@@ -489,8 +508,8 @@ cg_view_name(const struct cg_view_node *n, char *buf, size_t len)
 
 /* Ascending display order of two frames: [other] last, then by symbol
  * name (unresolved after resolved, by address), inlined, kernel, DSO. */
-static int
-frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bool b_other)
+int
+cg_frame_order(const struct cg_frame *a, bool a_other, const struct cg_frame *b, bool b_other)
 {
 	int c;
 
@@ -518,21 +537,18 @@ cmp_trie_name(const void *pa, const void *pb, void *arg)
 	const struct cg_node *nodes = arg;
 	const struct cg_node *a = &nodes[*(const uint32_t *)pa], *b = &nodes[*(const uint32_t *)pb];
 
-	if (a->parent == 0 && b->parent == 0)
-		return a->comm == NULL || b->comm == NULL ? (a->comm == NULL) - (b->comm == NULL)
-		                                          : strcmp(a->comm, b->comm);
-	return frame_order(&a->frame, a->other, &b->frame, b->other);
+	if (a->parent == 0 && b->parent == 0) {
+		int c = a->comm == NULL || b->comm == NULL ? (a->comm == NULL) - (b->comm == NULL)
+		                                           : strcmp(a->comm, b->comm);
+
+		return c != 0 ? c : CMP3(a->frame.addr, b->frame.addr);
+	}
+	return cg_frame_order(&a->frame, a->other, &b->frame, b->other);
 }
 
-/* A growable array of node indices. */
-struct idx_vec {
-	uint32_t *v;
-	size_t n, cap;
-};
-
 /* Append x to the array. */
-static void
-vec_push(struct idx_vec *a, uint32_t x)
+void
+cg_vec_push(struct idx_vec *a, uint32_t x)
 {
 	if (a->n == a->cap) {
 		a->cap = a->cap == 0 ? 64 : a->cap * 2;
@@ -548,7 +564,7 @@ push_sorted(const struct callgraph *cg, struct idx_vec *a, uint32_t first)
 	size_t from = a->n;
 
 	for (; first != 0; first = cg->nodes[first].next_sibling)
-		vec_push(a, first);
+		cg_vec_push(a, first);
 	qsort_r(a->v + from, a->n - from, sizeof *a->v, cmp_trie_name, cg->nodes);
 }
 
@@ -583,7 +599,7 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 	/* todo is a stack: each level is pushed sorted, then reversed. */
 	push_sorted(cg, &todo, cg->first_root);
 	for (i = 0; i < todo.n; i++)
-		vec_push(&lens, 0);
+		cg_vec_push(&lens, 0);
 	for (i = 0; i < todo.n / 2; i++) {
 		tmp = todo.v[i];
 		todo.v[i] = todo.v[todo.n - 1 - i];
@@ -600,7 +616,7 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 		from = todo.n;
 		push_sorted(cg, &todo, n->first_child);
 		for (i = from; i < todo.n; i++)
-			vec_push(&lens, (uint32_t)len);
+			cg_vec_push(&lens, (uint32_t)len);
 		for (i = 0; i < (todo.n - from) / 2; i++) {
 			tmp = todo.v[from + i];
 			todo.v[from + i] = todo.v[todo.n - 1 - i];
@@ -610,201 +626,4 @@ cg_print_folded(const struct callgraph *cg, FILE *out)
 	free(todo.v);
 	free(lens.v);
 	free(line);
-}
-
-/* The outermost nodes matching f under comm's root (every root when NULL):
- * matches below a match (recursion) are not listed, so totals count once. */
-static void
-find_matches(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-             struct idx_vec *out)
-{
-	struct idx_vec todo = {0};
-	uint32_t idx, c;
-
-	if (comm != NULL) {
-		if ((idx = lookup(cg, 0, &no_frame, comm, false)) != 0)
-			vec_push(&todo, idx);
-	} else {
-		for (idx = cg->first_root; idx != 0; idx = cg->nodes[idx].next_sibling)
-			vec_push(&todo, idx);
-	}
-	while (todo.n > 0) {
-		idx = todo.v[--todo.n];
-		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling) {
-			if (!cg->nodes[c].other && cg_frame_eq(&cg->nodes[c].frame, f))
-				vec_push(out, c);
-			else
-				vec_push(&todo, c);
-		}
-	}
-	free(todo.v);
-}
-
-/* A view under construction: the view, and per view node its parent and
- * depth, with a hash of (view parent, frame) for merging. */
-struct view_build {
-	struct cg_view *v;
-	uint32_t *parent;
-	uint8_t *depth;
-	uint32_t *tab; /* VIEW_TABLE slots of view indices, 0 empty */
-};
-
-/* Start a view of f: node 1 is f with a zero total. */
-static void
-view_begin(struct view_build *b, struct cg_view *v, const struct cg_frame *f)
-{
-	b->v = v;
-	b->parent = xcalloc(VIEW_MAX_NODES + 1, sizeof *b->parent);
-	b->depth = xcalloc(VIEW_MAX_NODES + 1, sizeof *b->depth);
-	b->tab = xcalloc(VIEW_TABLE, sizeof *b->tab);
-	if (v->cap < 64) {
-		v->cap = 64;
-		v->nodes = xrealloc(v->nodes, v->cap * sizeof *v->nodes);
-	}
-	memset(&v->nodes[0], 0, 2 * sizeof *v->nodes);
-	v->nodes[1].frame = *f;
-	v->n = 2;
-}
-
-/* The child of view node p for (f, other), created when missing; 0 when
- * the view is full or p is at the depth limit. */
-static uint32_t
-view_child(struct view_build *b, uint32_t p, const struct cg_frame *f, bool other)
-{
-	struct cg_view *v = b->v;
-	uint32_t hash = key_hash(p, f, NULL, other), idx;
-	size_t i;
-
-	for (i = hash & (VIEW_TABLE - 1); (idx = b->tab[i]) != 0; i = (i + 1) & (VIEW_TABLE - 1))
-		if (b->parent[idx] == p && v->nodes[idx].other == other &&
-		    cg_frame_eq(&v->nodes[idx].frame, f))
-			return idx;
-	if (v->n > VIEW_MAX_NODES || b->depth[p] >= VIEW_MAX_DEPTH)
-		return 0;
-	if (v->n == v->cap) {
-		v->cap *= 2;
-		v->nodes = xrealloc(v->nodes, v->cap * sizeof *v->nodes);
-	}
-	idx = (uint32_t)v->n++;
-	memset(&v->nodes[idx], 0, sizeof v->nodes[idx]);
-	v->nodes[idx].frame = *f;
-	v->nodes[idx].other = other;
-	v->nodes[idx].next_sibling = v->nodes[p].first_child;
-	v->nodes[p].first_child = idx;
-	b->parent[idx] = p;
-	b->depth[idx] = (uint8_t)(b->depth[p] + 1);
-	b->tab[i] = idx;
-	return idx;
-}
-
-/* qsort_r order of view node indices: heaviest first, then by name. */
-static int
-cmp_view_weight(const void *pa, const void *pb, void *arg)
-{
-	const struct cg_view_node *nodes = arg;
-	const struct cg_view_node *a = &nodes[*(const uint32_t *)pa];
-	const struct cg_view_node *b = &nodes[*(const uint32_t *)pb];
-
-	if (a->total != b->total)
-		return CMP3(b->total, a->total);
-	return frame_order(&a->frame, a->other, &b->frame, b->other);
-}
-
-/* Sort every child list heaviest first and free the build's scratch. */
-static void
-view_end(struct view_build *b)
-{
-	struct cg_view *v = b->v;
-	struct idx_vec kids = {0};
-	uint32_t i, c;
-	size_t k;
-
-	for (i = 1; i < v->n; i++) {
-		kids.n = 0;
-		for (c = v->nodes[i].first_child; c != 0; c = v->nodes[c].next_sibling)
-			vec_push(&kids, c);
-		if (kids.n < 2)
-			continue;
-		qsort_r(kids.v, kids.n, sizeof *kids.v, cmp_view_weight, v->nodes);
-		for (k = 0; k < kids.n; k++)
-			v->nodes[kids.v[k]].next_sibling = k + 1 < kids.n ? kids.v[k + 1] : 0;
-		v->nodes[i].first_child = kids.v[0];
-	}
-	free(kids.v);
-	free(b->parent);
-	free(b->depth);
-	free(b->tab);
-}
-
-/* Callees of f: the subtrees under f's outermost occurrences, merged by frame. */
-void
-cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-           struct cg_view *v)
-{
-	struct idx_vec matches = {0}, pairs = {0}; /* pairs: (view node, trie node) */
-	struct view_build b;
-	const struct cg_node *t, *c;
-	uint32_t vc;
-	size_t i, k;
-
-	view_begin(&b, v, f);
-	find_matches(cg, comm, f, &matches);
-	for (k = 0; k < matches.n; k++) {
-		v->nodes[1].total += cg->nodes[matches.v[k]].total;
-		vec_push(&pairs, 1);
-		vec_push(&pairs, matches.v[k]);
-	}
-	/* Breadth first: every trie node adds its children to its view node's. */
-	for (i = 0; i < pairs.n; i += 2) {
-		t = &cg->nodes[pairs.v[i + 1]];
-		for (c = cg_node(cg, t->first_child); c != NULL; c = cg_node(cg, c->next_sibling)) {
-			vc = view_child(&b, pairs.v[i], &c->frame, c->other);
-			if (vc == 0)
-				continue;
-			v->nodes[vc].total += c->total;
-			vec_push(&pairs, vc);
-			vec_push(&pairs, (uint32_t)(c - cg->nodes));
-		}
-	}
-	view_end(&b);
-	free(matches.v);
-	free(pairs.v);
-}
-
-/* Callers of f: from each outermost occurrence up to the outermost frame,
- * weighted by the occurrence's total, merged by frame level by level. */
-void
-cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
-           struct cg_view *v)
-{
-	struct idx_vec matches = {0};
-	struct view_build b;
-	const struct cg_node *a;
-	uint32_t vp;
-	double w;
-	size_t k;
-
-	view_begin(&b, v, f);
-	find_matches(cg, comm, f, &matches);
-	for (k = 0; k < matches.n; k++) {
-		w = cg->nodes[matches.v[k]].total;
-		v->nodes[1].total += w;
-		vp = 1;
-		for (a = &cg->nodes[cg->nodes[matches.v[k]].parent]; a->parent != 0;
-		     a = &cg->nodes[a->parent]) {
-			if ((vp = view_child(&b, vp, &a->frame, false)) == 0)
-				break;
-			v->nodes[vp].total += w;
-		}
-	}
-	view_end(&b);
-	free(matches.v);
-}
-
-/* Free a view's nodes and reset it. */
-void
-cg_view_free(struct cg_view *v)
-{
-	free(v->nodes);
-	memset(v, 0, sizeof *v);
 }

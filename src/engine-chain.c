@@ -111,9 +111,11 @@ engine_chain(struct engine *e, struct thread *th, const struct record_sample *s,
 /* Count a stack: children time once per distinct function, the path in
  * the call graph. */
 void
-engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, const char *comm,
+engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, unsigned group,
                    const struct hist_key *keys, size_t n, uint64_t w)
 {
+	bool by_pid = group & (HIST_GROUP_PID | HIST_GROUP_TID);
+
 	struct cg_frame frames[ENGINE_MAX_FRAMES];
 
 	for (size_t i = 0; i < n; i++) {
@@ -132,5 +134,6 @@ engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, c
 		if (zoom != NULL)
 			hist_add_children_n(zoom, &keys[i], w);
 	}
-	cg_add_n(cg, comm, frames, n, w);
+	cg_add_task_n(cg, keys[0].comm, by_pid ? keys[0].pid : 0,
+	              group & HIST_GROUP_TID ? keys[0].tid : 0, frames, n, w);
 }

@@ -106,6 +106,7 @@ struct engine_defer {
 struct engine {
 	struct evlist el;
 	struct engine_event *events;
+	size_t nheap;             /* heap slots: one per ring, the stream's included */
 	struct engine_head *heap; /* one slot per ring */
 	struct tasks *tasks;
 	struct engine_stats stats;
@@ -121,7 +122,11 @@ struct engine {
 	int go_fd, err_fd; /* command start handshake */
 	int self;
 	bool include_self;
-	int zoom_tid; /* thread zoom: also count its samples apart */
+	int zoom_tid;       /* thread zoom: also count its samples apart */
+	bool in_trace_ring; /* the record being applied came from the stream's rings */
+	/* the rows' grouping: threads counted apart (HIST_GROUP_TID), call
+	 * graph roots per process or thread (HIST_GROUP_PID, _TID) */
+	unsigned group;
 	double decay;
 	enum callgraph_mode cg_mode;
 	struct unwind *unwind; /* fp leaf fix and dwarf mode */
@@ -294,8 +299,8 @@ size_t engine_chain(struct engine *e, struct thread *th, const struct record_sam
 
 /* Count a resolved stack of n keys: children time once per distinct
  * function (in hist, and zoom unless NULL), the path in cg. */
-void engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom,
-                        const char *comm, const struct hist_key *keys, size_t n, uint64_t w);
+void engine_count_stack(struct hist *hist, struct callgraph *cg, struct hist *zoom, unsigned group,
+                        const struct hist_key *keys, size_t n, uint64_t w);
 
 /* Trace samples (tracepoints opened by engine-trace.c): true when h was
  * one of them and went to the stream, false for everything else. */
@@ -316,6 +321,11 @@ int engine_trace_start(struct engine *e, struct tt_err *err);
 
 /* Drain the function tracer's buffers into the stream. */
 void engine_trace_read(struct engine *e);
+
+/* The stream's own rings (engine-trace.c): how many (0: the stream
+ * shares the samples' rings), and ring i with its fd for polling. */
+size_t engine_trace_nrings(const struct engine *e);
+struct ring *engine_trace_ring(const struct engine *e, size_t i, int *fd);
 
 /* Close a refresh interval of the stream. */
 void engine_trace_tick(struct engine *e);

@@ -169,6 +169,7 @@ engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, 
 {
 	const struct hist_key base = {.pid = (int)s->pid,
 	                              .tid = (int)s->tid,
+	                              .thread = e->group & HIST_GROUP_TID ? (int)s->tid : 0,
 	                              .comm = th ? th->comm : e->unknown_comm,
 	                              .cgroup = th ? th->proc->cgroup : NULL};
 	size_t k = 0;

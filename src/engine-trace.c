@@ -1,6 +1,8 @@
 /* engine-trace: tracepoints opened per CPU (and per thread of a target)
- * into the sampling rings, and the function tracer in a private tracefs
- * instance, both feeding the stream. */
+ * into rings of their own (the samples' rings when those cannot be had),
+ * and the function tracer in a private tracefs instance, both feeding the
+ * stream. Own rings keep a busy tracepoint's records from crowding the
+ * samples out, and tell its losses from the profile's. */
 #include "config.h"
 
 #include <errno.h>
@@ -43,6 +45,12 @@ struct engine_trace {
 	size_t nids, cap;
 	struct tt_ftrace *ftrace;
 	bool header_page; /* loaded into the stream */
+	/* the stream's own rings, one per CPU slot as the samples' (0: not
+	 * made yet; shared: they could not be, the samples' are used) */
+	struct ring *rings;
+	int *ring_fds;
+	size_t nrings;
+	bool shared;
 };
 
 /* Kernel symbols for the stream's %ps fields. */
@@ -224,6 +232,53 @@ engine_trace_close(struct engine_trace *tr, struct engine_tp *tp)
 	tp->nfds = 0;
 }
 
+/* Make the stream's rings, the size of the samples', on first use; when
+ * the kernel refuses, the samples' rings carry the stream as before. */
+static void
+engine_trace_rings(struct engine *e)
+{
+	struct engine_trace *tr = e->trace;
+	unsigned pages = (unsigned)(e->el.rings[0].size / (uint64_t)sysconf(_SC_PAGESIZE));
+	size_t c;
+
+	if (tr->nrings > 0 || tr->shared)
+		return;
+	tr->rings = xcalloc(e->ncpus, sizeof *tr->rings);
+	tr->ring_fds = xcalloc(e->ncpus, sizeof *tr->ring_fds);
+	for (c = 0; c < e->ncpus; c++)
+		if ((tr->ring_fds[c] =
+		         evlist_ring_open(&tr->rings[c], e->cpus[c], tr->sample_type, pages)) < 0)
+			break;
+	if (c == e->ncpus) {
+		tr->nrings = c; /* the read merges them with the samples' */
+		return;
+	}
+	while (c-- > 0) {
+		ring_unmap(&tr->rings[c]);
+		close(tr->ring_fds[c]);
+	}
+	free(tr->rings);
+	free(tr->ring_fds);
+	tr->rings = NULL;
+	tr->ring_fds = NULL;
+	tr->shared = true;
+}
+
+/* The stream's own rings: how many (0: it shares the samples'), ring i
+ * and its fd. */
+size_t
+engine_trace_nrings(const struct engine *e)
+{
+	return e->trace != NULL ? e->trace->nrings : 0;
+}
+
+struct ring *
+engine_trace_ring(const struct engine *e, size_t i, int *fd)
+{
+	*fd = e->trace->ring_fds[i];
+	return &e->trace->rings[i];
+}
+
 /* Open tp on every CPU (and thread) of the target into the rings, with
  * its filter; enabled at once when the engine runs. */
 static int
@@ -245,13 +300,16 @@ engine_trace_open(struct engine *e, struct engine_tp *tp, const struct evspec *s
 	a.inherit = e->inherit;
 	a.enable_on_exec = e->child > 0 && !e->started;
 	a.sample_id_all = 1;
+	engine_trace_rings(e);
 	tp->fds = xcalloc(e->ncpus * ntids, sizeof *tp->fds);
 	for (size_t c = 0; c < e->ncpus; c++)
 		for (size_t k = 0; k < ntids; k++) {
 			int pid = e->ntids ? e->tids[k] : -1, fd;
 			uint64_t id;
 
-			fd = evlist_attach(&e->el, &a, pid, e->cpus[c], c, &id);
+			fd = tr->nrings > 0
+			         ? evlist_attach_fd(tr->ring_fds[c], &a, pid, e->cpus[c], &id)
+			         : evlist_attach(&e->el, &a, pid, e->cpus[c], c, &id);
 			if (fd < 0) {
 				evlist_open_error(errno, spec, pid, e->cpus[c], &none, err);
 				return -1;
@@ -300,6 +358,40 @@ engine_trace_enable(struct engine *e, const char *name, const char *filter, stru
 	tr->tps = xrealloc(tr->tps, (tr->ntps + 1) * sizeof *tr->tps);
 	tr->tps[tr->ntps++] = tp;
 	return 0;
+}
+
+/* Replace a tracepoint's filter: perf takes a filter only once per fd, so
+ * the tracepoint is opened again with the new one, or with its old one
+ * when the kernel refuses the new. */
+int
+engine_trace_set_filter(struct engine *e, const char *name, const char *filter, struct tt_err *err)
+{
+	struct engine_tp *tp = engine_trace_find(e, name);
+	char *old;
+	int rc = 0;
+
+	if (tp == NULL)
+		return err_set(err, "%s is not being traced: turn it on first (a)", name);
+	old = tp->filter != NULL ? xstrdup(tp->filter) : NULL;
+	if (engine_trace_enable(e, name, filter, err) != 0) {
+		struct tt_err again;
+
+		rc = -1;
+		if (engine_trace_enable(e, name, old, &again) != 0)
+			snprintf(err->msg + strlen(err->msg), sizeof err->msg - strlen(err->msg),
+			         "; and %s is off now: %s", name, again.msg);
+	}
+	free(old);
+	return rc;
+}
+
+/* A tracepoint's filter. */
+const char *
+engine_trace_filter(const struct engine *e, const char *name)
+{
+	const struct engine_tp *tp = engine_trace_find(e, name);
+
+	return tp != NULL ? tp->filter : NULL;
 }
 
 /* Turn a tracepoint off. */
@@ -518,6 +610,12 @@ engine_trace_free(struct engine *e)
 		engine_trace_close(tr, &tr->tps[i]);
 	free(tr->tps);
 	free(tr->ids);
+	for (size_t c = 0; c < tr->nrings; c++) {
+		ring_unmap(&tr->rings[c]);
+		close(tr->ring_fds[c]);
+	}
+	free(tr->rings);
+	free(tr->ring_fds);
 	stream_free(tr->stream);
 	free(tr);
 	e->trace = NULL;

@@ -45,6 +45,7 @@ struct engine_head {
 	uint64_t time;
 	const struct perf_event_header *h;
 	struct ring *ring;
+	bool trace; /* one of the stream's own rings */
 };
 
 /* Per-event state, hung off evsel->priv. */
@@ -127,7 +128,8 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		break;
 	}
 	e->inherit = t.inherit;
-	e->heap = xcalloc(e->el.nrings, sizeof *e->heap);
+	e->nheap = e->el.nrings;
+	e->heap = xcalloc(e->nheap ? e->nheap : 1, sizeof *e->heap);
 	e->events = xcalloc(e->el.nevsels, sizeof *e->events);
 	for (i = 0; i < e->el.nevsels; i++) {
 		e->events[i].hist = hist_new(o->decay);
@@ -193,20 +195,32 @@ engine_start(struct engine *e, struct tt_err *err)
 size_t
 engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	for (i = 0; i < e->el.nrings && i < max; i++)
-		fds[i] = (struct pollfd){.fd = e->el.ring_fds[i], .events = POLLIN};
-	return i;
+	for (i = 0; i < e->el.nrings && n < max; i++)
+		fds[n++] = (struct pollfd){.fd = e->el.ring_fds[i], .events = POLLIN};
+	for (i = 0; i < engine_trace_nrings(e) && n < max; i++) {
+		int fd;
+
+		engine_trace_ring(e, i, &fd);
+		fds[n++] = (struct pollfd){.fd = fd, .events = POLLIN};
+	}
+	return n;
 }
 
-/* Count samples the kernel dropped (full rings); a trace stream counts
- * them too, so its reports say that events are missing. */
+/* Count records the kernel dropped (full rings): the stream's when they
+ * came from its own rings, else the profile's; a stream sharing the
+ * samples' rings counts those too, so its reports say that events are
+ * missing. */
 void
 engine_lost(struct engine *e, uint64_t n)
 {
+	if (e->in_trace_ring) {
+		stream_add_lost(engine_stream(e), n);
+		return;
+	}
 	e->stats.lost += n;
-	if (e->trace != NULL)
+	if (e->trace != NULL && engine_trace_nrings(e) == 0)
 		stream_add_lost(engine_stream(e), n);
 }
 
@@ -352,7 +366,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	if (zoom != NULL)
 		hist_add_n(zoom, &keys[self], w);
 	if (ev->cg != NULL)
-		engine_count_stack(ev->hist, ev->cg, zoom, keys[0].comm, keys, n, w);
+		engine_count_stack(ev->hist, ev->cg, zoom, e->group, keys, n, w);
 	ev->samples += w;
 	e->stats.samples += w;
 }
@@ -395,20 +409,28 @@ engine_heap_down(struct engine_head *heap, size_t n, size_t i)
 void
 engine_read(struct engine *e)
 {
-	struct engine_head *heap = e->heap;
+	size_t i, n = 0, done = 0, ntr = engine_trace_nrings(e);
 	uint64_t st = e->el.sample_type;
-	size_t i, n = 0, done = 0;
+	struct engine_head *heap;
 
+	if (e->nheap < e->el.nrings + ntr) { /* the stream's rings came */
+		e->nheap = e->el.nrings + ntr;
+		e->heap = xrealloc(e->heap, e->nheap * sizeof *e->heap);
+	}
+	heap = e->heap;
 	engine_defer_poll(e, false); /* worker answers, for the samples below */
-	for (i = 0; i < e->el.nrings; i++) {
-		struct ring *r = &e->el.rings[i];
+	for (i = 0; i < e->el.nrings + ntr; i++) {
+		int fd = i < e->el.nrings ? e->el.ring_fds[i] : -1;
+		struct ring *r = i < e->el.nrings ? &e->el.rings[i]
+		                                  : engine_trace_ring(e, i - e->el.nrings, &fd);
 		const struct perf_event_header *h;
 
-		if (e->el.ring_fds[i] < 0 || ring_begin(r) == 0 || (h = ring_next(r)) == NULL) {
+		if (fd < 0 || ring_begin(r) == 0 || (h = ring_next(r)) == NULL) {
 			ring_end(r);
 			continue;
 		}
-		heap[n++] = (struct engine_head){.time = record_time(h, st), .h = h, .ring = r};
+		heap[n++] = (struct engine_head){
+		    .time = record_time(h, st), .h = h, .ring = r, .trace = i >= e->el.nrings};
 	}
 	for (i = n / 2; i-- > 0;)
 		engine_heap_down(heap, n, i);
@@ -422,7 +444,9 @@ engine_read(struct engine *e)
 				ring_release(heap[i].ring);
 			engine_defer_poll(e, false);
 		}
+		e->in_trace_ring = heap[0].trace;
 		engine_record(e, heap[0].h);
+		e->in_trace_ring = false;
 		heap[0].h = ring_next(r);
 		if (heap[0].h != NULL) {
 			heap[0].time = record_time(heap[0].h, st);
@@ -531,6 +555,13 @@ engine_zoom_thread(struct engine *e, int tid)
 		ev->zoom = tid > 0 ? hist_new(e->decay) : NULL;
 	}
 	e->zoom_tid = tid > 0 ? tid : 0;
+}
+
+/* Count threads apart and split the call graph's roots as group asks. */
+void
+engine_set_group(struct engine *e, unsigned group)
+{
+	e->group = group;
 }
 
 /* The call graph of event idx, or NULL without call stacks. */

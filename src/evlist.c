@@ -269,17 +269,53 @@ int
 evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
               uint64_t *id)
 {
-	int fd, e;
-
 	if (ri >= el->nrings || el->ring_fds[ri] < 0) {
 		errno = ENODEV;
 		return -1;
 	}
+	return evlist_attach_fd(el->ring_fds[ri], a, pid, cpu, id);
+}
+
+/* Open a ring of its own on cpu, owned by a dummy event. */
+int
+evlist_ring_open(struct ring *r, int cpu, uint64_t sample_type, unsigned pages)
+{
+	struct perf_event_attr a = {.size = sizeof a,
+	                            .type = PERF_TYPE_SOFTWARE,
+	                            .config = PERF_COUNT_SW_DUMMY,
+	                            .sample_type = sample_type,
+	                            .sample_id_all = 1,
+	                            .disabled = 1,
+	                            .watermark = 1,
+	                            .exclude_guest = 1};
+	unsigned order = 0;
+	int fd, rc;
+
+	a.wakeup_watermark = (uint32_t)((size_t)pages * (size_t)sysconf(_SC_PAGESIZE) / 8);
+	fd = sys_perf_event_open(&a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	while ((1u << order) < pages)
+		order++;
+	if ((rc = ring_mmap(r, fd, order)) < 0) {
+		close(fd);
+		errno = -rc;
+		return -1;
+	}
+	return fd;
+}
+
+/* Open one more event on (pid, cpu) writing into the ring of out_fd. */
+int
+evlist_attach_fd(int out_fd, struct perf_event_attr *a, int pid, int cpu, uint64_t *id)
+{
+	int fd, e;
+
 	fd = sys_perf_event_open(a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, id) < 0 ||
-	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, el->ring_fds[ri]) < 0) {
+	    ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, out_fd) < 0) {
 		e = errno;
 		close(fd);
 		errno = e;

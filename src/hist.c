@@ -5,6 +5,7 @@
  * the pool grows. Removal uses backward-shift deletion (no tombstones). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,7 @@ key_hash(const struct hist_key *k)
 	h = hash_mix(h, (uintptr_t)k->dso);
 	h = hash_mix(h, (uintptr_t)k->sym);
 	h = hash_mix(h, k->addr);
+	h = hash_mix(h, (uint64_t)(uint32_t)k->thread);
 	return hash_u64(h);
 }
 
@@ -61,7 +63,8 @@ static inline bool
 key_eq(const struct hist_key *a, const struct hist_key *b)
 {
 	return a->pid == b->pid && a->comm == b->comm && a->cgroup == b->cgroup &&
-	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr && a->kernel == b->kernel;
+	       a->dso == b->dso && a->sym == b->sym && a->addr == b->addr &&
+	       a->kernel == b->kernel && a->thread == b->thread;
 }
 
 /* The slot holding key, or the empty slot where it would go. */
@@ -323,6 +326,8 @@ hist_tick(struct hist *h, bool zero)
 			h->count--;
 			continue; /* slot i now holds the next entry, if any */
 		}
+		e->last = e->interval;
+		e->children_last = e->children_interval;
 		e->interval = 0;
 		e->children_interval = 0;
 		total += e->score;
@@ -360,7 +365,8 @@ cmp_u64(uint64_t a, uint64_t b)
 static int
 cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 {
-	const struct hist_entry *a = ra->entry, *b = rb->entry;
+	/* the copies: rows move while they sort, their entry pointers not */
+	const struct hist_entry *a = &ra->copy, *b = &rb->copy;
 	int c;
 
 	switch (k) {
@@ -374,6 +380,9 @@ cmp_key(const struct hist_row *ra, const struct hist_row *rb, enum hist_sort k)
 		return cmp_str(a->key.comm, b->key.comm);
 	case HIST_SORT_PID:
 		return CMP3(a->key.pid, b->key.pid);
+	case HIST_SORT_TID:
+		return a->key.thread != b->key.thread ? CMP3(a->key.thread, b->key.thread)
+		                                      : CMP3(a->key.tid, b->key.tid);
 	case HIST_SORT_DSO:
 		return cmp_str(a->key.dso ? a->key.dso->name : NULL,
 		               b->key.dso ? b->key.dso->name : NULL);
@@ -412,7 +421,7 @@ cmp_rows(const void *pa, const void *pb, void *arg)
 	for (keys = tie_keys; *keys != HIST_SORT_END; keys++)
 		if ((c = cmp_key(a, b, *keys)) != 0)
 			return c;
-	return (int)a->entry->key.kernel - (int)b->entry->key.kernel;
+	return (int)a->copy.key.kernel - (int)b->copy.key.kernel;
 }
 
 /* Fill snap with the (filtered) entries sorted by keys, reusing its rows. */
@@ -438,7 +447,9 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		if (filter != NULL && !filter(e, arg))
 			continue;
 		r = &snap->rows[snap->n++];
-		r->entry = e;
+		r->copy = *e;
+		r->members = r->procs = 1;
+		r->mixed = 0;
 		r->total = e->total;
 		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
 		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
@@ -450,10 +461,118 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 	        (void *)(keys != NULL ? keys : no_keys));
 	/* Own the entries: a frozen display outlives the ticks that free them. */
-	for (i = 0; i < snap->n; i++) {
-		snap->rows[i].copy = *snap->rows[i].entry;
+	for (i = 0; i < snap->n; i++)
 		snap->rows[i].entry = &snap->rows[i].copy;
+}
+
+/* Three-way comparison of two keys on the fields of grouping g, by
+ * identity (interned pointers). */
+static int
+cmp_group_fields(const struct hist_key *a, const struct hist_key *b, unsigned g)
+{
+	if ((g & HIST_GROUP_COMM) && a->comm != b->comm)
+		return CMP3((uintptr_t)a->comm, (uintptr_t)b->comm);
+	if ((g & (HIST_GROUP_PID | HIST_GROUP_TID)) && a->pid != b->pid)
+		return CMP3(a->pid, b->pid);
+	if ((g & HIST_GROUP_TID) && a->thread != b->thread)
+		return CMP3(a->thread, b->thread);
+	if ((g & HIST_GROUP_CGROUP) && a->cgroup != b->cgroup)
+		return CMP3((uintptr_t)a->cgroup, (uintptr_t)b->cgroup);
+	if ((g & HIST_GROUP_DSO) && a->dso != b->dso)
+		return CMP3((uintptr_t)a->dso, (uintptr_t)b->dso);
+	if ((g & HIST_GROUP_SYM) && (a->sym != b->sym || a->addr != b->addr ||
+	                             a->kernel != b->kernel || a->inlined != b->inlined))
+		return a->sym != b->sym         ? CMP3((uintptr_t)a->sym, (uintptr_t)b->sym)
+		       : a->addr != b->addr     ? CMP3(a->addr, b->addr)
+		       : a->kernel != b->kernel ? a->kernel - b->kernel
+		                                : a->inlined - b->inlined;
+	return 0;
+}
+
+/* qsort_r order of rows by the grouping's fields, then by pid so a
+ * group's processes sit together. */
+static int
+cmp_group(const void *pa, const void *pb, void *arg)
+{
+	const struct hist_key *a = &((const struct hist_row *)pa)->copy.key;
+	const struct hist_key *b = &((const struct hist_row *)pb)->copy.key;
+	int c = cmp_group_fields(a, b, *(const unsigned *)arg);
+
+	return c != 0 ? c : CMP3(a->pid, b->pid);
+}
+
+/* The HIST_GROUP_* fields on which two keys differ. */
+static unsigned
+key_diff(const struct hist_key *a, const struct hist_key *b)
+{
+	return (a->comm != b->comm ? HIST_GROUP_COMM : 0) |
+	       (a->pid != b->pid ? HIST_GROUP_PID : 0) | (a->tid != b->tid ? HIST_GROUP_TID : 0) |
+	       (a->cgroup != b->cgroup ? HIST_GROUP_CGROUP : 0) |
+	       (a->dso != b->dso ? HIST_GROUP_DSO : 0) |
+	       (a->sym != b->sym || a->addr != b->addr || a->kernel != b->kernel ? HIST_GROUP_SYM
+	                                                                         : 0);
+}
+
+/* Add row m's counts into row r (same group); r takes m's key when m
+ * weighs more than *best, the heaviest member so far. */
+static void
+row_merge(struct hist_row *r, const struct hist_row *m, int prev_pid, double *best)
+{
+	struct hist_entry *e = &r->copy;
+	const struct hist_entry *f = &m->copy;
+
+	r->mixed |= key_diff(&e->key, &f->key);
+	r->procs += f->key.pid != prev_pid;
+	r->members++;
+	r->overhead += m->overhead;
+	r->children += m->children;
+	r->samples += m->samples;
+	r->total += m->total;
+	if (f->score > *best) {
+		e->key = f->key;
+		*best = f->score;
 	}
+	e->interval += f->interval;
+	e->total += f->total;
+	e->score += f->score;
+	e->children_interval += f->children_interval;
+	e->children += f->children;
+}
+
+/* Merge rows that agree on the grouping, then sort by keys. */
+void
+hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys)
+{
+	static const enum hist_sort no_keys[] = {HIST_SORT_END};
+	struct hist_key first = {0}; /* the key of the group's first row */
+	size_t i, n = 0;
+	int prev_pid = 0;
+	double best = 0;
+
+	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
+	for (i = 0; i < snap->n; i++) {
+		struct hist_row *r = &snap->rows[i];
+		int pid = r->copy.key.pid;
+
+		if (n > 0 && cmp_group_fields(&first, &r->copy.key, group) == 0) {
+			row_merge(&snap->rows[n - 1], r, prev_pid, &best);
+			prev_pid = pid;
+			continue;
+		}
+		first = r->copy.key;
+		prev_pid = pid;
+		best = r->copy.score;
+		if (n != i)
+			snap->rows[n] = *r;
+		snap->rows[n].members = snap->rows[n].procs = 1;
+		snap->rows[n].mixed = 0;
+		n++;
+	}
+	snap->n = n;
+	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
+	        (void *)(keys != NULL ? keys : no_keys));
+	for (i = 0; i < snap->n; i++)
+		snap->rows[i].entry = &snap->rows[i].copy;
 }
 
 /* Free a snapshot's rows and reset it. */
@@ -474,6 +593,7 @@ static const struct {
     {"pid", HIST_SORT_PID},           {"dso", HIST_SORT_DSO},
     {"sym", HIST_SORT_SYM},           {"symbol", HIST_SORT_SYM},
     {"children", HIST_SORT_CHILDREN}, {"cgroup", HIST_SORT_CGROUP},
+    {"tid", HIST_SORT_TID},           {"thread", HIST_SORT_TID},
 };
 
 /* The sort key named by the len bytes at s, or HIST_SORT_END. */
@@ -523,6 +643,45 @@ hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt
 	out[n] = HIST_SORT_END;
 	memcpy(keys, out, (n + 1) * sizeof *out);
 	return 0;
+}
+
+/* The grouping fields of the sort keys, in HIST_GROUP_* bits. */
+static const struct {
+	enum hist_sort key;
+	unsigned group;
+	const char *name;
+} group_keys[] = {
+    {HIST_SORT_COMM, HIST_GROUP_COMM, "comm"}, {HIST_SORT_PID, HIST_GROUP_PID, "pid"},
+    {HIST_SORT_TID, HIST_GROUP_TID, "tid"},    {HIST_SORT_CGROUP, HIST_GROUP_CGROUP, "cgroup"},
+    {HIST_SORT_DSO, HIST_GROUP_DSO, "dso"},    {HIST_SORT_SYM, HIST_GROUP_SYM, "sym"},
+};
+
+/* The grouping the sort keys name (the default when they name none). */
+unsigned
+hist_sort_group(const enum hist_sort *keys)
+{
+	unsigned g = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(group_keys); i++)
+		if (hist_sort_has(keys, group_keys[i].key))
+			g |= group_keys[i].group;
+	return g != 0 ? g : HIST_GROUP_DEFAULT;
+}
+
+/* "comm,dso,sym": the grouping's field names in a fixed order. */
+const char *
+hist_group_name(unsigned group, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	if (len == 0)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(group_keys); i++)
+		if ((group & group_keys[i].group) && o < len)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? "," : "",
+			                      group_keys[i].name);
+	return buf;
 }
 
 /* Whether the sort keys hold k. */

@@ -13,6 +13,7 @@
 
 #include "tracetop/batch.h"
 #include "tracetop/counters.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
@@ -182,7 +183,9 @@ session_options(const struct options *o, bool tui)
 	    .zero = o->zero,
 	    .stop_when_finished = !tui,
 	    .sort = tui ? NULL : o->sort,
+	    .group = tui ? 0 : o->group, /* the Top pane groups its own rows */
 	    .counters_scopes = tui || o->view != VIEW_COUNTERS ? 0 : scopes,
+	    .history = o->history,
 	};
 }
 
@@ -275,7 +278,10 @@ run(const struct options *o, struct evspec *specs)
 	s = session_new(&so);
 	/* added first, freed last: a probe in use by the engine cannot go */
 	session_add(s, &source_probes, p);
-	if (p != NULL && (tracing || tui))
+	/* streamed only for a view that shows their events: the screen
+	 * streams them while its Trace pane is seen (counting the hits costs
+	 * the profile nothing, streaming each one through the rings does) */
+	if (p != NULL && tracing)
 		eo.traces = traces = probe_cli_traces(o, p, &eo.ntraces);
 
 	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
@@ -287,6 +293,7 @@ run(const struct options *o, struct evspec *specs)
 		fprintf(stderr, "tracetop: %s\n", err.msg);
 		goto done;
 	}
+	engine_set_group(e, o->group);
 	session_add(s, &source_sampling, e);
 	/* On the screen, counters that cannot be opened only leave their
 	 * pane saying why. */
@@ -359,6 +366,48 @@ done:
 	return status;
 }
 
+/* Keep a bad line of the setup file as "PATH:LINE: why (skipped)". */
+static void
+setup_bad_line(void *arg, unsigned line, const char *msg)
+{
+	struct options *o = arg;
+
+	names_push(&o->rc_notes, &o->nrc_notes, &o->rc_notes_cap,
+	           xasprintf("%s:%u: %s (skipped)", o->rc_path, line, msg));
+}
+
+/* On the screen, read the setup file (unless --no-config) and apply what
+ * the command line left unset; its bad lines are kept for the screen. */
+static void
+setup_load(struct options *o)
+{
+	char path[4096];
+	struct tt_err err;
+
+	if (o->batch || o->no_config || !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ||
+	    rcfile_path(path, sizeof path, &err) != 0)
+		return;
+	o->rc = xcalloc(1, sizeof *o->rc);
+	o->rc_path = xstrdup(path);
+	if (rcfile_load(o->rc, path, setup_bad_line, o, &err) != 0)
+		names_push(&o->rc_notes, &o->nrc_notes, &o->rc_notes_cap, xstrdup(err.msg));
+	rcfile_apply_options(o->rc, o, setup_bad_line, o);
+}
+
+/* Tell the setup file's bad lines again (the screen is gone) and free
+ * what setup_load made. */
+static void
+setup_unload(struct options *o)
+{
+	for (size_t i = 0; i < o->nrc_notes; i++)
+		fprintf(stderr, "tracetop: %s\n", o->rc_notes[i]);
+	names_free(o->rc_notes, o->nrc_notes);
+	if (o->rc != NULL)
+		rcfile_free(o->rc);
+	free(o->rc);
+	free(o->rc_path);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -397,10 +446,12 @@ main(int argc, char **argv)
 		options_free(&o);
 		return 0;
 	}
+	setup_load(&o);
 	specs = xcalloc(o.nevents, sizeof *specs);
 	status = parse_all_events(&o, specs) != 0 || probe_cli_check(&o) != 0 ? EXIT_USAGE
 	                                                                      : run(&o, specs);
 	free(specs);
+	setup_unload(&o);
 	options_free(&o);
 	return status;
 }

@@ -34,6 +34,10 @@ enum {
 	OPT_THREADS,
 	OPT_ENGINE,
 	OPT_LATENCY,
+	OPT_HISTORY,
+	OPT_HISTORY_DUMP,
+	OPT_MAX_STACK,
+	OPT_NO_CONFIG,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -65,19 +69,28 @@ static const struct opt_def opt_defs[] = {
     {"iterations", 'n', "N", "stop after N refreshes"},
     {"output", 'o', "FILE", "write batch reports to FILE"},
     {"format", OPT_FORMAT, "FMT",
-     "batch report format: text, json, folded (stacks) or csv (system view)"},
-    {"sort", 's', "KEYS", "sort by KEYS: overhead, samples, comm, pid, dso, sym, cgroup"},
+     "batch report format: text, json, folded (stacks), csv (system view), svg (a flame "
+     "graph of the last refresh) or pprof (the window's profile, gzipped, at the end)"},
+    {"sort", 's', "KEYS",
+     "group rows by the KEYS comm, pid, tid, cgroup, dso, sym (default comm,dso,sym) and "
+     "sort them in the order given (overhead, samples and children sort too)"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",
      "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no"},
     {"children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks"},
+    {"history", OPT_HISTORY, "DURATION",
+     "keep the profile of the last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
+    {"history-dump", OPT_HISTORY_DUMP, NULL,
+     "batch: at the end, print every interval the history holds as a JSON line"},
+    {"max-stack", OPT_MAX_STACK, "N",
+     "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
     {"annotate", OPT_ANNOTATE, "SYMBOL",
      "batch: at the end, print SYMBOL's instructions and source lines with their samples"},
     {"view", OPT_VIEW, "VIEW",
-     "show top (the profile, default), counters (like perf stat -I), trace, probes, system "
-     "or latency (syscall times)"},
+     "show top (the profile, default), counters (like perf stat -I), trace, probes, system, "
+     "latency (syscall times) or flame (a flame graph of the call stacks, with -g)"},
     {"threads", OPT_THREADS, NULL,
      "system view: each process's threads too (JSON thread_list; on the screen, as H)"},
     {"counters", OPT_COUNTERS, "LIST",
@@ -108,6 +121,8 @@ static const struct opt_def opt_defs[] = {
     {"no-mouse", OPT_NO_MOUSE, NULL, "do not use the mouse in the interactive screen"},
     {"no-debuginfod", OPT_NO_DEBUGINFOD, NULL,
      "do not fetch debug info from the servers in DEBUGINFOD_URLS"},
+    {"no-config", OPT_NO_CONFIG, NULL,
+     "neither read nor write the setup file (~/.config/tracetop/tracetoprc)"},
     {"list-events", OPT_LIST_EVENTS, NULL, "list the events this machine offers and exit"},
     {"help-keys", OPT_HELP_KEYS, NULL, "list the keys of the interactive screen and exit"},
     {"version", OPT_VERSION, NULL, "print the version and exit"},
@@ -278,8 +293,9 @@ options_call_graph(struct options *o, const char *arg, struct tt_err *err)
 }
 
 /* The names of --format and --view, in enum order. */
-static const char *const format_names[] = {"text", "json", "folded", "csv"};
-static const char *const view_names[] = {"top", "counters", "trace", "probes", "system", "latency"};
+static const char *const format_names[] = {"text", "json", "folded", "csv", "svg", "pprof"};
+static const char *const view_names[] = {"top",    "counters", "trace", "probes",
+                                         "system", "latency",  "flame"};
 
 /* The index of arg among n names, or -1. */
 static int
@@ -289,6 +305,34 @@ options_choice(const char *arg, const char *const *names, size_t n)
 		if (strcmp(arg, names[i]) == 0)
 			return (int)i;
 	return -1;
+}
+
+/* Seconds of a duration: a number with an optional s, m or h. */
+static int
+options_duration(const char *name, const char *arg, double *out, struct tt_err *err)
+{
+	static const char units[] = "smh";
+	static const double mult[] = {1, 60, 3600};
+	char num[32];
+	size_t len = strlen(arg);
+	double m = 1;
+	const char *u;
+
+	if (len > 0 && len < sizeof num && (u = strchr(units, arg[len - 1])) != NULL) {
+		m = mult[u - units];
+		len--;
+	}
+	if (len == 0 || len >= sizeof num)
+		return err_set(err, "%s expects a duration like 90s, 10m or 1h, got '%s'", name,
+		               arg);
+	memcpy(num, arg, len);
+	num[len] = '\0';
+	if (parse_double(num, out) != 0 || *out < 0 || *out * m > 7 * 86400)
+		return err_set(err,
+		               "%s expects a duration from 0 to 7 days (90s, 10m, 1h), got '%s'",
+		               name, arg);
+	*out *= m;
+	return 0;
 }
 
 /* Apply one parsed option. */
@@ -304,12 +348,13 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_COUNTERS:
 		return options_add_events(&o->counters, &o->ncounters, "--counters", arg, err);
 	case OPT_COUNTERS_SCOPE:
+		o->counters_scope_given = true;
 		return options_counters_scope(o, arg, err);
 	case OPT_VIEW:
 		if ((k = options_choice(arg, view_names, ARRAY_SIZE(view_names))) < 0)
 			return err_set(err,
-			               "--view expects top, counters, trace, probes, system or "
-			               "latency, got '%s'",
+			               "--view expects top, counters, trace, probes, system, "
+			               "latency or flame, got '%s'",
 			               arg);
 		o->view = (enum options_view)k;
 		o->view_given = true;
@@ -405,6 +450,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		if (parse_double(arg, &o->delay) != 0 || o->delay < 0.05 || o->delay > 86400)
 			return err_set(err, "-d expects seconds between 0.05 and 86400, got '%s'",
 			               arg);
+		o->delay_given = true;
 		return 0;
 	case 'n':
 		if (parse_positive("-n", arg, &u, err) != 0)
@@ -421,14 +467,28 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
-			return err_set(err, "--format expects text, json, folded or csv, got '%s'",
-			               arg);
+			return err_set(
+			    err, "--format expects text, json, folded, csv, svg or pprof, got '%s'",
+			    arg);
 		o->format = (enum report_format)k;
 		return 0;
+	case OPT_HISTORY:
+		return options_duration("--history", arg, &o->history, err);
+	case OPT_HISTORY_DUMP:
+		o->history_dump = true;
+		return 0;
 	case 's':
+		o->sort_given = true;
 		return hist_parse_sort(arg, o->sort, err);
 	case 'z':
 		o->zero = true;
+		return 0;
+	case OPT_MAX_STACK:
+		if (parse_positive("--max-stack", arg, &u, err) != 0)
+			return -1;
+		if (u > 1024)
+			return err_set(err, "--max-stack expects at most 1024, got '%s'", arg);
+		o->max_stack = (unsigned)u;
 		return 0;
 	case OPT_ROWS:
 		if (parse_positive("--rows", arg, &u, err) != 0)
@@ -456,6 +516,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case OPT_NO_DEBUGINFOD:
 		o->no_debuginfod = true;
+		return 0;
+	case OPT_NO_CONFIG:
+		o->no_config = true;
 		return 0;
 	case OPT_THREADS:
 		o->threads = true;
@@ -512,6 +575,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	o->engine = ENGINE_BACKEND_AUTO;
 	o->stack_size = STACK_SIZE_DEFAULT;
 	o->delay = 2.0;
+	o->history = 600;
 	o->sort[0] = HIST_SORT_OVERHEAD;
 	o->sort[1] = HIST_SORT_END;
 	o->counters_scopes = 1u << COUNTERS_TOTAL;
@@ -563,11 +627,32 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               "--format folded is for the top view; use text or json with "
 		               "--view %s",
 		               view_names[o->view]);
+	if (o->format == FORMAT_PPROF && o->view != VIEW_TOP)
+		return err_set(err, "--format pprof is for the top view, not --view %s",
+		               view_names[o->view]);
+	if ((o->format == FORMAT_PPROF || o->history_dump) && o->history <= 0)
+		return err_set(err, "--format pprof and --history-dump read the history: drop "
+		                    "--history 0");
+	if (o->history_dump && (!o->batch || o->format != FORMAT_JSON))
+		return err_set(err,
+		               "--history-dump prints JSON lines in batch: add -b --format json");
 	if (o->format == FORMAT_CSV && o->view != VIEW_SYSTEM)
 		return err_set(err,
 		               "--format csv is for the system view (--view system); use text "
 		               "or json with --view %s",
 		               view_names[o->view]);
+	if (o->format == FORMAT_SVG && o->view != VIEW_TOP && o->view != VIEW_FLAME)
+		return err_set(err,
+		               "--format svg is a flame graph of the profile (--view top or "
+		               "flame), not of --view %s",
+		               view_names[o->view]);
+	if ((o->format == FORMAT_SVG || (o->view == VIEW_FLAME && o->batch)) &&
+	    o->callgraph == CALLGRAPH_NONE)
+		return err_set(err, "%s needs call stacks: add -g or --call-graph dwarf",
+		               o->format == FORMAT_SVG ? "--format svg" : "--view flame");
+	if (o->view == VIEW_FLAME && o->format != FORMAT_TEXT && o->format != FORMAT_SVG)
+		return err_set(err, "--view flame prints text or svg, not --format %s",
+		               format_names[o->format]);
 	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err,
 		               "--format folded needs call stacks: add -g or --call-graph dwarf");
@@ -578,13 +663,16 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if (o->threads && o->batch && o->format != FORMAT_JSON)
 		return err_set(err, "--threads lists the threads in JSON reports (the text and CSV "
 		                    "ones have no processes): add --format json");
+	if (o->annotate && o->format == FORMAT_SVG)
+		return err_set(err, "--annotate prints text or json, not svg");
 	if (o->annotate && o->view != VIEW_TOP)
 		return err_set(err, "--annotate is for the top view, not --view %s",
 		               view_names[o->view]);
-	if (o->annotate && o->format == FORMAT_FOLDED)
-		return err_set(err, "--annotate prints text or json, not folded stacks");
+	if (o->annotate && (o->format == FORMAT_FOLDED || o->format == FORMAT_PPROF))
+		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
+	o->group = hist_sort_group(o->sort);
 	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {
 		o->sort[0] = HIST_SORT_CHILDREN;
 		o->sort[1] = HIST_SORT_OVERHEAD;

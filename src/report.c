@@ -51,6 +51,32 @@ report_cgroup(const struct hist_entry *e, char *buf, size_t len)
 	str_escape(buf, len, c, strlen(c));
 }
 
+/* The roots a row's call trees come from: the grouping's command, process
+ * and thread (the engine splits the roots by pid or tid when the grouping
+ * names one). */
+void
+report_cg_scope(const struct hist_row *r, unsigned group, struct cg_scope *sc)
+{
+	const struct hist_key *k = &r->entry->key;
+
+	if (group == 0)
+		group = HIST_GROUP_COMM;
+	sc->comm = group & (HIST_GROUP_COMM | HIST_GROUP_PID | HIST_GROUP_TID) ? k->comm : NULL;
+	sc->pid = group & (HIST_GROUP_PID | HIST_GROUP_TID) ? k->pid : 0;
+	sc->tid = group & HIST_GROUP_TID ? k->tid : 0;
+}
+
+/* The call graph frame of an entry's function. */
+struct cg_frame
+report_cg_frame(const struct hist_entry *e)
+{
+	return (struct cg_frame){.dso = e->key.dso,
+	                         .sym = e->key.sym,
+	                         .addr = e->key.addr,
+	                         .kernel = e->key.kernel,
+	                         .inlined = e->key.inlined};
+}
+
 /* Samples per second of the refresh. */
 static double
 report_rate(const struct report_info *ri)
@@ -58,11 +84,89 @@ report_rate(const struct report_info *ri)
 	return ri->seconds > 0 ? (double)ri->samples / ri->seconds : 0;
 }
 
+/* Caller levels -g text prints under a row by default, the callers shown
+ * per level at most, and the default share under which a branch is left
+ * out (perf's 0.5 %). */
+#define REPORT_CHAIN_DEPTH 16
+#define REPORT_CHAIN_FANOUT 8
+#define REPORT_CHAIN_MIN 0.5
+
+/* Print the callers under view node i, one level per indent, heaviest
+ * first, perf --stdio style: "|--12.50%--caller"; prefix is the drawing
+ * of the levels above. */
+static void
+report_chain_text(FILE *out, const struct report_info *ri, const struct cg_view *v, uint32_t i,
+                  char *prefix, size_t plen, unsigned depth, double total)
+{
+	unsigned max = ri->chain_depth ? ri->chain_depth : REPORT_CHAIN_DEPTH;
+	uint32_t kids[REPORT_CHAIN_FANOUT];
+	size_t n = 0, hidden = 0;
+	char name[512];
+
+	for (uint32_t c = v->nodes[i].first_child; c != 0; c = v->nodes[c].next_sibling) {
+		if (100.0 * v->nodes[c].total / total < REPORT_CHAIN_MIN)
+			continue;
+		if (n == REPORT_CHAIN_FANOUT)
+			hidden++;
+		else
+			kids[n++] = c;
+	}
+	if (n > 0 && depth >= max) {
+		fprintf(out, "%s`-- ... (--max-stack %u)\n", prefix, max);
+		return;
+	}
+	for (size_t k = 0; k < n; k++) {
+		bool last = k + 1 == n && hidden == 0;
+
+		cg_view_name(&v->nodes[kids[k]], name, sizeof name);
+		fprintf(out, "%s%s%.2f%%--%s\n", prefix, last ? "`--" : "|--",
+		        100.0 * v->nodes[kids[k]].total / total, name);
+		if (plen + 5 < 4 * REPORT_CHAIN_DEPTH * 2) {
+			memcpy(prefix + plen, last ? "    " : "|   ", 5);
+			report_chain_text(out, ri, v, kids[k], prefix, plen + 4, depth + 1, total);
+			prefix[plen] = '\0';
+		}
+	}
+	if (hidden > 0)
+		fprintf(out, "%s`-- (%zu more callers)\n", prefix, hidden);
+}
+
+/* A row's callers as a tree under it (text with -g). */
+static void
+report_row_chains(FILE *out, const struct report_info *ri, const struct hist_row *r)
+{
+	struct cg_frame f = report_cg_frame(r->entry);
+	char prefix[4 * REPORT_CHAIN_DEPTH * 2 + 16] = "            ", name[512];
+	double total = cg_total(ri->cg);
+	struct cg_view v = {0};
+	struct cg_scope sc;
+
+	report_cg_scope(r, ri->group, &sc);
+	cg_callers_in(ri->cg, &sc, &f, &v);
+	if (v.n > 1 && v.nodes[1].total > 0 && total > 0) {
+		cg_view_name(&v.nodes[1], name, sizeof name);
+		fprintf(out, "%s---%s\n", prefix, name);
+		memcpy(prefix + 12, "   ", 4);
+		/* no blank line after it: an empty line ends a refresh */
+		report_chain_text(out, ri, &v, 1, prefix, 15, 0, total);
+	}
+	cg_view_free(&v);
+}
+
+/* A column of a merged row: its text, or "-" when the merged entries
+ * differ there. */
+static const char *
+report_mixed(const struct hist_row *r, unsigned field, const char *text)
+{
+	return r->mixed & field ? "-" : text;
+}
+
 /* Print one refresh as a table. */
 void
 report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
-	char comm[64], cgroup[256], dso[256], sym[4096];
+	char comm[64], cgroup[256], dso[256], sym[4096], pid[16];
+	bool tid = ri->group & HIST_GROUP_TID;
 	size_t i, n = snap->n;
 
 	if (ri->max_rows && n > ri->max_rows)
@@ -79,6 +183,8 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, "%8s ", "Children");
 	fprintf(out, "%8s %9s  %-16s %7s  ", ri->cg ? "Self" : "Overhead", "Samples", "Command",
 	        "PID");
+	if (tid)
+		fprintf(out, "%7s  ", "TID");
 	if (ri->cgroup)
 		fprintf(out, "%-16s ", "Cgroup");
 	fprintf(out, "%-24s %s\n", "Shared Object", "Symbol");
@@ -90,13 +196,20 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		report_symbol(r->entry, SYM_FULL, sym, sizeof sym);
 		if (ri->cg != NULL)
 			fprintf(out, "%7.2f%% ", r->children);
-		fprintf(out, "%7.2f%% %9llu  %-16s %7d  ", r->overhead,
-		        (unsigned long long)r->samples, comm, r->entry->key.pid);
+		snprintf(pid, sizeof pid, "%d", r->entry->key.pid);
+		fprintf(out, "%7.2f%% %9llu  %-16s %7s  ", r->overhead,
+		        (unsigned long long)r->samples, report_mixed(r, HIST_GROUP_COMM, comm),
+		        report_mixed(r, HIST_GROUP_PID, pid));
+		if (tid)
+			fprintf(out, "%7d  ", r->entry->key.tid);
 		if (ri->cgroup) {
 			report_cgroup(r->entry, cgroup, sizeof cgroup);
-			fprintf(out, "%-16s ", cgroup);
+			fprintf(out, "%-16s ", report_mixed(r, HIST_GROUP_CGROUP, cgroup));
 		}
-		fprintf(out, "%-24s [%c] %s\n", dso, r->entry->key.kernel ? 'k' : '.', sym);
+		fprintf(out, "%-24s [%c] %s\n", report_mixed(r, HIST_GROUP_DSO, dso),
+		        r->entry->key.kernel ? 'k' : '.', report_mixed(r, HIST_GROUP_SYM, sym));
+		if (ri->cg != NULL && (ri->group & HIST_GROUP_SYM || ri->group == 0))
+			report_row_chains(out, ri, r);
 	}
 	fputc('\n', out);
 	fflush(out);
@@ -173,13 +286,10 @@ report_chain_walk(const struct cg_view *v, uint32_t i, uint32_t *path, size_t de
 /* The row's heaviest caller chains: "chains":[{"percent":P,"frames":[...]}]
  * with the function first and its outermost caller last. */
 static void
-report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row *r)
+report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row *r, unsigned group)
 {
-	struct cg_frame f = {.dso = r->entry->key.dso,
-	                     .sym = r->entry->key.sym,
-	                     .addr = r->entry->key.addr,
-	                     .kernel = r->entry->key.kernel,
-	                     .inlined = r->entry->key.inlined};
+	struct cg_frame f = report_cg_frame(r->entry);
+	struct cg_scope sc;
 	uint32_t chains[REPORT_MAX_CHAINS][64], path[64];
 	size_t lens[REPORT_MAX_CHAINS], order[REPORT_MAX_CHAINS], n = 0;
 	double weights[REPORT_MAX_CHAINS], total = cg_total(cg);
@@ -187,7 +297,8 @@ report_json_chains(FILE *out, const struct callgraph *cg, const struct hist_row 
 	char name[4096];
 
 	fprintf(out, ",\"self\":%.2f,\"children\":%.2f,\"chains\":[", r->overhead, r->children);
-	cg_callers(cg, r->entry->key.comm, &f, &v);
+	report_cg_scope(r, group, &sc);
+	cg_callers_in(cg, &sc, &f, &v);
 	if (v.n > 1 && v.nodes[1].total > 0) /* absent (folded away): no chains */
 		report_chain_walk(&v, 1, path, 0, chains, lens, weights, &n);
 	for (size_t c = 0; c < n; c++) { /* heaviest first */
@@ -243,10 +354,16 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	report_json_member(out, "engine_why", ri->engine_why);
 	fprintf(out,
 	        ",\"time\":%.3f,\"interval\":%.3f,\"samples\":%llu,\"samples_per_sec\":%.1f,"
-	        "\"lost\":%llu,\"total_samples\":%llu,\"total_lost\":%llu,\"rows\":[",
+	        "\"lost\":%llu,\"total_samples\":%llu,\"total_lost\":%llu",
 	        ri->wall, ri->seconds, (unsigned long long)ri->samples, report_rate(ri),
 	        (unsigned long long)ri->lost, (unsigned long long)ri->total_samples,
 	        (unsigned long long)ri->total_lost);
+	if (ri->group != 0) {
+		char g[64];
+
+		report_json_member(out, "group", hist_group_name(ri->group, g, sizeof g));
+	}
+	fputs(",\"rows\":[", out);
 	for (i = 0; i < n; i++) {
 		const struct hist_row *r = &snap->rows[i];
 		const struct hist_entry *e = r->entry;
@@ -258,6 +375,10 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		        r->overhead, (unsigned long long)r->samples);
 		report_json_string(out, e->key.comm ? e->key.comm : "[unknown]");
 		fprintf(out, ",\"pid\":%d", e->key.pid);
+		if (r->procs > 1) /* merged: pid is the most sampled one's */
+			fprintf(out, ",\"processes\":%u", r->procs);
+		if (ri->group & HIST_GROUP_TID)
+			fprintf(out, ",\"tid\":%d", e->key.tid);
 		if (e->key.cgroup != NULL) {
 			report_json_member(out, "cgroup", e->key.cgroup->name);
 			report_json_member(out, "cgroup_path", e->key.cgroup->path);
@@ -274,7 +395,7 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 			fputs(",\"inlined\":true", out);
 		fprintf(out, ",\"kernel\":%s", e->key.kernel ? "true" : "false");
 		if (ri->cg != NULL)
-			report_json_chains(out, ri->cg, r);
+			report_json_chains(out, ri->cg, r, ri->group);
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

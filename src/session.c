@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "tracetop/history.h"
 #include "tracetop/session.h"
 #include "tracetop/util.h"
 
@@ -25,8 +26,9 @@ struct session {
 	struct session_source sources[SESSION_MAX_SOURCES];
 	size_t nsources;
 	struct frame frame;
-	uint64_t start_ns; /* sampling began (0: when the loop starts) */
-	uint64_t last_ns;  /* end of the last interval */
+	struct history *history; /* NULL: --history 0 */
+	uint64_t start_ns;       /* sampling began (0: when the loop starts) */
+	uint64_t last_ns;        /* end of the last interval */
 };
 
 /* Make an empty session. */
@@ -37,6 +39,8 @@ session_new(const struct session_opts *o)
 
 	s->o = *o;
 	s->last_ns = now_ns();
+	if (o->history > 0)
+		s->history = history_new(o->history, HISTORY_MAX_BYTES);
 	return s;
 }
 
@@ -94,6 +98,7 @@ session_refresh(struct session *s, const struct session_hooks *h, bool final)
 {
 	struct frame *f = &s->frame;
 	uint64_t now = now_ns();
+	bool rows;
 
 	for (size_t i = 0; i < s->nsources; i++) {
 		if ((final || f->seq == 0) && s->sources[i].ops->settle != NULL)
@@ -107,7 +112,10 @@ session_refresh(struct session *s, const struct session_hooks *h, bool final)
 	f->secs = (double)(now - s->last_ns) / 1e9;
 	f->final = final;
 	s->last_ns = now;
-	session_parts(s, h->want_parts == NULL || h->want_parts(h->arg));
+	rows = h->want_parts == NULL || h->want_parts(h->arg);
+	session_parts(s, rows);
+	if (s->history != NULL)
+		history_add(s->history, f, rows);
 	if (h->frame != NULL)
 		h->frame(h->arg, f);
 }
@@ -250,6 +258,13 @@ session_set_delay(struct session *s, double delay)
 	s->o.delay = delay;
 }
 
+/* The history of the last intervals, or NULL. */
+struct history *
+session_history(const struct session *s)
+{
+	return s->history;
+}
+
 /* Decay or zero from now on. */
 void
 session_set_zero(struct session *s, bool zero)
@@ -264,6 +279,7 @@ session_free(struct session *s)
 	if (s == NULL)
 		return;
 	frame_free(&s->frame);
+	history_free(s->history);
 	for (size_t i = s->nsources; i-- > 0;)
 		if (s->sources[i].ops->free != NULL)
 			s->sources[i].ops->free(s->sources[i].src);

@@ -13,11 +13,17 @@ enum action {
 	ACT_NEXT_PANE,
 	ACT_PREV_PANE,
 	ACT_REDRAW,
-	ACT_TOGGLE_ZERO, /* z */
-	ACT_FREEZE,      /* Z */
-	ACT_DELAY,       /* d */
-	ACT_NEXT_EVENT,  /* e */
-	ACT_METERS,      /* m: hide or show the header meters */
+	ACT_TOGGLE_ZERO,  /* z */
+	ACT_FREEZE,       /* Z */
+	ACT_DELAY,        /* d */
+	ACT_NEXT_EVENT,   /* e */
+	ACT_METERS,       /* m: hide or show the header meters */
+	ACT_SAVE_SETUP,   /* F2: write the setup file */
+	ACT_HIST_BACK,    /* ,: one interval back in the history */
+	ACT_HIST_FORWARD, /* .: one interval forward */
+	ACT_HIST_SPIKE,   /* !: the interval with the most samples/s */
+	ACT_HIST_RANGE,   /* R: a range from the interval shown */
+	ACT_HIST_LIVE,    /* L: back to now */
 	/* tables */
 	ACT_UP,
 	ACT_DOWN,
@@ -35,7 +41,6 @@ enum action {
 	ACT_SORT_INVERT, /* I */
 	ACT_ENTER,       /* Enter: the row's menu */
 	ACT_BACK,        /* Left: scroll back left, else back out of a zoom */
-	ACT_RIGHT,       /* Right: scroll the long column right */
 	ACT_DETAIL,      /* i: the selected row's whole text in a popup */
 	/* top pane */
 	ACT_HIDE_KERNEL,  /* K */
@@ -47,6 +52,7 @@ enum action {
 	ACT_TREE_MODE,    /* G: callers or callees */
 	ACT_TREE_PERCENT, /* %: of the total or of the parent */
 	ACT_CGROUP_COL,   /* c: hide or show the Cgroup column */
+	ACT_GROUP,        /* g: the next grouping of the rows */
 	/* counters pane */
 	ACT_COUNTERS_SCOPE, /* s: total, per CPU, per process */
 	ACT_ADD,            /* a, Insert: add (a counter) */
@@ -55,6 +61,7 @@ enum action {
 	ACT_PAUSE,   /* p: pause the stream */
 	ACT_SUMMARY, /* v: the stream or the counts per event */
 	ACT_FTRACE,  /* f: follow kernel functions (function tracer) */
+	ACT_KFILTER, /* F: edit the selected event's kernel filter */
 	/* probes pane */
 	ACT_TOGGLE, /* Space: turn the selected probe on or off */
 	/* annotate pane (and a in Top) */
@@ -67,6 +74,13 @@ enum action {
 	ACT_TOGGLE_COUNTS, /* P: percent or samples */
 	/* processes pane */
 	ACT_THREADS, /* H: show or hide each process's threads */
+	/* flame pane (and F in Top) */
+	ACT_FLAME,         /* F in Top: the selected function in the Flame pane */
+	ACT_LEFT,          /* Left: the frame to the left */
+	ACT_RIGHT,         /* Right: the frame to the right; in lists, scroll the
+	                    * long column right */
+	ACT_FLAME_CALLERS, /* r: the callers of the selected function, or back */
+	ACT_FLAME_FLIP,    /* i: flame (root at the bottom) or icicle (at the top) */
 	ACT_COUNT
 };
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/report.h"
 #include "tracetop/util.h"
 #include "ui/calltree.h"
 
@@ -37,18 +38,22 @@ calltree_free(struct calltree *ct)
 	memset(ct, 0, sizeof *ct);
 }
 
-/* A snapshot row's identity: its key. */
+/* A snapshot row's identity: its key, without the fields its merged
+ * entries differ on (those are the most sampled entry's, which may change
+ * from one refresh to the next). */
 uintptr_t
 calltree_row_id(const struct hist_row *r)
 {
 	const struct hist_key *k = &r->entry->key;
-	uint64_t h = hash_mix(HASH_SEED, (uintptr_t)k->comm);
+	unsigned m = r->mixed;
+	uint64_t h = hash_mix(HASH_SEED, m & HIST_GROUP_COMM ? 0 : (uintptr_t)k->comm);
 
-	h = hash_mix(h, (uintptr_t)k->cgroup);
-	h = hash_mix(h, (uintptr_t)k->dso);
-	h = hash_mix(h, (uintptr_t)k->sym);
-	h = hash_mix(h, k->addr);
-	return (uintptr_t)hash_mix(h, (uint64_t)(unsigned)k->pid * 2 + k->kernel);
+	h = hash_mix(h, m & HIST_GROUP_CGROUP ? 0 : (uintptr_t)k->cgroup);
+	h = hash_mix(h, m & HIST_GROUP_DSO ? 0 : (uintptr_t)k->dso);
+	h = hash_mix(h, m & HIST_GROUP_SYM ? 0 : (uintptr_t)k->sym);
+	h = hash_mix(h, m & HIST_GROUP_SYM ? 0 : k->addr);
+	return (uintptr_t)hash_mix(h, (uint64_t)(unsigned)(m & HIST_GROUP_PID ? 0 : k->pid) * 2 +
+	                                  k->kernel);
 }
 
 /* The frame a row stands for. */
@@ -245,12 +250,15 @@ static void
 build_tree(struct calltree *ct, const struct callgraph *cg, struct walk *w)
 {
 	struct cg_frame f = calltree_frame(w->top);
-	const char *comm = w->top->entry->key.comm;
+	struct cg_scope sc;
 
+	if (ct->group != 0 && !(ct->group & HIST_GROUP_SYM))
+		return; /* a row of many functions has no one tree */
+	report_cg_scope(w->top, ct->group, &sc);
 	if (ct->callers)
-		cg_callers(cg, comm, &f, &ct->view);
+		cg_callers_in(cg, &sc, &f, &ct->view);
 	else
-		cg_callees(cg, comm, &f, &ct->view);
+		cg_callees_in(cg, &sc, &f, &ct->view);
 	if (ct->view.n < 2)
 		return;
 	w->v = ct->view.nodes;

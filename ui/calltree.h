@@ -44,6 +44,7 @@ struct ct_state {
 struct calltree {
 	bool callers;    /* trees show callers, not callees */
 	bool relative;   /* percent of the parent, not of the total */
+	unsigned group;  /* HIST_GROUP_* of the rows: which roots a row's tree takes */
 	uintptr_t *open; /* ids of the rows shown expanded */
 	size_t nopen, capopen;
 	struct ct_state *states; /* node ids expanded or collapsed by hand */

@@ -58,6 +58,8 @@ static const struct keybind keymap[] = {
     {'U', false, "U", ACT_HIDE_USER, SCOPE_TOP, NULL, "hide or show user symbols"},
     {'c', false, "c", ACT_CGROUP_COL, SCOPE_TOP, NULL,
      "hide or show the Cgroup column: the container or systemd unit of each row"},
+    {'g', false, "g", ACT_GROUP, SCOPE_TOP, NULL,
+     "group rows by the next keys (--sort): comm,dso,sym, +pid, +tid, ..."},
     {'+', false, "+", ACT_EXPAND, SCOPE_TOP, NULL,
      "with -g: expand the row's call graph (Enter toggles one of its lines)"},
     {'-', false, "-", ACT_COLLAPSE, SCOPE_TOP, NULL,
@@ -84,6 +86,8 @@ static const struct keybind keymap[] = {
      "pause the stream: the view holds still, events are still counted"},
     {'f', false, "f", ACT_FTRACE, SCOPE_TRACE, "Ftrace",
      "follow kernel functions with the function tracer (again: stop it)"},
+    {'F', false, "F", ACT_KFILTER, SCOPE_TRACE, NULL,
+     "edit the selected event's filter in the kernel (ftrace syntax; empty clears it)"},
     {'v', false, "v", ACT_SUMMARY, SCOPE_TRACE, "Summary",
      "switch between the event stream and the counts and rates per event"},
     {'a', false, "a", ACT_ADD, SCOPE_PROBES, "Insert",
@@ -94,6 +98,8 @@ static const struct keybind keymap[] = {
     {KEY_DC, true, "Delete", ACT_REMOVE, SCOPE_PROBES, "Remove", "remove the selected probe"},
     {'a', false, "a", ACT_ANNOTATE, SCOPE_TOP, NULL,
      "annotate the selected function: its instructions and source lines"},
+    {'F', false, "F", ACT_FLAME, SCOPE_TOP, NULL,
+     "with -g: show the selected function in the Flame pane"},
     {']', false, "]", ACT_HOT_NEXT, SCOPE_ANNOTATE, "Hot",
      "the next hot line (cooler), from the hottest"},
     {'[', false, "[", ACT_HOT_PREV, SCOPE_ANNOTATE, NULL, "the previous hot line (hotter)"},
@@ -105,6 +111,26 @@ static const struct keybind keymap[] = {
     {'S', false, "S", ACT_TOGGLE_SOURCE, SCOPE_ANNOTATE, NULL, "hide or show the source lines"},
     {'A', false, "A", ACT_TOGGLE_ADDR, SCOPE_ANNOTATE, NULL, "hide or show the addresses"},
     {'P', false, "P", ACT_TOGGLE_COUNTS, SCOPE_ANNOTATE, NULL, "show percentages or sample counts"},
+    {KEY_UP, true, "Up", ACT_UP, SCOPE_FLAME, NULL,
+     "the frame above: the caller in an icicle, a callee in a flame"},
+    {KEY_DOWN, true, "Down", ACT_DOWN, SCOPE_FLAME, NULL,
+     "the frame below: a callee in an icicle, the caller in a flame"},
+    {KEY_LEFT, true, "Left", ACT_LEFT, SCOPE_FLAME, NULL, "the frame to the left"},
+    {KEY_RIGHT, true, "Right", ACT_RIGHT, SCOPE_FLAME, NULL, "the frame to the right"},
+    {'\n', false, "Enter", ACT_ENTER, SCOPE_FLAME, "Zoom",
+     "zoom into the selected frame: its subtree fills the width"},
+    {'\r', false, "Enter", ACT_ENTER, SCOPE_FLAME, NULL, NULL},
+    {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_FLAME, NULL, NULL},
+    {KEY_BACKSPACE, true, "Backspace", ACT_RETURN, SCOPE_FLAME, "Out", "zoom out one level"},
+    {127, false, "Backspace", ACT_RETURN, SCOPE_FLAME, NULL, NULL},
+    {KEY_HOME, true, "Home", ACT_HOME, SCOPE_FLAME, NULL, "zoom out all the way"},
+    {'/', false, "/", ACT_SEARCH, SCOPE_FLAME, "Search",
+     "highlight the frames whose name contains a text, with their total share"},
+    {KEY_F(3), true, "F3", ACT_SEARCH, SCOPE_FLAME, NULL, NULL},
+    {'r', false, "r", ACT_FLAME_CALLERS, SCOPE_FLAME, "Callers",
+     "show the callers of the selected function (reversed); again: the whole graph"},
+    {'i', false, "i", ACT_FLAME_FLIP, SCOPE_FLAME, "Icicle",
+     "draw as a flame (root at the bottom) or an icicle (root at the top)"},
     {27, false, "Esc", ACT_CLOSE, SCOPE_GLOBAL, NULL,
      "close a dialog, clear the filter, or leave a zoom"},
     {'\t', false, "Tab", ACT_NEXT_PANE, SCOPE_GLOBAL, NULL, "next pane"},
@@ -112,29 +138,41 @@ static const struct keybind keymap[] = {
     {'z', false, "z", ACT_TOGGLE_ZERO, SCOPE_GLOBAL, NULL,
      "switch between decaying and zeroing the counts at each refresh"},
     {'Z', false, "Z", ACT_FREEZE, SCOPE_GLOBAL, "Freeze",
-     "freeze the display (sampling goes on); again to thaw"},
+     "freeze the display (sampling goes on; with a history, on its newest interval); again to "
+     "thaw"},
+    {',', false, ",", ACT_HIST_BACK, SCOPE_GLOBAL, NULL,
+     "history: show the interval before (the profile panes hold it; sampling goes on)"},
+    {'.', false, ".", ACT_HIST_FORWARD, SCOPE_GLOBAL, NULL,
+     "history: show the interval after (past the newest: now)"},
+    {'!', false, "!", ACT_HIST_SPIKE, SCOPE_GLOBAL, NULL,
+     "history: jump to the interval with the most samples/s"},
+    {'R', false, "R", ACT_HIST_RANGE, SCOPE_GLOBAL, NULL,
+     "history: start a range at the interval shown, step to its other end (again: drop it)"},
+    {'L', false, "L", ACT_HIST_LIVE, SCOPE_GLOBAL, NULL, "history: back to now, the live view"},
     {'d', false, "d", ACT_DELAY, SCOPE_GLOBAL, NULL, "change the refresh interval"},
     {'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e"},
     {'m', false, "m", ACT_METERS, SCOPE_GLOBAL, NULL,
      "hide or show the header meters (CPUs, memory, swap, tasks, load, uptime)"},
+    {KEY_F(2), true, "F2", ACT_SAVE_SETUP, SCOPE_GLOBAL, NULL,
+     "save the setup to tracetoprc: sorts, columns, meters, counters, pane, interval"},
     {CTRL('L'), false, "Ctrl-L", ACT_REDRAW, SCOPE_GLOBAL, NULL, "redraw the screen"},
     {KEY_F(10), true, "F10", ACT_QUIT, SCOPE_GLOBAL, "Quit", "quit (q first closes a dialog)"},
     {'q', false, "q", ACT_QUIT, SCOPE_GLOBAL, NULL, NULL},
 };
 
-const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL,   SCOPE_TABLE, SCOPE_TOP,
-                                        SCOPE_COUNTERS, SCOPE_TRACE, SCOPE_PROBES,
-                                        SCOPE_ANNOTATE, SCOPE_PROCS, SCOPE_LATENCY};
+const enum key_scope keymap_scopes[] = {SCOPE_GLOBAL,  SCOPE_TABLE,  SCOPE_TOP,      SCOPE_COUNTERS,
+                                        SCOPE_TRACE,   SCOPE_PROBES, SCOPE_ANNOTATE, SCOPE_PROCS,
+                                        SCOPE_LATENCY, SCOPE_FLAME};
 const size_t keymap_nscopes = ARRAY_SIZE(keymap_scopes);
 
-/* Does binding b apply in scope (every pane but help is a list pane and
- * sees the table keys too)? */
-static bool
+/* Does binding b apply in scope (every pane but help and Flame is a list
+ * pane and sees the table keys too)? */
+bool
 keymap_applies(const struct keybind *b, enum key_scope scope)
 {
 	if (b->scope == SCOPE_GLOBAL || b->scope == scope)
 		return true;
-	return b->scope == SCOPE_TABLE && scope != SCOPE_GLOBAL;
+	return b->scope == SCOPE_TABLE && scope != SCOPE_GLOBAL && scope != SCOPE_FLAME;
 }
 
 /* The action for a key in scope. */
@@ -179,6 +217,8 @@ keymap_scope_name(enum key_scope scope)
 		return "Processes pane";
 	case SCOPE_LATENCY:
 		return "Latency pane";
+	case SCOPE_FLAME:
+		return "Flame pane";
 	}
 	return "";
 }

@@ -21,6 +21,7 @@ enum key_scope {
 	SCOPE_ANNOTATE, /* the Annotate pane */
 	SCOPE_PROCS,    /* the Processes pane */
 	SCOPE_LATENCY,  /* the Latency pane */
+	SCOPE_FLAME,    /* the Flame pane (not a list: the table keys do not apply) */
 };
 
 /* Every scope, in the order of the help pane and the man page. */
@@ -39,6 +40,10 @@ struct keybind {
 
 /* The action bound to a key in scope (or globally), ACT_NONE otherwise. */
 enum action keymap_lookup(wint_t key, bool is_key, enum key_scope scope);
+
+/* Does binding b apply in scope (its own, global, or a list's in a list
+ * pane)? */
+bool keymap_applies(const struct keybind *b, enum key_scope scope);
 
 /* The whole table, in display order. */
 const struct keybind *keymap_table(size_t *n);

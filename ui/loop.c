@@ -19,6 +19,8 @@
 #include "tracetop/system.h"
 #include "tracetop/util.h"
 #include "ui/screen.h"
+#include "ui/setup.h"
+#include "ui/timeline.h"
 #include "ui/tui.h"
 
 /* How long a status message stays. */
@@ -71,31 +73,49 @@ loop_debuginfod(struct tui *t, const struct frame *f)
 			tui_status(t, false, "%s", st->notes[i].text); /* escaped already */
 }
 
-/* Show frame f: the header's numbers of the shown event, then the panes. */
-static void
-loop_update(struct tui *t, const struct frame *f)
+/* Show frame f to the panes that read any of reads: the header's numbers
+ * of the shown event (when they read the profile), then the panes. A
+ * history view (ui/timeline.c) is given to the profile's panes alone; the
+ * header and the other panes keep the live frame. */
+void
+tui_update(struct tui *t, const struct frame *f, unsigned reads)
 {
 	const struct frame_event *ev = frame_event(f, t->event);
 
-	loop_debuginfod(t, f);
-	t->frame = f;
-	t->cg = ev != NULL ? ev->cg : NULL;
-	t->snap_samples = ev != NULL ? ev->samples : 0;
-	t->snap_rate = ev != NULL && f->sampling.stats.interval_secs > 0
-	                   ? (double)ev->samples / f->sampling.stats.interval_secs
-	                   : 0;
+	if (reads & ~PANE_READS_SAMPLING) {
+		loop_debuginfod(t, f);
+		t->frame = f;
+	}
+	if (reads & PANE_READS_SAMPLING) {
+		t->cg = ev != NULL ? ev->cg : NULL;
+		t->snap_samples = ev != NULL ? ev->samples : 0;
+		t->snap_rate = ev != NULL && f->sampling.stats.interval_secs > 0
+		                   ? (double)ev->samples / f->sampling.stats.interval_secs
+		                   : 0;
+	}
 	for (size_t i = 0; i < t->npanes; i++)
-		if (t->panes[i]->update != NULL && loop_frame_has(f, t->panes[i]->reads))
+		if (t->panes[i]->update != NULL && (t->panes[i]->reads & reads) &&
+		    loop_frame_has(f, t->panes[i]->reads))
 			t->panes[i]->update(t->pane_state[i], t, f);
 	t->dirty = true;
 }
 
-/* Take the sources' snapshots again and show them. */
+/* The parts live frames go to: all of them, or while the history is
+ * shown all but the profile. */
+static unsigned
+loop_live_parts(const struct tui *t)
+{
+	return timeline_active(t) ? ~(unsigned)PANE_READS_SAMPLING : ~0u;
+}
+
+/* Take the sources' snapshots again and show them (a history view is
+ * built again instead for the profile's panes). */
 void
 tui_snapshot(struct tui *t)
 {
 	session_snapshot(t->session);
-	loop_update(t, session_frame(t->session));
+	tui_update(t, session_frame(t->session), loop_live_parts(t));
+	timeline_refresh(t);
 }
 
 /* The index of pane ops in the table, or npanes. */
@@ -201,6 +221,8 @@ loop_picker_key(struct tui *t, wint_t ch, bool is_key)
 	if ((r == PICKER_CHOSEN || r == PICKER_TOGGLED) && owner >= 0 &&
 	    t->panes[owner]->pick != NULL)
 		t->panes[owner]->pick(t->pane_state[owner], t, idx, r == PICKER_TOGGLED);
+	else if (r == PICKER_REFUSED)
+		tui_status(t, true, "%s", t->picker.why);
 	t->dirty = true;
 }
 
@@ -234,10 +256,19 @@ loop_global(struct tui *t, enum action a)
 		tui_status(t, false, "counts %s at each refresh", t->zero ? "zeroed" : "decayed");
 		return REACT_REDRAW;
 	case ACT_FREEZE:
+		if (timeline_action(t, a) != REACT_IGNORED)
+			return REACT_REDRAW; /* with a history: on its newest interval */
 		t->frozen = !t->frozen;
 		if (!t->frozen)
 			tui_snapshot(t);
 		return REACT_REDRAW;
+	case ACT_SAVE_SETUP: {
+		struct tt_err err;
+
+		if (setup_save(t, false, &err) != 0)
+			tui_status(t, true, "%s", err.msg);
+		return REACT_REDRAW;
+	}
 	case ACT_DELAY:
 		prompt_open(&t->prompt, "Refresh interval (s): ", "");
 		t->prompt_owner = -1;
@@ -251,7 +282,7 @@ loop_global(struct tui *t, enum action a)
 		tui_snapshot(t);
 		return REACT_REDRAW;
 	default:
-		return REACT_IGNORED;
+		return timeline_action(t, a);
 	}
 }
 
@@ -468,9 +499,10 @@ loop_frame(void *arg, const struct frame *f)
 	struct tui *t = &((struct loop *)arg)->t;
 
 	t->refreshes++;
-	if (!t->frozen)
-		loop_update(t, f);
-	else
+	if (!t->frozen) {
+		tui_update(t, f, loop_live_parts(t));
+		timeline_frame(t);
+	} else
 		t->dirty = true; /* the header's rates still move */
 	if (f->final)
 		t->quit = true;
@@ -543,8 +575,10 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	                                    .max_wait = loop_max_wait,
 	                                    .want_parts = loop_want_parts};
 	struct tui *t = &l.t;
+	struct tt_err err;
 	sigset_t old;
 	int status = 0;
+	bool saved;
 
 	if ((l.sfd = signals_fd(&old)) < 0) {
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
@@ -561,13 +595,23 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	t->frame = session_frame(s);
 	t->cg = frame_event(t->frame, 0) != NULL ? frame_event(t->frame, 0)->cg : NULL;
 	loop_init_panes(t);
-	loop_update(t, t->frame);
+	timeline_init(t);
+	tui_update(t, t->frame, ~0u);
 	if (t->frame->sampling.notice != NULL)
 		tui_status(t, false, "%s", t->frame->sampling.notice);
+	setup_apply(t);
 	if (session_run(s, &hooks) != 0)
 		status = 1;
+	saved = o->rc == NULL || setup_save(t, true, &err) == 0;
 	screen_end();
+	if (!saved)
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+	for (size_t i = 0; i < t->nsetup_notes; i++)
+		fprintf(stderr, "tracetop: %s\n", t->setup_notes[i]);
+	names_free(t->setup_notes, t->nsetup_notes);
+	rcfile_free(&t->setup0);
 	picker_free(&t->picker);
+	timeline_free(t);
 	loop_free_panes(t);
 	close(l.sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);

@@ -390,6 +390,7 @@ pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool k
 
 const struct pane_ops pane_annotate = {
     .name = "Annotate",
+    .listpane = true,
     .scope = SCOPE_ANNOTATE,
     .view = VIEW_NONE,
     .reads = PANE_READS_SAMPLING,

@@ -89,6 +89,8 @@ struct cnt {
 	size_t cap;
 	char **catalog; /* event names for the picker, loaded on first use */
 	size_t ncatalog, catalog_cap;
+	char **unsupported; /* while loading: those this machine cannot count */
+	size_t nunsupported, unsupported_cap;
 	int menu_pid; /* the process the Enter menu is about */
 	bool utf8;    /* block glyphs for the sparklines */
 };
@@ -457,15 +459,23 @@ cnt_next_scope(struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Collect one catalog event for the picker. */
+/* Collect one catalog event for the picker: those this machine counts
+ * (no note) into the catalog, the others aside with why, for the end. */
 static void
 cnt_catalog_event(void *arg, const char *name, const char *alias, const char *note)
 {
 	struct cnt *p = arg;
 
 	(void)alias;
-	names_push(&p->catalog, &p->ncatalog, &p->catalog_cap,
-	           *note ? xasprintf("%s  %s", name, note) : xstrdup(name));
+	if (*note == '\0')
+		names_push(&p->catalog, &p->ncatalog, &p->catalog_cap, xstrdup(name));
+	else
+		names_push(
+		    &p->unsupported, &p->nunsupported, &p->unsupported_cap,
+		    xasprintf("%s  %s", name,
+		              strcmp(note, "[not supported]") == 0
+		                  ? "[not supported: the kernel has no PMU event for it here]"
+		                  : note));
 }
 
 /* Sections are titled in --list-events; the picker needs only the events. */
@@ -476,19 +486,46 @@ cnt_catalog_message(void *arg, const char *text)
 	(void)text;
 }
 
-/* Open the picker over the event catalog. */
+/* Whether a spec typed into the picker can be counted as it is: the event
+ * parser's word (modifiers, raw events, tracepoints not listed). */
+static bool
+cnt_typed(void *ctx, const char *text, char *why, size_t len)
+{
+	struct evspec spec;
+	struct tt_err err;
+	char esc[PROMPT_MAX * 4];
+
+	(void)ctx;
+	if (evspec_parse(text, &spec, &err) == 0)
+		return true;
+	str_escape(esc, sizeof esc, text, strlen(text));
+	snprintf(why, len, "nothing matches '%s', and as an event: %s", esc, err.msg);
+	return false;
+}
+
+/* Open the picker over the event catalog: software events, then what else
+ * this machine counts, tracepoints, and last what it cannot, saying why. */
 static int
 cnt_add(struct cnt *p, struct tui *t)
 {
+	static const enum evspec_section order[] = {EVSPEC_SOFTWARE, EVSPEC_HARDWARE, EVSPEC_CACHE,
+	                                            EVSPEC_TRACEPOINT};
 	const struct evspec_visitor v = {cnt_catalog_event, cnt_catalog_message, p};
 
 	if (t->counters == NULL)
 		return REACT_IGNORED;
 	/* read again each time: probes made since are events too */
 	cnt_catalog_free(p);
-	for (int s = EVSPEC_HARDWARE; s <= EVSPEC_TRACEPOINT; s++)
-		evspec_catalog((enum evspec_section)s, &v);
-	picker_open(&t->picker, "Count an event", (const char *const *)p->catalog, p->ncatalog);
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
+		evspec_catalog(order[i], &v);
+	for (size_t i = 0; i < p->nunsupported; i++)
+		names_push(&p->catalog, &p->ncatalog, &p->catalog_cap, p->unsupported[i]);
+	free(p->unsupported);
+	p->unsupported = NULL;
+	p->nunsupported = p->unsupported_cap = 0;
+	picker_open(&t->picker, "Count an event (or type one: minor-faults:u, r1a8)",
+	            (const char *const *)p->catalog, p->ncatalog);
+	picker_allow_typed(&t->picker, cnt_typed, p);
 	t->picker_owner = (int)t->cur;
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -695,12 +732,13 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 {
 	struct cnt *p = pp;
 	struct tt_err err;
-	char name[128], *sp;
+	char name[PROMPT_MAX], *sp;
 
 	(void)toggled; /* not a checklist */
-	if (idx >= p->ncatalog || t->counters == NULL)
+	if ((idx >= p->ncatalog && idx != PICKER_TYPED) || t->counters == NULL)
 		return REACT_REDRAW;
-	snprintf(name, sizeof name, "%s", p->catalog[idx]);
+	snprintf(name, sizeof name, "%s",
+	         idx == PICKER_TYPED ? t->picker.query.text : p->catalog[idx]);
 	if ((sp = strchr(name, ' ')) != NULL)
 		*sp = '\0'; /* drop the "[not supported]" note */
 	if (counters_add(t->counters, name, &err) != 0) {
@@ -714,6 +752,7 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 
 const struct pane_ops pane_counters = {
     .name = "Counters",
+    .listpane = true,
     .scope = SCOPE_COUNTERS,
     .view = VIEW_COUNTERS,
     .reads = PANE_READS_COUNTERS,

@@ -6,7 +6,7 @@
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
-#define HELP_MAX_LINES 192
+#define HELP_MAX_LINES 256
 
 /* Build the help text for w columns: a title, then a heading and the
  * keys of each scope, wrapped; heading[i] marks the lines drawn as

@@ -466,6 +466,7 @@ lat_action(void *pp, struct tui *t, enum action a)
 
 const struct pane_ops pane_latency = {
     .name = "Latency",
+    .listpane = true,
     .scope = SCOPE_LATENCY,
     .view = VIEW_LATENCY,
     .reads = PANE_READS_LATENCY,

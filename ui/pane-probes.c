@@ -92,6 +92,11 @@ struct probes_pane {
 	bool ret;          /* %return */
 	char label[192];   /* the open prompt's label (the prompt keeps a pointer) */
 	struct tui *tui;
+	/* the probes streamed because the Trace pane is seen (interned
+	 * names), stopped when it is not */
+	const char **streamed;
+	size_t nstreamed;
+	bool trace_seen; /* the Trace pane is seen: new rows stream too */
 };
 
 /* A target as the column shows it: "/usr/lib/x/libc.so.6:malloc" as
@@ -259,6 +264,7 @@ probes_free_pane(void *pp)
 	table_free(&p->list.table);
 	probes_names_drop(p);
 	free(p->ptrs);
+	free(p->streamed);
 	free(p);
 }
 
@@ -272,6 +278,60 @@ probes_sync_traces(struct tui *t, const struct frame *f)
 	for (size_t i = 0; f->has_trace && i < f->trace.non; i++)
 		if (probes_find(t->probes, f->trace.on[i].name) < 0)
 			probes_add_tracepoint(t->probes, f->trace.on[i].name, &err);
+}
+
+/* Forget that name was streamed for the Trace pane (it is removed, or
+ * streamed by hand now). */
+static void
+probes_stream_forget(struct probes_pane *p, const char *name)
+{
+	for (size_t i = 0; i < p->nstreamed; i++)
+		if (strcmp(p->streamed[i], name) == 0) {
+			p->streamed[i] = p->streamed[--p->nstreamed];
+			return;
+		}
+}
+
+/* Whether name was streamed (or tried) for the Trace pane. */
+static bool
+probes_streamed(const struct probes_pane *p, const char *name)
+{
+	for (size_t i = 0; i < p->nstreamed; i++)
+		if (strcmp(p->streamed[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Start streaming our counted probes for the Trace pane, or stop those. */
+void
+pane_probes_stream(struct tui *t, bool on)
+{
+	struct probes_pane *p = tui_pane_state(t, &pane_probes);
+	struct tt_err err;
+
+	if (p == NULL || t->probes == NULL || t->engine == NULL)
+		return;
+	p->trace_seen = on;
+	if (!on) {
+		for (size_t i = 0; i < p->nstreamed; i++)
+			if (engine_trace_enabled(t->engine, p->streamed[i]))
+				engine_trace_disable(t->engine, p->streamed[i], &err);
+		p->nstreamed = 0;
+		return;
+	}
+	for (size_t i = 0; p->snap != NULL && i < p->snap->n; i++) {
+		const struct probes_row *r = &p->snap->rows[i];
+
+		/* a counted tracepoint is streamed by the Trace pane itself */
+		if (!r->ours || !r->enabled || r->kind == PROBE_TRACEPOINT ||
+		    engine_trace_enabled(t->engine, r->name) || probes_streamed(p, r->name))
+			continue;
+		/* listed even when refused: tried once while the pane is seen */
+		if (engine_trace_enable(t->engine, r->name, NULL, &err) != 0)
+			tui_status(t, true, "%s", err.msg);
+		p->streamed = xrealloc(p->streamed, (p->nstreamed + 1) * sizeof *p->streamed);
+		p->streamed[p->nstreamed++] = str_intern(r->name);
+	}
 }
 
 /* A refresh: the manager's rows. */
@@ -291,6 +351,10 @@ probes_update(void *pp, struct tui *t, const struct frame *f)
 	for (size_t i = 0; i < p->snap->n; i++)
 		p->ptrs[i] = &p->snap->rows[i];
 	table_set_rows(&p->list.table, (const void *const *)p->ptrs, p->snap->n);
+	/* rows that came while the Trace pane is seen (the first frame's,
+	 * with --probe and --view trace) */
+	if (p->trace_seen)
+		pane_probes_stream(t, true);
 }
 
 /* Draw the table and what the pane says above it. */
@@ -467,7 +531,8 @@ probes_where_menu(struct probes_pane *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Make the probe from the dialogue's answers and stream its events. */
+/* Make the probe from the dialogue's answers: its hits are counted, its
+ * events streamed while the Trace pane is seen. */
 static void
 probes_make(struct probes_pane *p, struct tui *t, const char *args)
 {
@@ -486,13 +551,8 @@ probes_make(struct probes_pane *p, struct tui *t, const char *args)
 		tui_status(t, true, "%s", err.msg);
 		return;
 	}
-	if (engine_trace_enable(t->engine, probes_tracepoint(t->probes, (size_t)i), NULL, &err) !=
-	    0)
-		tui_status(t, true, "probe %s made, but its events cannot stream: %s",
-		           probes_tracepoint(t->probes, (size_t)i), err.msg);
-	else
-		tui_status(t, false, "probe %s made: hits here, events in the Trace pane",
-		           probes_tracepoint(t->probes, (size_t)i));
+	tui_status(t, false, "probe %s made: hits counted here, events in the Trace pane",
+	           probes_tracepoint(t->probes, (size_t)i));
 	tui_snapshot(t);
 }
 
@@ -531,6 +591,7 @@ probes_delete(struct probes_pane *p, struct tui *t)
 		return REACT_HANDLED | REACT_REDRAW;
 	}
 	snprintf(name, sizeof name, "%s", r->name);
+	probes_stream_forget(p, name);
 	if (engine_trace_enabled(t->engine, name))
 		engine_trace_disable(t->engine, name, &err);
 	if (probes_remove(t->probes, (size_t)i, &err) != 0)
@@ -635,6 +696,7 @@ probes_menu(void *pp, struct tui *t, int id)
 	if (r != NULL && id == MENU_REMOVE)
 		return probes_delete(p, t);
 	if (r != NULL && id == MENU_STREAM) {
+		probes_stream_forget(p, r->name);
 		if (engine_trace_enable(t->engine, r->name, NULL, &err) != 0)
 			tui_status(t, true, "%s", err.msg);
 		else
@@ -725,6 +787,7 @@ pane_probes_insert(struct tui *t, const char *binary, const char *func)
 
 const struct pane_ops pane_probes = {
     .name = "Probes",
+    .listpane = true,
     .scope = SCOPE_PROBES,
     .view = VIEW_PROBES,
     .reads = PANE_READS_PROBES,

@@ -535,6 +535,18 @@ procs_toggle_threads(struct procs *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* H's state in the setup file (--threads wins). */
+static void
+procs_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
+{
+	struct procs *p = pp;
+
+	if (save)
+		rcfile_set_bool(rc, "processes.threads", p->threads);
+	else if (!t->opts->threads && rcfile_get_bool(rc, "processes.threads", false) != p->threads)
+		p->threads = !p->threads; /* read by the source once the pane is shown */
+}
+
 /* Act on an action: Enter (on a thread row, its own zoom), H, then the
  * list's. */
 static int
@@ -555,6 +567,8 @@ procs_action(void *pp, struct tui *t, enum action a)
 
 const struct pane_ops pane_procs = {
     .name = "Processes",
+    .listpane = true,
+    .setup = procs_setup,
     .scope = SCOPE_PROCS,
     .view = VIEW_NONE,
     .reads = PANE_READS_SYSTEM,

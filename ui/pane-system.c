@@ -709,6 +709,7 @@ sys_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 
 const struct pane_ops pane_system = {
     .name = "System",
+    .listpane = true,
     .scope = SCOPE_TABLE,
     .view = VIEW_SYSTEM,
     .reads = PANE_READS_SYSTEM,

@@ -45,6 +45,17 @@ struct top {
 	struct hist_snapshot rows;
 	char sym_title[48];
 	enum sym_form form; /* names compact, with "…" where UTF-8 is allowed */
+	unsigned group;     /* HIST_GROUP_*: what rows are keyed by (g, --sort) */
 };
+
+struct frame;
+struct tui;
+
+/* Copy the rows of the shown event of f that the zooms and K/U keep,
+ * merged by the grouping (pane-top-rows.c). */
+void top_filter(struct top *p, const struct tui *t, const struct frame *f);
+
+/* g: group the rows by the next keys of the cycle (pane-top-rows.c). */
+int top_group_cycle(struct top *p, struct tui *t);
 
 #endif

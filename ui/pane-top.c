@@ -107,10 +107,21 @@ top_node(const struct top *p, const void *row)
 	return l->node != 0 ? &p->tree.nodes[l->node] : NULL;
 }
 
+/* The grouping field each column shows (0: a number). */
+static const unsigned top_col_group[COL_COUNT] = {
+    [COL_COMM] = HIST_GROUP_COMM, [COL_PID] = HIST_GROUP_PID,  [COL_CGROUP] = HIST_GROUP_CGROUP,
+    [COL_DSO] = HIST_GROUP_DSO,   [COL_MARK] = HIST_GROUP_SYM, [COL_SYMBOL] = HIST_GROUP_SYM,
+};
+
 /* Cell text of a snapshot row. */
 static void
 top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *buf, size_t len)
 {
+	/* a merged row's column whose entries differ */
+	if (r->mixed & top_col_group[p->kind[col]]) {
+		snprintf(buf, len, "-");
+		return;
+	}
 	switch (p->kind[col]) {
 	case COL_CHILDREN:
 		snprintf(buf, len, "%.2f%%", r->children);
@@ -330,6 +341,27 @@ top_cgroup_toggle(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* The Cgroup column's state in the setup file (--sort cgroup wins). */
+static void
+top_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
+{
+	static const char *const words[] = {"auto", "shown", "hidden"};
+	struct top *p = pp;
+	const char *v;
+
+	if (save) {
+		rcfile_set(rc, "top.cgroup_column", words[p->cg_show]);
+		return;
+	}
+	if ((v = rcfile_get(rc, "top.cgroup_column", NULL)) == NULL ||
+	    (t->opts != NULL && hist_sort_has(t->opts->sort, HIST_SORT_CGROUP)))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
+		if (strcmp(v, words[i]) == 0)
+			p->cg_show = (enum top_cgroup_col)i;
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+}
+
 /* Create the pane. */
 static void *
 top_init(struct tui *t)
@@ -352,6 +384,7 @@ top_init(struct tui *t)
 			p->cg_col = p->ncols;
 		p->ncols++;
 	}
+	p->group = t->opts != NULL ? t->opts->group : HIST_GROUP_DEFAULT;
 	top_set_title(p);
 	table_init(&p->list.table, p->cols, p->ncols, &top_table_ops, p);
 	/* by Self, or by Children with --children */
@@ -386,33 +419,6 @@ top_rebuild(struct top *p, struct tui *t, uintptr_t select_id)
 	table_set_rows(&p->list.table, p->tree.ptrs, p->tree.nlines);
 }
 
-/* Copy the rows of the shown event of f that the zooms and K/U keep. */
-static void
-top_filter(struct top *p, const struct tui *t, const struct frame *f)
-{
-	const struct frame_event *ev = frame_event(f, t->event);
-	const struct hist_snapshot *from = ev != NULL ? &ev->rows : NULL;
-	size_t n = from != NULL ? from->n : 0;
-
-	if (p->rows.cap < n) {
-		p->rows.cap = n;
-		p->rows.rows = xrealloc(p->rows.rows, n * sizeof *p->rows.rows);
-	}
-	p->rows.n = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct hist_row *r;
-
-		if (!top_zoom_keep(&p->zoom, from->rows[i].entry))
-			continue;
-		r = &p->rows.rows[p->rows.n++];
-		*r = from->rows[i];
-		r->entry = &r->copy;
-	}
-	p->rows.total_score = from != NULL ? from->total_score : 0;
-	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
-	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
-}
-
 /* A new frame: its rows to the table. */
 static void
 top_update(void *pp, struct tui *t, const struct frame *f)
@@ -425,7 +431,10 @@ top_update(void *pp, struct tui *t, const struct frame *f)
 static void
 top_header(void *pp, struct pane_header *h)
 {
-	top_zoom_header(&((const struct top *)pp)->zoom, h);
+	const struct top *p = pp;
+
+	top_zoom_header(&p->zoom, h);
+	top_group_header(p->group, h);
 }
 
 /* Draw the table (the selected function's full name under it), or say
@@ -484,14 +493,20 @@ top_row_menu(struct top *p, struct tui *t)
 	report_dso(r->entry, dso, sizeof dso);
 	report_symbol(r->entry, p->form, sym, sizeof sym);
 	menu_open(&t->menu, sym);
-	menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0, "Zoom into process %d (%s)",
-	         r->entry->key.pid, comm);
+	/* a row merged from several processes offers its busiest one's */
+	if (r->procs > 1)
+		menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0,
+		         "Zoom into process %d (%s, the busiest of %u)", r->entry->key.pid, comm,
+		         r->procs);
+	else
+		menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0,
+		         "Zoom into process %d (%s)", r->entry->key.pid, comm);
 	menu_add(&t->menu, MENU_ZOOM_TID, r->entry->key.tid == 0,
 	         "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
 	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
 	report_cgroup(r->entry, cgroup, sizeof cgroup);
-	menu_add(&t->menu, MENU_ZOOM_CGROUP, r->entry->key.cgroup == NULL, "Zoom into cgroup %s",
-	         cgroup);
+	menu_add(&t->menu, MENU_ZOOM_CGROUP, r->entry->key.cgroup == NULL, "Zoom into cgroup %s%s",
+	         cgroup, r->mixed & HIST_GROUP_CGROUP ? " (the busiest process's)" : "");
 	if (r->entry->key.sym == NULL || r->entry->key.dso == NULL)
 		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (no symbol to annotate)", sym);
 	else if (r->entry->key.inlined)
@@ -720,6 +735,23 @@ top_action(void *pp, struct tui *t, enum action a)
 		return top_toggle_hide(p, t, a == ACT_HIDE_KERNEL);
 	case ACT_CGROUP_COL:
 		return top_cgroup_toggle(p, t);
+	case ACT_GROUP:
+		return top_group_cycle(p, t);
+	case ACT_FLAME: {
+		const struct ct_line *l = table_selected(&p->list.table);
+		struct cg_frame f;
+
+		if (!p->stacks)
+			return top_no_stacks(t);
+		if (l == NULL || l->top == NULL) {
+			tui_status(t, false, "no function selected: F shows one in the Flame pane");
+			return REACT_HANDLED | REACT_REDRAW;
+		}
+		f = calltree_frame(l->top);
+		f.inlined = l->top->entry->key.inlined; /* the trie tells inlined frames apart */
+		pane_flame_open(t, &f);
+		return REACT_HANDLED | REACT_REDRAW;
+	}
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 
@@ -777,6 +809,8 @@ top_menu(void *pp, struct tui *t, int id)
 
 const struct pane_ops pane_top = {
     .name = "Top",
+    .listpane = true,
+    .setup = top_setup,
     .scope = SCOPE_TOP,
     .view = VIEW_TOP,
     .reads = PANE_READS_SAMPLING,

@@ -14,6 +14,7 @@
 #include "tracetop/stream.h"
 #include "tracetop/util.h"
 #include "ui/listpane.h"
+#include "ui/trace-edit.h"
 #include "ui/tui.h"
 
 #define TRACE_STACK_LINES 8 /* frames shown under the list, at most */
@@ -107,8 +108,9 @@ struct trace {
 	char **catalog; /* tracepoints for the checklist, on first use */
 	bool *marks;
 	size_t ncatalog, catalog_cap;
-	uint64_t t0;        /* time of the first event seen: times are shown from it */
-	bool ftrace_prompt; /* the open prompt asks for functions to follow */
+	uint64_t t0;                  /* time of the first event seen: times are shown from it */
+	bool ftrace_prompt;           /* the open prompt asks for functions to follow */
+	struct trace_kfilter kfilter; /* ... or for an event's kernel filter */
 	struct tui *tui;
 };
 
@@ -535,6 +537,7 @@ trace_pick(struct trace *p, struct tui *t)
 		p->marks[i] = engine_trace_enabled(t->engine, p->catalog[i]);
 	picker_open_checklist(&t->picker, "Tracepoints (Space: on/off, Enter: on and close)",
 	                      (const char *const *)p->catalog, p->ncatalog, p->marks);
+	picker_allow_typed(&t->picker, trace_typed, p);
 	t->picker_owner = (int)t->cur;
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -560,6 +563,12 @@ trace_picked(void *pp, struct tui *t, size_t idx, bool toggled)
 	struct trace *p = pp;
 	bool on;
 
+	if (idx == PICKER_TYPED) {
+		on = engine_trace_enabled(t->engine, t->picker.query.text);
+		if (toggled || !on)
+			trace_set(t, t->picker.query.text, !on);
+		return REACT_REDRAW;
+	}
 	if (idx >= p->ncatalog)
 		return REACT_REDRAW;
 	on = engine_trace_enabled(t->engine, p->catalog[idx]);
@@ -657,6 +666,8 @@ trace_action(void *pp, struct tui *t, enum action a)
 		return REACT_HANDLED | REACT_REDRAW;
 	case ACT_ENTER:
 		return trace_row_menu(p, t);
+	case ACT_KFILTER:
+		return trace_kfilter_open(&p->kfilter, t, trace_selected_event(p));
 	default:
 		return listpane_action(p->summary ? &p->sum : &p->list, t, a);
 	}
@@ -680,6 +691,10 @@ trace_prompt(void *pp, struct tui *t, int result)
 
 	struct tt_err err;
 
+	if (p->kfilter.open) {
+		trace_kfilter_done(&p->kfilter, t, result);
+		return REACT_REDRAW;
+	}
 	if (p->ftrace_prompt) {
 		if (result == PROMPT_DONE && t->prompt.text[0] != '\0') {
 			if (engine_ftrace_start(t->engine, t->prompt.text, false, &err) != 0)
@@ -731,8 +746,17 @@ trace_menu(void *pp, struct tui *t, int id)
 	return REACT_REDRAW;
 }
 
+/* Seen: our probes' events stream into the log; hidden: only counted. */
+static void
+trace_show(void *pp, struct tui *t, bool shown)
+{
+	(void)pp;
+	pane_probes_stream(t, shown);
+}
+
 const struct pane_ops pane_trace = {
     .name = "Trace",
+    .listpane = true,
     .scope = SCOPE_TRACE,
     .view = VIEW_TRACE,
     .reads = PANE_READS_TRACE,
@@ -745,4 +769,5 @@ const struct pane_ops pane_trace = {
     .prompt = trace_prompt,
     .menu = trace_menu,
     .pick = trace_picked,
+    .show = trace_show,
 };

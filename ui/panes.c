@@ -11,7 +11,7 @@ extern const struct pane_ops pane_procs;
 extern const struct pane_ops pane_latency;
 
 const struct pane_ops *const tui_panes[] = {
-    &pane_top,    &pane_counters, &pane_trace,   &pane_probes,
-    &pane_system, &pane_procs,    &pane_latency, &pane_annotate,
+    &pane_top,   &pane_counters, &pane_trace,    &pane_probes, &pane_system,
+    &pane_procs, &pane_latency,  &pane_annotate, &pane_flame,
 };
 const size_t tui_npanes = ARRAY_SIZE(tui_panes);

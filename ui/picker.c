@@ -66,6 +66,52 @@ match_cmp(const void *a, const void *b)
 	return CMP3(x, y);
 }
 
+/* Whether an item is named text exactly (its name ends at a blank). */
+static bool
+picker_has_exact(const struct picker *pk, const char *text)
+{
+	size_t n = strlen(text);
+
+	for (size_t i = 0; i < pk->nmatch; i++) {
+		const char *it = pk->items[pk->match[i]];
+
+		if (strncmp(it, text, n) == 0 && (it[n] == '\0' || it[n] == ' '))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the query is offered as typed, and why not in pk->why. */
+static void
+picker_typed_check(struct picker *pk)
+{
+	char esc[200]; /* cut: the why line has room for a part */
+	const char *q = pk->query.text;
+
+	pk->typed_ok = false;
+	str_escape(esc, sizeof esc, q, strlen(q));
+	snprintf(pk->why, sizeof pk->why, "nothing matches '%s' (Backspace widens the list)", esc);
+	if (pk->typed == NULL || *q == '\0' || picker_has_exact(pk, q))
+		return;
+	pk->typed_ok = pk->typed(pk->typed_ctx, q, pk->why, sizeof pk->why);
+}
+
+/* Rows of the list: the typed text first when offered, then the matches. */
+static size_t
+picker_nrows(const struct picker *pk)
+{
+	return pk->nmatch + (pk->typed_ok ? 1 : 0);
+}
+
+/* The item of row r, or PICKER_TYPED. */
+static size_t
+picker_row_item(const struct picker *pk, size_t r)
+{
+	if (pk->typed_ok)
+		return r == 0 ? PICKER_TYPED : pk->match[r - 1];
+	return pk->match[r];
+}
+
 /* Recompute the matches of the current query. */
 static void
 picker_filter(struct picker *pk)
@@ -80,6 +126,7 @@ picker_filter(struct picker *pk)
 	qsort(pk->match, pk->nmatch, sizeof *pk->match, match_cmp);
 	free(scores);
 	pk->sel = pk->top = 0;
+	picker_typed_check(pk);
 }
 
 /* Open the picker. */
@@ -96,7 +143,18 @@ picker_open(struct picker *pk, const char *title, const char *const *items, size
 	}
 	prompt_open(&pk->query, "> ", "");
 	pk->marks = NULL;
+	pk->typed = NULL;
+	pk->typed_ctx = NULL;
 	picker_filter(pk);
+}
+
+/* Offer the query as typed. */
+void
+picker_allow_typed(struct picker *pk, picker_typed_fn fn, void *ctx)
+{
+	pk->typed = fn;
+	pk->typed_ctx = ctx;
+	picker_typed_check(pk);
 }
 
 /* Open it as a checklist. */
@@ -115,6 +173,8 @@ picker_close(struct picker *pk)
 	pk->active = false;
 	pk->items = NULL;
 	pk->marks = NULL;
+	pk->typed = NULL;
+	pk->typed_ok = false;
 	pk->nitems = pk->nmatch = 0;
 	prompt_close(&pk->query);
 }
@@ -134,12 +194,12 @@ picker_move(struct picker *pk, long delta)
 {
 	long s = (long)pk->sel + delta;
 
-	if (pk->nmatch == 0)
+	if (picker_nrows(pk) == 0)
 		return;
 	if (s < 0)
 		s = 0;
-	if (s >= (long)pk->nmatch)
-		s = (long)pk->nmatch - 1;
+	if (s >= (long)picker_nrows(pk))
+		s = (long)picker_nrows(pk) - 1;
 	pk->sel = (size_t)s;
 }
 
@@ -166,16 +226,16 @@ picker_key(struct picker *pk, wint_t ch, bool is_key, size_t *chosen)
 		}
 	}
 	if ((is_key && ch == KEY_ENTER) || (!is_key && (ch == '\n' || ch == '\r'))) {
-		if (pk->nmatch == 0)
-			return PICKER_NONE;
-		*chosen = pk->match[pk->sel];
+		if (picker_nrows(pk) == 0)
+			return PICKER_REFUSED;
+		*chosen = picker_row_item(pk, pk->sel);
 		picker_close(pk);
 		return PICKER_CHOSEN;
 	}
 	if (!is_key && ch == ' ' && pk->marks != NULL) {
-		if (pk->nmatch == 0)
-			return PICKER_NONE;
-		*chosen = pk->match[pk->sel];
+		if (picker_nrows(pk) == 0)
+			return PICKER_REFUSED;
+		*chosen = picker_row_item(pk, pk->sel);
 		return PICKER_TOGGLED;
 	}
 	if (!is_key && ch == 27) {
@@ -193,6 +253,7 @@ picker_draw(struct picker *pk, WINDOW *win, int lines, int cols, const struct th
 {
 	attr_t attr = th->attr[TH_DIALOG];
 	int w = cols - 4 < 72 ? cols - 4 : 72, h, y0, x0;
+	size_t n = picker_nrows(pk);
 	char count[48];
 
 	if (!pk->active)
@@ -222,21 +283,26 @@ picker_draw(struct picker *pk, WINDOW *win, int lines, int cols, const struct th
 		}
 	}
 	for (int r = 0; r < pk->rows; r++) {
-		size_t i = pk->top + (size_t)r;
+		size_t i = pk->top + (size_t)r, item = i < n ? picker_row_item(pk, i) : 0;
 		int used = 1;
 
-		wattrset(win, i < pk->nmatch && i == pk->sel ? th->attr[TH_DIALOG_SELECTED] : attr);
+		wattrset(win, i < n && i == pk->sel ? th->attr[TH_DIALOG_SELECTED] : attr);
 		mvwaddch(win, y0 + 2 + r, x0 + 1, ' ');
-		if (i < pk->nmatch && pk->marks != NULL)
-			used += prompt_str_draw(win, pk->marks[pk->match[i]] ? "[x] " : "[ ] ", 4,
-			                        NULL);
-		if (i < pk->nmatch)
-			used += prompt_str_draw(win, pk->items[pk->match[i]], w - 3 - used,
-			                        th->ellipsis);
+		if (i < n && pk->marks != NULL)
+			used += prompt_str_draw(
+			    win, item != PICKER_TYPED && pk->marks[item] ? "[x] " : "[ ] ", 4,
+			    NULL);
+		if (i < n && item == PICKER_TYPED) {
+			used += prompt_str_draw(win, pk->query.text, w - 3 - used, th->ellipsis);
+			used += prompt_str_draw(win, "  (as typed)", w - 2 - used, NULL);
+		} else if (i < n) {
+			used += prompt_str_draw(win, pk->items[item], w - 3 - used, th->ellipsis);
+		}
 		for (; used < w - 2; used++)
 			waddch(win, ' ');
 	}
-	snprintf(count, sizeof count, " %zu of %zu ", pk->nmatch, pk->nitems);
+	snprintf(count, sizeof count, " %s%zu of %zu ", pk->typed_ok ? "as typed + " : "",
+	         pk->nmatch, pk->nitems);
 	wattrset(win, attr);
 	mvwaddstr(win, y0 + h - 1, x0 + w - 2 - (int)strlen(count), count);
 	wattrset(win, A_NORMAL);

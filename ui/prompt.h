@@ -9,7 +9,7 @@
 #include "ui/curses.h"
 #include "ui/theme.h"
 
-#define PROMPT_MAX 64
+#define PROMPT_MAX 256 /* kernel filters are long */
 #define PROMPT_HISTORY 16
 
 enum prompt_result {

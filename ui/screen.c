@@ -383,6 +383,8 @@ screen_header_view(struct tui *t, struct segs *l)
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
 	if (t->frozen)
 		seg_add(l, "", TH_HEADER_WARN, 1, 0, "FROZEN");
+	if (t->history_label[0] != '\0')
+		seg_add(l, "", TH_HEADER_WARN, 0, 0, "%s", t->history_label);
 	for (size_t i = 0; i < t->npanes; i++) {
 		struct pane_header h = {.n = 0};
 
@@ -400,15 +402,21 @@ screen_header_view(struct tui *t, struct segs *l)
 		        "%s", buf);
 }
 
-/* The tab bar: one tab per pane, and Help while it is shown. */
+/* The tab bar: one tab per pane, and Help while it is shown; the tabs
+ * touch (no gap) when spaced they would not all fit. */
 static void
 screen_draw_tabs(struct tui *t, int y)
 {
 	const struct theme *th = &t->theme;
-	int x = 0;
+	size_t ntabs = t->npanes + (t->help ? 1 : 0);
+	int x = 0, gap = 1, all = 0;
 
+	for (size_t i = 0; i < t->npanes; i++)
+		all += prompt_str_width(t->panes[i]->name) + 3;
+	if (all + (t->help ? 7 : 0) > COLS)
+		gap = 0;
 	screen_blank(y, th->attr[TH_NORMAL]);
-	for (size_t i = 0; i < t->npanes + (t->help ? 1 : 0); i++) {
+	for (size_t i = 0; i < ntabs; i++) {
 		bool active = i == t->npanes || (i == t->cur && !t->help);
 		char tab[64];
 		int w;
@@ -421,23 +429,30 @@ screen_draw_tabs(struct tui *t, int y)
 		wmove(stdscr, y, x);
 		wattrset(stdscr, th->attr[active ? TH_TAB_ACTIVE : TH_TAB]);
 		prompt_str_draw(stdscr, tab, w, NULL);
-		x += w + 1;
+		x += w + gap;
 	}
 	wattrset(stdscr, A_NORMAL);
+}
+
+/* The history strip's lines, when the screen has room for it. */
+static int
+screen_strip_lines(const struct tui *t)
+{
+	return t->strip_draw != NULL && LINES >= SCREEN_STRIP_MIN_LINES ? t->strip_lines : 0;
 }
 
 /* Lines above the pane area. */
 int
 screen_header_lines(const struct tui *t)
 {
-	return SCREEN_HEADER_LINES + meters_lines(t, LINES, COLS);
+	return SCREEN_HEADER_LINES + screen_strip_lines(t) + meters_lines(t, LINES, COLS);
 }
 
 /* Draw the header, the meters and the tab bar (the caller refreshes). */
 void
 screen_draw_header(struct tui *t)
 {
-	int meters = meters_lines(t, LINES, COLS);
+	int meters = meters_lines(t, LINES, COLS), strip = screen_strip_lines(t);
 	struct segs l;
 
 	if (LINES > 0) {
@@ -450,10 +465,12 @@ screen_draw_header(struct tui *t)
 		screen_header_view(t, &l);
 		segs_draw(&l, 1, &t->theme);
 	}
+	if (strip > 0)
+		t->strip_draw(t, 2);
 	if (meters > 0)
-		meters_draw(t, 2);
-	if (LINES > 2 + meters)
-		screen_draw_tabs(t, 2 + meters);
+		meters_draw(t, 2 + strip);
+	if (LINES > 2 + strip + meters)
+		screen_draw_tabs(t, 2 + strip + meters);
 }
 
 /* The status line: the open prompt, or the message until it expires. */
@@ -496,7 +513,7 @@ screen_draw_keybar(struct tui *t, int y)
 		/* The lookup says whether this key does this action here. */
 		if (b->bar == NULL || seen[b->action] ||
 		    keymap_lookup(b->key, b->is_key, scope) != b->action ||
-		    (b->scope != SCOPE_GLOBAL && b->scope != SCOPE_TABLE && b->scope != scope))
+		    !keymap_applies(b, scope))
 			continue;
 		seen[b->action] = true;
 		w = prompt_str_width(b->name) + prompt_str_width(b->bar);

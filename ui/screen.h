@@ -11,6 +11,9 @@
 /* Lines the frame uses above and below the pane area. */
 #define SCREEN_HEADER_LINES 3 /* two header lines + tab bar, without meters */
 #define SCREEN_FOOTER_LINES 2 /* status line + key bar */
+/* The history strip under the header needs a screen this tall (a short
+ * one keeps its lines for the rows). */
+#define SCREEN_STRIP_MIN_LINES 16
 
 /* Start curses on the terminal (newterm on stdin/stdout), keypad, no
  * echo, cbreak, short ESC delay, hidden cursor, colours when the terminal

@@ -55,6 +55,15 @@ static const struct theme_spec specs[TH_COUNT] = {
     [TH_LOAD_MID] = {COLOR_YELLOW, DEF, A_NORMAL, A_BOLD},
     [TH_LOAD_HIGH] = {COLOR_RED, DEF, A_BOLD, A_BOLD | A_REVERSE},
     [TH_THREAD] = {COLOR_GREEN, DEF, A_NORMAL, A_NORMAL},
+    /* flamegraph.pl's palette as far as 8 colours go: warm user code,
+     * red kernel, green JIT, aqua inlined, magenta matches; in monochrome
+     * reverse video with bold, underline or dim for the kind */
+    [TH_FLAME_USER] = {COLOR_BLACK, COLOR_YELLOW, A_NORMAL, A_REVERSE},
+    [TH_FLAME_KERNEL] = {COLOR_WHITE, COLOR_RED, A_BOLD, A_REVERSE | A_BOLD},
+    [TH_FLAME_JIT] = {COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_REVERSE | A_UNDERLINE},
+    [TH_FLAME_INLINED] = {COLOR_BLACK, COLOR_CYAN, A_NORMAL, A_REVERSE | A_DIM},
+    [TH_FLAME_OTHER] = {COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_BOLD},
+    [TH_FLAME_MATCH] = {COLOR_WHITE, COLOR_MAGENTA, A_BOLD, A_BOLD | A_UNDERLINE},
 };
 
 /* Pick the glyph set: block bars and box lines in UTF-8, ASCII otherwise. */

@@ -40,6 +40,13 @@ enum theme_item {
 	TH_LOAD_MID,
 	TH_LOAD_HIGH,
 	TH_THREAD, /* a thread's command under its process (htop's green) */
+	/* flame graph frames by kind, and search matches */
+	TH_FLAME_USER,
+	TH_FLAME_KERNEL,
+	TH_FLAME_JIT,
+	TH_FLAME_INLINED,
+	TH_FLAME_OTHER, /* the root, commands, [other] */
+	TH_FLAME_MATCH,
 	TH_COUNT
 };
 

@@ -110,6 +110,50 @@ top_zoom_empty(const struct top_zoom *z)
 	return z->hide_kernel ? "No samples here (K shows kernel symbols)" : NULL;
 }
 
+/* The rows' grouping within the zooms. */
+unsigned
+top_group_zoomed(const struct top_zoom *z, unsigned group)
+{
+	if (z->pid != 0)
+		group |= HIST_GROUP_PID;
+	if (z->tid != 0)
+		group |= HIST_GROUP_TID;
+	return group;
+}
+
+/* The g key's cycle: perf top's default, then split by process and by
+ * thread, then ever coarser. */
+static const unsigned group_cycle[] = {
+    HIST_GROUP_DEFAULT,
+    HIST_GROUP_DEFAULT | HIST_GROUP_PID,
+    HIST_GROUP_DEFAULT | HIST_GROUP_PID | HIST_GROUP_TID,
+    HIST_GROUP_DSO | HIST_GROUP_SYM,
+    HIST_GROUP_COMM,
+    HIST_GROUP_COMM | HIST_GROUP_PID,
+    HIST_GROUP_DSO,
+    HIST_GROUP_CGROUP,
+};
+
+/* The next grouping of the cycle. */
+unsigned
+top_group_next(unsigned group)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(group_cycle); i++)
+		if (group_cycle[i] == group)
+			return group_cycle[(i + 1) % ARRAY_SIZE(group_cycle)];
+	return group_cycle[0];
+}
+
+/* The grouping in the header unless it is the default. */
+void
+top_group_header(unsigned group, struct pane_header *h)
+{
+	char name[64];
+
+	if (group != HIST_GROUP_DEFAULT)
+		header_add(h, "Group: ", 1, 10, "%s", hist_group_name(group, name, sizeof name));
+}
+
 /* Whether the rows come from more than one cgroup (unknown counts as one). */
 static bool
 several_cgroups(const struct hist_snapshot *rows)

@@ -39,6 +39,18 @@ void top_zoom_header(const struct top_zoom *z, struct pane_header *h);
  * (a zoom, K/U), or NULL when nothing narrows the view. */
 const char *top_zoom_empty(const struct top_zoom *z);
 
+/* The grouping rows are merged by under the zooms: a process zoom splits
+ * by pid, a thread zoom by thread too. */
+unsigned top_group_zoomed(const struct top_zoom *z, unsigned group);
+
+/* The grouping after group in the g key's cycle (the first one when
+ * group is not in it). */
+unsigned top_group_next(unsigned group);
+
+/* The header field "Group: pid,sym" when rows are not grouped the default
+ * way. */
+void top_group_header(unsigned group, struct pane_header *h);
+
 /* Whether the Cgroup column shows: by itself (when the rows come from
  * several cgroups, and first to drop at narrow widths), or as c (or
  * --sort cgroup) set it: kept at narrow widths, or not at all. */

@@ -11,6 +11,7 @@
 #include "tracetop/frame.h"
 #include "tracetop/hist.h"
 #include "tracetop/options.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/session.h"
 #include "ui/action.h"
 #include "ui/curses.h"
@@ -73,6 +74,12 @@ struct pane_ops {
 	int (*prompt)(void *p, struct tui *t, int result);
 	/* An item of a menu this pane opened was chosen. */
 	int (*menu)(void *p, struct tui *t, int id);
+	/* Its state begins with its struct listpane (the setup file keeps its
+	 * sort). */
+	bool listpane;
+	/* Its own settings in the setup file (NULL: none): put them in rc
+	 * (save), or apply those rc has. */
+	void (*setup)(void *p, struct tui *t, struct rcfile *rc, bool save);
 	/* Item idx of the picker this pane opened was chosen (Enter: the
 	 * picker closed) or toggled (Space in a checklist: it stays open). */
 	int (*pick)(void *p, struct tui *t, size_t idx, bool toggled);
@@ -126,7 +133,19 @@ struct tui {
 	bool status_error;
 	uint64_t status_until; /* now_ns() deadline */
 	uint64_t dbg_seq;      /* the last debuginfod note put there */
-	bool dirty;            /* something to draw */
+	/* the setup file: the state as the screen started, notes on its bad
+	 * settings (printed at exit) */
+	struct rcfile setup0;
+	char **setup_notes;
+	size_t nsetup_notes, setup_notes_cap;
+	/* the history timeline (ui/timeline.c), NULL without one; its strip's
+	 * lines under the header and how to draw it; the header's label of the
+	 * stretch shown ("" when live) */
+	struct timeline *timeline;
+	int strip_lines;
+	void (*strip_draw)(struct tui *t, int y);
+	char history_label[64];
+	bool dirty; /* something to draw */
 	bool quit;
 };
 
@@ -142,6 +161,10 @@ void tui_status(struct tui *t, bool error, const char *fmt, ...)
 /* Take the sources' snapshots again and let the panes show them (after a
  * change of what they show: filters, zoom, scope, events). */
 void tui_snapshot(struct tui *t);
+
+/* Give frame f to the panes that read any part in reads (PANE_READS_*),
+ * with the header's numbers when that includes the profile. */
+void tui_update(struct tui *t, const struct frame *f, unsigned reads);
 
 /* Switch to pane ops (it must be in the table). */
 void tui_show_pane(struct tui *t, const struct pane_ops *ops);
@@ -161,7 +184,17 @@ void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, b
 /* Switch to the Probes pane and ask how to probe func of binary (NULL or
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
+/* Stream the events of tracetop's probes while the Trace pane is seen
+ * (on), only count their hits when it is not (off): every streamed hit
+ * goes through the rings, counting costs nothing per hit. Probes streamed
+ * by hand (the Probes pane's row menu) stay streamed. */
+void pane_probes_stream(struct tui *t, bool on);
 extern const struct pane_ops pane_help;
+extern const struct pane_ops pane_flame;
+struct cg_frame;
+/* Switch to the Flame pane with the heaviest frame of function f selected
+ * (the whole graph, not zoomed). */
+void pane_flame_open(struct tui *t, const struct cg_frame *f);
 /* Zoom the Top pane into process pid and switch to it. */
 void pane_top_zoom_pid(struct tui *t, int pid);
 /* Zoom the Top pane into thread tid of process pid and switch to it. */

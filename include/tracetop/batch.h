@@ -36,4 +36,10 @@ int batch_run(struct session *s, const struct options *o, FILE *out);
 struct frame;
 int batch_annotate(const struct frame *f, const struct options *o, FILE *out);
 
+/* After the top view's last refresh: the history's window as a gzipped
+ * pprof profile (--format pprof) and every interval it holds as a JSON
+ * line (--history-dump). Returns the status (1 after saying why on
+ * stderr). */
+int batch_history(struct session *s, const struct options *o, FILE *out);
+
 #endif

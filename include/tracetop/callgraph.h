@@ -32,7 +32,8 @@ struct cg_node {
 	uint32_t first_child, next_sibling;
 	uint64_t interval_self, interval_total; /* samples since the last tick */
 	double self, total;                     /* decayed: samples ending here / passing through */
-	bool other;                             /* the "[other]" node of its parent */
+	uint64_t last_self; /* interval_self of the interval the last tick ended (history) */
+	bool other;         /* the "[other]" node of its parent */
 };
 
 struct callgraph;
@@ -53,6 +54,27 @@ void cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frame
 /* The same for w samples at once. */
 void cg_add_n(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n,
               uint64_t w);
+/* The same where other[i] marks frames[i] as an "[other]" node (a folded
+ * branch, as history keeps them); other may be NULL. */
+void cg_add_marked(struct callgraph *cg, const char *comm, const struct cg_frame *frames,
+                   const bool *other, size_t n, uint64_t w);
+
+/* The same under a root per process (pid) or thread (pid and tid; 0:
+ * not split), for rows grouped by pid or tid. */
+void cg_add_task_n(struct callgraph *cg, const char *comm, int pid, int tid,
+                   const struct cg_frame *frames, size_t n, uint64_t w);
+
+/* A root's process and thread (0: not split by them). */
+static inline int
+cg_root_pid(const struct cg_node *n)
+{
+	return (int)(uint32_t)(n->frame.addr >> 32);
+}
+static inline int
+cg_root_tid(const struct cg_node *n)
+{
+	return (int)(uint32_t)n->frame.addr;
+}
 
 /* End an interval: decay (or zero) every node, fold small branches, free
  * faded nodes for reuse. */
@@ -96,6 +118,17 @@ void cg_callees(const struct callgraph *cg, const char *comm, const struct cg_fr
  * occurrence on each stack, so no level outweighs f. */
 void cg_callers(const struct callgraph *cg, const char *comm, const struct cg_frame *f,
                 struct cg_view *v);
+
+/* Which roots a view takes: a command (NULL: any), a process and a thread
+ * (0: any; only roots split by them match one). */
+struct cg_scope {
+	const char *comm;
+	int pid, tid;
+};
+void cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
+                   struct cg_view *v);
+void cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
+                   struct cg_view *v);
 void cg_view_free(struct cg_view *v);
 
 /* Display name of a view node, like cg_frame_name, in full. */

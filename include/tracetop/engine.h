@@ -109,6 +109,11 @@ void engine_snapshot(struct engine *e, size_t idx, const enum hist_sort *sort,
  * (0 ends the zoom). */
 void engine_zoom_thread(struct engine *e, int tid);
 
+/* What the rows will be grouped by (HIST_GROUP_*): a grouping by tid has
+ * the rows count threads apart, one by pid or tid the call graph's roots
+ * (the default: a root per command). From the next sample on; counts
+ * so far stay as they were and fade. */
+void engine_set_group(struct engine *e, unsigned group);
 struct callgraph;
 /* The call graph of event idx (NULL without call stacks). */
 const struct callgraph *engine_callgraph(const struct engine *e, size_t idx);
@@ -166,6 +171,16 @@ struct stream *engine_stream(struct engine *e);
  * with a suggestion), a filter the kernel refuses (with its own words),
  * permissions. */
 int engine_trace_enable(struct engine *e, const char *name, const char *filter, struct tt_err *err);
+
+/* Replace the kernel filter of name, which is on (NULL or "": none). A
+ * filter the kernel refuses leaves the one it had, and err has the
+ * kernel's words. The filter lives with the perf fds: closing them at
+ * exit leaves nothing behind. */
+int engine_trace_set_filter(struct engine *e, const char *name, const char *filter,
+                            struct tt_err *err);
+
+/* The kernel filter of name (NULL: none, or it is not on). */
+const char *engine_trace_filter(const struct engine *e, const char *name);
 
 /* Stop streaming name (its counts stay in the stream). -1 with err when
  * it is not on. */

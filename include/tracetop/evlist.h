@@ -76,6 +76,15 @@ int evlist_disable(struct evlist *el);
 int evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu, size_t ri,
                   uint64_t *id);
 
+/* The same into the ring of out_fd (any event owning a mapped ring on cpu). */
+int evlist_attach_fd(int out_fd, struct perf_event_attr *a, int pid, int cpu, uint64_t *id);
+
+/* Map a ring of pages (a power of two) on cpu of its own, owned by a
+ * dummy event that never counts (others write into it by
+ * evlist_attach_fd): a source whose records must not crowd the samples'
+ * rings, nor its losses be theirs. The owner's fd, or -1 with errno. */
+int evlist_ring_open(struct ring *r, int cpu, uint64_t sample_type, unsigned pages);
+
 /* The event a sample id belongs to, or NULL: one hash probe sequence, no
  * allocation (the samples' hot path). */
 struct evsel *evlist_find_id(const struct evlist *el, uint64_t id);

@@ -22,6 +22,9 @@ struct hist_key {
 	bool kernel;
 	bool inlined; /* sym is a function inlined there (debug info) */
 	int tid;      /* not part of the identity: the thread of the latest sample */
+	/* the thread when the engine counts threads apart (a grouping by
+	 * tid), else 0: part of the identity */
+	int thread;
 	/* the process's cgroup (interned: pointer equality), NULL when unknown */
 	const struct cgroup *cgroup;
 };
@@ -33,6 +36,9 @@ struct hist_entry {
 	double score;               /* decayed sample count (or last interval with zeroing) */
 	uint64_t children_interval; /* samples with this function on the stack, this interval */
 	double children;            /* decayed inclusive count, like score */
+	/* interval and children_interval of the interval the last tick ended
+	 * (history keeps them per interval) */
+	uint64_t last, children_last;
 };
 
 struct hist_row {
@@ -42,6 +48,11 @@ struct hist_row {
 	uint64_t total;
 	const struct hist_entry *entry; /* points at copy */
 	struct hist_entry copy;         /* the entry as it was at the snapshot */
+	/* after hist_group: the entries merged into this row (copy's key is
+	 * the most sampled one's), the distinct processes among them, and
+	 * the HIST_GROUP_* fields that differ among them (shown as "-") */
+	uint32_t members, procs;
+	unsigned mixed;
 };
 
 enum hist_sort {
@@ -53,10 +64,26 @@ enum hist_sort {
 	HIST_SORT_SYM,
 	HIST_SORT_CHILDREN,
 	HIST_SORT_CGROUP, /* by the cgroup's short name, then its path */
+	HIST_SORT_TID,
 	HIST_SORT_END = -1,
 };
 
-#define HIST_SORT_MAX 8
+#define HIST_SORT_MAX 9
+
+/* What rows are keyed by, like perf's --sort: a set of these. Entries
+ * (one per process, thread when counted apart, and function) that agree
+ * on the set's fields merge into one row. */
+enum hist_group {
+	HIST_GROUP_COMM = 1u << 0,
+	HIST_GROUP_PID = 1u << 1,
+	HIST_GROUP_TID = 1u << 2,
+	HIST_GROUP_CGROUP = 1u << 3,
+	HIST_GROUP_DSO = 1u << 4,
+	HIST_GROUP_SYM = 1u << 5,
+};
+
+/* perf top's default: the processes of one command merged. */
+#define HIST_GROUP_DEFAULT (HIST_GROUP_COMM | HIST_GROUP_DSO | HIST_GROUP_SYM)
 
 struct hist_snapshot {
 	struct hist_row *rows; /* sorted */
@@ -101,8 +128,20 @@ void hist_snapshot(struct hist *h, const enum hist_sort *keys,
                    struct hist_snapshot *snap);
 void hist_snapshot_free(struct hist_snapshot *snap);
 
+/* Merge the rows of snap (from hist_snapshot) that agree on group's
+ * fields (HIST_GROUP_*; a thread is told apart only by key.thread), then
+ * sort them by keys as hist_snapshot does; fills members, procs, mixed. */
+void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
+
+/* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
+ * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */
+unsigned hist_sort_group(const enum hist_sort *keys);
+
+/* A grouping as "comm,dso,sym" (the order of perf's --sort) in buf. */
+const char *hist_group_name(unsigned group, char *buf, size_t len);
+
 /* "overhead,comm" -> keys; -1 with err naming the bad key. */
-#define HIST_SORT_NAMES "overhead, samples, comm, pid, dso, sym, children, cgroup"
+#define HIST_SORT_NAMES "overhead, samples, comm, pid, tid, dso, sym, children, cgroup"
 struct tt_err;
 int hist_parse_sort(const char *s, enum hist_sort keys[HIST_SORT_MAX + 1], struct tt_err *err);
 

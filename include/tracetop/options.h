@@ -10,13 +10,16 @@
 #include "tracetop/counters.h"
 #include "tracetop/engine.h"
 #include "tracetop/hist.h"
+#include "tracetop/rcfile.h"
 #include "tracetop/util.h"
 
 enum report_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
 	FORMAT_FOLDED,
-	FORMAT_CSV, /* the system view: a title row, then a row per refresh */
+	FORMAT_CSV,   /* the system view: a title row, then a row per refresh */
+	FORMAT_SVG,   /* a flame graph of the last refresh (top and flame views) */
+	FORMAT_PPROF, /* the top view: one gzipped pprof profile of the history at the end */
 };
 
 /* What the screen or the batch reports show first. */
@@ -27,6 +30,7 @@ enum options_view {
 	VIEW_PROBES,   /* probes and their hit counts */
 	VIEW_SYSTEM,   /* CPU, memory, disks, network, interrupts, processes */
 	VIEW_LATENCY,  /* syscall latency: counts, errors, percentiles, histograms */
+	VIEW_FLAME,    /* the call stacks as a flame graph (needs -g) */
 	VIEW_NONE,     /* (a pane no --view starts on) */
 };
 
@@ -41,17 +45,21 @@ struct options {
 	unsigned mmap_pages;  /* -m, per CPU ring, a power of two */
 	bool batch;           /* -b */
 	double delay;         /* -d seconds */
+	bool delay_given;     /* -d was given (it wins over the setup file) */
 	long count;           /* -n, 0 = forever */
 	const char *output;   /* -o */
 	const char *annotate; /* --annotate SYMBOL (batch), or NULL */
 	enum report_format format;
 	enum hist_sort sort[HIST_SORT_MAX + 1];
-	bool zero;                     /* -z */
+	unsigned group;  /* HIST_GROUP_*: the row keys --sort names, else the default */
+	bool sort_given; /* -s was given */
+	bool zero;       /* -z */
 	enum callgraph_mode callgraph; /* -g, --call-graph */
 	unsigned stack_size;           /* --call-graph dwarf,SIZE: bytes of user stack copied */
 	bool children;                 /* --children: sort by inclusive time */
 	bool include_self;             /* --include-self */
 	unsigned rows;                 /* --rows: rows per batch report, 0 = all */
+	unsigned max_stack;            /* --max-stack: caller levels in -g text, 0 = default */
 	bool no_mouse;                 /* --no-mouse */
 	bool no_debuginfod;            /* --no-debuginfod */
 	enum engine_backend engine;    /* --engine auto|bpf|perf */
@@ -62,6 +70,7 @@ struct options {
 	size_t ncounters;
 	unsigned counters_scopes;           /* --counters-scope: bit 1 << scope per scope named */
 	enum counters_scope counters_scope; /* the first scope named (default total) */
+	bool counters_scope_given;          /* --counters-scope was given */
 	struct engine_trace_opt *traces;    /* -T with its --filter, in order */
 	size_t ntraces;
 	const char *ftrace;  /* --ftrace FUNC[,FUNC...], or NULL */
@@ -73,9 +82,19 @@ struct options {
 	const char **latencies; /* --latency SPEC: functions to time, in order */
 	size_t nlatencies;
 	const char *probe_vars; /* --probe-vars SPEC, or NULL */
+	bool no_config;         /* --no-config: neither read nor write the setup file */
+	/* the setup file (on the screen, without --no-config): its settings,
+	 * path and bad lines ("PATH:LINE: why (skipped)"); main.c's, not
+	 * options_parse's (options_free leaves them) */
+	struct rcfile *rc;
+	char *rc_path;
+	char **rc_notes;
+	size_t nrc_notes, rc_notes_cap;
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;
+	double history;    /* --history: seconds kept (default 600; 0: none) */
+	bool history_dump; /* --history-dump */
 };
 
 /* Parse argv. 0 on success; -1 with err for a usage error (exit 2). */

@@ -27,7 +27,16 @@ struct report_info {
 	unsigned max_rows;          /* 0 = all */
 	const struct callgraph *cg; /* call stacks: Children/Self columns and chains */
 	bool cgroup;                /* text: a Cgroup column (asked for by --sort cgroup) */
+	unsigned group;             /* HIST_GROUP_* the rows are merged by (0: not said) */
+	unsigned chain_depth;       /* text with -g: caller levels per row (0: the default) */
 };
+
+/* The call graph roots a row of grouping group stands for: its command,
+ * process or thread as the grouping names them (group 0: its command). */
+void report_cg_scope(const struct hist_row *r, unsigned group, struct cg_scope *sc);
+
+/* The call graph frame of a row's function. */
+struct cg_frame report_cg_frame(const struct hist_entry *e);
 
 /* Display strings of a row, escaped: the symbol ("name" in a form of
  * sym-name.h, " (inlined)" after an inlined one, or "[unknown] 0xOFF") and

@@ -60,7 +60,9 @@ struct session_opts {
 	bool zero;                  /* zero counts at each refresh instead of decay */
 	bool stop_when_finished;    /* end the run when a source has finished */
 	const enum hist_sort *sort; /* order of frame rows (NULL: by overhead) */
-	unsigned counters_scopes;   /* scopes to snapshot (bits); 0: the current one */
+	unsigned group; /* HIST_GROUP_* the frame rows are merged by; 0: one per process */
+	unsigned counters_scopes; /* scopes to snapshot (bits); 0: the current one */
+	double history;           /* seconds of intervals kept (history.h); 0: none */
 };
 
 /* What the front end adds to the loop. Every hook may be NULL. */
@@ -114,6 +116,10 @@ size_t session_backlog(const struct session *s);
 
 /* The last frame made (seq 0 before the first refresh). */
 const struct frame *session_frame(const struct session *s);
+
+/* The ring of the last intervals (NULL without --history). */
+struct history;
+struct history *session_history(const struct session *s);
 
 /* The options in force. */
 const struct session_opts *session_opts(const struct session *s);

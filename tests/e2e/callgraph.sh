@@ -248,18 +248,6 @@ check() {
 	return $status
 }
 
-# usage_error DESC ERE ARGS...: tracetop ARGS exits 2 with a message matching ERE.
-usage_error() {
-	local desc=$1 re=$2 status
-	shift 2
-	tt -b -n 1 -d 0.1 "$@" >"$TT_TMP/usage.out" 2>"$TT_TMP/usage.err"
-	status=$?
-	[ $status -eq 2 ] && grep -Eq -- "$re" "$TT_TMP/usage.err"
-	ok $? "$desc"
-	[ $status -eq 2 ] || diag "exit status $status (want 2)"
-	diag "$(head -n 5 "$TT_TMP/usage.err")"
-}
-
 # disasm BINARY FUNCTION: the instructions of FUNCTION.
 disasm() {
 	objdump -d --no-show-raw-insn "$1" |
@@ -375,8 +363,8 @@ check "-g -- COMMAND: the thread's stacks start at cp_thread" \
 
 # ---------------------------------------------------------------- bad input
 
-usage_error "--call-graph bogus: exit 2 naming the modes" "fp.*dwarf.*no.*bogus" --call-graph bogus
-usage_error "--call-graph dwarf,10: exit 2 (stack size too small)" "dwarf.*64.*10" --call-graph dwarf,10
-usage_error "--format folded without -g: exit 2 naming -g" "folded.*-g" --format folded
+usage_error "--call-graph bogus: exit 2 naming the modes" "fp.*dwarf.*no.*bogus" -b --call-graph bogus
+usage_error "--call-graph dwarf,10: exit 2 (stack size too small)" "dwarf.*64.*10" -b --call-graph dwarf,10
+usage_error "--format folded without -g: exit 2 naming -g" "folded.*-g" -b --format folded
 
 done_testing

@@ -52,7 +52,7 @@ like "$res" '^True$' "JSON rows name the container ($ID12) and its path"
 diag "$res"
 
 # 2. Text: the Cgroup column when --sort names it, the usual columns otherwise.
-"$TRACETOP" -b -p "$pid" -d 1 -n 1 --sort cgroup >"$TT_TMP/p.txt" 2>/dev/null
+"$TRACETOP" -b -p "$pid" -d 1 -n 1 --sort cgroup,comm,pid,dso,sym >"$TT_TMP/p.txt" 2>/dev/null
 ok $? "text with --sort cgroup exits 0"
 like "$(cat "$TT_TMP/p.txt")" '^ *Overhead +Samples +Command +PID +Cgroup +Shared Object +Symbol$' \
 	"a Cgroup column after PID"
@@ -81,7 +81,8 @@ diag "$res"
 
 # 4. A process that joins the group and then execs is seen in it (the
 # cgroup is read again at exec), tracetop running before it starts.
-"$TRACETOP" -b -d 3 -n 1 --format json >"$TT_TMP/exec.json" 2>"$TT_TMP/exec.err" &
+# (one row per process: by default a command's processes share a row)
+"$TRACETOP" -b -d 3 -n 1 -s overhead,pid,sym --format json >"$TT_TMP/exec.json" 2>"$TT_TMP/exec.err" &
 tpid=$!
 sleep 0.5
 sh -c "sleep 0.2; echo \$\$ >'$CG_DIR/cgroup.procs' && exec '$WORKLOADS/split' 2" \

@@ -41,7 +41,10 @@ expect 1 "perf_event_max_sample_rate" "frequency above the kernel limit" -b -F 1
 expect 2 "-d expects seconds.*'x'" "bad delay" -b -d x
 expect 2 "-n expects a positive.*'-1'" "bad iteration count" -b -n -1
 expect 2 "-m expects a power of two" "bad ring size" -b -m 3
-expect 2 "--format expects text, json, folded or csv.*'xml'" "bad format" -b --format xml
+expect 2 "--format expects text, json, folded, csv, svg or pprof.*'xml'" "bad format" -b --format xml
+expect 2 "--history expects a duration.*(90s, 10m, 1h).*'ten'" "bad history duration" -b --history ten
+expect 2 "--format pprof is for the top view" "pprof of another view" -b --view counters --format pprof
+expect 2 "--history-dump prints JSON lines in batch" "history dump without JSON" -b --history-dump
 expect 2 "unknown sort key 'nope'" "bad sort key" -b -s overhead,nope
 expect 2 "unknown option '--bogus'" "unknown long option" --bogus
 expect 2 "unknown option '-Q'" "unknown short option" -Q

@@ -21,6 +21,9 @@ TRACETOP="$TT_BUILDDIR/tracetop"
 WORKLOADS="$TT_BUILDDIR/tests/workloads"
 TT_TMP="$(mktemp -d "${TMPDIR:-/tmp}/tt-test.XXXXXX")"
 TT_TMUX_SOCKET="tt-test-$$"
+# Each test its own setup file (tracetoprc, read and written by the screen):
+# what one test leaves there at exit must not change how the next starts.
+export XDG_CONFIG_HOME="$TT_TMP/config"
 # No debuginfod server unless a test names one (tests/e2e/debuginfod.sh):
 # a machine set up to ask Debian's must not make the others download.
 unset DEBUGINFOD_URLS
@@ -31,6 +34,7 @@ _tap_planned=""   # the plan, when given up front
 _tap_pids=()      # background processes to kill at exit
 _tap_at_exit=()   # commands to run at exit
 _tap_tmux=""      # set once a tmux server was started
+_tap_setups=0     # tmux_start's setup directories so far
 
 # ---------------------------------------------------------------- TAP
 
@@ -336,6 +340,19 @@ trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
+# usage_error DESC ERE ARGS...: tracetop ARGS (one short refresh) exits 2
+# with a message on stderr matching ERE.
+usage_error() {
+	local desc=$1 re=$2 status
+	shift 2
+	timeout -k 5 60 "$TRACETOP" -n 1 -d 0.1 "$@" >"$TT_TMP/usage.out" 2>"$TT_TMP/usage.err"
+	status=$?
+	[ $status -eq 2 ] && grep -Eq -- "$re" "$TT_TMP/usage.err"
+	ok $? "$desc"
+	[ $status -eq 2 ] || diag "exit status $status (want 2)"
+	diag "$(head -n 5 "$TT_TMP/usage.err")"
+}
+
 # ---------------------------------------------------------------- tmux
 
 # Run tmux on this test's private server, never a user's.
@@ -345,11 +362,19 @@ _tt_tmux() {
 
 # tmux_start NAME COLS ROWS CMD [ARGS...]: run CMD in a detached session
 # exactly COLS x ROWS (no status line); the pane stays after CMD exits.
+# CMD gets an empty XDG_CONFIG_HOME of its own unless TT_KEEP_SETUP is set.
 tmux_start() {
 	local name="$1" cols="$2" rows="$3"
 	shift 3
 	need_tmux
 	_tap_tmux=1
+	# A setup file directory of its own for each start, unless the test
+	# keeps one (TT_KEEP_SETUP=1): what one run writes at exit (the pane
+	# it quit on...) must not change how the next one starts.
+	if [ -z "${TT_KEEP_SETUP:-}" ]; then
+		_tap_setups=$((_tap_setups + 1))
+		set -- env XDG_CONFIG_HOME="$TT_TMP/setup.$_tap_setups" "$@"
+	fi
 	_tt_tmux set-option -g status off \; set-option -g remain-on-exit on \; \
 		new-session -d -s "$name" -x "$cols" -y "$rows" -- "$@"
 }
@@ -403,10 +428,55 @@ tmux_kill() {
 
 # ---------------------------------------------------------------- TUI tests
 
-# start_split SECS: start the split workload (50/30/20) in the background,
+# mouse_format TERM: "sgr" when TERM's terminfo has SGR 1006 mouse
+# reports (kmous=\E[<), else "x10" (kmous=\E[M, as screen and tmux have).
+mouse_format() {
+	if infocmp -1 "$1" 2>/dev/null | grep -q 'kmous=\\E\[<'; then
+		echo sgr
+	else
+		echo x10
+	fi
+}
+
+# The character with code $1.
+chr() {
+	printf '%b' "\\$(printf '%03o' "$1")"
+}
+
+# mouse NAME FMT BUTTON X Y [m]: send one mouse report for BUTTON (0 left,
+# 64 wheel up, 65 wheel down) at the 1-based cell (X, Y); a trailing "m"
+# makes it a release. X10 reports release as button 3 and only reach
+# column and line 94.
+mouse() {
+	local name=$1 fmt=$2 b=$3 x=$4 y=$5 rel=${6:-} seq
+	if [ "$fmt" = sgr ]; then
+		seq=$'\e'"[<$b;$x;$y${rel:-M}"
+	else
+		[ "$x" -le 94 ] && [ "$y" -le 94 ] || return 1
+		[ -n "$rel" ] && b=3
+		seq=$'\e[M'"$(chr $((b + 32)))$(chr $((x + 32)))$(chr $((y + 32)))"
+	fi
+	# tmux takes an argument ending in ';' for a command separator
+	[ "${seq: -1}" = ";" ] && seq="${seq%;}\\;"
+	tmux_keys "$name" -l "$seq"
+}
+
+# click NAME FMT X Y: press and release the left button at (X, Y).
+click() {
+	mouse "$1" "$2" 0 "$3" "$4" && mouse "$1" "$2" 0 "$3" "$4" m
+}
+
+# start_split SECS [NAME]: start the split workload (50/30/20) in the background
+# (as a copy named NAME if given),
 # registered for clean-up; sets $pid (empty if it did not start).
 start_split() {
-	SPLIT_PIDFILE="$TT_TMP/split.pid" "$WORKLOADS/split" "$1" >/dev/null 2>&1 &
+	local bin="$WORKLOADS/split"
+	# With a NAME, a copy of split runs under that command name, so a
+	# search by name cannot find a parallel test's split instead.
+	if [ -n "${2:-}" ]; then
+		cp "$bin" "$TT_TMP/$2" && bin="$TT_TMP/$2"
+	fi
+	SPLIT_PIDFILE="$TT_TMP/split.pid" "$bin" "$1" >/dev/null 2>&1 &
 	bg_pid $!
 	pid=$(wait_pidfile "$TT_TMP/split.pid" 5)
 	rm -f "$TT_TMP/split.pid"

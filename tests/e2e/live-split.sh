@@ -33,7 +33,9 @@ check "-p: split within 5 points, 90 % of the process's samples" "$TT_TMP/p.json
 ok $? "-b -t exits 0"
 check "-t: split within 5 points" "$TT_TMP/t.json" --pid "$pid"
 
-"$TRACETOP" -b -d 1 -n 3 --format json >"$TT_TMP/sys.json" 2>"$TT_TMP/sys.err" &
+# one row per process: by default a command's processes share a row,
+# and parallel tests run split (and tracetop) too
+"$TRACETOP" -b -d 1 -n 3 -s overhead,pid,sym --format json >"$TT_TMP/sys.json" 2>"$TT_TMP/sys.err" &
 tpid=$!
 wait $tpid
 ok $? "-b system-wide exits 0"
@@ -44,7 +46,7 @@ import json,sys
 r=json.loads(open(sys.argv[1]).readlines()[-1])
 print(sum(1 for x in r["rows"] if x["pid"]==int(sys.argv[2])))' "$TT_TMP/sys.json" "$tpid")
 is "$self" 0 "system-wide: tracetop leaves itself out"
-"$TRACETOP" -b -d 1 -n 2 --include-self --format json >"$TT_TMP/self.json" 2>/dev/null &
+"$TRACETOP" -b -d 1 -n 2 -s overhead,pid,sym --include-self --format json >"$TT_TMP/self.json" 2>/dev/null &
 tpid=$!
 wait $tpid
 like "$(cat "$TT_TMP/self.json")" "\"pid\":$tpid," "--include-self keeps tracetop's own samples"

@@ -28,7 +28,9 @@ only_split() {
 	[ -n "$rows" ] && ! printf '%s\n' "$rows" | grep -vqE " split +$pid "
 }
 
-tui_start cg 150 30 -d 0.5
+# one row per process: by default the split processes of parallel tests,
+# in other cgroups, would share the workload's rows
+tui_start cg 150 30 -d 0.5 -s overhead,pid,sym
 tmux_wait_text cg 5 "split +$pid +$ID12 +split +\\[\\.\\] split_alpha"
 ok $? "the workload's rows show its container id" || diag "$(tmux_capture cg)"
 titles_are cg 'PID +Cgroup +Shared Object'
@@ -94,7 +96,7 @@ tmux_wait_text cg 3 'exit=0'
 ok $? "q exits with status 0"
 
 # --sort cgroup: the column shown and sorted by
-tui_start srt 150 30 -d 0.5 --sort cgroup
+tui_start srt 150 30 -d 0.5 --sort cgroup,comm,dso,sym
 tmux_wait_text srt 5 "Cgroup"
 tmux_keys srt '\' s p l i t _ a l p h a Enter
 tmux_wait_text srt 5 "$ID12 +split +\\[\\.\\] split_alpha"

@@ -48,44 +48,6 @@ line_isnt() {
 	! line_is "$@"
 }
 
-# mouse_format TERM: "sgr" when TERM's terminfo has SGR 1006 mouse
-# reports (kmous=\E[<), else "x10" (kmous=\E[M, as screen and tmux have).
-mouse_format() {
-	if infocmp -1 "$1" 2>/dev/null | grep -q 'kmous=\\E\[<'; then
-		echo sgr
-	else
-		echo x10
-	fi
-}
-
-# The character with code $1.
-chr() {
-	printf '%b' "\\$(printf '%03o' "$1")"
-}
-
-# mouse NAME FMT BUTTON X Y [m]: send one mouse report for BUTTON (0 left,
-# 64 wheel up, 65 wheel down) at the 1-based cell (X, Y); a trailing "m"
-# makes it a release. X10 reports release as button 3 and only reach
-# column and line 94.
-mouse() {
-	local name=$1 fmt=$2 b=$3 x=$4 y=$5 rel=${6:-} seq
-	if [ "$fmt" = sgr ]; then
-		seq=$'\e'"[<$b;$x;$y${rel:-M}"
-	else
-		[ "$x" -le 94 ] && [ "$y" -le 94 ] || return 1
-		[ -n "$rel" ] && b=3
-		seq=$'\e[M'"$(chr $((b + 32)))$(chr $((x + 32)))$(chr $((y + 32)))"
-	fi
-	# tmux takes an argument ending in ';' for a command separator
-	[ "${seq: -1}" = ";" ] && seq="${seq%;}\\;"
-	tmux_keys "$name" -l "$seq"
-}
-
-# click NAME FMT X Y: press and release the left button at (X, Y).
-click() {
-	mouse "$1" "$2" 0 "$3" "$4" && mouse "$1" "$2" 0 "$3" "$4" m
-}
-
 # pane_flag NAME FLAG: a tmux format flag of the pane (mouse_any_flag: the
 # program asked for mouse reports; mouse_sgr_flag: in SGR 1006 form).
 pane_flag() {

@@ -10,7 +10,7 @@ need_built "$TRACETOP" "$WORKLOADS/split"
 need_tmux
 need_root_perf
 
-start_split 120
+start_split 120 ttsys-split
 [ -n "$pid" ]
 ok $? "workload started"
 
@@ -63,7 +63,7 @@ ok $? "Tab shows the Processes pane"
 tmux_wait_text sys 3 'PID +S +.?CPU% +RES'
 ok $? "its titles, sorted by CPU %"
 tmux_keys sys F4
-tmux_keys sys -l split
+tmux_keys sys -l ttsys-split
 tmux_keys sys Enter
 tmux_wait_text sys 5 "^ *$pid +[RS] +[0-9]+\.[0-9] +[0-9.]+[KMG] "
 ok $? "the workload's row with its CPU %"

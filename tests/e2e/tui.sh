@@ -99,9 +99,11 @@ tmux_keys main K
 tmux_wait_text main 3 'kernel symbols hidden'
 ok $? "K hides kernel symbols"
 tmux_keys main K Z
-tmux_wait_text main 3 'FROZEN'
-ok $? "Z freezes the display"
+tmux_wait_text main 3 'FROZEN|HISTORY -[0-9]{2}:[0-9]{2}'
+ok $? "Z freezes the display (with a history, on its newest interval)"
 tmux_keys main Z
+wait_for 3 lacks_text main 'FROZEN|HISTORY -'
+ok $? "Z again thaws"
 
 # resize to 80x24: rows stay, nothing wider than 80
 _tt_tmux resize-window -t main -x 80 -y 24

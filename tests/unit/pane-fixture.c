@@ -2,8 +2,9 @@
  * test-calltree.c): a struct tui built by hand around a real hist (and
  * call graph) of fake entries, ncurses on /dev/null with the screen read
  * back cell by cell, and small fakes of tui_status, tui_snapshot,
- * engine_zoom_thread, probe_kind_supported and pane_probes_insert (the
- * loop's, the engine's, the probe manager's and the Probes pane's). */
+ * engine_zoom_thread, engine_set_group, probe_kind_supported, pane_probes_insert and
+ * pane_flame_open (the loop's, the engine's, the probe manager's, the
+ * Probes and Flame panes'). */
 #include "config.h"
 
 #include <locale.h>
@@ -82,6 +83,14 @@ engine_zoom_thread(struct engine *e, int tid)
 	zoom_calls++;
 }
 
+/* The grouping the Top pane gives the engine: none here (no engine). */
+void
+engine_set_group(struct engine *e, unsigned group)
+{
+	(void)group;
+	assert_null(e);
+}
+
 /* Fake of the probe manager's kernel check: no kprobes here. */
 bool
 probe_kind_supported(enum probe_kind k, struct tt_err *err)
@@ -109,6 +118,15 @@ pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool k
 	(void)dso;
 	(void)kernel;
 	snprintf(annotate_open_sym, sizeof annotate_open_sym, "%s", sym->name);
+}
+
+/* Fake of the Flame pane's entry point: record the function. */
+char flame_open_sym[256];
+void
+pane_flame_open(struct tui *t, const struct cg_frame *f)
+{
+	(void)t;
+	snprintf(flame_open_sym, sizeof flame_open_sym, "%s", f->sym ? f->sym->name : "");
 }
 
 /* Count n samples for a key. */

@@ -62,6 +62,7 @@ const char *header_of(struct fixture *f);
 
 /* What the fakes of the Annotate and Probes panes' entry points were given. */
 extern char annotate_open_sym[256];
+extern char flame_open_sym[256];
 extern char probe_insert_func[256];
 
 #endif

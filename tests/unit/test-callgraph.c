@@ -293,6 +293,44 @@ folded(const struct callgraph *cg)
 	return buf;
 }
 
+/* Roots per process (rows grouped by pid): folded stacks start at
+ * comm-PID (comm-PID/TID by thread), and a scope takes its roots only. */
+static void
+test_task_roots(void **state)
+{
+	struct callgraph *cg = cg_new(0.5, 0);
+	const char *pg = str_intern("pg");
+	struct cg_frame st[2] = {fr(&sym_alpha), fr(&sym_main)};
+	struct cg_frame f = fr(&sym_alpha);
+	struct cg_view v = {0};
+	char *out;
+
+	(void)state;
+	cg_add_task_n(cg, pg, 100, 0, st, 2, 3);
+	cg_add_task_n(cg, pg, 200, 0, st, 2, 5);
+	cg_add_task_n(cg, pg, 200, 201, st, 1, 2);
+	cg_add_n(cg, pg, st, 2, 7);
+	cg_tick(cg, true);
+	out = folded(cg);
+	assert_string_equal(out, "pg;main;alpha 7\n"
+	                         "pg-100;main;alpha 3\n"
+	                         "pg-200;main;alpha 5\n"
+	                         "pg-200/201;alpha 2\n");
+	free(out);
+	cg_callers_in(cg, &(struct cg_scope){.comm = pg, .pid = 200}, &f, &v);
+	assert_near(v.nodes[1].total, 7, EPS); /* pid 200's roots, its thread's included */
+	cg_callers_in(cg, &(struct cg_scope){.comm = pg, .pid = 200, .tid = 201}, &f, &v);
+	assert_near(v.nodes[1].total, 2, EPS);
+	cg_callers_in(cg, &(struct cg_scope){.comm = pg}, &f, &v);
+	assert_near(v.nodes[1].total, 17, EPS); /* the command: every root */
+	cg_callers_in(cg, &(struct cg_scope){0}, &f, &v);
+	assert_near(v.nodes[1].total, 17, EPS);
+	cg_callees_in(cg, &(struct cg_scope){.pid = 100}, &st[1], &v);
+	assert_near(v.nodes[1].total, 3, EPS);
+	cg_view_free(&v);
+	cg_free(cg);
+}
+
 /* Sum of the counts (after each line's last space) of folded text. */
 static unsigned long long
 sum_counts(const char *s, size_t *lines)
@@ -783,6 +821,7 @@ main(void)
 	    cmocka_unit_test(test_fade_reuse),
 	    cmocka_unit_test(test_many_stacks),
 	    cmocka_unit_test(test_frame_names),
+	    cmocka_unit_test(test_task_roots),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,6 +49,19 @@ test_tree_expand(void **state)
 	assert_int_equal(find_line("helper_fn"), -1);
 }
 
+/* F hands the selected row's function to the Flame pane. */
+static void
+test_flame_key(void **state)
+{
+	struct fixture *f = *state;
+
+	draw(f, 30, 120);
+	select_row(f, "gamma_work");
+	flame_open_sym[0] = '\0';
+	assert_int_equal(act(f, ACT_FLAME), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(flame_open_sym, "gamma_work");
+}
+
 /* E expands every row (those without stacks show nothing), C collapses. */
 static void
 test_tree_all(void **state)
@@ -215,6 +228,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_tree_expand, setup_cg, teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_all, setup_cg, teardown),
+	    cmocka_unit_test_setup_teardown(test_flame_key, setup_cg, teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_callers, setup_cg, teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_percent, setup_cg, teardown),
 	    cmocka_unit_test_setup_teardown(test_tree_utf8, setup_cg, teardown),

@@ -31,6 +31,7 @@
 #include "tracetop/dso.h"
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
+#include "tracetop/stream.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/unwind.h"
 #include "tracetop/util.h"
@@ -647,6 +648,55 @@ test_kernel_on_worker(void **state)
 	engine_free(e);
 }
 
+/* feed a LOST record of n records, as if read from the stream's own rings
+ * (trace) or from the samples' */
+static void
+feed_lost(struct engine *e, uint64_t n, bool trace)
+{
+	struct rb b;
+
+	rb_start(&b, PERF_RECORD_LOST, 0);
+	rb_u64(&b, 1);
+	rb_u64(&b, n);
+	rb_sid(&b, e->el.sample_type, PID_A);
+	e->in_trace_ring = trace;
+	engine_record(e, rb_done(&b));
+	e->in_trace_ring = false;
+}
+
+/* Losses are counted where they happened: the samples' rings' in the
+ * profile's stats, the stream's own rings' in the stream's; a stream
+ * sharing the samples' rings counts theirs too. */
+static void
+test_lost_by_source(void **state)
+{
+	struct engine *e = engine_make(CALLGRAPH_NONE);
+	struct tt_err err;
+
+	(void)state;
+	feed_lost(e, 5, false);
+	assert_int_equal(engine_stats(e)->lost, 5);
+	/* a stream with no rings of its own yet: it shares the samples' */
+	engine_stream(e);
+	assert_int_equal(engine_trace_nrings(e), 0);
+	feed_lost(e, 2, false);
+	assert_int_equal(engine_stats(e)->lost, 7);
+	assert_int_equal(stream_stats(engine_stream(e))->lost, 2);
+	if (engine_trace_enable(e, "sched:sched_switch", NULL, &err) != 0) {
+		print_message("# SKIP cannot stream sched:sched_switch: %s\n", err.msg);
+		engine_free(e);
+		skip();
+	}
+	assert_int_not_equal(engine_trace_nrings(e), 0);
+	feed_lost(e, 40, true);
+	assert_int_equal(engine_stats(e)->lost, 7);
+	assert_int_equal(stream_stats(engine_stream(e))->lost, 42);
+	feed_lost(e, 3, false);
+	assert_int_equal(engine_stats(e)->lost, 10);
+	assert_int_equal(stream_stats(engine_stream(e))->lost, 42);
+	engine_free(e);
+}
+
 /* Build the two libraries; find their functions. */
 static int
 setup(void **state)
@@ -693,6 +743,7 @@ main(void)
 	    cmocka_unit_test(test_exec_counts_first), cmocka_unit_test(test_buffer_full),
 	    cmocka_unit_test(test_final_flush),       cmocka_unit_test(test_dwarf_leaf),
 	    cmocka_unit_test(test_rewait_bounded),    cmocka_unit_test(test_no_worker),
+	    cmocka_unit_test(test_lost_by_source),
 	};
 
 	return bt_run_group("engine-defer", tests, ARRAY_SIZE(tests), NULL, 0, setup, teardown);

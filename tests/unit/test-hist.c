@@ -662,6 +662,125 @@ test_parse_sort_valid(void **state)
 	assert_int_equal(keys[2], HIST_SORT_END);
 }
 
+/* The grouping named by sort keys: their row keys, else the default. */
+static void
+test_sort_group(void **state)
+{
+	enum hist_sort keys[HIST_SORT_MAX + 1];
+	struct tt_err err;
+	char name[64];
+
+	(void)state;
+	assert_int_equal(hist_parse_sort("overhead", keys, &err), 0);
+	assert_int_equal(hist_sort_group(keys), HIST_GROUP_DEFAULT);
+	assert_string_equal(hist_group_name(hist_sort_group(keys), name, sizeof name),
+	                    "comm,dso,sym");
+	assert_int_equal(hist_parse_sort("pid,sym", keys, &err), 0);
+	assert_int_equal(hist_sort_group(keys), HIST_GROUP_PID | HIST_GROUP_SYM);
+	assert_int_equal(hist_parse_sort("samples,thread,cgroup", keys, &err), 0);
+	assert_int_equal(keys[1], HIST_SORT_TID);
+	assert_int_equal(hist_sort_group(keys), HIST_GROUP_TID | HIST_GROUP_CGROUP);
+	assert_string_equal(hist_group_name(hist_sort_group(keys), name, sizeof name),
+	                    "tid,cgroup");
+	assert_int_equal(hist_parse_sort("children,dso", keys, &err), 0);
+	assert_int_equal(hist_sort_group(keys), HIST_GROUP_DSO);
+	/* the fields in a fixed order, whatever the order of the keys */
+	assert_string_equal(
+	    hist_group_name(HIST_GROUP_SYM | HIST_GROUP_COMM | HIST_GROUP_PID, name, sizeof name),
+	    "comm,pid,sym");
+}
+
+/* The rows of one command's processes merge into one row by default, with
+ * their summed share; grouped by pid they stay apart; the merged row
+ * takes the most sampled process's key and tells what differs. */
+static void
+test_group(void **state)
+{
+	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
+	static const enum hist_sort by_pid[] = {HIST_SORT_PID, HIST_SORT_END};
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot snap = {0};
+	int pid;
+
+	(void)state;
+	/* 500 processes of "pg" in malloc: pid 1000 + i, i + 1 samples for
+	 * the last ten, one for the others; and "ls" in main */
+	for (pid = 1000; pid < 1500; pid++)
+		add_n(h, mk(pid, "pg", &dso_libc, &sym_malloc, 0, false),
+		      pid >= 1490 ? (unsigned)(pid - 1490 + 2) : 1);
+	add_n(h, mk(7, "ls", &dso_ls, &sym_main, 0, false), 100);
+	add_n(h, mk(1499, "pg", &dso_kern, &sym_sched, 0, true), 10);
+	hist_tick(h, true);
+	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 502);
+	hist_group(&snap, HIST_GROUP_DEFAULT, by_overhead);
+	assert_int_equal(snap.n, 3);
+	/* 490 + (2 + ... + 11) = 490 + 65 = 555 samples of 665 */
+	assert_ptr_equal(snap.rows[0].entry->key.sym, &sym_malloc);
+	assert_int_equal(snap.rows[0].samples, 555);
+	assert_float_equal(snap.rows[0].overhead, 100.0 * 555 / 665, 1e-6);
+	assert_int_equal(snap.rows[0].members, 500);
+	assert_int_equal(snap.rows[0].procs, 500);
+	assert_int_equal(snap.rows[0].entry->key.pid, 1499); /* the most sampled */
+	assert_true(snap.rows[0].mixed & HIST_GROUP_PID);
+	assert_false(snap.rows[0].mixed & (HIST_GROUP_COMM | HIST_GROUP_SYM | HIST_GROUP_DSO));
+	assert_ptr_equal(snap.rows[0].entry, &snap.rows[0].copy);
+	assert_int_equal(snap.rows[1].entry->key.pid, 7);
+	assert_int_equal(snap.rows[1].procs, 1);
+	assert_int_equal(snap.rows[1].mixed, 0);
+	assert_ptr_equal(snap.rows[2].entry->key.sym, &sym_sched);
+
+	/* by pid and symbol: one row each, in pid order */
+	hist_snapshot(h, by_pid, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_PID | HIST_GROUP_SYM, by_pid);
+	assert_int_equal(snap.n, 502);
+	assert_int_equal(snap.rows[0].entry->key.pid, 7);
+	assert_int_equal(snap.rows[1].entry->key.pid, 1000);
+	assert_int_equal(snap.rows[1].members, 1);
+
+	/* by command only: every function of pg in one row, its DSOs and
+	 * symbols differing */
+	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_COMM, by_overhead);
+	assert_int_equal(snap.n, 2);
+	assert_int_equal(snap.rows[0].samples, 565);
+	assert_int_equal(snap.rows[0].members, 501);
+	assert_int_equal(snap.rows[0].procs, 500);
+	assert_true(snap.rows[0].mixed & HIST_GROUP_SYM);
+	assert_true(snap.rows[0].mixed & HIST_GROUP_DSO);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* Threads counted apart (key.thread) stay apart when grouped by tid and
+ * merge otherwise. */
+static void
+test_group_threads(void **state)
+{
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot snap = {0};
+	struct hist_key a = mk(5, "app", &dso_ls, &sym_main, 0, false), b = a;
+
+	(void)state;
+	a.thread = a.tid = 5;
+	b.thread = b.tid = 6;
+	add_n(h, a, 3);
+	add_n(h, b, 4);
+	hist_tick(h, true);
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 2);
+	hist_group(&snap, HIST_GROUP_TID | HIST_GROUP_SYM, NULL);
+	assert_int_equal(snap.n, 2);
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_PID | HIST_GROUP_SYM, NULL);
+	assert_int_equal(snap.n, 1);
+	assert_int_equal(snap.rows[0].samples, 7);
+	assert_int_equal(snap.rows[0].entry->key.tid, 6);
+	assert_int_equal(snap.rows[0].procs, 1);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
 /* Bad sort lists fail with a message and leave keys alone. */
 static void
 test_parse_sort_invalid(void **state)
@@ -671,8 +790,9 @@ test_parse_sort_invalid(void **state)
 	} bad[] = {
 	    {"", "empty sort key list"},
 	    {"  ", "empty sort key list"},
-	    {"foo", "unknown sort key 'foo' (use overhead, samples, comm, pid, dso, sym, children, "
-	            "cgroup)"},
+	    {"foo", "unknown sort key 'foo' (use overhead, samples, comm, pid, tid, dso, sym, "
+	            "children, cgroup)"},
+	    {"pid,tid,thread", "duplicate sort key 'thread'"},
 	    {"comm,cpu", "unknown sort key 'cpu'"},
 	    {"Comm", "unknown sort key 'Comm'"},
 	    {"sym\x1b[2J", "unknown sort key 'sym\\x1b[2J'"},
@@ -762,6 +882,9 @@ main(void)
 	    cmocka_unit_test(test_snapshot_reuse),
 	    cmocka_unit_test(test_parse_sort_valid),
 	    cmocka_unit_test(test_parse_sort_invalid),
+	    cmocka_unit_test(test_sort_group),
+	    cmocka_unit_test(test_group),
+	    cmocka_unit_test(test_group_threads),
 	    cmocka_unit_test(test_sym_name),
 	    cmocka_unit_test(test_steady_state),
 	};

@@ -203,6 +203,21 @@ test_counters(void **state)
 	assert_int_equal(o.view, VIEW_SYSTEM);
 	assert_int_equal(o.format, FORMAT_CSV);
 	options_free(&o);
+	/* the flame graph: as text, as SVG (top view too), on the screen without -g */
+	parse_ok(&o, ARGS("-b", "-g", "--view", "flame"));
+	assert_int_equal(o.view, VIEW_FLAME);
+	assert_int_equal(o.format, FORMAT_TEXT);
+	options_free(&o);
+	parse_ok(&o, ARGS("-b", "-g", "--view", "flame", "--format", "svg", "-o", "f.svg"));
+	assert_int_equal(o.format, FORMAT_SVG);
+	options_free(&o);
+	parse_ok(&o, ARGS("-b", "--call-graph", "dwarf", "--format", "svg"));
+	assert_int_equal(o.view, VIEW_TOP);
+	assert_int_equal(o.format, FORMAT_SVG);
+	options_free(&o);
+	parse_ok(&o, ARGS("--view", "flame"));
+	assert_int_equal(o.view, VIEW_FLAME);
+	options_free(&o);
 }
 
 /* -e repeats and splits on commas, keeping order; no default added. */
@@ -451,7 +466,7 @@ test_errors(void **state)
 	    {{"-e", "a,,b"}, {"-e", "a,,b"}},
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
-	    {{"--view", "stat"}, {"--view expects top, counters", "system or latency"}},
+	    {{"--view", "stat"}, {"--view expects top, counters", "latency or flame"}},
 	    {{"--format", "csv"}, {"csv is for the system view (--view system)", "--view top"}},
 	    {{"--view", "counters", "--format", "csv"}, {"csv", "counters"}},
 	    {{"--view", ""}, {"--view", "''"}},
@@ -462,6 +477,11 @@ test_errors(void **state)
 	    {{"--counters-scope", ""}, {"--counters-scope"}},
 	    {{"--view", "counters", "--format", "folded"}, {"folded", "counters"}},
 	    {{"--counter", "x"}, {"--counter"}},
+	    {{"-b", "--view", "flame"}, {"--view flame needs call stacks", "-g"}},
+	    {{"-b", "--format", "svg"}, {"--format svg needs call stacks", "-g"}},
+	    {{"-g", "--view", "counters", "--format", "svg"}, {"svg", "--view counters"}},
+	    {{"-b", "-g", "--view", "flame", "--format", "json"}, {"flame", "text or svg"}},
+	    {{"-b", "-g", "--annotate", "f", "--format", "svg"}, {"--annotate", "svg"}},
 	};
 	char *argv[MAX_ARGS + 2], buf[256];
 	size_t bad = 0;

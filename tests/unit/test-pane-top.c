@@ -284,6 +284,11 @@ test_row_menu(void **state)
 	menu_close(&f->t.menu);
 	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
 	assert_string_equal(annotate_open_sym, "alpha_fn");
+	/* without call stacks F says so and opens nothing */
+	flame_open_sym[0] = '\0';
+	assert_int_equal(act(f, ACT_FLAME), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(flame_open_sym, "");
+	assert_non_null(strstr(f->t.status, "no call stacks"));
 
 	/* the unresolved row has no shared object to zoom into */
 	assert_int_equal(act(f, ACT_END), REACT_HANDLED | REACT_REDRAW);

@@ -91,7 +91,9 @@ test_narrow_and_choose(void **state)
 	picker_open(&pk, "again", events, ARRAY_SIZE(events));
 	type(&pk, "zzz");
 	assert_int_equal(pk.nmatch, 0);
-	assert_int_equal(picker_key(&pk, '\r', false, &idx), PICKER_NONE); /* nothing to choose */
+	/* nothing to choose: refused, saying why, and the picker stays */
+	assert_int_equal(picker_key(&pk, '\r', false, &idx), PICKER_REFUSED);
+	assert_non_null(strstr(pk.why, "nothing matches 'zzz'"));
 	assert_true(pk.active);
 	picker_key(&pk, KEY_BACKSPACE, true, &idx);
 	picker_key(&pk, KEY_BACKSPACE, true, &idx);
@@ -101,6 +103,82 @@ test_narrow_and_choose(void **state)
 	assert_string_equal(shown(&pk, 0), "sched:sched_switch");
 	assert_int_equal(picker_key(&pk, 27, false, &idx), PICKER_CANCEL);
 	assert_false(pk.active);
+	picker_free(&pk);
+}
+
+/* A stand-in for the event parser: names ending in ":u" are good. */
+static bool
+typed_u(void *ctx, const char *text, char *why, size_t len)
+{
+	size_t n = strlen(text);
+
+	(*(int *)ctx)++;
+	if (n > 2 && strcmp(text + n - 2, ":u") == 0)
+		return true;
+	snprintf(why, len, "'%s' has no :u", text);
+	return false;
+}
+
+/* Typed text the owner accepts is offered first and chosen as
+ * PICKER_TYPED (in a checklist, toggled too); an exact item name is not
+ * offered again; text it refuses gives its reason on Enter. */
+static void
+test_typed(void **state)
+{
+	static const bool marks[ARRAY_SIZE(events)];
+	struct picker pk = {0};
+	struct theme th;
+	size_t idx = 0;
+	int calls = 0;
+	bool seen = false;
+
+	(void)state;
+	picker_open(&pk, "Count an event", events, ARRAY_SIZE(events));
+	picker_allow_typed(&pk, typed_u, &calls);
+	assert_false(pk.typed_ok); /* nothing typed */
+	type(&pk, "page-faults:u");
+	assert_true(calls > 0);
+	assert_true(pk.typed_ok);
+	assert_int_equal(pk.nmatch, 0);
+	theme_plain(&th, true);
+	headless_screen(24, 80);
+	picker_draw(&pk, stdscr, 24, 80, &th);
+	for (int y = 0; y < 24; y++)
+		seen |= strstr(headless_text(y, 0, 80), "page-faults:u  (as typed)") != NULL;
+	assert_true(seen);
+	assert_int_equal(picker_key(&pk, '\n', false, &idx), PICKER_CHOSEN);
+	assert_true(idx == PICKER_TYPED);
+	assert_string_equal(pk.query.text, "page-faults:u"); /* readable after close */
+	assert_false(pk.active);
+
+	/* refused: Enter says the owner's reason, the picker stays */
+	picker_open(&pk, "again", events, ARRAY_SIZE(events));
+	picker_allow_typed(&pk, typed_u, &calls);
+	type(&pk, "nope:k");
+	assert_false(pk.typed_ok);
+	assert_int_equal(picker_key(&pk, '\n', false, &idx), PICKER_REFUSED);
+	assert_string_equal(pk.why, "'nope:k' has no :u");
+	assert_true(pk.active);
+	picker_close(&pk);
+
+	/* offered before matching items; an exact item is not offered twice */
+	picker_open_checklist(&pk, "check", (const char *const[]){"b", "a:ux"}, 2, marks);
+	picker_allow_typed(&pk, typed_u, &calls);
+	type(&pk, "a:u");
+	assert_true(pk.typed_ok);
+	assert_int_equal(pk.nmatch, 1); /* a:ux, after the typed row */
+	assert_int_equal(picker_key(&pk, ' ', false, &idx), PICKER_TOGGLED);
+	assert_true(idx == PICKER_TYPED);
+	assert_int_equal(picker_key(&pk, KEY_DOWN, true, &idx), PICKER_NONE);
+	assert_int_equal(picker_key(&pk, ' ', false, &idx), PICKER_TOGGLED);
+	assert_int_equal(idx, 1);
+	picker_close(&pk);
+	picker_open(&pk, "exact", (const char *const[]){"x:u  note"}, 1);
+	picker_allow_typed(&pk, typed_u, &calls);
+	type(&pk, "x:u");
+	assert_false(pk.typed_ok);
+	assert_int_equal(picker_key(&pk, '\n', false, &idx), PICKER_CHOSEN);
+	assert_int_equal(idx, 0);
 	picker_free(&pk);
 }
 
@@ -156,6 +234,7 @@ main(void)
 	    cmocka_unit_test(test_score),
 	    cmocka_unit_test(test_narrow_and_choose),
 	    cmocka_unit_test(test_draw),
+	    cmocka_unit_test(test_typed),
 	};
 
 	return headless_run("picker", tests, ARRAY_SIZE(tests), false);

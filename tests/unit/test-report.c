@@ -305,6 +305,52 @@ test_columns(void **state)
 	assert_string_equal(buf, "ev\\x1b[");
 }
 
+/* Merged rows: the text's PID reads "-", JSON names the grouping, keeps
+ * the busiest pid and says how many processes; with call stacks the text
+ * prints each row's callers as a tree under it. */
+static void
+test_grouped(void **state)
+{
+	struct fixture *f = *state;
+	struct report_info ri = info;
+	struct hist_key k = {.comm = str_intern("pg"), .dso = &f->libc, .sym = &f->memcpy_sym};
+	struct sym run = {.start = 0x2000, .size = 0x10, .name = "run"};
+	struct sym mainf = {.start = 0x3000, .size = 0x10, .name = "main"};
+	struct cg_frame st[3] = {{.dso = &f->libc, .sym = &f->memcpy_sym},
+	                         {.dso = &f->libc, .sym = &run},
+	                         {.dso = &f->libc, .sym = &mainf}};
+	struct callgraph *cg = cg_new(0.5, 0);
+	const char *t;
+
+	for (k.pid = 100; k.pid < 110; k.pid++)
+		add_n(f->h, &k, k.pid == 105 ? 9 : 3);
+	hist_tick(f->h, true);
+	hist_snapshot(f->h, by_overhead, NULL, NULL, &f->snap);
+	hist_group(&f->snap, HIST_GROUP_DEFAULT, by_overhead);
+	cg_add_n(cg, k.comm, st, 3, 30);
+	cg_add_n(cg, k.comm, st, 2, 6);
+	cg_tick(cg, true);
+	ri.group = HIST_GROUP_DEFAULT;
+	report_json(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, ",\"group\":\"comm,dso,sym\","));
+	assert_non_null(strstr(t, "\"comm\":\"pg\",\"pid\":105,\"processes\":10,"));
+	assert_null(strstr(t, "\"processes\":1,"));
+	ri.cg = cg;
+	report_text(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "pg                     -  libc.so.6                [.] memcpy\n"
+	                          "            ---memcpy\n"
+	                          "               `--100.00%--run\n"
+	                          "                   `--83.33%--main\n"));
+	ri.chain_depth = 1;
+	report_text(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "               `--100.00%--run\n"
+	                          "                   `-- ... (--max-stack 1)\n"));
+	cg_free(cg);
+}
+
 int
 main(void)
 {
@@ -319,6 +365,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_json_fallback, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_grouped, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -478,8 +478,10 @@ test_thread_live(void **state)
 	assert_non_null(spin = thread_of(&fs, getpid(), tid));
 	assert_non_null(me = thread_of(&fs, getpid(), getpid()));
 	assert_string_equal(spin->comm, "tt-spinner");
-	assert_true(spin->cpu > 10);
-	assert_true(me->cpu < 20);
+	/* Relative, not absolute: on a loaded machine (or at nice 19) the
+	 * spinner may get only a few percent, but always more than a sleeper. */
+	assert_true(spin->cpu > 0);
+	assert_true(spin->cpu > me->cpu);
 	frame_system_free(&fs);
 	system_free(s);
 }

@@ -1,0 +1,20 @@
+/* gz: the zlib adapter: gzip streams (RFC 1952) in memory. Nothing else
+ * includes zlib.h. */
+#ifndef TRACETOP_GZ_H
+#define TRACETOP_GZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct tt_err;
+
+/* in[0..len) gzip-compressed into a new *out of *outlen bytes (free it);
+ * 0, or -1 with err. */
+int gz_compress(const void *in, size_t len, uint8_t **out, size_t *outlen, struct tt_err *err);
+
+/* A gzip stream decompressed into a new *out (free it), at most max
+ * bytes; 0, or -1 with err (not gzip, truncated, too big). */
+int gz_decompress(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen,
+                  struct tt_err *err);
+
+#endif

@@ -1,0 +1,75 @@
+/* history: the profile of the last minutes (--history), a ring of
+ * refresh intervals in bounded memory. Each interval keeps, per sampled
+ * event, the exact samples of every Top row as (row key id, self,
+ * children) and, with call stacks, of every stack as (stack id, count).
+ * The keys and the stacks (a prefix tree of interned frames) are shared
+ * by all intervals and compacted when the intervals that used them are
+ * gone. Any range of intervals adds back up into a hist and a call graph,
+ * which the screen and the reports read like a live one. */
+#ifndef TRACETOP_HISTORY_H
+#define TRACETOP_HISTORY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tracetop/callgraph.h"
+#include "tracetop/hist.h"
+
+struct frame;
+struct history;
+
+/* Default --history, and the memory the whole history may hold. */
+#define HISTORY_DEFAULT_SECS 600.0
+#define HISTORY_MAX_BYTES (64u << 20)
+
+/* One interval as the ring holds it. */
+struct history_info {
+	uint64_t seq;     /* the frame's seq */
+	double wall;      /* Unix time at its end */
+	double secs;      /* its length */
+	uint64_t samples; /* of the first event */
+	uint64_t lost;
+	bool rows;    /* its rows were taken (false: a frozen screen's, counts only) */
+	size_t bytes; /* what it holds (its arrays) */
+};
+
+/* Keep the intervals of the last keep_secs seconds, in at most max_bytes
+ * (the oldest go first). */
+struct history *history_new(double keep_secs, size_t max_bytes);
+void history_free(struct history *h);
+
+/* Add frame f's interval (rows: f's rows and call graphs are this
+ * interval's; false keeps only its counts). */
+void history_add(struct history *h, const struct frame *f, bool rows);
+
+/* Intervals held; interval i (0 the oldest); the index of seq, or -1. */
+size_t history_len(const struct history *h);
+const struct history_info *history_info(const struct history *h, size_t i);
+long history_find(const struct history *h, uint64_t seq);
+
+/* The interval with the most samples per second (0 when empty). */
+size_t history_spike(const struct history *h);
+
+/* Memory held: everything, the shared keys and stacks part of it. */
+size_t history_bytes(const struct history *h);
+size_t history_shared_bytes(const struct history *h);
+
+/* Samples of intervals from..to (inclusive) for event ev, added up into
+ * a new hist (ticked with zeroing: score = samples) and, when stacks were
+ * kept, a new call graph (NULL otherwise); the caller frees both. */
+struct history_sum {
+	struct hist *hist;
+	struct callgraph *cg;
+	uint64_t samples;
+	double secs;
+};
+void history_sum(const struct history *h, size_t from, size_t to, size_t ev,
+                 struct history_sum *out);
+void history_sum_free(struct history_sum *s);
+
+/* The number of distinct row keys and stack nodes held (for tests). */
+size_t history_nkeys(const struct history *h);
+size_t history_nstacks(const struct history *h);
+
+#endif

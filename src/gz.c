@@ -1,0 +1,82 @@
+/* gz: gzip through zlib's deflate and inflate. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <zlib.h>
+
+#include "tracetop/gz.h"
+#include "tracetop/util.h"
+
+/* windowBits for a gzip header and trailer rather than zlib's. */
+#define GZ_WINDOW (15 + 16)
+
+/* Compress at the default level into one buffer of deflateBound's size. */
+int
+gz_compress(const void *in, size_t len, uint8_t **out, size_t *outlen, struct tt_err *err)
+{
+	z_stream z = {0};
+	uLong bound;
+	int rc;
+
+	if (len > UINT32_MAX)
+		return err_set(err, "gzip: %zu bytes is more than one call takes", len);
+	if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, GZ_WINDOW, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK)
+		return err_set(err, "gzip: cannot start zlib's deflate");
+	bound = deflateBound(&z, (uLong)len) + 32;
+	*out = xmalloc(bound);
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)len;
+	z.next_out = *out;
+	z.avail_out = (uInt)bound;
+	rc = deflate(&z, Z_FINISH);
+	*outlen = z.total_out;
+	deflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		free(*out);
+		*out = NULL;
+		return err_set(err, "gzip: deflate failed (%d)", rc);
+	}
+	return 0;
+}
+
+/* Inflate a whole gzip stream, growing the output up to max. */
+int
+gz_decompress(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen,
+              struct tt_err *err)
+{
+	z_stream z = {0};
+	size_t cap = 4096;
+	int rc = Z_OK;
+
+	if (len > UINT32_MAX)
+		return err_set(err, "gzip: %zu bytes is more than one call takes", len);
+	if (inflateInit2(&z, GZ_WINDOW) != Z_OK)
+		return err_set(err, "gzip: cannot start zlib's inflate");
+	*out = xmalloc(cap);
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)len;
+	while (rc == Z_OK) {
+		if (z.total_out == cap) {
+			if (cap >= max)
+				break;
+			cap = cap * 2 > max ? max : cap * 2;
+			*out = xrealloc(*out, cap);
+		}
+		z.next_out = *out + z.total_out;
+		z.avail_out = (uInt)(cap - z.total_out);
+		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc == Z_BUF_ERROR && z.avail_out > 0)
+			break; /* no more input: truncated */
+		if (rc == Z_BUF_ERROR)
+			rc = Z_OK;
+	}
+	*outlen = z.total_out;
+	inflateEnd(&z);
+	if (rc != Z_STREAM_END) {
+		free(*out);
+		*out = NULL;
+		return err_set(err, "gzip: not a whole gzip stream of at most %zu bytes", max);
+	}
+	return 0;
+}

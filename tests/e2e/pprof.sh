@@ -1,0 +1,130 @@
+#!/bin/bash
+# --format pprof checked by an independent decoder (pprof-format from the
+# npm registry, run with node): a known call graph's profile has the same
+# per-function totals as its folded stacks, exactly; a live profile of the
+# split workload (50/30/20) has that split, with and without stacks, as
+# the folded stacks of a run of the same length do; the workload's mapping
+# carries its build-id.
+. "$(dirname "$0")/lib.sh"
+need_built
+need_root_perf
+need_tool node nodejs
+need_tool npm npm
+need_tool python3 python3
+
+if ! (cd "$TT_TMP" && timeout 180 npm install --no-audit --no-fund --silent pprof-format \
+	>"$TT_TMP/npm.log" 2>&1) || [ ! -d "$TT_TMP/node_modules/pprof-format" ]; then
+	diag "$(tail -n 5 "$TT_TMP/npm.log")"
+	tap_skip_all "npm could not install pprof-format (no access to the npm registry?)"
+fi
+DECODE="node $TT_SRCDIR/tests/e2e/pprof-decode.cjs $TT_TMP/node_modules"
+
+# compare PPROF_JSON FOLDED: per leaf function totals equal (the folded
+# names have ';' as ':'), and the totals.
+compare() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+p = json.loads(open(sys.argv[1]).read())
+f = {}
+for line in open(sys.argv[2]):
+    stack, n = line.rstrip("\n").rsplit(" ", 1)
+    leaf = stack.split(";")[-1]
+    f[leaf] = f.get(leaf, 0) + int(n)
+pf = {}
+for k, v in p["functions"].items():
+    k = k.replace(";", ":")
+    pf[k] = pf.get(k, 0) + v
+if pf != f or p["total"] != sum(f.values()):
+    print("pprof:", sorted(pf.items()))
+    print("folded:", sorted(f.items()))
+    sys.exit(1)
+print("equal:", sorted(f.items()))
+PY
+}
+
+# shares PPROF_JSON NAME=PCT...: each function's share within 5 points.
+shares() {
+	python3 - "$@" <<'PY'
+import json, sys
+p = json.loads(open(sys.argv[1]).read())
+tot = p["total"] or 1
+bad = 0
+for arg in sys.argv[2:]:
+    name, want = arg.split("=")
+    got = 100.0 * p["functions"].get(name, 0) / tot
+    print("%s %.1f%% (expected %s)" % (name, got, want))
+    bad |= abs(got - float(want)) > 5
+sys.exit(bad)
+PY
+}
+
+# a known graph, as pprof and as folded stacks (by the unit test)
+TT_PPROF_OUT="$TT_TMP" "$TT_BUILDDIR/tests/unit/test-pprof" >"$TT_TMP/unit.log" 2>&1
+ok $? "the unit test wrote the known graph as pprof and folded stacks"
+$DECODE "$TT_TMP/graph.pb.gz" >"$TT_TMP/graph.json" 2>"$TT_TMP/graph.err"
+ok $? "pprof-format decodes the profile" || diag "$(cat "$TT_TMP/graph.err")"
+res=$(compare "$TT_TMP/graph.json" "$TT_TMP/graph.folded" 2>&1)
+ok $? "known graph: pprof totals per function equal the folded stacks'"
+diag "$res"
+g=$(cat "$TT_TMP/graph.json")
+like "$g" '"sample_types":\["samples/count","cpu/nanoseconds"\]' "sample types samples/count, cpu/nanoseconds"
+like "$g" '"period_type":"cpu/nanoseconds","period":250000' "period type and period"
+
+SPLIT="$WORKLOADS/split"
+EXPECT="split_alpha=50 split_beta=30 split_gamma=20"
+
+"$TRACETOP" -b -g -d 1 -n 3 --format pprof -o "$TT_TMP/live.pb.gz" -- "$SPLIT" 3 \
+	2>"$TT_TMP/live.err"
+ok $? "-b -g --format pprof exits 0" || diag "$(cat "$TT_TMP/live.err")"
+$DECODE "$TT_TMP/live.pb.gz" >"$TT_TMP/live.json" 2>"$TT_TMP/live.err"
+ok $? "pprof-format decodes the live profile" || diag "$(cat "$TT_TMP/live.err")"
+res=$(shares "$TT_TMP/live.json" $EXPECT 2>&1)
+ok $? "live pprof with stacks: the split within 5 points"
+diag "$res"
+like "$(cat "$TT_TMP/live.json")" '"stacks":\{[^}]*main;run_mix;split_alpha"' \
+	"live pprof: stacks from main down to the leaf"
+if command -v readelf >/dev/null 2>&1; then
+	bid=$(readelf -n "$SPLIT" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p' | head -n 1)
+	like "$(cat "$TT_TMP/live.json")" "\"file\":\"[^\"]*/split\",\"build_id\":\"$bid\"" \
+		"the workload's mapping carries its build-id ($bid)"
+else
+	skip "readelf is not installed (apt-get install binutils)" "mapping build-id"
+fi
+
+# folded stacks of a run of the same length agree with the pprof shares
+"$TRACETOP" -b -g -z -d 3 -n 1 --format folded -- "$SPLIT" 3 >"$TT_TMP/live.folded" 2>/dev/null
+ok $? "-b -g --format folded exits 0"
+res=$(python3 - "$TT_TMP/live.json" "$TT_TMP/live.folded" <<'PY'
+import json, sys
+p = json.loads(open(sys.argv[1]).read())
+f = {}
+for line in open(sys.argv[2]):
+    if not line.strip():
+        continue
+    stack, n = line.rstrip("\n").rsplit(" ", 1)
+    leaf = stack.split(";")[-1]
+    f[leaf] = f.get(leaf, 0) + int(n)
+ft, pt = sum(f.values()) or 1, p["total"] or 1
+bad = 0
+for name in ("split_alpha", "split_beta", "split_gamma"):
+    a, b = 100.0 * p["functions"].get(name, 0) / pt, 100.0 * f.get(name, 0) / ft
+    print("%s pprof %.1f%% folded %.1f%%" % (name, a, b))
+    bad |= abs(a - b) > 5
+sys.exit(bad)
+PY
+)
+ok $? "pprof and folded stacks agree within 5 points"
+diag "$res"
+
+# without stacks: a location per row
+"$TRACETOP" -b -d 1 -n 3 --format pprof -o "$TT_TMP/flat.pb.gz" -- "$SPLIT" 3 2>/dev/null
+ok $? "-b --format pprof without -g exits 0"
+$DECODE "$TT_TMP/flat.pb.gz" >"$TT_TMP/flat.json" 2>"$TT_TMP/flat.err"
+ok $? "pprof-format decodes the profile without stacks" || diag "$(cat "$TT_TMP/flat.err")"
+res=$(shares "$TT_TMP/flat.json" $EXPECT 2>&1)
+ok $? "pprof without stacks: the split within 5 points"
+diag "$res"
+
+# bad uses say what to do
+tap_fails "--format pprof refuses --history 0" "$TRACETOP" -b --format pprof --history 0 -n 1
+done_testing

@@ -1,0 +1,120 @@
+#!/bin/bash
+# The history on the screen, driven in tmux: the timeline strip under the
+# header; "," steps back interval by interval (the header says HISTORY)
+# to the interval where the phases workload ran phase_two on top, then
+# further back to where phase_one did; "R" and "." make a range whose
+# rows are the sums of the intervals it covers (both functions, in
+# proportion); "!" jumps to the spike; "L" returns to the live view; with
+# --history 0 there is no strip and "," says why.
+. "$(dirname "$0")/lib.sh"
+need_built "$TRACETOP" "$WORKLOADS/phases"
+need_tmux
+need_root_perf
+
+PHASES_PIDFILE="$TT_TMP/phases.pid" "$WORKLOADS/phases" 120 >/dev/null 2>&1 &
+bg_pid $!
+pid=$(wait_pidfile "$TT_TMP/phases.pid" 5)
+[ -n "$pid" ]
+ok $? "workload started"
+t0=$(date +%s)
+
+tui_start hist 120 32 -d 1 -g -p "$pid"
+tmux_wait_text hist 15 '^History -[0-9]{2}:[0-9]{2} .* now'
+ok $? "the timeline strip is under the header"
+
+# counts: the Samples of phase_one and phase_two rows on the screen ("0"
+# when absent), as "ONE TWO".
+counts() {
+	tmux_capture hist | awk -v pid="$pid" '
+		$0 ~ "phases +" pid " +phases +\\[\\.\\] phase_(one|two) *$" {
+			for (i = 1; i <= NF; i++) if ($i == "phases") { n = $(i - 1); break }
+			if ($NF == "phase_one") one = n; else two = n
+		}
+		END { printf "%d %d\n", one, two }'
+}
+
+# wait for the end of the first phase_one phase, the phase_two phase and
+# a second of phase_one again (the workload's phases are 3 s each)
+wait_for 40 sh -c "[ \$((\$(date +%s) - $t0)) -ge 8 ]"
+declare -a one two
+# phase_rows: the screen's phase rows; rows_moved BEFORE: they differ now.
+phase_rows() {
+	tmux_capture hist | grep -E 'phase_(one|two) *$'
+}
+rows_moved() {
+	[ "$(phase_rows)" != "$1" ]
+}
+for step in $(seq 1 12); do
+	before=$(phase_rows)
+	tmux_keys hist ','
+	# the view changes when the shown interval does (sampling goes on
+	# underneath); at the oldest interval nothing changes any more
+	wait_for 3 rows_moved "$before" || break
+	sleep 0.3
+	read -r o w <<<"$(counts)"
+	one[step]=$o
+	two[step]=$w
+	diag "step $step back: phase_one $o phase_two $w"
+done
+like "$(tmux_capture hist | sed -n 2p)" 'HISTORY -[0-9]{2}:[0-9]{2} \.\. -[0-9]{2}:[0-9]{2}' \
+	"the header says the view is the history, not live"
+k2=""
+k1=""
+for step in "${!one[@]}"; do
+	tot=$((one[step] + two[step]))
+	[ "$tot" -gt 0 ] || continue
+	if [ -z "$k2" ] && [ $((two[step] * 100 / tot)) -ge 80 ]; then
+		k2=$step
+	elif [ -n "$k2" ] && [ -z "$k1" ] && [ $((one[step] * 100 / tot)) -ge 80 ]; then
+		k1=$step
+	fi
+done
+[ -n "$k2" ]
+ok $? "stepping back finds phase_two on top in the interval where it ran (step $k2)"
+[ -n "$k1" ]
+ok $? "further back, phase_one on top where it ran first (step $k1)"
+
+# a range from the deepest step to the phase_two interval: the sums
+last=${#one[@]}
+tmux_keys hist 'R'
+tmux_wait_text hist 5 'HISTORY .*\(range\)'
+ok $? "R starts a range (the header says so)"
+for _ in $(seq $((last - k2))); do
+	tmux_keys hist '.'
+	sleep 0.4
+done
+sleep 0.5
+want_one=0
+want_two=0
+for step in $(seq "$k2" "$last"); do
+	want_one=$((want_one + one[step]))
+	want_two=$((want_two + two[step]))
+done
+is "$(counts)" "$want_one $want_two" \
+	"the range shows both functions with the sums of its intervals (steps $k2..$last)"
+
+tmux_keys hist '!'
+tmux_wait_text hist 5 'HISTORY -[0-9]{2}:[0-9]{2} \.\. -[0-9]{2}:[0-9]{2}$|HISTORY -[0-9:]+ \.\. -[0-9:]+ '
+ok $? "! jumps to the spike, still in the history"
+tmux_keys hist 'L'
+wait_for 5 lacks_text hist 'HISTORY'
+ok $? "L returns to the live view"
+tmux_wait_text hist 5 '^History .* now$'
+ok $? "the strip ends at now again"
+tmux_keys hist 'q'
+tmux_kill
+
+tui_start nohist 100 30 -d 1 --history 0 -p "$pid"
+tmux_wait_text nohist 15 'Samples/s'
+ok $? "--history 0 starts"
+lacks_text nohist '^History '
+ok $? "--history 0: no strip"
+tmux_keys nohist ','
+tmux_wait_text nohist 5 'no history: it was turned off with --history 0'
+ok $? "--history 0: , says why it does nothing"
+tmux_keys nohist 'q'
+tmux_kill
+
+# the key map lists the history keys (the man page test compares)
+like "$("$TRACETOP" --help-keys)" '^  ,  +history: show the interval before' "--help-keys lists ,"
+done_testing

@@ -1,0 +1,57 @@
+/* pane-top-rows: the Top pane's rows from a frame: those the zooms and
+ * K/U keep, merged by the grouping (--sort, g), in a file of its own:
+ * pane-top.c is full. */
+#include "config.h"
+
+#include <stdlib.h>
+
+#include "tracetop/engine.h"
+#include "tracetop/frame.h"
+#include "tracetop/util.h"
+#include "ui/pane-top-impl.h"
+#include "ui/tui.h"
+
+/* Copy the rows of the shown event of f that the zooms and K/U keep. */
+void
+top_filter(struct top *p, const struct tui *t, const struct frame *f)
+{
+	const struct frame_event *ev = frame_event(f, t->event);
+	const struct hist_snapshot *from = ev != NULL ? &ev->rows : NULL;
+	size_t n = from != NULL ? from->n : 0;
+
+	if (p->rows.cap < n) {
+		p->rows.cap = n;
+		p->rows.rows = xrealloc(p->rows.rows, n * sizeof *p->rows.rows);
+	}
+	p->rows.n = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct hist_row *r;
+
+		if (!top_zoom_keep(&p->zoom, from->rows[i].entry))
+			continue;
+		r = &p->rows.rows[p->rows.n++];
+		*r = from->rows[i];
+		r->entry = &r->copy;
+	}
+	/* the table sorts them: only the merge matters here */
+	p->tree.group = top_group_zoomed(&p->zoom, p->group);
+	hist_group(&p->rows, p->tree.group, NULL);
+	if (t->engine != NULL)
+		engine_set_group(t->engine, p->tree.group);
+	p->rows.total_score = from != NULL ? from->total_score : 0;
+	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+}
+
+/* g: group the rows by the next keys of the cycle. */
+int
+top_group_cycle(struct top *p, struct tui *t)
+{
+	char name[64];
+
+	p->group = top_group_next(p->group);
+	tui_snapshot(t);
+	tui_status(t, false, "rows grouped by %s (g: the next grouping)",
+	           hist_group_name(p->group, name, sizeof name));
+	return REACT_HANDLED | REACT_REDRAW;
+}
