@@ -154,7 +154,7 @@ if [ -r "$TRACEFS/available_events" ]; then
 		diag "$(tmux_capture tr)"
 	tmux_wait_text tr 2 'next_prio='
 	ok $? "the end of the fields shows"
-	tmux_keys tr Left Left Left Left Left
+	tmux_keys tr Left Left Left Left Left Left Left Left Left Left Left Left
 	wait_for 3 lacks_text tr 'Fields \[\+'
 	tmux_wait_text tr 1 'Event +Fields *$'
 	ok $? "Left scrolls back to the start"
