@@ -40,7 +40,8 @@ enum action {
 	ACT_SORT_NEXT,   /* > */
 	ACT_SORT_INVERT, /* I */
 	ACT_ENTER,       /* Enter: the row's menu */
-	ACT_BACK,        /* Left: back out of a zoom */
+	ACT_BACK,        /* Left: scroll back left, else back out of a zoom */
+	ACT_DETAIL,      /* i: the selected row's whole text in a popup */
 	/* top pane */
 	ACT_HIDE_KERNEL,  /* K */
 	ACT_HIDE_USER,    /* U */
@@ -79,7 +80,8 @@ enum action {
 	/* flame pane (and F in Top) */
 	ACT_FLAME,         /* F in Top: the selected function in the Flame pane */
 	ACT_LEFT,          /* Left: the frame to the left */
-	ACT_RIGHT,         /* Right: the frame to the right */
+	ACT_RIGHT,         /* Right: the frame to the right; in lists, scroll the
+	                    * long column right */
 	ACT_FLAME_CALLERS, /* r: the callers of the selected function, or back */
 	ACT_FLAME_FLIP,    /* i: flame (root at the bottom) or icicle (at the top) */
 	ACT_COUNT

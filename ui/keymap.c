@@ -45,7 +45,13 @@ static const struct keybind keymap[] = {
      "menu for the selected row: zoom into its process, thread, cgroup or object"},
     {'\r', false, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
     {KEY_ENTER, true, "Enter", ACT_ENTER, SCOPE_TABLE, NULL, NULL},
-    {KEY_LEFT, true, "Left", ACT_BACK, SCOPE_TABLE, NULL, "back out of a zoom"},
+    {'i', false, "i", ACT_DETAIL, SCOPE_TABLE, NULL,
+     "the selected row's whole text in a popup: full name, object path, every field "
+     "(i or Esc closes it)"},
+    {KEY_RIGHT, true, "Right", ACT_RIGHT, SCOPE_TABLE, NULL,
+     "scroll the long column (symbol, fields, command) right to read what is cut"},
+    {KEY_LEFT, true, "Left", ACT_BACK, SCOPE_TABLE, NULL,
+     "scroll it back left; at its start, back out of a zoom"},
     {KEY_UP, true, "Up", ACT_UP, SCOPE_TABLE, NULL, "move the selection up"},
     {KEY_DOWN, true, "Down", ACT_DOWN, SCOPE_TABLE, NULL, "move the selection down"},
     {KEY_PPAGE, true, "PgUp", ACT_PAGE_UP, SCOPE_TABLE, NULL, "move up one page"},
@@ -244,31 +250,64 @@ keymap_keys_of(size_t i, char *buf, size_t len)
 	}
 }
 
-/* Help lines of one scope: keys and what they do. */
-size_t
-keymap_help_lines(enum key_scope scope, char lines[][96], size_t max)
+/* Bytes of the first line of text wrapped at width columns: up to the
+ * last blank that fits, or cut inside a word longer than the line (help
+ * text is ASCII). */
+static size_t
+keymap_wrap(const char *text, size_t width)
 {
-	size_t n = 0;
+	size_t n = strlen(text), brk = 0;
 
+	if (n <= width)
+		return n;
+	for (size_t i = 1; i <= width; i++)
+		if (text[i] == ' ')
+			brk = i;
+	return brk > 0 ? brk : width;
+}
+
+/* Help lines of one scope: the keys, then what they do wrapped at width
+ * columns under its own start. */
+size_t
+keymap_help_lines(enum key_scope scope, int width, char lines[][KEYMAP_LINE_MAX], size_t max)
+{
+	const int indent = 15; /* "%-14s " */
+	size_t n = 0, room;
+
+	if (width > KEYMAP_LINE_MAX - 1)
+		width = KEYMAP_LINE_MAX - 1;
+	room = width > indent + 12 ? (size_t)(width - indent) : 12;
 	for (size_t i = 0; i < ARRAY_SIZE(keymap) && n < max; i++) {
+		const char *text = keymap[i].help;
 		char keys[48];
+		bool first = true;
 
-		if (keymap[i].scope != scope || keymap[i].help == NULL)
+		if (keymap[i].scope != scope || text == NULL)
 			continue;
 		keymap_keys_of(i, keys, sizeof keys);
-		snprintf(lines[n++], 96, "%-14s %s", keys, keymap[i].help);
+		while (*text != '\0' && n < max) {
+			size_t k = keymap_wrap(text, room);
+
+			snprintf(lines[n++], KEYMAP_LINE_MAX, "%-14s %.*s", first ? keys : "",
+			         (int)k, text);
+			text += k;
+			while (*text == ' ')
+				text++;
+			first = false;
+		}
 	}
 	return n;
 }
 
-/* The KEYS section as text, scope by scope. */
+/* The KEYS section as text, scope by scope, wrapped at KEYMAP_TEXT_WIDTH. */
 void
 keymap_print(FILE *out)
 {
-	char lines[ARRAY_SIZE(keymap)][96];
+	char lines[ARRAY_SIZE(keymap) * 3][KEYMAP_LINE_MAX];
 
 	for (size_t s = 0; s < keymap_nscopes; s++) {
-		size_t n = keymap_help_lines(keymap_scopes[s], lines, ARRAY_SIZE(lines));
+		size_t n = keymap_help_lines(keymap_scopes[s], KEYMAP_TEXT_WIDTH - 2, lines,
+		                             ARRAY_SIZE(lines));
 
 		fprintf(out, "%s%s:\n", s ? "\n" : "", keymap_scope_name(keymap_scopes[s]));
 		for (size_t i = 0; i < n; i++)

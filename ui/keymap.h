@@ -48,9 +48,17 @@ bool keymap_applies(const struct keybind *b, enum key_scope scope);
 /* The whole table, in display order. */
 const struct keybind *keymap_table(size_t *n);
 
-/* One line per action: "F1 ? h   show this help" (grouping the keys of
- * the same action), for --help-keys and the help pane. */
-size_t keymap_help_lines(enum key_scope scope, char lines[][96], size_t max);
+#define KEYMAP_LINE_MAX 96 /* bytes of a help line */
+/* Columns of --help-keys (and so the man page's KEYS block, which man
+ * indents by 7 more: within 80). */
+#define KEYMAP_TEXT_WIDTH 72
+
+/* Lines of one scope's help, one action a line: "F1 ? h   show this
+ * help" (grouping the keys of the same action), its text wrapped at
+ * width columns (continuations under the text, never a word cut unless
+ * longer than the line), for --help-keys and the help pane. */
+size_t keymap_help_lines(enum key_scope scope, int width, char lines[][KEYMAP_LINE_MAX],
+                         size_t max);
 
 /* Print the KEYS section text (used by --help-keys). */
 void keymap_print(FILE *out);

@@ -51,6 +51,8 @@ listpane_action(struct listpane *lp, struct tui *t, enum action a)
 			tui_status(t, true, "no match for '%s'", lp->table.search);
 		return REACT_HANDLED | REACT_REDRAW;
 	case ACT_CLOSE:
+		if (table_action(&lp->table, a) != REACT_IGNORED)
+			return REACT_HANDLED | REACT_REDRAW; /* the detail popup closed */
 		if (lp->table.filter[0] == '\0')
 			return REACT_IGNORED;
 		table_set_filter(&lp->table, "");

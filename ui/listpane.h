@@ -25,8 +25,9 @@ struct listpane {
 	bool sort_menu;              /* the open menu is the sort menu */
 };
 
-/* Search, filter, n / N, Esc (only while a filter is set), the sort menu
- * and the table's own keys; REACT_IGNORED for anything else. */
+/* Search, filter, n / N, Esc (closing the detail popup, else clearing a
+ * filter that is set), the sort menu and the table's own keys;
+ * REACT_IGNORED for anything else. */
 int listpane_action(struct listpane *lp, struct tui *t, enum action a);
 
 /* A prompt result: REACT_IGNORED if the prompt was not the list's. */

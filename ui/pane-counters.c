@@ -31,10 +31,21 @@ enum cnt_col {
 	COL_COUNT
 };
 
-/* Drop order at narrow widths: History, Run%, Per second, Total. */
+/* Drop order at narrow widths: History, Run%, Total, Per second (the
+ * rate outlasts the total); Scope and Event are as wide as their text. */
 static const struct table_col cnt_cols[COL_COUNT] = {
-    [COL_SCOPE] = {.title = "Scope", .width = 18, .min_width = 5, .priority = 8, .sortable = true},
-    [COL_EVENT] = {.title = "Event", .width = 18, .min_width = 10, .priority = 9, .sortable = true},
+    [COL_SCOPE] = {.title = "Scope",
+                   .width = 18,
+                   .min_width = 5,
+                   .priority = 8,
+                   .fit = true,
+                   .sortable = true},
+    [COL_EVENT] = {.title = "Event",
+                   .width = 24,
+                   .min_width = 10,
+                   .priority = 9,
+                   .fit = true,
+                   .sortable = true},
     [COL_VALUE] = {.title = "Interval",
                    .width = 15,
                    .min_width = 8,
@@ -44,7 +55,7 @@ static const struct table_col cnt_cols[COL_COUNT] = {
     [COL_RATE] = {.title = "Per second",
                   .width = 11,
                   .min_width = 8,
-                  .priority = 4,
+                  .priority = 7,
                   .right = true,
                   .sortable = true},
     [COL_TOTAL] = {.title = "Total",

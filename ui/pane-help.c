@@ -6,28 +6,29 @@
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
-#define HELP_MAX_LINES 160
+#define HELP_MAX_LINES 256
 
-/* Build the help text: a title, then a heading and the keys of each
- * scope; heading[i] marks the lines drawn as titles. */
+/* Build the help text for w columns: a title, then a heading and the
+ * keys of each scope, wrapped; heading[i] marks the lines drawn as
+ * titles. */
 static size_t
-help_lines(char lines[][96], bool *heading, size_t max)
+help_lines(char lines[][KEYMAP_LINE_MAX], bool *heading, size_t max, int w)
 {
 	size_t n = 0, k;
 
 	memset(heading, 0, max * sizeof *heading);
 	heading[n] = true;
-	snprintf(lines[n++], 96, "tracetop %s: keys (arrows scroll, Esc or q closes)",
+	snprintf(lines[n++], KEYMAP_LINE_MAX, "tracetop %s: keys (arrows scroll, Esc or q closes)",
 	         PACKAGE_VERSION);
 	for (size_t s = 0; s < keymap_nscopes && n + 2 < max; s++) {
 		lines[n++][0] = '\0';
 		heading[n] = true;
-		snprintf(lines[n++], 96, "%s", keymap_scope_name(keymap_scopes[s]));
-		k = keymap_help_lines(keymap_scopes[s], lines + n, max - n);
+		snprintf(lines[n++], KEYMAP_LINE_MAX, "%s", keymap_scope_name(keymap_scopes[s]));
+		k = keymap_help_lines(keymap_scopes[s], w - 2, lines + n, max - n);
 		for (size_t i = 0; i < k; i++) { /* indent under the heading */
-			memmove(lines[n + i] + 2, lines[n + i], 93);
+			memmove(lines[n + i] + 2, lines[n + i], KEYMAP_LINE_MAX - 3);
 			memcpy(lines[n + i], "  ", 2);
-			lines[n + i][95] = '\0';
+			lines[n + i][KEYMAP_LINE_MAX - 1] = '\0';
 		}
 		n += k;
 	}
@@ -38,9 +39,9 @@ help_lines(char lines[][96], bool *heading, size_t max)
 static void
 help_draw(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
-	char lines[HELP_MAX_LINES][96];
+	char lines[HELP_MAX_LINES][KEYMAP_LINE_MAX];
 	bool heading[HELP_MAX_LINES];
-	size_t n = help_lines(lines, heading, HELP_MAX_LINES);
+	size_t n = help_lines(lines, heading, HELP_MAX_LINES, w);
 
 	(void)p;
 	if (t->help_top + (size_t)h > n)

@@ -15,7 +15,9 @@
 #include "ui/tui.h"
 
 /* Drop order at narrow widths: Cgroup, Samples, PID, Command, Shared
- * Object; c keeps Cgroup (topview.h). */
+ * Object; c keeps Cgroup (topview.h). The bars shrink to their text
+ * first; Command and Shared Object are as wide as their names on screen;
+ * Symbol drops nothing below 28 columns and takes the rest. */
 static const struct table_col top_cols[COL_COUNT] = {
     [COL_CHILDREN] = {.title = "Children",
                       .width = 18,
@@ -37,7 +39,12 @@ static const struct table_col top_cols[COL_COUNT] = {
                      .priority = 1,
                      .right = true,
                      .sortable = true},
-    [COL_COMM] = {.title = "Command", .width = 12, .min_width = 7, .priority = 3, .sortable = true},
+    [COL_COMM] = {.title = "Command",
+                  .width = 16,
+                  .min_width = 7,
+                  .priority = 3,
+                  .fit = true,
+                  .sortable = true},
     [COL_PID] = {.title = "PID",
                  .width = 7,
                  .min_width = 5,
@@ -46,17 +53,21 @@ static const struct table_col top_cols[COL_COUNT] = {
                  .sortable = true},
     /* shown by itself only when the rows come from several cgroups */
     [COL_CGROUP] = {.title = "Cgroup",
-                    .width = 14,
+                    .width = 16,
                     .min_width = 8,
                     .priority = TOP_CGROUP_PRIO_AUTO,
                     .hidden = true,
+                    .fit = true,
                     .sortable = true},
-    [COL_DSO] =
-        {.title = "Shared Object", .width = 16, .min_width = 8, .priority = 4, .sortable = true},
+    [COL_DSO] = {.title = "Shared Object",
+                 .width = 24,
+                 .min_width = 8,
+                 .priority = 4,
+                 .fit = true,
+                 .sortable = true},
     [COL_MARK] = {.title = "", .width = 3, .min_width = 3, .priority = 8},
-    /* width = min_width: the symbol shrinks before other columns drop */
     [COL_SYMBOL] = {.title = "Symbol",
-                    .width = 16,
+                    .width = 28,
                     .min_width = 16,
                     .priority = 9,
                     .flex = true,
@@ -260,6 +271,29 @@ top_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 	return th->attr[top_hist(row)->entry->key.kernel ? TH_KERNEL : TH_DIM];
 }
 
+/* A call-tree line runs from the first column after the bars to the end
+ * of the line, so the tree is not squeezed into the Symbol column. */
+static bool
+top_span(const void *row, size_t *col, size_t *from, void *ctx)
+{
+	const struct top *p = ctx;
+
+	if (top_node(p, row) == NULL)
+		return false;
+	*col = p->sym_col;
+	*from = p->stacks ? 2 : 1; /* after Children and Self */
+	return true;
+}
+
+/* The detail popup: the row's every field, the full symbol and path. */
+static void
+top_detail(const void *row, char *buf, size_t len, void *ctx)
+{
+	const struct top *p = ctx;
+
+	top_row_detail(top_hist(row), top_node(p, row), buf, len);
+}
+
 static const struct table_ops top_table_ops = {
     .cell = top_cell,
     .compare = top_compare,
@@ -267,6 +301,8 @@ static const struct table_ops top_table_ops = {
     .row_id = top_row_id,
     .match = top_match,
     .cell_attr = top_cell_attr,
+    .span = top_span,
+    .detail = top_detail,
 };
 
 /* The Symbol column's title: with call stacks, which trees and which
@@ -368,7 +404,7 @@ top_init(struct tui *t)
 		if (p->stacks && k == COL_OVERHEAD)
 			p->cols[p->ncols].title = "Self";
 		if (p->stacks && (k == COL_OVERHEAD || k == COL_CHILDREN))
-			p->cols[p->ncols].width = 14; /* two bars: keep Command at 80 */
+			p->cols[p->ncols].width = 14; /* two bars */
 		if (k == COL_SYMBOL)
 			p->sym_col = p->ncols;
 		if (k == COL_CGROUP)
@@ -729,8 +765,9 @@ top_action(void *pp, struct tui *t, enum action a)
 	int r;
 
 	switch (a) {
-	case ACT_BACK:
-		return top_unzoom(p, t);
+	case ACT_BACK: /* scroll back left first */
+		r = listpane_action(&p->list, t, a);
+		return r == REACT_IGNORED ? top_unzoom(p, t) : r;
 	case ACT_ENTER:
 		return top_enter(p, t);
 	case ACT_EXPAND:

@@ -22,12 +22,15 @@
 
 enum trace_col { TCOL_TIME, TCOL_CPU, TCOL_TASK, TCOL_EVENT, TCOL_FIELDS, TCOL_COUNT };
 
+/* At 80 columns the fields keep 30 and more: the CPU, then the time go
+ * first; the command and the event are as wide as their text. */
 static const struct table_col trace_cols[TCOL_COUNT] = {
     [TCOL_TIME] = {.title = "Time",
                    .width = 15,
-                   .min_width = 10,
-                   .priority = 8,
+                   .min_width = 8,
+                   .priority = 5,
                    .right = true,
+                   .fit = true,
                    .sortable = true},
     [TCOL_CPU] = {.title = "CPU",
                   .width = 4,
@@ -35,11 +38,19 @@ static const struct table_col trace_cols[TCOL_COUNT] = {
                   .priority = 2,
                   .right = true,
                   .sortable = true},
-    [TCOL_TASK] =
-        {.title = "Command-PID", .width = 22, .min_width = 8, .priority = 6, .sortable = true},
-    [TCOL_EVENT] =
-        {.title = "Event", .width = 26, .min_width = 10, .priority = 7, .sortable = true},
-    [TCOL_FIELDS] = {.title = "Fields", .width = 10, .min_width = 8, .priority = 9, .flex = true},
+    [TCOL_TASK] = {.title = "Command-PID",
+                   .width = 22,
+                   .min_width = 8,
+                   .priority = 6,
+                   .fit = true,
+                   .sortable = true},
+    [TCOL_EVENT] = {.title = "Event",
+                    .width = 26,
+                    .min_width = 10,
+                    .priority = 7,
+                    .fit = true,
+                    .sortable = true},
+    [TCOL_FIELDS] = {.title = "Fields", .width = 30, .min_width = 8, .priority = 9, .flex = true},
 };
 
 enum sum_col { SCOL_EVENT, SCOL_TOTAL, SCOL_RATE, SCOL_INTERVAL, SCOL_FILTER, SCOL_COUNT };
@@ -411,20 +422,44 @@ trace_draw_stack(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int 
 	return n + 1;
 }
 
-/* The status line of the pane: counts, drops, pause, the Enter filter. */
+/* The kernel filters on the tracepoints, for the status line: " (filter:
+ * EXPR)" for one, " (N filtered)" for more, "" for none. */
+static void
+trace_filters_note(const struct frame_trace *ft, char *buf, size_t len)
+{
+	size_t n = 0, last = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ft->non; i++)
+		if (ft->on[i].filter != NULL && ft->on[i].filter[0] != '\0') {
+			n++;
+			last = i;
+		}
+	if (n == 1) {
+		char esc[160];
+
+		str_escape(esc, sizeof esc, ft->on[last].filter, strlen(ft->on[last].filter));
+		snprintf(buf, len, " (filter: %s)", esc);
+	} else if (n > 1)
+		snprintf(buf, len, " (%zu filtered in the kernel)", n);
+}
+
+/* The status line of the pane: counts, kernel filters, drops, pause, the
+ * Enter filter. */
 static void
 trace_draw_title(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int w)
 {
 	const struct frame_trace *ft = &t->frame->trace;
 	const struct stream_stats *st = &ft->stats;
-	char line[320];
+	char line[512], filters[192];
 	int n;
 
+	trace_filters_note(ft, filters, sizeof filters);
 	n = snprintf(line, sizeof line,
-	             "%zu tracepoint%s on%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
+	             "%zu tracepoint%s on%s%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
 	             "lost: %llu%s",
-	             ft->non, ft->non == 1 ? "" : "s", ft->ftrace ? " + function tracer" : "",
-	             (unsigned long long)st->events,
+	             ft->non, ft->non == 1 ? "" : "s", filters,
+	             ft->ftrace ? " + function tracer" : "", (unsigned long long)st->events,
 	             st->interval_secs > 0 ? (double)st->interval_events / st->interval_secs : 0.0,
 	             (unsigned long long)st->dropped, (unsigned long long)st->lost,
 	             ft->paused ? "  PAUSED (p resumes)" : "");

@@ -1,9 +1,12 @@
 /* table: the one sortable, filterable, searchable, scrollable list widget.
  *
- * Layout: every column starts at its preferred width; while the line is too
- * wide the lowest-priority column (never the flexible one, never one of the
- * top priority) is dropped; the flexible column then takes what is left.
- * Columns are one blank apart and nothing is ever written past the area.
+ * Layout (ui/tablecols.c): columns drop by priority, bars shrink before
+ * names do, fit columns are as wide as their text on screen, the flexible
+ * column takes the rest. Columns are one blank apart and nothing is ever
+ * written past the area. A spanning row (a call-tree line) draws one text
+ * from a column to the end of the line. Right and Left shift the flexible
+ * column's text (and spanning text); i opens a popup with the selected
+ * row's whole text (ui/tabledetail.c).
  *
  * Bar columns draw "49.8% ████      ": the text right- (or left-) aligned in
  * a field as wide as the widest text on screen, a blank, then
@@ -21,173 +24,8 @@
 
 #include "tracetop/util.h"
 #include "ui/table.h"
-
-#define CELL_MAX 2048 /* bytes of one cell's text */
-#define WTEXT_MAX 512 /* wide characters kept of one cell (wider screens cut) */
-
-/* Text decoded for the screen: wide characters and the cells they take. */
-struct wtext {
-	wchar_t s[WTEXT_MAX];
-	int n;
-	int width;
-	bool more; /* the source was longer than what was kept */
-};
-
-/* What one draw writes with: the window, the theme and decoded glyphs. */
-struct pen {
-	WINDOW *win;
-	const struct theme *th;
-	struct wtext ell, glyph, up, down;
-};
-
-/* The cells a decoded character takes (always >= 0 after wtext_set). */
-static int
-wchar_cells(wchar_t wc)
-{
-	int w = wcwidth(wc);
-
-	return w < 0 ? 1 : w;
-}
-
-/* Decode UTF-8 for the screen. Bytes that do not decode and characters
- * that do not print become '?', so nothing partial reaches the terminal. */
-static void
-wtext_set(struct wtext *wt, const char *s)
-{
-	size_t len = strlen(s);
-	mbstate_t st;
-
-	memset(&st, 0, sizeof(st));
-	wt->n = 0;
-	wt->width = 0;
-	while (len > 0 && wt->n < WTEXT_MAX) {
-		wchar_t wc;
-		size_t k = mbrtowc(&wc, s, len, &st);
-		int cw;
-
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof(st));
-			wc = L'?';
-			k = 1;
-		}
-		s += k;
-		len -= k;
-		cw = wcwidth(wc);
-		if (cw < 0) {
-			wc = L'?';
-			cw = 1;
-		} else if (cw == 0 && wt->n == 0) {
-			continue; /* a combining mark with nothing to combine with */
-		}
-		wt->s[wt->n++] = wc;
-		wt->width += cw;
-	}
-	wt->more = len > 0;
-}
-
-/* How many leading characters of wt fit in cells; *used gets their width. */
-static int
-wtext_prefix(const struct wtext *wt, int cells, int *used)
-{
-	int i, w = 0;
-
-	for (i = 0; i < wt->n; i++) {
-		int cw = wchar_cells(wt->s[i]);
-
-		if (w + cw > cells)
-			break;
-		w += cw;
-	}
-	*used = w;
-	return i;
-}
-
-/* Add tail's characters at the end of wt (as many as fit in the buffer). */
-static void
-wtext_append(struct wtext *wt, const struct wtext *tail)
-{
-	for (int i = 0; i < tail->n && wt->n < WTEXT_MAX; i++) {
-		wt->s[wt->n++] = tail->s[i];
-		wt->width += wchar_cells(tail->s[i]);
-	}
-}
-
-/* Cut wt to at most cells wide; a cut text ends with the ellipsis. */
-static void
-wtext_fit(struct wtext *wt, int cells, const struct wtext *ell)
-{
-	int used, room;
-
-	if (wt->width <= cells && !wt->more)
-		return;
-	room = cells - ell->width;
-	wt->more = false;
-	if (room < 0) {
-		wt->n = wtext_prefix(wt, cells, &used);
-		wt->width = used;
-		return;
-	}
-	wt->n = wtext_prefix(wt, room, &used);
-	while (wt->n > 0 && wt->n + ell->n > WTEXT_MAX)
-		used -= wchar_cells(wt->s[--wt->n]); /* make room for the ellipsis */
-	wt->width = used;
-	wtext_append(wt, ell);
-}
-
-/* Make a an attribute of the window, colour pair included. */
-static void
-pen_attr(struct pen *p, attr_t a)
-{
-	wattr_set(p->win, a & ~A_COLOR, (short)PAIR_NUMBER(a), NULL);
-}
-
-/* Write n blanks at (y, x). */
-static void
-put_blank(struct pen *p, int y, int x, int n, attr_t a)
-{
-	static const wchar_t blanks[] = L"                                ";
-	const int chunk = (int)(sizeof(blanks) / sizeof(blanks[0])) - 1;
-
-	pen_attr(p, a);
-	while (n > 0) {
-		int k = n < chunk ? n : chunk;
-
-		mvwaddnwstr(p->win, y, x, blanks, k);
-		x += k;
-		n -= k;
-	}
-}
-
-/* Write wt (already fitted) in a field of cells at (y, x), padded on the
- * left when right-aligned, on the right otherwise. */
-static void
-put_text(struct pen *p, int y, int x, int cells, const struct wtext *wt, bool right, attr_t a)
-{
-	int pad = cells > wt->width ? cells - wt->width : 0;
-
-	if (right && pad > 0) {
-		put_blank(p, y, x, pad, a);
-		x += pad;
-	}
-	if (wt->n > 0) {
-		pen_attr(p, a);
-		mvwaddnwstr(p->win, y, x, wt->s, wt->n);
-	}
-	if (!right && pad > 0)
-		put_blank(p, y, x + wt->width, pad, a);
-}
-
-/* Decode the theme's glyphs once per draw. */
-static void
-pen_init(struct pen *p, WINDOW *win, const struct theme *th)
-{
-	p->win = win;
-	p->th = th;
-	wtext_set(&p->ell, th->ellipsis ? th->ellipsis : "~");
-	wtext_set(&p->glyph, th->bar_full ? th->bar_full : "|");
-	wtext_set(&p->down, th->utf8 ? "\u25bc" : "v");
-	wtext_set(&p->up, th->utf8 ? "\u25b2" : "^");
-}
+#include "ui/tabledetail.h"
+#include "ui/wtext.h"
 
 /* The row's identity (its address when the pane gives none). */
 static uintptr_t
@@ -437,8 +275,10 @@ table_set_columns(struct table *t, size_t ncols, size_t sort_col)
 		fatal("table: %zu columns, at most %d", ncols, TABLE_MAX_COLS);
 	t->ncols = ncols;
 	t->sort_col = sort_col < ncols ? sort_col : 0;
-	for (size_t i = 0; i < TABLE_MAX_COLS; i++)
+	for (size_t i = 0; i < TABLE_MAX_COLS; i++) {
 		t->col_x[i] = -1;
+		t->fit_seen[i] = 0;
+	}
 }
 
 /* Free the table's arrays (not the rows: the pane owns them). */
@@ -452,96 +292,187 @@ table_free(struct table *t)
 	t->nall = t->capall = t->nrows = t->caprows = t->captmp = 0;
 }
 
-/* Decide which columns show in w cells and where: col_x (from x) and
- * col_w, col_x -1 for a dropped column. */
+/* Format one cell into buf (empty when the pane writes nothing). */
+void
+table_cell(const struct table *t, const void *row, size_t col, char *buf)
+{
+	buf[0] = '\0';
+	t->ops->cell(row, col, buf, TABLE_CELL_MAX, t->ctx);
+	buf[TABLE_CELL_MAX - 1] = '\0';
+}
+
+/* Is row drawn as one text across the line? Its cell's column in *col,
+ * the first column it covers in *from. */
+static bool
+table_span(const struct table *t, const void *row, size_t *col, size_t *from)
+{
+	size_t c = SIZE_MAX, f = SIZE_MAX;
+
+	if (t->ops->span == NULL || !t->ops->span(row, &c, &f, t->ctx) || c >= t->ncols ||
+	    f >= t->ncols)
+		return false;
+	*col = c;
+	*from = f;
+	return true;
+}
+
+/* The screen x where a span from column from starts (the first shown
+ * column at or after it), or -1. */
+static int
+span_x(const struct table *t, size_t from)
+{
+	for (size_t i = from; i < t->ncols; i++)
+		if (t->col_x[i] >= 0)
+			return t->col_x[i];
+	return -1;
+}
+
+/* The widest text of each fit column (title included) over the rows that
+ * will show, for the layout. */
+static void
+fit_widths(struct table *t, int *text)
+{
+	char buf[TABLE_CELL_MAX];
+	struct wtext wt;
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		text[i] = t->cols[i].width;
+		if (!(t->cols[i].fit || t->cols[i].bar) || t->cols[i].hidden)
+			continue;
+		wtext_set(&wt, t->cols[i].title ? t->cols[i].title : "");
+		/* the title whole, with room for the sort marker */
+		text[i] = wt.width + (t->cols[i].bar || t->cols[i].sortable ? 1 : 0);
+		if (t->cols[i].bar)
+			continue;
+		for (int k = 0; k < t->height && t->top + (size_t)k < t->nrows; k++) {
+			const void *row = t->rows[t->top + (size_t)k];
+			size_t sc, sf;
+
+			if (table_span(t, row, &sc, &sf) && i >= sf)
+				continue; /* a spanning row has no cell there */
+			table_cell(t, row, i, buf);
+			wtext_set(&wt, buf);
+			if (wt.width > text[i])
+				text[i] = wt.width;
+		}
+		/* never narrower than it was: a scrolling stream's columns
+		 * stay put */
+		if (text[i] < t->fit_seen[i])
+			text[i] = t->fit_seen[i];
+		t->fit_seen[i] = text[i];
+	}
+}
+
+/* Decide which columns show in w cells from x, and where. */
 static void
 table_layout(struct table *t, int x, int w)
 {
-	const struct table_col *c = t->cols;
-	bool vis[TABLE_MAX_COLS];
-	size_t flex = SIZE_MAX;
-	int top = INT_MIN, total = -1, at = 0, fw = 0;
+	int text[TABLE_MAX_COLS];
 
-	for (size_t i = 0; i < t->ncols; i++) {
-		vis[i] = !c[i].hidden;
-		if (!vis[i])
-			continue;
-		total += c[i].width + 1;
-		if (c[i].priority > top)
-			top = c[i].priority;
-		if (c[i].flex && flex == SIZE_MAX)
-			flex = i;
-	}
-	while (total > w) {
-		size_t victim = SIZE_MAX;
+	fit_widths(t, text);
+	tablecols_layout(t->cols, t->ncols, text, w, t->col_x, t->col_w);
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->col_x[i] >= 0)
+			t->col_x[i] += x;
+}
 
-		for (size_t i = 0; i < t->ncols; i++)
-			if (vis[i] && i != flex && c[i].priority < top &&
-			    (victim == SIZE_MAX || c[i].priority <= c[victim].priority))
-				victim = i;
-		if (victim == SIZE_MAX)
-			break;
-		vis[victim] = false;
-		total -= c[victim].width + 1;
-	}
-	if (flex != SIZE_MAX)
-		fw = c[flex].width + (w - total);
-	for (size_t i = 0; i < t->ncols; i++) {
-		int cw = i == flex ? fw : c[i].width;
+/* The flexible column (the one the horizontal scroll shifts), or
+ * SIZE_MAX when none is shown. */
+static size_t
+table_flex(const struct table *t)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->cols[i].flex && t->col_x[i] >= 0)
+			return i;
+	return SIZE_MAX;
+}
 
-		t->col_x[i] = -1;
-		t->col_w[i] = 0;
-		if (!vis[i])
+/* How far the horizontal scroll can go: the most any row on screen has
+ * of the flexible column's (or its spanning) text past its width. */
+static void
+table_hlimit(struct table *t, int x, int w)
+{
+	size_t flex = table_flex(t);
+	char buf[TABLE_CELL_MAX];
+	struct wtext wt;
+
+	t->hmax = 0;
+	for (int k = 0; k < t->height && t->top + (size_t)k < t->nrows; k++) {
+		const void *row = t->rows[t->top + (size_t)k];
+		size_t col = flex, from;
+		int room = flex != SIZE_MAX ? t->col_w[flex] : 0;
+
+		if (table_span(t, row, &col, &from) && span_x(t, from) >= 0)
+			room = x + w - span_x(t, from);
+		else if (flex == SIZE_MAX)
 			continue;
-		if (cw > w - at)
-			cw = w - at; /* only when even the top priority overflows */
-		if (cw <= 0 || (i != flex && cw < c[i].min_width))
-			continue;
-		t->col_x[i] = x + at;
-		t->col_w[i] = cw;
-		at += cw + 1;
+		table_cell(t, row, col, buf);
+		wtext_set(&wt, buf);
+		if (wt.more)
+			wt.width += WTEXT_MAX; /* more than kept: let it scroll on */
+		if (wt.width - room > t->hmax)
+			t->hmax = wt.width - room;
 	}
+	if (t->hscroll > t->hmax)
+		t->hscroll = t->hmax;
+}
+
+/* The filter, when one is set, at the right end of the title line (over
+ * the blank end of the flexible column's title when it fits there). */
+static void
+draw_filter_title(struct table *t, struct pen *p, int y, int x, int w)
+{
+	char label[TABLE_TEXT_MAX + 16];
+	struct wtext wt;
+	int at;
+
+	if (t->filter[0] == '\0')
+		return;
+	snprintf(label, sizeof label, " Filter: %s ", t->filter);
+	wtext_set(&wt, label);
+	wtext_fit(&wt, w, &p->ell);
+	at = x + w - wt.width;
+	pen_text(p, y, at, wt.width, &wt, false, p->th->attr[TH_TITLE_SORTED]);
 }
 
 /* The title line: titles in TH_TITLE across the width, the sort column's
  * in TH_TITLE_SORTED with a direction marker that is never cut off (after
  * a left-aligned title, before a right-aligned one so the text still lines
- * up with the numbers below). */
+ * up with the numbers below); a scrolled column says how far; then the
+ * filter. */
 static void
 draw_titles(struct table *t, struct pen *p, int y, int x, int w)
 {
 	const attr_t *attr = p->th->attr;
+	size_t flex = table_flex(t);
 
-	put_blank(p, y, x, w, attr[TH_TITLE]);
+	pen_blank(p, y, x, w, attr[TH_TITLE]);
 	for (size_t i = 0; i < t->ncols; i++) {
 		const struct table_col *c = &t->cols[i];
 		const struct wtext *mark = t->descending ? &p->down : &p->up;
 		int cw = t->col_w[i];
+		char title[96];
 		struct wtext wt, both;
 
 		if (t->col_x[i] < 0)
 			continue;
-		wtext_set(&wt, c->title ? c->title : "");
+		snprintf(title, sizeof title, "%s", c->title ? c->title : "");
+		if (i == flex && t->hscroll > 0)
+			snprintf(title, sizeof title, "%s [+%d]", c->title ? c->title : "",
+			         t->hscroll);
+		wtext_set(&wt, title);
 		if (i != t->sort_col) {
 			wtext_fit(&wt, cw, &p->ell);
-			put_text(p, y, t->col_x[i], cw, &wt, c->right, attr[TH_TITLE]);
+			pen_text(p, y, t->col_x[i], cw, &wt, c->right, attr[TH_TITLE]);
 			continue;
 		}
 		wtext_fit(&wt, cw - mark->width, &p->ell);
 		both = c->right ? *mark : wt;
 		wtext_append(&both, c->right ? &wt : mark);
 		wtext_fit(&both, cw, &p->ell);
-		put_text(p, y, t->col_x[i], cw, &both, c->right, attr[TH_TITLE_SORTED]);
+		pen_text(p, y, t->col_x[i], cw, &both, c->right, attr[TH_TITLE_SORTED]);
 	}
-}
-
-/* Format one cell into buf (empty when the pane writes nothing). */
-static void
-table_cell(const struct table *t, const void *row, size_t col, char *buf)
-{
-	buf[0] = '\0';
-	t->ops->cell(row, col, buf, CELL_MAX, t->ctx);
-	buf[CELL_MAX - 1] = '\0';
+	draw_filter_title(t, p, y, x, w);
 }
 
 /* For each bar column on screen, the width of its text field (the widest
@@ -549,7 +480,7 @@ table_cell(const struct table *t, const void *row, size_t col, char *buf)
 static void
 bar_fields(const struct table *t, const struct pen *p, int rows, int *field)
 {
-	char buf[CELL_MAX];
+	char buf[TABLE_CELL_MAX];
 	struct wtext wt;
 
 	for (size_t i = 0; i < t->ncols; i++) {
@@ -583,7 +514,7 @@ draw_bar(const struct table *t, struct pen *p, const void *row, size_t i, int y,
 	int n;
 
 	wtext_fit(wt, field, &p->ell);
-	put_text(p, y, x, field, wt, c->right, a);
+	pen_text(p, y, x, field, wt, c->right, a);
 	if (!(v > 0)) /* also NaN */
 		v = 0;
 	n = v >= 100 ? max : (int)floor(v / 100 * max);
@@ -592,7 +523,8 @@ draw_bar(const struct table *t, struct pen *p, const void *row, size_t i, int y,
 		mvwaddnwstr(p->win, y, x + field + 1 + k * gw, p->glyph.s, p->glyph.n);
 }
 
-/* One data row: blank the line in the row's attribute, then each cell. */
+/* One data row: blank the line in the row's attribute, then each cell (a
+ * spanning row: its cells before the span, then its text to the end). */
 static void
 draw_row(struct table *t, struct pen *p, size_t r, int y, int x, int w, const int *field)
 {
@@ -600,33 +532,44 @@ draw_row(struct table *t, struct pen *p, size_t r, int y, int x, int w, const in
 	const attr_t *attr = p->th->attr;
 	bool selected = r == t->sel;
 	attr_t base = attr[selected ? TH_SELECTED : TH_NORMAL];
-	char buf[CELL_MAX];
+	size_t flex = table_flex(t), scol = SIZE_MAX, sfrom = SIZE_MAX;
+	char buf[TABLE_CELL_MAX];
 	struct wtext wt;
 
-	put_blank(p, y, x, w, base);
+	if (table_span(t, row, &scol, &sfrom) && span_x(t, sfrom) < 0)
+		sfrom = SIZE_MAX; /* nothing shown from there: cell by cell */
+	pen_blank(p, y, x, w, base);
 	for (size_t i = 0; i < t->ncols; i++) {
+		bool spans = i == sfrom;
+		int cx = spans ? span_x(t, sfrom) : t->col_x[i];
+		int cw = spans ? x + w - cx : t->col_w[i];
 		attr_t a = base;
 
-		if (t->col_x[i] < 0)
+		if (t->col_x[i] < 0 && !spans)
 			continue;
-		table_cell(t, row, i, buf);
+		if (i > sfrom && sfrom != SIZE_MAX)
+			break;
+		table_cell(t, row, spans ? scol : i, buf);
 		wtext_set(&wt, buf);
 		if (!selected && t->ops->cell_attr != NULL) {
-			attr_t extra = t->ops->cell_attr(row, i, p->th, t->ctx);
+			attr_t extra = t->ops->cell_attr(row, spans ? scol : i, p->th, t->ctx);
 
 			if (extra != 0)
 				a = extra;
 		}
-		if (field[i] >= 0) {
+		if (!spans && field[i] >= 0) {
 			draw_bar(t, p, row, i, y, field[i], &wt, a, selected ? base : attr[TH_BAR]);
 			continue;
 		}
-		wtext_fit(&wt, t->col_w[i], &p->ell);
-		put_text(p, y, t->col_x[i], t->col_w[i], &wt, t->cols[i].right, a);
+		if (spans || i == flex)
+			wtext_skip(&wt, t->hscroll, &p->ell);
+		wtext_fit(&wt, cw, &p->ell);
+		pen_text(p, y, cx, cw, &wt, !spans && t->cols[i].right, a);
 	}
 }
 
-/* Draw the title line and rows into win at (y, x), h lines by w columns. */
+/* Draw the title line and rows into win at (y, x), h lines by w columns,
+ * and the detail popup over them when it is open. */
 void
 table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w, const struct theme *th)
 {
@@ -643,8 +586,9 @@ table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w, const struc
 		return;
 	}
 	pen_init(&p, win, th);
-	table_layout(t, x, w);
 	table_keep_visible(t);
+	table_layout(t, x, w);
+	table_hlimit(t, x, w);
 	draw_titles(t, &p, y, x, w);
 	bar_fields(t, &p, t->height, field);
 	for (int k = 0; k < t->height; k++) {
@@ -653,8 +597,10 @@ table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w, const struc
 		if (r < t->nrows)
 			draw_row(t, &p, r, y + 1 + k, x, w, field);
 		else
-			put_blank(&p, y + 1 + k, x, w, th->attr[TH_NORMAL]);
+			pen_blank(&p, y + 1 + k, x, w, th->attr[TH_NORMAL]);
 	}
+	if (t->detail)
+		tabledetail_draw(t, &p);
 	pen_attr(&p, A_NORMAL);
 }
 
@@ -673,7 +619,29 @@ table_sort_step(struct table *t, int dir)
 	}
 }
 
-/* Navigation and sorting actions; REACT_IGNORED if not a table action. */
+/* Shift the flexible column's text by half its width right (dir 1) or
+ * left (-1); left at its start is not the table's (Left backs out of a
+ * zoom then). */
+static int
+table_hscroll(struct table *t, int dir)
+{
+	size_t flex = table_flex(t);
+	int step = flex != SIZE_MAX && t->col_w[flex] > 16 ? t->col_w[flex] / 2 : 8;
+
+	if (dir < 0 && t->hscroll == 0)
+		return REACT_IGNORED;
+	if (dir > 0 && t->hscroll >= t->hmax)
+		return REACT_HANDLED; /* nothing more to see */
+	t->hscroll += dir * step;
+	if (t->hscroll > t->hmax)
+		t->hscroll = t->hmax;
+	if (t->hscroll < 0)
+		t->hscroll = 0;
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Navigation, sorting, horizontal scroll and the detail popup;
+ * REACT_IGNORED if not a table action. */
 int
 table_action(struct table *t, enum action a)
 {
@@ -706,6 +674,17 @@ table_action(struct table *t, enum action a)
 		break;
 	case ACT_SORT_INVERT:
 		table_sort_by(t, t->sort_col, !t->descending);
+		break;
+	case ACT_RIGHT:
+	case ACT_BACK:
+		return table_hscroll(t, a == ACT_RIGHT ? 1 : -1);
+	case ACT_DETAIL:
+		t->detail = !t->detail;
+		break;
+	case ACT_CLOSE:
+		if (!t->detail)
+			return REACT_IGNORED;
+		t->detail = false;
 		break;
 	default:
 		return REACT_IGNORED;

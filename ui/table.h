@@ -12,22 +12,11 @@
 
 #include "ui/action.h"
 #include "ui/curses.h"
+#include "ui/tablecols.h"
 #include "ui/theme.h"
 
-#define TABLE_MAX_COLS 16
 #define TABLE_TEXT_MAX 64
-
-struct table_col {
-	const char *title;
-	int width;     /* preferred width; the flexible column takes the rest */
-	int min_width; /* below this the column is dropped */
-	int priority;  /* when space runs out, lower priority drops first */
-	bool right;    /* right-aligned (numbers) */
-	bool flex;     /* takes the remaining width (one per table) */
-	bool bar;      /* text followed by a bar of ops->bar_value percent */
-	bool sortable;
-	bool hidden; /* not shown and not offered for sorting (a pane's toggle) */
-};
+#define TABLE_CELL_MAX 2048 /* bytes of one cell's text */
 
 struct table_ops {
 	/* Cell text, already escaped (may be cut with an ellipsis to fit). */
@@ -44,6 +33,15 @@ struct table_ops {
 	bool (*match)(const void *row, const char *text, void *ctx);
 	/* Extra attribute for a cell (e.g. [k] in kernel colour), or 0. */
 	attr_t (*cell_attr)(const void *row, size_t col, const struct theme *th, void *ctx);
+	/* A row drawn as one text across the line (a call-tree line): true,
+	 * with *col the column whose cell is the text and *from the first
+	 * column it covers (it runs to the end of the line). NULL or false:
+	 * cell by cell. */
+	bool (*span)(const void *row, size_t *col, size_t *from, void *ctx);
+	/* The row's whole text for the detail popup (i): lines of "Label:
+	 * value" separated by '\n', escaped. NULL: each column's title and
+	 * cell. */
+	void (*detail)(const void *row, char *buf, size_t len, void *ctx);
 };
 
 struct table {
@@ -68,9 +66,13 @@ struct table {
 	int height;                /* data rows shown by the last draw */
 	int col_x[TABLE_MAX_COLS]; /* screen x of each column, -1 if dropped */
 	int col_w[TABLE_MAX_COLS];
-	int y0, x0;  /* where the last draw put the title line */
-	int width;   /* columns drawn by the last draw */
-	bool follow; /* a selection on the last row stays on the last row */
+	int y0, x0;                   /* where the last draw put the title line */
+	int width;                    /* columns drawn by the last draw */
+	bool follow;                  /* a selection on the last row stays on the last row */
+	int hscroll;                  /* cells the flexible column's text is shifted left by */
+	int hmax;                     /* the most that shift shows anything (last draw) */
+	bool detail;                  /* the selected row's detail popup is open */
+	int fit_seen[TABLE_MAX_COLS]; /* widest text a fit column has shown */
 };
 
 void table_init(struct table *t, const struct table_col *cols, size_t ncols,
@@ -92,7 +94,8 @@ void table_refresh(struct table *t);
  * Never writes past w. */
 void table_draw(struct table *t, WINDOW *win, int y, int x, int h, int w, const struct theme *th);
 
-/* Navigation and sorting actions; REACT_IGNORED if not a table action. */
+/* Navigation, sorting, horizontal scroll (Right, and Left while
+ * scrolled) and the detail popup; REACT_IGNORED if not a table action. */
 int table_action(struct table *t, enum action a);
 
 /* Sorting by a column (descending for the default, as htop does for numbers). */
@@ -112,6 +115,9 @@ bool table_search_next(struct table *t, int dir);
 int table_click(struct table *t, int y, int x);
 /* Wheel: scroll by lines (negative up). */
 void table_scroll(struct table *t, int lines);
+
+/* Format one cell of row into buf (TABLE_CELL_MAX bytes). */
+void table_cell(const struct table *t, const void *row, size_t col, char *buf);
 
 /* The selected row or NULL. */
 const void *table_selected(const struct table *t);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tracetop/report.h"
 #include "tracetop/util.h"
+#include "ui/calltree.h"
 #include "ui/topview.h"
 
 /* Keep a row unless a zoom or K/U hides it. */
@@ -171,4 +173,35 @@ top_cgroup_col(struct table_col *col, enum top_cgroup_col mode, const struct his
 		col->hidden = !several_cgroups(rows);
 	else
 		col->hidden = mode == TOP_CGROUP_HIDDEN;
+}
+
+/* The detail text of a row or of one of its tree lines. */
+void
+top_row_detail(const struct hist_row *r, const struct ct_node *n, char *buf, size_t len)
+{
+	const struct hist_key *k = &r->entry->key;
+	char sym[1024], dso[1024], comm[128], cgroup[256];
+	size_t used = 0;
+
+	if (n != NULL) { /* the tree's text and names are escaped already */
+		if (n->sym != NULL)
+			sym_format(n->sym, SYM_FULL, sym, sizeof sym);
+		used = (size_t)snprintf(buf, len,
+		                        "Call-graph line: %s\nFunction: %s\nUnder: ", n->text,
+		                        n->sym != NULL ? sym
+		                        : n->name      ? n->name
+		                                       : "");
+		if (used >= len)
+			return;
+	}
+	report_symbol(r->entry, SYM_FULL, sym, sizeof sym);
+	str_escape(dso, sizeof dso, k->dso != NULL ? k->dso->name : "[unknown]",
+	           k->dso != NULL ? strlen(k->dso->name) : 9);
+	report_comm(r->entry, comm, sizeof comm);
+	report_cgroup(r->entry, cgroup, sizeof cgroup);
+	snprintf(buf + used, len - used,
+	         "Symbol: %s\nShared object: %s\nKind: %s\nCommand: %s\nPID: %d  TID: %d\n"
+	         "Cgroup: %s\nSelf: %.2f%%  Children: %.2f%%  Samples: %llu",
+	         sym, dso, k->kernel ? "kernel" : "user", comm, k->pid, k->tid, cgroup, r->overhead,
+	         r->children, (unsigned long long)r->samples);
 }

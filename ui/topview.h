@@ -66,4 +66,11 @@ enum top_cgroup_col { TOP_CGROUP_AUTO, TOP_CGROUP_SHOWN, TOP_CGROUP_HIDDEN };
 void top_cgroup_col(struct table_col *col, enum top_cgroup_col mode,
                     const struct hist_snapshot *rows);
 
+struct ct_node;
+
+/* The detail popup's text for a row of the Top pane (or a line n of its
+ * call tree): the full symbol, the shared object's path, command, pid,
+ * thread, cgroup, shares and samples, one "Label: value" a line. */
+void top_row_detail(const struct hist_row *r, const struct ct_node *n, char *buf, size_t len);
+
 #endif

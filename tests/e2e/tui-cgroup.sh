@@ -71,7 +71,7 @@ w=$(max_width cg)
 [ "$w" -le 80 ]
 ok $? "no line wider than 80 ($w)"
 tmux_keys cg c
-wait_for 3 titles_are cg 'Command +PID +Shared Object +Symbol$'
+wait_for 3 eval '! titles_are cg Cgroup && titles_are cg "Command .*Shared Object +Symbol$"'
 ok $? "c again hides it"
 
 # the Counters pane: the process scope lists the workload with its cgroup

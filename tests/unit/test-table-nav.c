@@ -283,6 +283,131 @@ test_sort_actions(void **state)
 	table_free(&t);
 }
 
+/* Is text on one of the first n lines of the screen? */
+static bool
+on_screen(const char *text, int n)
+{
+	for (int y = 0; y < n; y++)
+		if (strstr(line(y), text) != NULL)
+			return true;
+	return false;
+}
+
+/* Right shifts the flexible column's text as far as its longest text on
+ * screen needs (the title says how far), Left shifts it back, then is not
+ * the table's (it backs out of a zoom). */
+static void
+test_hscroll(void **state)
+{
+	struct table t;
+
+	headless_screen(24, 80);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_PID, false);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	assert_int_equal(t.col_w[C_NAME], 44);
+	assert_int_equal(table_action(&t, ACT_BACK), REACT_IGNORED);
+	assert_int_equal(table_action(&t, ACT_RIGHT), REACT_HANDLED | REACT_REDRAW);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	/* 59 characters in 44 columns: 15 to scroll, the cut start marked */
+	assert_int_equal(t.hscroll, 15);
+	assert_non_null(strstr(line(0), "Command [+15]"));
+	assert_string_equal(line(5), "    505   0.0%           carol      "
+	                             "~and-name-that-never-ends-and-goes-on-and-on");
+	assert_int_equal(table_action(&t, ACT_RIGHT), REACT_HANDLED); /* no further */
+	assert_int_equal(table_action(&t, ACT_BACK), REACT_HANDLED | REACT_REDRAW);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	assert_int_equal(t.hscroll, 0);
+	assert_null(strstr(line(0), "[+"));
+	assert_int_equal(table_action(&t, ACT_BACK), REACT_IGNORED);
+	table_free(&t);
+}
+
+/* i opens the popup with the selected row's every column uncut; it
+ * follows the selection; Esc closes it (then Esc is not the table's). An
+ * active filter shows on the title line. */
+static void
+test_detail_and_filter(void **state)
+{
+	char want[96];
+	struct table t;
+
+	headless_screen(24, 80);
+	table_with(&t, cols, sample, NSAMPLE);
+	table_sort_by(&t, C_PID, false);
+	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
+	for (int i = 0; i < 4; i++)
+		table_action(&t, ACT_DOWN);
+	assert_int_equal(sel_pid(&t), 505);
+	assert_int_equal(table_action(&t, ACT_DETAIL), REACT_HANDLED | REACT_REDRAW);
+	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
+	assert_true(on_screen("Details (i or Esc closes)", 12));
+	assert_true(on_screen(" PID: 505", 12));
+	assert_true(on_screen(" USER: carol", 12));
+	/* the name wraps in the box (56 columns inside), whole */
+	snprintf(want, sizeof want, "Command: %.47s", long_name);
+	assert_true(on_screen(want, 12));
+	snprintf(want, sizeof want, "   %s", long_name + 47);
+	assert_true(on_screen(want, 12));
+	for (int y = 0; y < 24; y++)
+		assert_string_equal(headless_text(y, 60, 20), "");
+	table_action(&t, ACT_UP);
+	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
+	assert_true(on_screen(" PID: 404", 12));
+	assert_int_equal(table_action(&t, ACT_CLOSE), REACT_HANDLED | REACT_REDRAW);
+	assert_int_equal(table_action(&t, ACT_CLOSE), REACT_IGNORED);
+	werase(stdscr);
+	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
+	assert_false(on_screen("Details", 12));
+
+	table_set_filter(&t, "!root");
+	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
+	assert_non_null(strstr(line(0), " Filter: !root"));
+	assert_int_equal((int)strlen(line(0)), 59); /* at the end, a blank after */
+	table_set_filter(&t, "");
+	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
+	assert_null(strstr(line(0), "Filter"));
+	table_free(&t);
+}
+
+/* Row 505 spans from USER to the end of the line with its name. */
+static bool
+span_505(const void *row, size_t *col, size_t *from, void *ctx)
+{
+	(void)ctx;
+	*col = C_NAME;
+	*from = C_USER;
+	return ((const struct frow *)row)->pid == 505;
+}
+
+/* A spanning row draws one text from its first column to the line's end;
+ * other rows keep their cells. */
+static void
+test_span(void **state)
+{
+	struct table_ops ops = fops;
+	char want[64];
+	struct table t;
+
+	ops.span = span_505;
+	headless_screen(24, 80);
+	table_init(&t, cols, NCOLS, &ops, NULL);
+	{
+		const void *p[NSAMPLE];
+
+		for (size_t i = 0; i < NSAMPLE; i++)
+			p[i] = &sample[i];
+		table_set_rows(&t, p, NSAMPLE);
+	}
+	table_sort_by(&t, C_PID, false);
+	table_draw(&t, stdscr, 0, 0, 10, 80, &ascii);
+	assert_int_equal(t.col_x[C_USER], 25);
+	snprintf(want, sizeof want, "%.54s~", long_name);
+	assert_string_equal(headless_text(5, 25, 55), want);
+	assert_string_equal(headless_text(4, 25, 10), "root"); /* 404: cell by cell */
+	table_free(&t);
+}
+
 int
 main(void)
 {
@@ -294,6 +419,9 @@ main(void)
 	    cmocka_unit_test(test_click),
 	    cmocka_unit_test(test_scroll),
 	    cmocka_unit_test(test_sort_actions),
+	    cmocka_unit_test(test_hscroll),
+	    cmocka_unit_test(test_detail_and_filter),
+	    cmocka_unit_test(test_span),
 	};
 	theme_plain(&ascii, false);
 	theme_plain(&utf8, true);

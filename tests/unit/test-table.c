@@ -59,8 +59,9 @@ test_layout_wide(void **state)
 	table_free(&t);
 }
 
-/* 40 columns: USER then CPU% drop; the command keeps the rest. 25: only
- * top priorities are left and the command shrinks below its width. */
+/* 40 columns: USER drops, the bar shrinks (bars give way before names)
+ * and the command keeps its width. 25: CPU% drops too, only top
+ * priorities are left and the command shrinks below its width. */
 static void
 test_layout_narrow(void **state)
 {
@@ -71,15 +72,16 @@ test_layout_narrow(void **state)
 	table_sort_by(&t, C_NAME, false);
 	table_draw(&t, stdscr, 0, 0, 10, 40, &ascii);
 	assert_int_equal(t.col_x[C_USER], -1);
-	assert_int_equal(t.col_x[C_CPU], -1);
-	expect_col(&t, C_NAME, 8, 32);
-	assert_string_equal(line(0), "    PID Command^");
+	expect_col(&t, C_CPU, 8, 11);
+	expect_col(&t, C_NAME, 20, 20);
+	assert_string_equal(line(0), "    PID        CPU% Command^");
 	/* sorted by name: "[kworker", "a-very-long", "bash", ... */
-	assert_string_equal(line(1), "    404 [kworker/0:1]");
-	assert_string_equal(line(2), "    505 a-very-long-command-name-that-n~");
+	assert_string_equal(line(1), "    404 100.0% |||| [kworker/0:1]");
+	assert_string_equal(line(2), "    505   0.0%      a-very-long-command~");
 
 	werase(stdscr);
 	table_draw(&t, stdscr, 0, 0, 10, 25, &ascii);
+	assert_int_equal(t.col_x[C_CPU], -1);
 	assert_int_equal(t.col_w[C_NAME], 17);
 	assert_string_equal(line(2), "    505 a-very-long-comm~");
 
@@ -156,12 +158,12 @@ test_wide_cut(void **state)
 	headless_screen(24, 80);
 	table_with(&t, cols, awkward, 1);
 	table_draw(&t, stdscr, 0, 0, 5, 40, &utf8);
-	assert_int_equal(t.col_w[C_NAME], 32);
-	/* 31 cells: 15 double-width characters, the ellipsis, one blank */
-	for (int i = 0; i < 15; i++)
+	assert_int_equal(t.col_w[C_NAME], 20);
+	/* 19 cells: 9 double-width characters, the ellipsis, one blank */
+	for (int i = 0; i < 9; i++)
 		strcat(want, i % 2 ? "字" : "漢");
 	strcat(want, "…");
-	assert_string_equal(headless_text(1, 8, 32), want);
+	assert_string_equal(headless_text(1, 20, 20), want);
 	assert_string_equal(headless_text(1, 38, 1), "…");
 	assert_string_equal(headless_text(1, 39, 1), "");
 	table_free(&t);
@@ -272,14 +274,14 @@ test_glyphs(void **state)
 	table_with(&t, cols, sample, NSAMPLE);
 	table_sort_by(&t, C_NAME, true);
 	table_draw(&t, stdscr, 0, 0, 10, 40, &utf8);
-	assert_string_equal(line(0), "    PID Command▼");
-	assert_string_equal(line(6), "    505 a-very-long-command-name-that-n…");
+	assert_string_equal(line(0), "    PID        CPU% Command▼");
+	assert_string_equal(line(6), "    505   0.0%      a-very-long-command…");
 	table_sort_by(&t, C_PID, false);
 	table_draw(&t, stdscr, 0, 0, 10, 40, &utf8);
-	assert_string_equal(line(0), "   ▲PID Command");
+	assert_string_equal(line(0), "   ▲PID        CPU% Command");
 	table_sort_by(&t, C_PID, true);
 	table_draw(&t, stdscr, 0, 0, 10, 40, &ascii);
-	assert_string_equal(line(0), "   vPID Command");
+	assert_string_equal(line(0), "   vPID        CPU% Command");
 	table_free(&t);
 }
 
