@@ -209,6 +209,9 @@ tmux_keys nomouse Enter
 tmux_wait_text nomouse 3 'Zoom into process'
 like "$(menu_title nomouse)" 'split_alpha' "--no-mouse: a click does not move the selection"
 like "$(screen_line nomouse "$title")" '[▼v] *Overhead' "--no-mouse: a click on a title does not sort"
+# the rows under the menu's popup: closed first
+tmux_keys nomouse Escape
+wait_for 3 lacks_text nomouse 'Zoom into process'
 is "$(tmux_capture nomouse | sed -n "$((title + 1)),$((title + 3))p" | grep -oE 'split_(alpha|beta|gamma)' | tr '\n' ' ')" \
 	"split_alpha split_beta split_gamma " "--no-mouse: the reports' bytes are not read as keys"
 tmux_keys nomouse Escape q
