@@ -215,15 +215,17 @@ latbpf_set_on(struct latbpf *b, bool on)
 	latbpf_cfg(b);
 }
 
-/* Walk the histogram map, summing each bucket over the CPUs. */
+/* Walk histogram map fd, summing each bucket over the CPUs. */
 int
-latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx)
+latbpf_read_map(int fd, int ncpus, void *vals, void (*fn)(void *ctx, const struct latbpf_bucket *v),
+                void *ctx)
 {
 	struct tt_lat_key k, next;
 	const struct tt_lat_key *prev = NULL;
+	const struct tt_lat_val *xs = vals;
 	int rc;
 
-	while ((rc = tt_bpf_next_key(b->hists, prev, &next)) == 0) {
+	while ((rc = tt_bpf_next_key(fd, prev, &next)) == 0) {
 		struct latbpf_bucket v = {.id = next.id,
 		                          .pid = (int)next.pid,
 		                          .bucket = next.bucket,
@@ -232,10 +234,10 @@ latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *
 
 		k = next;
 		prev = &k;
-		if (tt_bpf_lookup(b->hists, &k, b->vals) != 0)
+		if (tt_bpf_lookup(fd, &k, vals) != 0)
 			continue; /* gone between the two calls */
-		for (int c = 0; c < b->ncpus; c++) {
-			const struct tt_lat_val *x = &b->vals[c];
+		for (int c = 0; c < ncpus; c++) {
+			const struct tt_lat_val *x = &xs[c];
 
 			if (x->count == 0)
 				continue;
@@ -252,30 +254,45 @@ latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *
 	return rc == -ENOENT ? 0 : rc;
 }
 
-/* A process's command from the comms map. */
+/* Every bucket of the histogram map. */
+int
+latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx)
+{
+	return latbpf_read_map(b->hists, b->ncpus, b->vals, fn, ctx);
+}
+
+/* A process's command from comms map fd. */
 bool
-latbpf_comm(struct latbpf *b, int pid, char *comm)
+latbpf_comm_map(int fd, int pid, char *comm)
 {
 	struct tt_lat_comm c;
 	uint32_t p = (uint32_t)pid;
 
-	if (tt_bpf_lookup(b->comms, &p, &c) != 0)
+	if (tt_bpf_lookup(fd, &p, &c) != 0)
 		return false;
 	memcpy(comm, c.comm, sizeof c.comm);
 	comm[sizeof c.comm - 1] = '\0';
 	return true;
 }
 
-/* The lost map's slot why, summed over CPUs. */
-static uint64_t
-latbpf_lost_slot(struct latbpf *b, uint32_t why)
+/* A process's command from the comms map. */
+bool
+latbpf_comm(struct latbpf *b, int pid, char *comm)
+{
+	return latbpf_comm_map(b->comms, pid, comm);
+}
+
+/* Slot why of per-CPU counter array fd, summed over ncpus CPUs (scratch
+ * holds one counter per CPU). */
+uint64_t
+latbpf_lost_slot(int fd, int ncpus, uint64_t *scratch, uint32_t why)
 {
 	uint64_t sum = 0;
 
-	if (tt_bpf_lookup(b->lost, &why, b->percpu) != 0)
+	if (tt_bpf_lookup(fd, &why, scratch) != 0)
 		return 0;
-	for (int c = 0; c < b->ncpus; c++)
-		sum += b->percpu[c];
+	for (int c = 0; c < ncpus; c++)
+		sum += scratch[c];
 	return sum;
 }
 
@@ -283,8 +300,9 @@ latbpf_lost_slot(struct latbpf *b, uint32_t why)
 void
 latbpf_lost(struct latbpf *b, uint64_t *unpaired, uint64_t *lost)
 {
-	*unpaired = latbpf_lost_slot(b, TT_LAT_UNPAIRED);
-	*lost = latbpf_lost_slot(b, TT_LAT_DEEP) + latbpf_lost_slot(b, TT_LAT_FULL);
+	*unpaired = latbpf_lost_slot(b->lost, b->ncpus, b->percpu, TT_LAT_UNPAIRED);
+	*lost = latbpf_lost_slot(b->lost, b->ncpus, b->percpu, TT_LAT_DEEP) +
+	        latbpf_lost_slot(b->lost, b->ncpus, b->percpu, TT_LAT_FULL);
 }
 
 /* Detach, close, free. */

@@ -57,6 +57,14 @@ struct latbpf_bucket {
  * -errno. */
 int latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx);
 
+/* The same for any histogram map fd of latency.h's key and value
+ * (vals: scratch for ncpus values), and slot why of a per-CPU counter
+ * array summed (scratch: ncpus counters): shared with latency-schedbpf. */
+int latbpf_read_map(int fd, int ncpus, void *vals,
+                    void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx);
+uint64_t latbpf_lost_slot(int fd, int ncpus, uint64_t *scratch, uint32_t why);
+bool latbpf_comm_map(int fd, int pid, char *comm);
+
 /* The command of process pid as the program saw it at its first call
  * (raw: escape before output) into comm[16]; false when unknown. */
 bool latbpf_comm(struct latbpf *b, int pid, char *comm);
