@@ -82,15 +82,18 @@ fi
 if [ -n "$LOOP" ]; then
 	at_exit "losetup -d '$LOOP'"
 	NAME="${LOOP#/dev/}"
+	BIO="sum(r['count'] for r in rows if r['kind'] == 'bio' and r['name'] == '$NAME')"
 	for e in bpf perf; do
 		"$TRACETOP" -b --engine $e --view latency --latency-kinds bio --format json -- \
 			"$W" dio "$LOOP" 200 >"$TT_TMP/bio-$e.json" 2>/dev/null
 		ok $? "$e: --latency-kinds bio -- 200 O_DIRECT writes to $LOOP: exit 0"
-		within "$(q "$TT_TMP/bio-$e.json" "sum(r['count'] for r in rows if r['kind'] == 'bio' and r['name'] == '$NAME')")" \
-			200 210 "$e: $NAME: the 200 writes counted (a flush or a few more allowed)"
+		within "$(q "$TT_TMP/bio-$e.json" "$BIO")" 200 210 \
+			"$e: $NAME: the 200 writes counted (a flush or a few more allowed)"
 		is "$(q "$TT_TMP/bio-$e.json" "[r['max_ns'] >= r['p50_ns'] > 0 and sum(c for lo, c in r['hist']) == r['count'] for r in rows if r['name'] == '$NAME']")" \
 			"[True]" "$e: $NAME: one row, its histogram holding every request"
 	done
+	is "$(q "$TT_TMP/bio-bpf.json" "$BIO")" "$(q "$TT_TMP/bio-perf.json" "$BIO")" \
+		"$NAME: the same count of requests under both engines"
 	like "$(q "$TT_TMP/bio-bpf.json" 'j["sched_notice"]')" '^block I/O times in the kernel' \
 		"bpf: the block I/O notice says in the kernel"
 fi
