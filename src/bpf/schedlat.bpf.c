@@ -15,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "latency.h"
+#include "lathist.bpf.h"
 #include "schedlat.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -43,14 +44,6 @@ struct request {
 	unsigned long long __sector;
 } __attribute__((preserve_access_index));
 
-/* Sized by the reader before load. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct tt_lat_key);
-	__type(value, struct tt_lat_val);
-} hists SEC(".maps");
-
 /* Runnable threads not yet switched in (an exit removes its entry). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -75,37 +68,12 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
-/* A process's command when its first bucket was made. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct tt_lat_comm);
-} comms SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct tt_sl_cfg);
 } cfg SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, TT_LAT_NLOST);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
-
-/* Count one wait not counted, by why. */
-static __always_inline void
-note_lost(__u32 why)
-{
-	__u64 *n = bpf_map_lookup_elem(&lost, &why);
-
-	if (n != 0)
-		*n += 1;
-}
 
 /* The configuration, NULL while paused. */
 static __always_inline struct tt_sl_cfg *
@@ -124,68 +92,6 @@ wanted(const struct tt_sl_cfg *c, __u32 tgid)
 	if (tgid == 0 || tgid == c->self)
 		return 0;
 	return !c->filter || bpf_map_lookup_elem(&targets, &tgid) != 0;
-}
-
-/* 0 -> 0, [2^(k-1), 2^k) -> k, as lat_bucket in user space. */
-static __always_inline __u32
-bucket(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v == 0)
-		return 0;
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r + 1;
-}
-
-/* Add one wait of ns to (kind, who)'s histogram; task names a new
- * process's row (NULL for a device). */
-static __always_inline void
-add(__u32 kind, __u32 who, __u64 ns, __u32 err, struct task_struct *task)
-{
-	struct tt_lat_key k = {.id = kind, .pid = who, .bucket = bucket(ns), .err = err};
-	struct tt_lat_val *v = bpf_map_lookup_elem(&hists, &k), nv = {.min = ~0ULL};
-
-	if (v == 0) {
-		if (task != 0) {
-			struct tt_lat_comm c = {};
-
-			bpf_core_read(&c.comm, sizeof c.comm, &task->comm);
-			bpf_map_update_elem(&comms, &who, &c, BPF_ANY);
-		}
-		bpf_map_update_elem(&hists, &k, &nv, BPF_NOEXIST);
-		if ((v = bpf_map_lookup_elem(&hists, &k)) == 0) {
-			note_lost(TT_LAT_FULL);
-			return;
-		}
-	}
-	v->count += 1;
-	v->sum += ns;
-	if (ns < v->min)
-		v->min = ns;
-	if (ns > v->max)
-		v->max = ns;
 }
 
 /* Thread p waits for a CPU from now. */
@@ -252,7 +158,8 @@ BPF_PROG(tt_sl_switch, int preempt, struct task_struct *prev, struct task_struct
 	now = bpf_ktime_get_ns();
 	tgid = (__u32)BPF_CORE_READ(next, tgid);
 	if (s->gen == c->gen && s->at <= now && wanted(c, tgid))
-		add(TT_SL_RUNQ, tgid, now - s->at, 0, next);
+		hist_add(TT_SL_RUNQ, tgid, now - s->at, 0, HIST_NAME_AT,
+		         __builtin_preserve_access_index(&next->comm));
 	bpf_map_delete_elem(&runnable, &tid);
 	return 0;
 }
@@ -334,7 +241,7 @@ BPF_PROG(tt_sl_complete, struct request *rq, unsigned char error)
 		return 0;
 	}
 	if (s->gen == c->gen && s->at <= now)
-		add(TT_SL_BIO, k.dev, now - s->at, error != 0, 0);
+		hist_add(TT_SL_BIO, k.dev, now - s->at, error != 0, HIST_NAME_NONE, 0);
 	bpf_map_delete_elem(&inflight, &k);
 	return 0;
 }

@@ -42,7 +42,8 @@ for e in bpf perf; do
 	within "$(q "$TT_TMP/hogs-$e.json" "sum(r['total_ns'] for r in $HOGS)")" \
 		500000000 100000000000 "$e: the hogs waited for a CPU for 0.5 s or more in all"
 	is "$(q "$TT_TMP/hogs-$e.json" 'j["lost"]')" 0 "$e: nothing lost"
-	hog_p50="$(q "$TT_TMP/hogs-$e.json" "min(r['p50_ns'] for r in $HOGS)")"
+	# the largest: one hog preempted briefly by another busy process has a small p50
+	hog_p50="$(q "$TT_TMP/hogs-$e.json" "max(r['p50_ns'] for r in $HOGS)")"
 	"$TRACETOP" -b --engine $e --view latency --latency-kinds runq --format json -- "$W" idle 2 \
 		>"$TT_TMP/idle-$e.json" 2>/dev/null
 	ok $? "$e: an idler: exit 0"
@@ -50,7 +51,7 @@ for e in bpf perf; do
 		"$e: the idler's 20 wakeups are counted"
 	within "$(q "$TT_TMP/idle-$e.json" 'max([r["p50_ns"] for r in rows if r["name"] == "idler"] or [None])')" \
 		0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
-		"$e: the idler's p50 is near zero: under a quarter of the hogs' ($hog_p50 ns) and 5 ms"
+		"$e: the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) and 5 ms"
 done
 like "$(q "$TT_TMP/hogs-bpf.json" 'j["sched_notice"]')" '^run-queue times in the kernel' \
 	"bpf: the notice says the times were paired in the kernel"
