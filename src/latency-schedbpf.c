@@ -32,13 +32,11 @@ static const char *const schedbpf_bio_progs[] = {"tt_sl_issue", "tt_sl_complete"
 
 struct schedbpf {
 	struct tt_bpf *obj;
-	int hists, cfg, lost, comms;
+	struct latbpf_maps m;
+	int cfg;
 	struct tt_sl_cfg c;
 	int links[8];
 	size_t nlinks;
-	int ncpus;
-	struct tt_lat_val *vals; /* one per CPU */
-	uint64_t *percpu;
 };
 
 /* Attach the n programs names, each by a fd of its own. */
@@ -84,15 +82,8 @@ schedbpf_new(const struct schedbpf_opts *o, struct tt_err *err)
 	    tt_bpf_resize(b->obj, "inflight", SCHEDBPF_INFLIGHT, err) != 0 ||
 	    tt_bpf_load(b->obj, err) != 0)
 		goto fail;
-	b->hists = tt_bpf_map_fd(b->obj, "hists");
+	latbpf_maps_init(&b->m, b->obj);
 	b->cfg = tt_bpf_map_fd(b->obj, "cfg");
-	b->lost = tt_bpf_map_fd(b->obj, "lost");
-	b->comms = tt_bpf_map_fd(b->obj, "comms");
-	b->ncpus = tt_bpf_ncpus();
-	if (b->ncpus < 1)
-		b->ncpus = 1;
-	b->vals = xcalloc((size_t)b->ncpus, sizeof *b->vals);
-	b->percpu = xcalloc((size_t)b->ncpus, sizeof *b->percpu);
 	b->c = (struct tt_sl_cfg){.filter = o->npids > 0,
 	                          .self = o->include_self ? 0 : (unsigned)getpid(),
 	                          .gen = 1,
@@ -139,7 +130,7 @@ schedbpf_set_on(struct schedbpf *b, bool on)
 int
 schedbpf_read(struct schedbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx)
 {
-	return latbpf_read_map(b->hists, b->ncpus, b->vals, fn, ctx);
+	return latbpf_maps_read(&b->m, fn, ctx);
 }
 
 /* The run-queue kind's id. */
@@ -153,15 +144,15 @@ schedbpf_is_runq(uint32_t id)
 bool
 schedbpf_comm(struct schedbpf *b, int pid, char *comm)
 {
-	return latbpf_comm_map(b->comms, pid, comm);
+	return latbpf_maps_comm(&b->m, pid, comm);
 }
 
 /* Unpaired completions and waits not counted. */
 void
 schedbpf_lost(struct schedbpf *b, uint64_t *unpaired, uint64_t *lost)
 {
-	*unpaired = latbpf_lost_slot(b->lost, b->ncpus, b->percpu, TT_LAT_UNPAIRED);
-	*lost = latbpf_lost_slot(b->lost, b->ncpus, b->percpu, TT_LAT_FULL);
+	*unpaired = latbpf_maps_lost(&b->m, TT_LAT_UNPAIRED);
+	*lost = latbpf_maps_lost(&b->m, TT_LAT_FULL);
 }
 
 /* Detach, close, free. */
@@ -173,7 +164,6 @@ schedbpf_free(struct schedbpf *b)
 	for (size_t i = 0; i < b->nlinks; i++)
 		close(b->links[i]);
 	tt_bpf_close(b->obj);
-	free(b->vals);
-	free(b->percpu);
+	latbpf_maps_free(&b->m);
 	free(b);
 }
