@@ -59,6 +59,23 @@ like "$(q "$TT_TMP/hogs-perf.json" 'j["sched_notice"]')" \
 	'^run-queue times paired in user space: a ring record per context switch.*--engine perf' \
 	"perf: the notice says they were paired in user space, what it costs and why"
 
+# BTF tracepoints share nothing with perf users of the same tracepoints:
+# the perf path still gets every record while a BPF run is attached
+"$TRACETOP" -b --engine bpf --view latency --latency-kinds runq --format json -d 4 -n 1 \
+	>"$TT_TMP/both-bpf.json" 2>/dev/null &
+bpid=$!
+bg_pid $bpid
+sleep 0.5
+"$TRACETOP" -b --engine perf --view latency --latency-kinds runq --format json -- \
+	taskset -c 0,1 "$W" hogs 3 2 >"$TT_TMP/both-perf.json" 2>/dev/null
+ok $? "perf beside a BPF run: exit 0"
+is "$(q "$TT_TMP/both-perf.json" "len($HOGS)")" 3 \
+	"perf beside a BPF run: three hog processes with run-queue waits"
+wait $bpid
+ok $? "the BPF run beside it: exit 0"
+is "$(q "$TT_TMP/both-bpf.json" "len([r for r in rows if r['name'] == 'hog' and r['count'] > 0])")" 3 \
+	"the BPF run, system-wide, saw the three hogs too"
+
 # -p: the kernel's filter keeps that process only
 "$W" idle 3 &
 ipid=$!
