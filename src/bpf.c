@@ -259,6 +259,23 @@ tt_bpf_attach_cookie(struct tt_bpf *b, const char *prog, int perf_fd, uint64_t c
 	return fd;
 }
 
+/* Attach a BTF tracepoint program (SEC "tp_btf/...") as a raw
+ * tracepoint of its own: the fd, which detaches it when closed, or -1
+ * with err. */
+int
+tt_bpf_attach_trace(struct tt_bpf *b, const char *prog, struct tt_err *err)
+{
+	struct bpf_program *p = bpf_object__find_program_by_name(b->obj, prog);
+	int pfd = p != NULL ? bpf_program__fd(p) : -1, fd;
+
+	if (pfd < 0)
+		return err_set(err, "BPF program %s is not loaded", prog);
+	if ((fd = bpf_raw_tracepoint_open(NULL, pfd)) < 0)
+		return err_set(err, "cannot attach BPF program %s to its tracepoint: %s", prog,
+		               tt_bpf_why(errno));
+	return fd;
+}
+
 /* The key after key (NULL: the first). */
 int
 tt_bpf_next_key(int fd, const void *key, void *next)
@@ -428,6 +445,14 @@ tt_bpf_attach_cookie(struct tt_bpf *b, const char *prog, int perf_fd, uint64_t c
                      struct tt_err *err)
 {
 	(void)b, (void)prog, (void)perf_fd, (void)cookie;
+	return err_set(err, "BPF was not built in");
+}
+
+/* Not built in. */
+int
+tt_bpf_attach_trace(struct tt_bpf *b, const char *prog, struct tt_err *err)
+{
+	(void)b, (void)prog;
 	return err_set(err, "BPF was not built in");
 }
 

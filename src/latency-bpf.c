@@ -42,14 +42,12 @@ struct latbpf_func {
 
 struct latbpf {
 	struct tt_bpf *obj;
-	int hists, targets, cfg, lost, comms;
+	struct latbpf_maps m;
+	int targets, cfg;
 	struct tt_lat_cfg c;
 	struct latbpf_att sys[2], fork;
 	struct latbpf_func *funcs;
 	size_t nfuncs;
-	int ncpus;
-	struct tt_lat_val *vals; /* one per CPU */
-	uint64_t *percpu;
 };
 
 /* BPF built in and allowed. */
@@ -133,16 +131,9 @@ latbpf_new(const struct latbpf_opts *o, struct tt_err *err)
 	    tt_bpf_resize(b->obj, "sysopen", LATBPF_THREADS, err) != 0 ||
 	    tt_bpf_load(b->obj, err) != 0)
 		goto fail;
-	b->hists = tt_bpf_map_fd(b->obj, "hists");
+	latbpf_maps_init(&b->m, b->obj);
 	b->targets = tt_bpf_map_fd(b->obj, "targets");
 	b->cfg = tt_bpf_map_fd(b->obj, "cfg");
-	b->lost = tt_bpf_map_fd(b->obj, "lost");
-	b->comms = tt_bpf_map_fd(b->obj, "comms");
-	b->ncpus = tt_bpf_ncpus();
-	if (b->ncpus < 1)
-		b->ncpus = 1;
-	b->vals = xcalloc((size_t)b->ncpus, sizeof *b->vals);
-	b->percpu = xcalloc((size_t)b->ncpus, sizeof *b->percpu);
 	b->c = (struct tt_lat_cfg){.filter = o->npids > 0,
 	                           .self = o->include_self ? 0 : (unsigned)getpid(),
 	                           .gen = 1,
@@ -215,15 +206,31 @@ latbpf_set_on(struct latbpf *b, bool on)
 	latbpf_cfg(b);
 }
 
+/* The maps. */
+void
+latbpf_maps_init(struct latbpf_maps *m, const struct tt_bpf *obj)
+{
+	m->hists = tt_bpf_map_fd(obj, "hists");
+	m->lost = tt_bpf_map_fd(obj, "lost");
+	m->comms = tt_bpf_map_fd(obj, "comms");
+	m->ncpus = tt_bpf_ncpus();
+	if (m->ncpus < 1)
+		m->ncpus = 1;
+	m->vals = xcalloc((size_t)m->ncpus, sizeof(struct tt_lat_val));
+	m->percpu = xcalloc((size_t)m->ncpus, sizeof *m->percpu);
+}
+
 /* Walk the histogram map, summing each bucket over the CPUs. */
 int
-latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx)
+latbpf_maps_read(struct latbpf_maps *m, void (*fn)(void *ctx, const struct latbpf_bucket *v),
+                 void *ctx)
 {
 	struct tt_lat_key k, next;
 	const struct tt_lat_key *prev = NULL;
+	const struct tt_lat_val *xs = m->vals;
 	int rc;
 
-	while ((rc = tt_bpf_next_key(b->hists, prev, &next)) == 0) {
+	while ((rc = tt_bpf_next_key(m->hists, prev, &next)) == 0) {
 		struct latbpf_bucket v = {.id = next.id,
 		                          .pid = (int)next.pid,
 		                          .bucket = next.bucket,
@@ -232,10 +239,10 @@ latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *
 
 		k = next;
 		prev = &k;
-		if (tt_bpf_lookup(b->hists, &k, b->vals) != 0)
+		if (tt_bpf_lookup(m->hists, &k, m->vals) != 0)
 			continue; /* gone between the two calls */
-		for (int c = 0; c < b->ncpus; c++) {
-			const struct tt_lat_val *x = &b->vals[c];
+		for (int c = 0; c < m->ncpus; c++) {
+			const struct tt_lat_val *x = &xs[c];
 
 			if (x->count == 0)
 				continue;
@@ -252,39 +259,63 @@ latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *
 	return rc == -ENOENT ? 0 : rc;
 }
 
+/* Every bucket of the histogram map. */
+int
+latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx)
+{
+	return latbpf_maps_read(&b->m, fn, ctx);
+}
+
 /* A process's command from the comms map. */
 bool
-latbpf_comm(struct latbpf *b, int pid, char *comm)
+latbpf_maps_comm(const struct latbpf_maps *m, int pid, char *comm)
 {
 	struct tt_lat_comm c;
 	uint32_t p = (uint32_t)pid;
 
-	if (tt_bpf_lookup(b->comms, &p, &c) != 0)
+	if (tt_bpf_lookup(m->comms, &p, &c) != 0)
 		return false;
 	memcpy(comm, c.comm, sizeof c.comm);
 	comm[sizeof c.comm - 1] = '\0';
 	return true;
 }
 
+/* A process's command. */
+bool
+latbpf_comm(struct latbpf *b, int pid, char *comm)
+{
+	return latbpf_maps_comm(&b->m, pid, comm);
+}
+
 /* The lost map's slot why, summed over CPUs. */
-static uint64_t
-latbpf_lost_slot(struct latbpf *b, uint32_t why)
+uint64_t
+latbpf_maps_lost(struct latbpf_maps *m, uint32_t why)
 {
 	uint64_t sum = 0;
 
-	if (tt_bpf_lookup(b->lost, &why, b->percpu) != 0)
+	if (tt_bpf_lookup(m->lost, &why, m->percpu) != 0)
 		return 0;
-	for (int c = 0; c < b->ncpus; c++)
-		sum += b->percpu[c];
+	for (int c = 0; c < m->ncpus; c++)
+		sum += m->percpu[c];
 	return sum;
+}
+
+/* Free the scratch. */
+void
+latbpf_maps_free(struct latbpf_maps *m)
+{
+	free(m->vals);
+	free(m->percpu);
+	m->vals = NULL;
+	m->percpu = NULL;
 }
 
 /* Unpaired returns and calls not counted. */
 void
 latbpf_lost(struct latbpf *b, uint64_t *unpaired, uint64_t *lost)
 {
-	*unpaired = latbpf_lost_slot(b, TT_LAT_UNPAIRED);
-	*lost = latbpf_lost_slot(b, TT_LAT_DEEP) + latbpf_lost_slot(b, TT_LAT_FULL);
+	*unpaired = latbpf_maps_lost(&b->m, TT_LAT_UNPAIRED);
+	*lost = latbpf_maps_lost(&b->m, TT_LAT_DEEP) + latbpf_maps_lost(&b->m, TT_LAT_FULL);
 }
 
 /* Detach, close, free. */
@@ -300,7 +331,6 @@ latbpf_free(struct latbpf *b)
 		latbpf_remove_func(b, b->funcs[i].k);
 	tt_bpf_close(b->obj);
 	free(b->funcs);
-	free(b->vals);
-	free(b->percpu);
+	latbpf_maps_free(&b->m);
 	free(b);
 }

@@ -301,6 +301,19 @@ lat_acc_tick(struct lat_acc *a, double secs)
 	lat_hist_reset(&a->interval);
 }
 
+/* End an interval of secs whose interval histogram holds every value so
+ * far (read whole from the kernel): the new ones are the difference. */
+void
+lat_acc_tick_totals(struct lat_acc *a, double secs)
+{
+	a->last_interval =
+	    a->interval.count > a->total.count ? a->interval.count - a->total.count : 0;
+	a->rate = secs > 0 ? (double)a->last_interval / secs : 0;
+	if (a->interval.count >= a->total.count)
+		a->total = a->interval;
+	lat_hist_reset(&a->interval);
+}
+
 /* ---- pairing ---- */
 
 /* A table of 64 threads to begin with. */

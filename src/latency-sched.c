@@ -14,6 +14,7 @@
 #include "tracetop/frame.h"
 #include "tracetop/latency-bio.h"
 #include "tracetop/latency-sched.h"
+#include "tracetop/latency-schedbpf.h"
 #include "tracetop/offcpu.h"
 #include "tracetop/record.h"
 #include "tracetop/tasks.h"
@@ -24,6 +25,8 @@
 	 PERF_SAMPLE_RAW)
 
 #define LS_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
+/* The kinds the kernel can measure with BPF. */
+#define LS_BPF_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO))
 /* The kinds read from sched_switch. */
 #define LS_SWITCH_KINDS ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
 
@@ -72,7 +75,12 @@ struct latsched {
 	const char *reason_names[OFFCPU_NREASONS]; /* interned */
 	uint64_t events, lost;
 	uint64_t last_tick_ns;
-	char notice[256];
+	/* runq/bio in the kernel (then not in kinds), or NULL */
+	struct schedbpf *bpf;
+	unsigned bpf_kinds;
+	uint64_t bpf_events, bpf_lost, bpf_unpaired;
+	char bpf_why[200]; /* why not in the kernel, or "" */
+	char notice[600];
 };
 
 /* Any kind of ours? */
@@ -361,13 +369,25 @@ ls_notice(struct latsched *l)
 	                                             [LAT_BIO] = "block I/O"};
 	static const enum lat_kind order[] = {LAT_RUNQ, LAT_OFFCPU, LAT_ONCPU, LAT_BIO};
 	char list[64] = "";
-	size_t len = 0;
+	size_t len = 0, n;
 
+	if (l->bpf != NULL)
+		snprintf(l->notice, sizeof l->notice,
+		         "%s%s%s times in the kernel (BPF on BTF tracepoints: no record copied per "
+		         "event)%s",
+		         l->bpf_kinds & (1u << LAT_RUNQ) ? "run-queue" : "",
+		         l->bpf_kinds == LS_BPF_KINDS ? " and " : "",
+		         l->bpf_kinds & (1u << LAT_BIO) ? "block I/O" : "", l->kinds ? "; " : "");
+	else
+		l->notice[0] = '\0';
+	if (l->kinds == 0)
+		return;
+	n = strlen(l->notice);
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		if (l->kinds & (1u << order[i]))
 			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
 			                        len ? ", " : "", what[order[i]]);
-	snprintf(l->notice, sizeof l->notice,
+	snprintf(l->notice + n, sizeof l->notice - n,
 	         "%s times paired in user space: a ring record per %s%s%s", list,
 	         l->kinds & LS_SWITCH_KINDS ? "context switch" : "",
 	         l->kinds & (1u << LAT_OFFCPU)
@@ -378,6 +398,40 @@ ls_notice(struct latsched *l)
 		snprintf(l->notice + strlen(l->notice), sizeof l->notice - strlen(l->notice), "%s",
 		         l->kinds == (1u << LAT_BIO) ? "block request issued and completed"
 		                                     : ", block request issued and completed");
+	if (l->bpf_why[0] != '\0')
+		snprintf(l->notice + strlen(l->notice), sizeof l->notice - strlen(l->notice),
+		         " (not in the kernel: %s)", l->bpf_why);
+}
+
+/* runq and bio in the kernel when the backend and the kernel allow it
+ * (then taken out of kinds), else why not in bpf_why; -1 with err when
+ * --engine bpf cannot be had. */
+static int
+ls_bpf_setup(struct latsched *l, enum engine_backend backend, struct tt_err *err)
+{
+	unsigned k = l->kinds & LS_BPF_KINDS;
+	struct schedbpf_opts bo = {.runq = k & (1u << LAT_RUNQ),
+	                           .bio = k & (1u << LAT_BIO),
+	                           .pids = l->pids,
+	                           .npids = l->npids,
+	                           .include_self = l->include_self};
+	struct tt_err why;
+
+	if (k == 0)
+		return 0;
+	if (backend == ENGINE_BACKEND_PERF) {
+		snprintf(l->bpf_why, sizeof l->bpf_why, "--engine perf");
+		return 0;
+	}
+	if ((l->bpf = schedbpf_new(&bo, &why)) == NULL) {
+		if (backend == ENGINE_BACKEND_BPF)
+			return err_set(err, "--engine bpf: %s", why.msg);
+		snprintf(l->bpf_why, sizeof l->bpf_why, "%.199s", why.msg);
+		return 0;
+	}
+	l->bpf_kinds = k;
+	l->kinds &= ~k;
+	return 0;
 }
 
 /* Open the events of the kinds. */
@@ -403,7 +457,7 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 	}
 	if (o->command > 0)
 		ls_add_pid(l, o->command);
-	if (ls_offsets(l, err) != 0)
+	if (ls_bpf_setup(l, o->backend, err) != 0 || ls_offsets(l, err) != 0)
 		goto fail;
 	if (ncpus == 0) {
 		if (online_cpus(&cpus, &ncpus, err) != 0)
@@ -460,6 +514,8 @@ latsched_start(struct latsched *l, struct tt_err *err)
 	if ((l->sw_open && evlist_enable(&l->sw) != 0) ||
 	    (l->other_open && evlist_enable(&l->other) != 0))
 		return err_set(err, "cannot enable the sched/block events: %s", strerror(errno));
+	if (l->bpf != NULL)
+		schedbpf_set_on(l->bpf, true);
 	return 0;
 }
 
@@ -467,6 +523,8 @@ latsched_start(struct latsched *l, struct tt_err *err)
 void
 latsched_pause(struct latsched *l, bool paused)
 {
+	if (l->bpf != NULL)
+		schedbpf_set_on(l->bpf, !paused);
 	if (paused) {
 		if (l->sw_open)
 			evlist_disable(&l->sw);
@@ -617,6 +675,26 @@ latsched_read(struct latsched *l)
 		evlist_read_ordered(els, n, ls_record, l);
 }
 
+/* One bucket of the kernel's histograms into its row's interval (which
+ * gathers the totals so far: lat_acc_tick_totals). */
+static void
+ls_bpf_bucket(void *ctx, const struct latbpf_bucket *v)
+{
+	struct latsched *l = ctx;
+	struct ls_row *r;
+	char comm[16];
+
+	if (schedbpf_is_runq(v->id)) {
+		r = ls_row(l, LAT_RUNQ, v->pid, 0, NULL);
+		if (r->label == NULL && schedbpf_comm(l->bpf, v->pid, comm))
+			r->label = r->comm = str_intern(comm);
+	} else {
+		r = ls_row(l, LAT_BIO, 0, 0, ls_devname(l, (uint32_t)v->pid));
+	}
+	lat_hist_add_bucket(&r->acc.interval, v->bucket, v->count, v->sum, v->min, v->max,
+	                    v->error ? v->count : 0);
+}
+
 /* The interval's values join the totals. */
 void
 latsched_tick(struct latsched *l)
@@ -625,8 +703,21 @@ latsched_tick(struct latsched *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
-	for (size_t i = 0; i < l->nrows; i++)
-		lat_acc_tick(&l->rows[i].acc, secs);
+	if (l->bpf != NULL) {
+		schedbpf_read(l->bpf, ls_bpf_bucket, l);
+		schedbpf_lost(l->bpf, &l->bpf_unpaired, &l->bpf_lost);
+		l->bpf_events = 0;
+	}
+	for (size_t i = 0; i < l->nrows; i++) {
+		struct ls_row *r = &l->rows[i];
+
+		if (l->bpf_kinds & (1u << r->kind)) {
+			lat_acc_tick_totals(&r->acc, secs);
+			l->bpf_events += 2 * r->acc.total.count;
+		} else {
+			lat_acc_tick(&r->acc, secs);
+		}
+	}
 	if (l->offcpu != NULL)
 		offcpu_tick(l->offcpu);
 	tasks_refresh(l->ts);
@@ -663,14 +754,28 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		o->rate = r->acc.rate;
 		o->hist = r->acc.total;
 	}
-	fl->sched_events = l->events;
-	fl->sched_lost = l->lost;
-	fl->sched_unpaired = l->runq.unpaired + l->bio.unpaired;
+	fl->sched_events = l->events + l->bpf_events;
+	fl->sched_lost = l->lost + l->bpf_lost;
+	fl->sched_unpaired = l->runq.unpaired + l->bio.unpaired + l->bpf_unpaired;
 	fl->sched_notice = l->notice[0] != '\0' ? l->notice : NULL;
 	if (l->offcpu != NULL)
 		cg_snapshot(offcpu_graph(l->offcpu), &fl->offcpu);
 	if (fl->target == NULL)
 		fl->target = l->filtered ? "target" : "system-wide";
+}
+
+/* The notice. */
+const char *
+latsched_notice(const struct latsched *l)
+{
+	return l->notice;
+}
+
+/* Why not BPF. */
+const char *
+latsched_why_not_bpf(const struct latsched *l)
+{
+	return l->bpf_why[0] != '\0' ? l->bpf_why : NULL;
 }
 
 /* Close and free. */
@@ -683,6 +788,7 @@ latsched_free(struct latsched *l)
 		evlist_close(&l->sw);
 	if (l->other_open)
 		evlist_close(&l->other);
+	schedbpf_free(l->bpf);
 	offcpu_free(l->offcpu);
 	lat_pair_free(&l->runq);
 	lat_pair_free(&l->oncpu);

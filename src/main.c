@@ -247,7 +247,8 @@ open_latency(const struct options *o, struct probes *p, struct session *s, int c
 		                           .command = child,
 		                           .cpus = o->cpus,
 		                           .ncpus = o->ncpus,
-		                           .include_self = o->include_self};
+		                           .include_self = o->include_self,
+		                           .backend = o->engine};
 		struct latsched *ls = latsched_new(&so, &err);
 
 		if (ls == NULL && !tui) {
@@ -256,6 +257,9 @@ open_latency(const struct options *o, struct probes *p, struct session *s, int c
 		}
 		if (ls != NULL) {
 			session_add(s, &source_latsched, ls);
+			if (!tui && latsched_why_not_bpf(ls) != NULL &&
+			    o->engine != ENGINE_BACKEND_PERF)
+				fprintf(stderr, "tracetop: latency %s\n", latsched_notice(ls));
 			if (latsched_start(ls, &err) != 0) {
 				fprintf(stderr, "tracetop: %s\n", err.msg);
 				return EXIT_RUNTIME;

@@ -385,7 +385,8 @@ lat_open(struct latpane *p, struct tui *t)
 		                           .ntids = lo.ntids,
 		                           .cpus = lo.cpus,
 		                           .ncpus = lo.ncpus,
-		                           .include_self = lo.include_self};
+		                           .include_self = lo.include_self,
+		                           .backend = o->engine};
 
 		if ((p->sched = latsched_new(&so, &err)) == NULL) {
 			snprintf(p->sched_error, sizeof p->sched_error, "%s", err.msg);

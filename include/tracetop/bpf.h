@@ -52,6 +52,11 @@ int tt_bpf_attach_perf(struct tt_bpf *b, const char *prog, int perf_fd, struct t
 int tt_bpf_attach_cookie(struct tt_bpf *b, const char *prog, int perf_fd, uint64_t cookie,
                          struct tt_err *err);
 
+/* Attach program prog, a BTF tracepoint program, as a raw tracepoint
+ * of its own (no perf event: other users of the tracepoint are not
+ * affected): the fd (closing it detaches), or -1 with err. */
+int tt_bpf_attach_trace(struct tt_bpf *b, const char *prog, struct tt_err *err);
+
 /* The key after key in map fd (key NULL: the first): 0, or -errno
  * (-ENOENT past the last). */
 int tt_bpf_next_key(int fd, const void *key, void *next);

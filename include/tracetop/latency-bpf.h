@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/bpf.h"
 #include "tracetop/util.h"
 
 struct latbpf;
@@ -56,6 +57,31 @@ struct latbpf_bucket {
 /* Every bucket of the histogram map, summed over CPUs, to fn. 0, or
  * -errno. */
 int latbpf_read(struct latbpf *b, void (*fn)(void *ctx, const struct latbpf_bucket *v), void *ctx);
+
+/* A loaded latency program's histogram, lost and comms maps (latency.h's
+ * layout, lathist.bpf.h's names), with the scratch to read per-CPU
+ * values: shared with latency-schedbpf. */
+struct latbpf_maps {
+	int hists, lost, comms, ncpus;
+	void *vals;       /* ncpus histogram values */
+	uint64_t *percpu; /* ncpus counters */
+};
+
+/* The maps of loaded object obj. */
+void latbpf_maps_init(struct latbpf_maps *m, const struct tt_bpf *obj);
+
+/* Every bucket, summed over CPUs, to fn. 0, or -errno. */
+int latbpf_maps_read(struct latbpf_maps *m, void (*fn)(void *ctx, const struct latbpf_bucket *v),
+                     void *ctx);
+
+/* Slot why of the lost map, summed over CPUs. */
+uint64_t latbpf_maps_lost(struct latbpf_maps *m, uint32_t why);
+
+/* Process pid's command (raw) into comm[16]; false when unknown. */
+bool latbpf_maps_comm(const struct latbpf_maps *m, int pid, char *comm);
+
+/* Free the scratch. */
+void latbpf_maps_free(struct latbpf_maps *m);
 
 /* The command of process pid as the program saw it at its first call
  * (raw: escape before output) into comm[16]; false when unknown. */

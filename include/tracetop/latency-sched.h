@@ -13,8 +13,10 @@
  *  - oncpu: a thread's switch-in to its switch-out, per thread: with
  *    offcpu, where its wall-clock time went.
  * Only the kinds asked for are opened; the sched_switch event carries
- * call chains only for offcpu. Nothing is changed in the kernel but perf
- * fds, gone with the process. */
+ * call chains only for offcpu. runq and bio are measured in the kernel
+ * instead where BPF is allowed (latency-schedbpf.h): no record per event.
+ * Nothing is changed in the kernel but perf and BPF fds, gone with the
+ * process. */
 #ifndef TRACETOP_LATENCY_SCHED_H
 #define TRACETOP_LATENCY_SCHED_H
 
@@ -23,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/engine.h"
 #include "tracetop/latency.h"
 #include "tracetop/util.h"
 
@@ -37,6 +40,10 @@ struct latsched_opts {
 	size_t ncpus;
 	bool include_self;   /* rows for tracetop itself */
 	unsigned mmap_pages; /* data pages per CPU ring (0: 128) */
+	/* runq and bio: histograms in the kernel with BPF (auto: where
+	 * allowed; bpf: or an error), else paired here from the rings (perf,
+	 * the zeroed default) */
+	enum engine_backend backend;
 };
 
 /* Does kinds ask for anything this source measures? */
@@ -79,6 +86,13 @@ void latsched_tick(struct latsched *l);
  * ones there and leaving the other sources' rows; the off-CPU trie's
  * snapshot into fl->offcpu. */
 void latsched_snapshot(struct latsched *l, struct frame_latency *fl);
+
+/* What is measured, where and what it costs. */
+const char *latsched_notice(const struct latsched *l);
+
+/* Why runq/bio asked for are not measured in the kernel, or NULL (they
+ * are, or were not asked for). */
+const char *latsched_why_not_bpf(const struct latsched *l);
 
 void latsched_free(struct latsched *l);
 

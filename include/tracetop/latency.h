@@ -102,6 +102,10 @@ void lat_acc_reset(struct lat_acc *a);
 /* End an interval of secs: its values join the total, their rate kept. */
 void lat_acc_tick(struct lat_acc *a, double secs);
 
+/* The same when the interval holds every value so far (a histogram read
+ * whole from the kernel at each tick): it replaces the total. */
+void lat_acc_tick_totals(struct lat_acc *a, double secs);
+
 /* One (kind, name, process) in a frame. */
 struct lat_row {
 	enum lat_kind kind;

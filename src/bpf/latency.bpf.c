@@ -13,16 +13,9 @@
 #include <bpf/bpf_tracing.h>
 
 #include "latency.h"
+#include "lathist.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-/* Sized by the reader before load. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct tt_lat_key);
-	__type(value, struct tt_lat_val);
-} hists SEC(".maps");
 
 /* Threads that ended with calls open age out. */
 struct {
@@ -47,15 +40,6 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
-/* The command of a process with a histogram, taken when its first bucket
- * is made (one that exits before a refresh is still named). */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct tt_lat_comm);
-} comms SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -63,29 +47,12 @@ struct {
 	__type(value, struct tt_lat_cfg);
 } cfg SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, TT_LAT_NLOST);
-	__type(key, __u32);
-	__type(value, __u64);
-} lost SEC(".maps");
-
 /* What the tracepoint programs return: 1, so that other perf events on
  * the shared tracepoints (another tool's, tracetop's Trace pane) still
  * get theirs (0 would discard the event for all of them); ours counts
  * it without sampling. The probe pairs' programs return 0: those probes
  * are tracetop's own, and it reads them only through the maps. */
 #define PASS 1
-
-/* Count one call not counted, by why. */
-static __always_inline void
-note_lost(__u32 why)
-{
-	__u64 *n = bpf_map_lookup_elem(&lost, &why);
-
-	if (n != 0)
-		*n += 1;
-}
 
 /* The configuration when this process is timed, else NULL. */
 static __always_inline struct tt_lat_cfg *
@@ -100,65 +67,6 @@ wanted(__u32 pid)
 	if (c->filter && (c->only != 0 ? pid != c->only : bpf_map_lookup_elem(&targets, &pid) == 0))
 		return 0;
 	return c;
-}
-
-/* 0 -> 0, [2^(k-1), 2^k) -> k, as lat_bucket in user space. */
-static __always_inline __u32
-bucket(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v == 0)
-		return 0;
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r + 1;
-}
-
-/* Add one call of ns to (id, pid)'s histogram. */
-static __always_inline void
-add(__u32 id, __u32 pid, __u64 ns, __u32 err)
-{
-	struct tt_lat_key k = {.id = id, .pid = pid, .bucket = bucket(ns), .err = err};
-	struct tt_lat_val *v = bpf_map_lookup_elem(&hists, &k), nv = {.min = ~0ULL};
-
-	if (v == 0) {
-		struct tt_lat_comm c;
-
-		if (bpf_get_current_comm(c.comm, sizeof c.comm) == 0)
-			bpf_map_update_elem(&comms, &pid, &c, BPF_ANY);
-		bpf_map_update_elem(&hists, &k, &nv, BPF_NOEXIST);
-		if ((v = bpf_map_lookup_elem(&hists, &k)) == 0) {
-			note_lost(TT_LAT_FULL);
-			return;
-		}
-	}
-	v->count += 1;
-	v->sum += ns;
-	if (ns < v->min)
-		v->min = ns;
-	if (ns > v->max)
-		v->max = ns;
 }
 
 /* A timed function was entered: push the time on the thread's stack. */
@@ -235,7 +143,7 @@ tt_lat_return(struct pt_regs *ctx)
 		if (s->id[i] != id)
 			continue;
 		if (s->at[i] <= now)
-			add(id, (__u32)(pt >> 32), now - s->at[i], 0);
+			hist_add(id, (__u32)(pt >> 32), now - s->at[i], 0, HIST_NAME_CURRENT, 0);
 		s->depth = i;
 		return 0;
 	}
@@ -318,7 +226,8 @@ tt_sys_exit(struct sys_exit_args *ctx)
 		note_lost(TT_LAT_UNPAIRED);
 		return PASS;
 	}
-	add((__u32)ctx->id, (__u32)(pt >> 32), now - o->at, ctx->ret < 0);
+	hist_add((__u32)ctx->id, (__u32)(pt >> 32), now - o->at, ctx->ret < 0, HIST_NAME_CURRENT,
+	         0);
 	o->gen = c->gen - 1; /* closed */
 	return PASS;
 }
