@@ -30,7 +30,9 @@ import xml.etree.ElementTree as ET
 
 WANT = {"alpha": 50.0, "beta": 30.0, "gamma": 20.0}
 TOL = 3.0
-SEG = re.compile(r"\[([^\]]*)\]|\|")
+# a segment ends at the "]" before the next segment, a gap or the line's end:
+# labels may hold brackets themselves ("[unknown] 0.1%", "[other]")
+SEG = re.compile(r"\[(.*?)\](?=\s*(?:\[|\||$))|\|")
 
 
 def segments(line):

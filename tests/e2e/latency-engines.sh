@@ -40,14 +40,21 @@ PY
 }
 
 for eng in bpf perf; do
-	"$TRACETOP" -b --engine $eng --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
+	TIMED_MEDIAN="$TT_TMP/$eng.median" \
+		"$TRACETOP" -b --engine $eng --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
 		>"$TT_TMP/$eng.json" 2>"$TT_TMP/$eng.err"
 	ok $? "--engine $eng: exit 0"
 	[ -s "$TT_TMP/$eng.err" ] && diag "$(head -c 300 "$TT_TMP/$eng.err")"
 	is "$(q "$TT_TMP/$eng.json" 'f["count"]')" 41 "--engine $eng: timed_fn counted 41 times"
 	within "$(q "$TT_TMP/$eng.json" 'sum(c for lo, c in f["hist"] if lo in (1048576, 2097152))')" 31 41 \
 		"--engine $eng: (but for a loaded machine's scheduler slack: 3 in 4) every call in [1M, 2M) or [2M, 4M)"
-	within "$(q "$TT_TMP/$eng.json" 'f["p50_ns"]')" 1600000 2400000 "--engine $eng: p50 within 20 % of 2 ms"
+	# 20 % of the calls' own median: 2 ms on a quiet machine, more when
+	# the scheduler is slow to wake the sleeper (a loaded one); tracetop
+	# must measure what happened
+	m=$(cat "$TT_TMP/$eng.median" 2>/dev/null || echo 2000000)
+	within "$(q "$TT_TMP/$eng.json" 'f["p50_ns"]')" $((m * 8 / 10)) $((m * 12 / 10)) \
+		"--engine $eng: p50 within 20 % of the calls' own median ($m ns; each sleeps 2 ms)"
+	within "$m" 2000000 4000000 "--engine $eng: the calls took 2 ms and a bit ($m ns)"
 	is "$(q "$TT_TMP/$eng.json" 's["count"]')" 40 \
 		"--engine $eng: 40 clock_nanosleep syscalls (the recursive call's outer run sleeps not)"
 	is "$(q "$TT_TMP/$eng.json" 'j["lost"]')" 0 "--engine $eng: nothing lost"

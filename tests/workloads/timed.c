@@ -7,9 +7,13 @@
  * timed_fn(1) calls timed_fn(0), which sleeps: both calls take about
  * 2 ms), the rest are plain. So timed_fn runs exactly N times: N - DEPTH
  * from the top, DEPTH from itself; it sleeps N - DEPTH times, once per
- * call from the top. N > DEPTH >= 1. Prints nothing.
+ * call from the top. N > DEPTH >= 1. Prints nothing; with TIMED_MEDIAN
+ * set to a path, writes there the median of the top-level calls' own
+ * durations in ns (what a tracer should measure, the scheduler's slack on
+ * a loaded machine included).
  */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -29,15 +33,46 @@ timed_fn(int depth)
 
 static long second_calls; /* the second thread's top-level calls */
 static int depth = 1;     /* how deep its first call recurses */
+static uint64_t *took;    /* each top-level call's duration, ns */
+static long ntook;        /* its slots: first thread's from 0, second's from the end */
+
+/* Now, in ns. */
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Call timed_fn(d) from the top, keeping its duration in slot i. */
+static void
+timed_call(int d, long i)
+{
+	uint64_t t0 = now_ns();
+
+	timed_fn(d);
+	took[i] = now_ns() - t0;
+}
+
+/* Order durations for the median. */
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
 
 /* The second thread: one recursive call (two runs), then plain ones. */
 static void *
 second(void *arg)
 {
 	(void)arg;
-	timed_fn(depth);
+	timed_call(depth, ntook - 1);
 	for (long i = 1; i < second_calls; i++)
-		timed_fn(0);
+		timed_call(0, ntook - 1 - i);
 	return NULL;
 }
 
@@ -58,10 +93,22 @@ main(int argc, char **argv)
 	/* N runs: the second thread's calls make second_calls + DEPTH runs */
 	second_calls = (n - depth) / 2;
 	first = n - depth - second_calls;
+	ntook = first + second_calls;
+	if ((took = calloc((size_t)ntook, sizeof *took)) == NULL)
+		return 1;
 	if (pthread_create(&t, NULL, second, NULL) != 0)
 		return 1;
 	for (long i = 0; i < first; i++)
-		timed_fn(0);
+		timed_call(0, i);
 	pthread_join(t, NULL);
+	if (getenv("TIMED_MEDIAN") != NULL) {
+		FILE *f = fopen(getenv("TIMED_MEDIAN"), "w");
+
+		qsort(took, (size_t)ntook, sizeof *took, cmp_u64);
+		if (f == NULL || fprintf(f, "%llu\n", (unsigned long long)took[ntook / 2]) < 0 ||
+		    fclose(f) != 0)
+			return 1;
+	}
+	free(took);
 	return 0;
 }
