@@ -1,13 +1,15 @@
 /* pane-top-impl: the Top pane's state, shared by its files (pane-top.c,
- * pane-top-zoom.c) and nothing else. */
+ * pane-top-zoom.c, pane-top-rows.c, pane-top-tree.c) and nothing else. */
 #ifndef TRACETOP_UI_PANE_TOP_IMPL_H
 #define TRACETOP_UI_PANE_TOP_IMPL_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tracetop/hist.h"
 #include "tracetop/sym-name.h"
+#include "ui/action.h"
 #include "ui/calltree.h"
 #include "ui/listpane.h"
 #include "ui/table.h"
@@ -57,5 +59,21 @@ void top_filter(struct top *p, const struct tui *t, const struct frame *f);
 
 /* g: group the rows by the next keys of the cycle (pane-top-rows.c). */
 int top_group_cycle(struct top *p, struct tui *t);
+
+/* Rebuild the lines from the snapshot and hand them to the table;
+ * select_id, unless 0, becomes the selected line (pane-top.c). */
+void top_rebuild(struct top *p, struct tui *t, uintptr_t select_id);
+
+/* The Symbol column's title, which says what the trees show (pane-top.c). */
+void top_set_title(struct top *p);
+
+/* Tree keys without call stacks: say how to get them (pane-top-tree.c). */
+int top_no_stacks(struct tui *t);
+
+/* Show r's callers (or callees) under it (pane-top-tree.c). */
+int top_show_tree(struct top *p, struct tui *t, const struct hist_row *r, bool callers);
+
+/* The tree keys: + - E C G % and Enter on a tree line (pane-top-tree.c). */
+int top_tree_action(struct top *p, struct tui *t, enum action a);
 
 #endif
