@@ -15,7 +15,10 @@ need_tool python3 python3
 if ! (cd "$TT_TMP" && timeout 180 npm install --no-audit --no-fund --silent pprof-format \
 	>"$TT_TMP/npm.log" 2>&1) || [ ! -d "$TT_TMP/node_modules/pprof-format" ]; then
 	diag "$(tail -n 5 "$TT_TMP/npm.log")"
-	tap_skip_all "npm could not install pprof-format (no access to the npm registry?)"
+	# e.g. SELF_SIGNED_CERT_IN_CHAIN: a network whose TLS proxy this root's
+	# CA store does not trust
+	why=$(grep -oE 'code [A-Z_]+|E[A-Z_]{4,}' "$TT_TMP/npm.log" | head -n 1)
+	tap_skip_all "npm could not install pprof-format from the registry${why:+ ($why)}"
 fi
 DECODE="node $TT_SRCDIR/tests/e2e/pprof-decode.cjs $TT_TMP/node_modules"
 
