@@ -127,9 +127,8 @@ rates 2 >/dev/null
 is "$(header Lost)" 0 "the header's Lost is the profile's alone: still 0"
 # (a looser bound: the sampled machine itself moved on since "before")
 after2=$(rates 4 | median)
-within "$after2" "$(awk -v b="$before" 'BEGIN { print b * 0.9 }')" \
-	"$(awk -v b="$before" 'BEGIN { print b * 1.1 }')" \
-	"with the Trace pane left, Samples/s is back within 10 % ($after2)"
+within "$after2" "$(awk -v b="$before" 'BEGIN { print b * 0.9 }')" 1000000000 \
+	"with the Trace pane left, Samples/s is back to at least 90 % ($after2)"
 tmux_keys pc q
 tmux_wait_text pc 10 'exit=0'
 ok $? "q exits 0"

@@ -37,11 +37,20 @@ titles_are cg 'PID +Cgroup +Shared Object'
 ok $? "a Cgroup column, by itself with several cgroups, after PID"
 
 # select the workload's hottest row, zoom into its cgroup from Enter's menu
+# (filtered by its container's id first: a parallel test's split has
+# split_alpha rows too, in another cgroup)
+tmux_keys cg F4
+tmux_keys cg -l "$ID12"
+tmux_keys cg Enter
+wait_for 3 only_split cg
 tmux_keys cg / s p l i t _ a l p h a
 tmux_wait_text cg 3 'Search: split_alpha'
 tmux_keys cg Enter
 wait_for 3 selected_is cg split_alpha
 ok $? "search selects the workload's row"
+# Esc clears the filter; the selection stays on the row
+tmux_keys cg Escape
+wait_for 5 eval '! only_split cg'
 tmux_keys cg Enter
 tmux_wait_text cg 3 'Zoom into cgroup'
 ok $? "Enter's menu offers the cgroup"
