@@ -30,6 +30,9 @@
 /* The kinds read from sched_switch. */
 #define LS_SWITCH_KINDS ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
 
+/* Refreshes in which a runq row from the kernel is renamed from /proc. */
+#define LS_RENAME_TICKS 4
+
 /* One (kind, process, thread, name). */
 struct ls_row {
 	enum lat_kind kind;
@@ -38,6 +41,7 @@ struct ls_row {
 	const char *stack; /* offcpu: its trie root */
 	const char *label; /* runq: the process's command when last seen (not in the key) */
 	const char *comm;  /* the process's command when last seen, or NULL (bio) */
+	unsigned born;     /* runq from the kernel: the refresh it first came in */
 	struct lat_acc acc;
 };
 
@@ -56,6 +60,7 @@ struct latsched {
 	struct evsel *ev_switch, *ev_wake, *ev_wake_new, *ev_issue, *ev_done;
 	struct ls_offsets off;
 	struct tasks *ts;
+	unsigned ticks; /* refreshes so far */
 	struct offcpu *offcpu;
 	struct lat_pair runq;  /* per thread: when it became runnable */
 	struct lat_pair oncpu; /* per thread: when it was switched in */
@@ -685,7 +690,17 @@ ls_bpf_bucket(void *ctx, const struct latbpf_bucket *v)
 	char comm[16];
 
 	if (schedbpf_is_runq(v->id)) {
+		const char *now;
+
 		r = ls_row(l, LAT_RUNQ, v->pid, 0, NULL);
+		if (r->label == NULL)
+			r->born = l->ticks;
+		/* named from /proc in its first refreshes: the kernel's map holds
+		 * the command of the row's first wait, which for a command
+		 * tracetop starts can come before its exec */
+		if (l->ticks - r->born < LS_RENAME_TICKS &&
+		    (now = tasks_read_comm(l->ts, v->pid, v->pid)) != NULL)
+			r->label = r->comm = now;
 		if (r->label == NULL && schedbpf_comm(l->bpf, v->pid, comm))
 			r->label = r->comm = str_intern(comm);
 	} else {
@@ -703,6 +718,7 @@ latsched_tick(struct latsched *l)
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
 
 	l->last_tick_ns = now;
+	l->ticks++;
 	if (l->bpf != NULL) {
 		schedbpf_read(l->bpf, ls_bpf_bucket, l);
 		schedbpf_lost(l->bpf, &l->bpf_unpaired, &l->bpf_lost);

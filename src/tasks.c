@@ -473,8 +473,8 @@ proc_status(const struct tasks *ts, int tid, int *tgid, uid_t *uid)
 
 /* The comm of thread tid of pid (PROC/PID/task/TID/comm, else
  * PROC/TID/comm), interned; NULL if unreadable. */
-static const char *
-proc_comm(const struct tasks *ts, int pid, int tid)
+const char *
+tasks_read_comm(const struct tasks *ts, int pid, int tid)
 {
 	char path[PATH_MAX], buf[64];
 	ssize_t n;
@@ -540,12 +540,12 @@ thread_synth(struct tasks *ts, int pid, int tid, bool *fresh_proc)
 		return thread_gone(ts, pid < 0 ? tid : pid, tid, fresh_proc);
 	if (pid < 0)
 		pid = tgid;
-	comm = proc_comm(ts, pid, tid);
+	comm = tasks_read_comm(ts, pid, tid);
 	if (comm == NULL)
 		comm = str_intern("[unknown]");
 	proc = itab_get(&ts->procs, pid);
 	if (proc == NULL) {
-		const char *pcomm = pid == tid ? comm : proc_comm(ts, pid, pid);
+		const char *pcomm = pid == tid ? comm : tasks_read_comm(ts, pid, pid);
 
 		proc = task_new(ts, pid, uid, pcomm != NULL ? pcomm : comm);
 		proc->cgroup = cgroup_of_pid(ts->proc_root, pid);

@@ -68,6 +68,10 @@ struct thread *tasks_thread(struct tasks *ts, int pid, int tid);
 
 /* Records that change the model. */
 void tasks_comm(struct tasks *ts, const struct record_comm *c);
+
+/* The comm of thread tid of pid as /proc says it now, interned; NULL if
+ * unreadable. */
+const char *tasks_read_comm(const struct tasks *ts, int pid, int tid);
 void tasks_mmap(struct tasks *ts, const struct record_mmap *m);
 void tasks_fork(struct tasks *ts, const struct record_task *t);
 void tasks_exit(struct tasks *ts, const struct record_task *t);
