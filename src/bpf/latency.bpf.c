@@ -32,14 +32,6 @@ struct {
 	__type(value, struct tt_lat_sys);
 } sysopen SEC(".maps");
 
-/* The processes timed, and their children (tt_fork adds them). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} targets SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -157,7 +149,6 @@ int
 tt_fork(void *ctx)
 {
 	__u32 zero = 0, parent = 0, child = 0;
-	__u8 one = 1;
 	struct tt_lat_cfg *c = bpf_map_lookup_elem(&cfg, &zero);
 
 	/* a child of a timed process is timed too (a new thread's tid is
@@ -168,10 +159,8 @@ tt_fork(void *ctx)
 		return PASS;
 	if (c->only != 0 ? parent != c->only : bpf_map_lookup_elem(&targets, &parent) == 0)
 		return PASS;
-	if (bpf_map_update_elem(&targets, &child, &one, BPF_ANY) != 0) {
-		note_lost(TT_LAT_FULL);
+	if (!target_add(child))
 		return PASS;
-	}
 	c->only = 0; /* several now: the map decides */
 	return PASS;
 }

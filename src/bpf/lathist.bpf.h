@@ -1,5 +1,5 @@
 /* lathist.bpf.h: what the in-kernel latency programs (latency.bpf.c,
- * schedlat.bpf.c) share: the histogram, command and lost maps read by
+ * schedlat.bpf.c) share: the histogram, command, lost and target maps read by
  * src/latency-bpf.c's helpers, the log2 bucket and adding a value. BPF
  * code only: include once, after the BPF headers and latency.h. */
 #ifndef TRACETOP_BPF_LATHIST_BPF_H
@@ -37,6 +37,28 @@ note_lost(__u32 why)
 
 	if (n != 0)
 		*n += 1;
+}
+
+/* The processes measured, and their children (each program's fork
+ * handler adds them with target_add). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, __u8);
+} targets SEC(".maps");
+
+/* Measure process pid too (a target's child); 0 when the map is full,
+ * which is counted. */
+static __always_inline int
+target_add(__u32 pid)
+{
+	__u8 one = 1;
+
+	if (bpf_map_update_elem(&targets, &pid, &one, BPF_ANY) == 0)
+		return 1;
+	note_lost(TT_LAT_FULL);
+	return 0;
 }
 
 /* 0 -> 0, [2^(k-1), 2^k) -> k, as lat_bucket in user space. */

@@ -60,14 +60,6 @@ struct {
 	__type(value, struct tt_sl_start);
 } inflight SEC(".maps");
 
-/* The processes measured, and their children (tt_sl_fork adds them). */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, __u8);
-} targets SEC(".maps");
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -172,12 +164,10 @@ BPF_PROG(tt_sl_fork, struct task_struct *parent, struct task_struct *child)
 	__u32 zero = 0, ptgid = (__u32)BPF_CORE_READ(parent, tgid),
 	      ctgid = (__u32)BPF_CORE_READ(child, tgid);
 	struct tt_sl_cfg *c = bpf_map_lookup_elem(&cfg, &zero);
-	__u8 one = 1;
 
 	if (c == 0 || !c->filter || ptgid == ctgid || bpf_map_lookup_elem(&targets, &ptgid) == 0)
 		return 0;
-	if (bpf_map_update_elem(&targets, &ctgid, &one, BPF_ANY) != 0)
-		note_lost(TT_LAT_FULL);
+	target_add(ctgid);
 	return 0;
 }
 
