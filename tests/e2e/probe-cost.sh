@@ -125,10 +125,10 @@ ok $? "leaving the Trace pane closes its fds: only counted again ($(perf_fds) of
 # back in the Probes pane the stream stops: the profile gets its rings back
 rates 2 >/dev/null
 is "$(header Lost)" 0 "the header's Lost is the profile's alone: still 0"
-# (a looser bound: the sampled machine itself moved on since "before")
-after2=$(rates 4 | median)
-within "$after2" "$(awk -v b="$before" 'BEGIN { print b * 0.9 }')" 1000000000 \
-	"with the Trace pane left, Samples/s is back to at least 90 % ($after2)"
+# (reported, not bounded: a system-wide rate follows how busy the machine
+# is, which parallel tests change; the closed fds and Lost 0 above are
+# what says the stream has stopped)
+diag "Samples/s with the Trace pane left: $(rates 4 | median) ($before before)"
 tmux_keys pc q
 tmux_wait_text pc 10 'exit=0'
 ok $? "q exits 0"
