@@ -38,6 +38,9 @@
 #                        the kernel within 20 s, else tcg)
 #   TT_VM_TIMEOUT        seconds before qemu is killed (default 60 + 120 a test)
 #   TT_VM_TEST_TIMEOUT   seconds for one test inside the VM (default 120)
+#   TT_VM_STALL          seconds of silence on both serial ports before a hung
+#                        guest is killed (default TT_VM_TEST_TIMEOUT + 120)
+#   TT_VM_NO_RETRY=1     no second boot after a guest hang
 #   TT_VM_MEM, TT_VM_SMP memory and CPUs of the VM (default 512M, 2)
 #   TT_VM_APPEND         more kernel command-line arguments
 #   TT_VM_KEEP           a directory: keep the initramfs and console logs there
@@ -51,6 +54,7 @@ export TT_SRCDIR TT_BUILDDIR
 
 VM_CACHE="${TT_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracetop-vm}"
 VM_TEST_TIMEOUT="${TT_VM_TEST_TIMEOUT:-120}"
+VM_STALL="${TT_VM_STALL:-$((VM_TEST_TIMEOUT + 120))}"
 VM_MEM="${TT_VM_MEM:-512M}"
 VM_SMP="${TT_VM_SMP:-2}"
 QEMU=qemu-system-x86_64
@@ -497,7 +501,11 @@ relay() {
 		return
 	fi
 	if [ -n "$cur" ]; then
-		result 1 "${cur%-vm.sh}: did not finish (the VM crashed or qemu was killed after $VM_TIMEOUT s)"
+		if [ -e "$TT_TMP/stalled" ]; then
+			result 1 "${cur%-vm.sh}: did not finish (the VM hung: both serial ports silent for $VM_STALL s)"
+		else
+			result 1 "${cur%-vm.sh}: did not finish (the VM crashed or qemu was killed after $VM_TIMEOUT s)"
+		fi
 		console_tail
 	fi
 	for t in "$@"; do
@@ -547,6 +555,9 @@ boot() {
 	) 2>/dev/null &
 	QPID=$!
 	bg_pid $QPID
+	rm -f "$TT_TMP/stalled"
+	stall_watch "$QPID" &
+	bg_pid $!
 	if [ -n "${2:-}" ] && ! wait_for "$2" booted_or_gone; then
 		kill "$QPID" 2>/dev/null
 		wait "$QPID"
@@ -555,6 +566,30 @@ boot() {
 	fi
 	wait "$QPID"
 	QSTATUS=$?
+}
+
+# stall_watch QPID: kill the VM when neither of its serial logs has grown
+# for $VM_STALL s. A guest test writes at least every VM_TEST_TIMEOUT s (its
+# watchdog ends it), so silence that long means the guest kernel hung (a
+# TCG guest starved by a loaded host stalls in RCU and never recovers);
+# waiting for VM_TIMEOUT would only burn the rest of the budget.
+stall_watch() {
+	local qpid="$1" size last="" quiet=0
+	while kill -0 "$qpid" 2>/dev/null; do
+		sleep 5
+		size="$(cat "$TT_TMP/tap.log" "$TT_TMP/console.log" 2>/dev/null | wc -c)"
+		if [ "$size" = "$last" ]; then
+			quiet=$((quiet + 5))
+		else
+			quiet=0 last="$size"
+		fi
+		if [ "$quiet" -ge "$VM_STALL" ]; then
+			touch "$TT_TMP/stalled"
+			pkill -TERM -P "$qpid" 2>/dev/null
+			kill -TERM "$qpid" 2>/dev/null
+			return
+		fi
+	done
 }
 
 # Succeed once /init has started or qemu has stopped.
@@ -604,6 +639,18 @@ elif [ "$ACCEL" = kvm ]; then
 	boot kvm
 fi
 [ "$ACCEL" = tcg ] && boot tcg
+# A guest that hung without a failed test so far gets one more boot, and
+# the hang is told: a real fault of tracetop hangs it again.
+if ! grep -q '^TT-VM-DONE' "$TT_TMP/tap.log" && grep -q '^TT-VM-BOOTED' "$TT_TMP/tap.log" &&
+	! grep -q '^not ok' "$TT_TMP/tap.log" && [ -z "${TT_VM_NO_RETRY:-}" ]; then
+	hung="$(grep '^TT-VM-TEST-BEGIN' "$TT_TMP/tap.log" | tail -n 1 | cut -d' ' -f2)"
+	diag "the VM stopped in ${hung:-?} without a failed test ($([ -e "$TT_TMP/stalled" ] &&
+		echo "silent for $VM_STALL s" || echo "qemu status $QSTATUS")); its console said:"
+	diag "$(tr -d '\r' <"$TT_TMP/console.log" | grep -m 4 -E 'Kernel panic|BUG:|Oops|WARNING:|stall')"
+	diag "booting it once more, all tests again"
+	cp "$TT_TMP/console.log" "$TT_TMP/console.first.log"
+	boot "$ACCEL"
+fi
 t2=$(_tap_now_us)
 if [ -n "${TT_VM_KEEP:-}" ]; then
 	mkdir -p "$TT_VM_KEEP" && cp "$TT_TMP"/{initrd.gz,tap.log,console.log,qemu.log} "$TT_VM_KEEP/"
