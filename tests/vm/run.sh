@@ -333,7 +333,7 @@ build_initramfs() {
 	while read -r app; do
 		[ -e "$ROOT/$app" ] || [ -L "$ROOT/$app" ] || ln -s /usr/bin/busybox "$ROOT/$app"
 	done < <("$BUSYBOX" --list-full)
-	[ -e "$ROOT/bin/sh" ] || ln -s busybox "$ROOT/usr/bin/sh"
+	[ -e "$ROOT/bin/sh" ] || [ -L "$ROOT/bin/sh" ] || ln -s busybox "$ROOT/usr/bin/sh"
 	# the workloads that were built
 	for f in "$TT_BUILDDIR"/tests/workloads/*; do
 		[ -f "$f" ] && [ -x "$f" ] || continue
