@@ -58,6 +58,9 @@ struct annot {
 	struct annot_back back[ANNOT_BACK_MAX];
 	size_t nback;
 	struct annot_row row;
+	/* select the hottest line once there is one (a row's samples start
+	 * when it is opened), unless a key came first */
+	bool select_hot;
 	char title[64];
 	struct table_col cols[ACOL_COUNT];
 	char error[sizeof(struct tt_err)]; /* why the last open failed */
@@ -245,6 +248,10 @@ annot_update(void *pp, struct tui *t, const struct frame *f)
 	annotate_update(p->a,
 	                frame_annot(f, t->event, p->a->dso, p->a->sym, p->row.mask, &p->row.who));
 	annot_rows(p);
+	if (p->select_hot && p->a->hottest >= 0) {
+		p->select_hot = false;
+		annot_select(p, p->a->hottest);
+	}
 }
 
 /* Open sym of dso; true on success (else the reason on the status line). */
@@ -265,8 +272,13 @@ annot_open(struct annot *p, struct tui *t, struct dso *dso, const struct sym *sy
 	 * (annot_update reads it): the function's so far (kept for the
 	 * hottest ones), or the row's from now on */
 	engine_addrhist_want(t->engine, dso, sym, kernel, p->row.mask, &p->row.who);
+	p->select_hot = true;
+	p->list.table.have_sel = false;
 	tui_snapshot(t);
-	annot_select(p, a->hottest);
+	if (p->select_hot && a->hottest >= 0) {
+		p->select_hot = false;
+		annot_select(p, a->hottest);
+	}
 	if (a->notice[0] != '\0')
 		tui_status(t, false, "%s", a->notice);
 	return true;
@@ -339,8 +351,10 @@ annot_back(struct annot *p, struct tui *t)
 		return REACT_HANDLED | REACT_REDRAW;
 	}
 	b = p->back[--p->nback];
-	if (annot_open(p, t, b.dso, b.sym, b.kernel))
+	if (annot_open(p, t, b.dso, b.sym, b.kernel)) {
+		p->select_hot = false; /* the line we left stays selected */
 		annot_select(p, annotate_line_of(p->a, b.addr));
+	}
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
@@ -358,6 +372,7 @@ annot_action(void *pp, struct tui *t, enum action a)
 	struct annot *p = pp;
 	ssize_t cur = annot_index(p, table_selected(&p->list.table));
 
+	p->select_hot = false;
 	switch (a) {
 	case ACT_HOT_NEXT:
 	case ACT_HOT_PREV:

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The Annotate pane, driven for real in tmux: from the Top pane (a, or the
 # Enter menu) to the hot function's instructions with their share of the
-# samples, the hottest selected, source lines of the -g build, ] and [
+# samples (the row's: the title names its command), the hottest selected, source lines of the -g build, ] and [
 # cycling hot lines, Enter following the loop's jump, S, A and P toggles,
 # and a function without debug info saying "disassembly only".
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +51,8 @@ tmux_keys an Enter
 tmux_keys an a
 tmux_wait_text an 5 'hot_loop_fn +.*hotloop +[0-9]+ samples'
 ok $? "a annotates the selected function"
+tmux_wait_text an 3 'hot_loop_fn +.*hotloop +command hotloop +[0-9]+ samples'
+ok $? "the title names whose samples: the row's command"
 tmux_wait_text an 3 ' Top +Counters +Trace +Probes +System +Processes +Latency +Annotate'
 ok $? "in the Annotate pane"
 tmux_wait_text an 3 'hotloop\.c:[0-9]+ '
