@@ -13,15 +13,16 @@
 /* Where the insert dialogue is. */
 enum probes_step {
 	STEP_NONE,
-	STEP_WHERE,  /* menu: kernel, binary, a target's objects */
-	STEP_KFUNC,  /* picker: kernel functions */
-	STEP_BINARY, /* prompt: a binary's path */
-	STEP_PID,    /* prompt: a process whose objects to offer */
-	STEP_OBJECT, /* picker: a target's objects */
-	STEP_UFUNC,  /* picker: the binary's functions */
-	STEP_WHEN,   /* menu: entry or return */
-	STEP_ARGS,   /* prompt: arguments */
-	STEP_ROW,    /* the Enter menu of a row */
+	STEP_WHERE,      /* menu: kernel, binary, a target's objects */
+	STEP_KFUNC,      /* picker: kernel functions */
+	STEP_BINARY,     /* prompt: a binary's path */
+	STEP_PID,        /* prompt: a process whose objects to offer */
+	STEP_OBJECT,     /* picker: a target's objects */
+	STEP_UFUNC,      /* picker: the binary's functions */
+	STEP_TRACEPOINT, /* picker: the tracepoints, one to count */
+	STEP_WHEN,       /* menu: entry or return */
+	STEP_ARGS,       /* prompt: arguments */
+	STEP_ROW,        /* the Enter menu of a row */
 };
 
 enum probes_menu_id {
@@ -29,6 +30,7 @@ enum probes_menu_id {
 	MENU_BINARY,
 	MENU_OBJECTS, /* + index of the target pid */
 	MENU_PID = 50,
+	MENU_TRACEPOINT,
 	MENU_ENTRY = 100,
 	MENU_RETURN,
 	MENU_TIME,
@@ -44,7 +46,7 @@ struct probes_pane {
 	size_t cap;
 	enum probes_step step;
 	char **names; /* the picker's items */
-	size_t nnames;
+	size_t nnames, names_cap;
 	char binary[4096]; /* the binary being probed, "" for the kernel */
 	int object_pid;    /* whose objects the object picker lists */
 	char func[512];    /* the function chosen: its raw name */

@@ -3,12 +3,14 @@
  * target's objects) through pickers, entry or return, then optional
  * arguments; the probe's hits are then counted, its events streamed
  * while the Trace pane is seen. The Top pane's "probe this function"
- * joins it at the entry-or-return step. */
+ * joins it at the entry-or-return step. A tracepoint picked there is
+ * only counted (a row's Enter menu streams it). */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/evspec.h"
 #include "tracetop/probe.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/util.h"
@@ -21,7 +23,7 @@ probes_names_drop(struct probes_pane *p)
 {
 	names_free(p->names, p->nnames);
 	p->names = NULL;
-	p->nnames = 0;
+	p->nnames = p->names_cap = 0;
 }
 
 /* Open a picker over p->names for step. */
@@ -168,6 +170,7 @@ probes_where_menu(struct probes_pane *p, struct tui *t)
 		menu_add(&t->menu, MENU_OBJECTS + (int)i, false,
 		         "A function of process %d's objects...", o->pids[i]);
 	menu_add(&t->menu, MENU_PID, false, "A function of any process's objects (its pid)...");
+	menu_add(&t->menu, MENU_TRACEPOINT, false, "A tracepoint (count its hits)...");
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
@@ -196,6 +199,53 @@ probes_make(struct probes_pane *p, struct tui *t, const char *args)
 	tui_snapshot(t);
 }
 
+/* Collect one tracepoint of the catalog for the picker. */
+static void
+probes_catalog_event(void *arg, const char *name, const char *alias, const char *note)
+{
+	struct probes_pane *p = arg;
+
+	(void)alias;
+	(void)note;
+	names_push(&p->names, &p->nnames, &p->names_cap, xstrdup(name));
+}
+
+/* Why the catalog is empty, on the status line. */
+static void
+probes_catalog_message(void *arg, const char *text)
+{
+	struct probes_pane *p = arg;
+
+	tui_status(p->tui, true, "%s", text);
+}
+
+/* Offer every tracepoint, to count one. */
+static int
+probes_pick_tracepoint(struct probes_pane *p, struct tui *t)
+{
+	const struct evspec_visitor v = {probes_catalog_event, probes_catalog_message, p};
+
+	probes_names_drop(p);
+	evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	return probes_picker(p, t, STEP_TRACEPOINT, "Tracepoint to count");
+}
+
+/* Count the hits of a tracepoint, as a row of ours. */
+static void
+probes_count_tracepoint(struct tui *t, const char *name)
+{
+	struct tt_err err;
+	char esc[160];
+
+	str_escape(esc, sizeof esc, name, strlen(name));
+	if (probes_add_tracepoint(t->probes, name, &err) < 0) {
+		tui_status(t, true, "cannot count %s: %s", esc, err.msg);
+		return;
+	}
+	tui_status(t, false, "counting %s's hits here (Enter on it: stream its events)", esc);
+	tui_snapshot(t);
+}
+
 /* A menu choice of the dialogue. */
 int
 probes_insert_menu(struct probes_pane *p, struct tui *t, int id)
@@ -217,6 +267,8 @@ probes_insert_menu(struct probes_pane *p, struct tui *t, int id)
 		prompt_open(&t->prompt, "Binary (path or name): ", "");
 		return REACT_REDRAW;
 	}
+	if (id == MENU_TRACEPOINT)
+		return probes_pick_tracepoint(p, t);
 	if (id == MENU_PID) {
 		p->step = STEP_PID;
 		t->prompt_owner = (int)t->cur;
@@ -261,6 +313,15 @@ probes_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 		snprintf(p->func, sizeof p->func, "%s", probe_function_raw(p->names[idx]));
 		probes_names_drop(p);
 		return probes_when_menu(p, t);
+	case STEP_TRACEPOINT: {
+		char name[256];
+
+		snprintf(name, sizeof name, "%s", p->names[idx]);
+		probes_names_drop(p);
+		p->step = STEP_NONE;
+		probes_count_tracepoint(t, name);
+		return REACT_REDRAW;
+	}
 	case STEP_OBJECT: {
 		/* a container's file, through its root */
 		char *local = probe_local_path(p->object_pid, p->names[idx]);

@@ -444,8 +444,8 @@ probes_row_menu(struct probes_pane *p, struct tui *t)
 	menu_add(&t->menu, MENU_TOGGLE, !r->ours, "Turn %s", r->enabled ? "off" : "on");
 	menu_add(&t->menu, MENU_STREAM, !r->ours || engine_trace_enabled(t->engine, r->name),
 	         "Stream its events in the Trace pane");
-	menu_add(&t->menu, MENU_REMOVE, !r->ours || r->kind == PROBE_TRACEPOINT,
-	         "Remove the probe");
+	menu_add(&t->menu, MENU_REMOVE, !r->ours,
+	         r->kind == PROBE_TRACEPOINT ? "Stop counting it" : "Remove the probe");
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
