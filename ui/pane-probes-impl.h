@@ -46,7 +46,7 @@ struct probes_pane {
 	size_t cap;
 	enum probes_step step;
 	char **names; /* the picker's items */
-	size_t nnames, names_cap;
+	size_t nnames;
 	char binary[4096]; /* the binary being probed, "" for the kernel */
 	int object_pid;    /* whose objects the object picker lists */
 	char func[512];    /* the function chosen: its raw name */

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/evspec.h"
 #include "tracetop/probe.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/util.h"
@@ -23,7 +22,7 @@ probes_names_drop(struct probes_pane *p)
 {
 	names_free(p->names, p->nnames);
 	p->names = NULL;
-	p->nnames = p->names_cap = 0;
+	p->nnames = 0;
 }
 
 /* Open a picker over p->names for step. */
@@ -199,34 +198,12 @@ probes_make(struct probes_pane *p, struct tui *t, const char *args)
 	tui_snapshot(t);
 }
 
-/* Collect one tracepoint of the catalog for the picker. */
-static void
-probes_catalog_event(void *arg, const char *name, const char *alias, const char *note)
-{
-	struct probes_pane *p = arg;
-
-	(void)alias;
-	(void)note;
-	names_push(&p->names, &p->nnames, &p->names_cap, xstrdup(name));
-}
-
-/* Why the catalog is empty, on the status line. */
-static void
-probes_catalog_message(void *arg, const char *text)
-{
-	struct probes_pane *p = arg;
-
-	tui_status(p->tui, true, "%s", text);
-}
-
 /* Offer every tracepoint, to count one. */
 static int
 probes_pick_tracepoint(struct probes_pane *p, struct tui *t)
 {
-	const struct evspec_visitor v = {probes_catalog_event, probes_catalog_message, p};
-
 	probes_names_drop(p);
-	evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	p->names = pane_trace_catalog(t, &p->nnames);
 	return probes_picker(p, t, STEP_TRACEPOINT, "Tracepoint to count");
 }
 
