@@ -2,9 +2,10 @@
 # The Annotate pane, driven for real in tmux: from the Top pane (a, or the
 # Enter menu) to the hot function's instructions with their share of the
 # samples (the row's: the title names its command), the hottest selected,
-# source lines of the -g build, ] and [ cycling hot lines, Enter following the loop's jump, S, A and P toggles,
-# a function without debug info saying "disassembly only", and within a
-# zoom into the process the title naming its pid.
+# source lines of the -g build, ] and [ cycling hot lines, Enter following
+# the loop's jump, S, A and P toggles, a function without debug info saying
+# "disassembly only", and within a zoom into the process the title naming
+# its pid.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/hotloop-nodebug"
 need_tmux
