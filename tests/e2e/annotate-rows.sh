@@ -19,11 +19,11 @@ ln -s "$WORKLOADS/annotsplit" "$TT_TMP/bin/annsplit-cmd1"
 ln -s "$WORKLOADS/annotsplit" "$TT_TMP/bin/annsplit-cmd2"
 
 # start NAME LOOP THREADS TAG: run $TT_TMP/bin/NAME for 20 s in the background
-# with its loop (first, second) and threads; prints its pid.
+# with its loop (first, second) and threads; prints its pid (run in $(...):
+# the caller registers it with bg_pid).
 start() {
 	ANNOTSPLIT_LOOP=$2 ANNOTSPLIT_PIDFILE="$TT_TMP/$4.pid" "$TT_TMP/bin/$1" 20 "$3" \
 		>/dev/null 2>&1 &
-	bg_pid $!
 	wait_pidfile "$TT_TMP/$4.pid" 5
 }
 
@@ -56,9 +56,9 @@ annotate() {
 }
 
 # ---- by command: two first-loop processes of cmd1, one second-loop of cmd2
-a1=$(start annsplit-cmd1 first 1 a1)
-a2=$(start annsplit-cmd1 first 1 a2)
-b1=$(start annsplit-cmd2 second 1 b1)
+a1=$(start annsplit-cmd1 first 1 a1) && bg_pid "$a1"
+a2=$(start annsplit-cmd1 first 1 a2) && bg_pid "$a2"
+b1=$(start annsplit-cmd2 second 1 b1) && bg_pid "$b1"
 [ -n "$a1" ] && [ -n "$a2" ] && [ -n "$b1" ] || bail_out "the annotsplit workloads did not start"
 
 annotate "$TT_TMP/comm.json"
@@ -76,12 +76,11 @@ is "$(shares "$TT_TMP/all.json" 'first > 20 and second > 10 and "row" not in a')
 	"grouped by dso,sym, the row is the whole function: both loops" ||
 	diag "$(shares "$TT_TMP/all.json" '"first %.1f %%, second %.1f %%" % (first, second)')"
 kill "$a1" "$a2" "$b1" 2>/dev/null
-wait "$a1" "$a2" "$b1" 2>/dev/null
 
 # ---- by process: cmd1 runs a two-thread second-loop process and a
 # one-thread first-loop one
-p1=$(start annsplit-cmd1 second 2 p1)
-p2=$(start annsplit-cmd1 first 1 p2)
+p1=$(start annsplit-cmd1 second 2 p1) && bg_pid "$p1"
+p2=$(start annsplit-cmd1 first 1 p2) && bg_pid "$p2"
 [ -n "$p1" ] && [ -n "$p2" ] || bail_out "the annotsplit workloads did not start"
 
 annotate "$TT_TMP/pid.json" -s pid
