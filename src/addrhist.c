@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tracetop/addrhist.h"
+#include "addrhist-impl.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/util.h"
 
@@ -20,46 +20,6 @@
 #define ADDRS_MIN 16   /* address slots of a new function, a power of two */
 #define FADE_SCORE 0.5 /* as hist: a function below this with no new sample goes */
 #define WATCH_ALL SIZE_MAX
-
-/* A function asked for by addrhist_want. */
-struct addrhist_want {
-	const struct dso *dso;
-	const struct sym *sym;
-};
-
-struct addrhist {
-	double decay;
-	struct addrhist_sym **tab, **twin; /* mask + 1 slots each; NULL: empty */
-	size_t mask;
-	size_t count;
-	struct addrhist_node *free_list;
-	struct addrhist_sym *last; /* the function counted last */
-	size_t slots;              /* address slots allocated, all functions */
-	uint64_t dropped;          /* samples kept by no function (table full) */
-	size_t top;                /* functions watched by rank, or WATCH_ALL */
-	size_t nwatched;
-	struct addrhist_sym **rank; /* 2 * top: a min-heap of the best scores at a tick */
-	struct addrhist_want wants[ADDRHIST_MAX_WANTED]; /* a ring, the oldest replaced */
-	size_t nwants;
-	char *names[ADDRHIST_MAX_WANTED];
-	size_t nnames;
-};
-
-/* A function record, its link in the free list and the flags only the
- * table's own bookkeeping reads. */
-struct addrhist_node {
-	struct addrhist_sym s; /* first: a sym pointer is a node pointer */
-	struct addrhist_node *next_free;
-	bool pinned; /* asked for: watched whatever its rank */
-	bool ranked; /* among the best of the tick being made */
-};
-
-/* The node of a function record. */
-static inline struct addrhist_node *
-node_of(const struct addrhist_sym *s)
-{
-	return (struct addrhist_node *)(uintptr_t)s;
-}
 
 /* Hash of a (DSO, symbol) pair, by identity. */
 static inline size_t
@@ -98,8 +58,10 @@ addrhist_new(double decay)
 
 /* Free one function record and its addresses. */
 static void
-node_free(struct addrhist_node *n)
+node_free(struct addrhist *ah, struct addrhist_node *n)
 {
+	addrhist_rows_free(ah, n);
+	free(n->rows);
 	free(n->s.addrs);
 	free(n);
 }
@@ -112,12 +74,12 @@ addrhist_free(struct addrhist *ah)
 		return;
 	for (size_t i = 0; i <= ah->mask; i++)
 		if (ah->tab[i] != NULL)
-			node_free((struct addrhist_node *)ah->tab[i]);
+			node_free(ah, (struct addrhist_node *)ah->tab[i]);
 	while (ah->free_list != NULL) {
 		struct addrhist_node *n = ah->free_list;
 
 		ah->free_list = n->next_free;
-		node_free(n);
+		node_free(ah, n);
 	}
 	for (size_t i = 0; i < ah->nnames; i++)
 		free(ah->names[i]);
@@ -153,10 +115,9 @@ addrs_clear(struct addrhist_sym *s)
 	s->naddrs = 0;
 }
 
-/* Give s an empty address array (its own, or a new one within the slot
- * bound) and count it watched; false when the bound forbids it. */
-static bool
-sym_watch(struct addrhist *ah, struct addrhist_sym *s)
+/* An empty address array for s: its own, or a new one within the bound. */
+bool
+addrhist_addrs_new(struct addrhist *ah, struct addrhist_sym *s)
 {
 	if (s->cap == 0) {
 		if (ah->slots + ADDRS_MIN > ADDRHIST_MAX_SLOTS)
@@ -166,6 +127,16 @@ sym_watch(struct addrhist *ah, struct addrhist_sym *s)
 		ah->slots += ADDRS_MIN;
 	}
 	addrs_clear(s);
+	return true;
+}
+
+/* Give s an empty address array (its own, or a new one within the slot
+ * bound) and count it watched; false when the bound forbids it. */
+static bool
+sym_watch(struct addrhist *ah, struct addrhist_sym *s)
+{
+	if (!addrhist_addrs_new(ah, s))
+		return false;
 	s->watched = true;
 	ah->nwatched++;
 	return true;
@@ -233,6 +204,7 @@ sym_new(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool 
 		sym_watch(ah, s);
 	ah->tab[sym_slot(ah->tab, ah->mask, dso, sym)] = s;
 	ah->count++;
+	addrhist_rows_pin(ah, n);
 	return s;
 }
 
@@ -274,7 +246,7 @@ void
 addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
              uint64_t addr)
 {
-	addrhist_add_n(ah, dso, sym, kernel, addr, 1);
+	addrhist_add_who(ah, dso, sym, kernel, addr, 1, NULL);
 }
 
 /* Count w samples at once at addr of sym (an in-kernel aggregate). */
@@ -282,9 +254,40 @@ void
 addrhist_add_n(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
                uint64_t addr, uint64_t w)
 {
-	struct addrhist_sym *s = ah->last;
+	addrhist_add_who(ah, dso, sym, kernel, addr, w, NULL);
+}
+
+/* Count w samples at off in s's address array. */
+void
+addrhist_count_addr(struct addrhist *ah, struct addrhist_sym *s, uint32_t off, uint64_t w)
+{
 	struct addrhist_addr *a;
-	uint32_t off, i;
+	uint32_t i = addr_slot(s, off);
+
+	if (s->addrs[i].off == ADDRHIST_EMPTY) {
+		/* keep the array at most half full */
+		if ((s->naddrs + 1) * 2 > s->cap) {
+			if (!addrs_grow(ah, s)) {
+				s->dropped += w;
+				return;
+			}
+			i = addr_slot(s, off);
+		}
+		s->addrs[i] = (struct addrhist_addr){.off = off};
+		s->naddrs++;
+	}
+	a = &s->addrs[i];
+	a->interval += (uint32_t)w;
+	a->total += w;
+}
+
+/* Count w samples from who at addr of sym, in the function and its rows. */
+void
+addrhist_add_who(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
+                 uint64_t addr, uint64_t w, const struct addrhist_who *who)
+{
+	struct addrhist_sym *s = ah->last;
+	uint32_t off;
 
 	if (addr < sym->start || addr - sym->start >= sym->size ||
 	    addr - sym->start >= ADDRHIST_EMPTY)
@@ -300,29 +303,15 @@ addrhist_add_n(struct addrhist *ah, const struct dso *dso, const struct sym *sym
 	}
 	s->interval += w;
 	s->total += w;
-	if (!s->watched)
-		return;
-	i = addr_slot(s, off);
-	if (s->addrs[i].off == ADDRHIST_EMPTY) {
-		/* keep the array at most half full */
-		if ((s->naddrs + 1) * 2 > s->cap) {
-			if (!addrs_grow(ah, s)) {
-				s->dropped++;
-				return;
-			}
-			i = addr_slot(s, off);
-		}
-		s->addrs[i] = (struct addrhist_addr){.off = off};
-		s->naddrs++;
-	}
-	a = &s->addrs[i];
-	a->interval += (uint32_t)w;
-	a->total += w;
+	if (who != NULL && (node_of(s)->nrows > 0 || node_of(s)->split != 0))
+		addrhist_rows_add(ah, node_of(s), off, w, who);
+	if (s->watched)
+		addrhist_count_addr(ah, s, off, w);
 }
 
 /* Fold one function's interval into its scores; whether it stays. */
-static bool
-sym_tick(struct addrhist_sym *s, double decay, bool zero)
+bool
+addrhist_sym_tick(struct addrhist_sym *s, double decay, bool zero)
 {
 	for (uint32_t i = 0; i < s->cap && s->watched; i++) {
 		struct addrhist_addr *a = &s->addrs[i];
@@ -422,8 +411,12 @@ addrhist_tick(struct addrhist *ah, bool zero)
 	for (size_t i = 0; i <= ah->mask; i++) {
 		struct addrhist_sym *s = ah->tab[i];
 
-		if (s == NULL || sym_tick(s, ah->decay, zero))
+		if (s == NULL)
 			continue;
+		addrhist_rows_tick(ah, node_of(s), zero);
+		if (addrhist_sym_tick(s, ah->decay, zero))
+			continue;
+		addrhist_rows_free(ah, node_of(s));
 		if (s->watched && ah->top != WATCH_ALL) {
 			sym_unwatch(ah, s);
 		} else if (s->watched) {
@@ -467,58 +460,95 @@ addrhist_keep_top(struct addrhist *ah, size_t n)
 	rank_watch(ah);
 }
 
+/* Whether want w is (dso, sym)'s row (mask, who). */
+static bool
+want_is(const struct addrhist_want *w, const struct dso *dso, const struct sym *sym, unsigned mask,
+        const struct addrhist_who *who)
+{
+	return w->sym == sym && w->dso == dso && w->mask == mask &&
+	       (mask == 0 || addrhist_who_eq(mask, &w->who, who));
+}
+
 /* Watch (dso, sym) whatever its rank: now (making its record if it has
  * none yet) and whenever it comes back after fading. */
 void
 addrhist_want(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel)
 {
-	struct addrhist_want *w;
+	addrhist_want_who(ah, dso, sym, kernel, 0, NULL);
+}
+
+/* The same, counting the row (mask, who) of it apart from now on. */
+void
+addrhist_want_who(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
+                  unsigned mask, const struct addrhist_who *who)
+{
+	static const struct addrhist_who nobody;
 	struct addrhist_sym *s;
+	size_t k;
 
 	if (sym == NULL)
 		return;
-	if (!sym_wanted(ah, dso, sym)) {
-		struct addrhist_want old;
+	mask &= ADDRHIST_WHO_FIELDS;
+	for (k = 0; k < ah->nwants && k < ADDRHIST_MAX_WANTED; k++)
+		if (want_is(&ah->wants[k], dso, sym, mask, who))
+			break;
+	if (k == ah->nwants || k == ADDRHIST_MAX_WANTED) {
+		struct addrhist_want *w = &ah->wants[ah->nwants % ADDRHIST_MAX_WANTED];
+		struct addrhist_want old = *w;
 		const struct addrhist_sym *o;
 
-		w = &ah->wants[ah->nwants % ADDRHIST_MAX_WANTED];
-		old = *w;
-		*w = (struct addrhist_want){dso, sym};
+		*w = (struct addrhist_want){dso, sym, mask, mask != 0 ? *who : nobody};
 		/* the oldest request lapses: its function is ranked again */
 		if (ah->nwants++ >= ADDRHIST_MAX_WANTED &&
-		    (o = addrhist_find(ah, old.dso, old.sym)) != NULL)
+		    (o = addrhist_find(ah, old.dso, old.sym)) != NULL) {
 			node_of(o)->pinned = sym_wanted(ah, o->dso, o->sym);
+			if (old.mask != 0)
+				addrhist_rows_unpin(ah, node_of(o), old.mask, &old.who);
+		}
 	}
-	if (ah->top == WATCH_ALL)
-		return;
 	s = ah->tab[sym_slot(ah->tab, ah->mask, dso, sym)];
+	if (ah->top == WATCH_ALL) {
+		if (s != NULL)
+			addrhist_rows_pin(ah, node_of(s));
+		return;
+	}
 	if (s == NULL && (s = sym_new(ah, dso, sym, kernel)) == NULL)
 		return;
 	node_of(s)->pinned = true;
 	if (!s->watched)
 		sym_watch(ah, s);
+	addrhist_rows_pin(ah, node_of(s));
 }
 
 /* Watch every function called name. */
 void
 addrhist_want_name(struct addrhist *ah, const char *name)
 {
+	addrhist_want_name_rows(ah, name, 0);
+}
+
+/* The same, counting its rows of the grouping mask apart. */
+void
+addrhist_want_name_rows(struct addrhist *ah, const char *name, unsigned mask)
+{
 	if (ah->nnames >= ADDRHIST_MAX_WANTED)
 		return;
 	for (size_t i = 0; i < ah->nnames; i++)
 		if (strcmp(ah->names[i], name) == 0)
 			return;
+	ah->name_rows[ah->nnames] = mask & ADDRHIST_WHO_FIELDS;
 	ah->names[ah->nnames++] = xstrdup(name);
-	if (ah->top == WATCH_ALL)
-		return;
 	for (size_t i = 0; i <= ah->mask; i++) {
 		struct addrhist_sym *s = ah->tab[i];
 
-		if (s != NULL && sym_matches(s->sym, name)) {
-			node_of(s)->pinned = true;
-			if (!s->watched)
-				sym_watch(ah, s);
-		}
+		if (s == NULL || !sym_matches(s->sym, name))
+			continue;
+		addrhist_rows_pin(ah, node_of(s));
+		if (ah->top == WATCH_ALL)
+			continue;
+		node_of(s)->pinned = true;
+		if (!s->watched)
+			sym_watch(ah, s);
 	}
 }
 
@@ -542,75 +572,4 @@ addrhist_get_stats(const struct addrhist *ah, struct addrhist_stats *st)
 	for (size_t i = 0; i <= ah->mask; i++)
 		if (ah->tab[i] != NULL)
 			st->dropped += ah->tab[i]->dropped;
-}
-
-/* Append a copy of s (its used address slots only) to c. */
-static void
-copy_push(struct addrhist_copy *c, const struct addrhist_sym *s)
-{
-	struct addrhist_sym *d;
-	uint32_t k = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		if (c->syms[i].sym == s->sym && c->syms[i].dso == s->dso)
-			return; /* asked for by name and by pointer */
-	if (c->n == c->cap) {
-		c->cap = c->cap ? 2 * c->cap : ADDRHIST_MAX_WANTED;
-		c->syms = xrealloc(c->syms, c->cap * sizeof *c->syms);
-	}
-	d = &c->syms[c->n++];
-	*d = *s;
-	d->addrs = s->naddrs ? xmalloc(s->naddrs * sizeof *d->addrs) : NULL;
-	for (uint32_t i = 0; i < s->cap && k < s->naddrs; i++)
-		if (s->addrs[i].off != ADDRHIST_EMPTY)
-			d->addrs[k++] = s->addrs[i];
-	d->naddrs = d->cap = k;
-}
-
-/* Empty a copy, keeping its array. */
-static void
-copy_clear(struct addrhist_copy *c)
-{
-	for (size_t i = 0; i < c->n; i++)
-		free(c->syms[i].addrs);
-	c->n = 0;
-}
-
-/* Copy the functions asked for. */
-void
-addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c)
-{
-	const struct addrhist_sym *s;
-
-	copy_clear(c);
-	if (ah == NULL)
-		return;
-	for (size_t i = 0; i < ah->nwants && i < ADDRHIST_MAX_WANTED; i++)
-		if ((s = addrhist_find(ah, ah->wants[i].dso, ah->wants[i].sym)) != NULL)
-			copy_push(c, s);
-	for (size_t i = 0; ah->nnames > 0 && i <= ah->mask; i++)
-		if ((s = ah->tab[i]) != NULL && s->sym->name != NULL)
-			for (size_t k = 0; k < ah->nnames; k++)
-				if (sym_matches(s->sym, ah->names[k]))
-					copy_push(c, s);
-}
-
-/* The copy of (dso, sym), or NULL. */
-const struct addrhist_sym *
-addrhist_copy_find(const struct addrhist_copy *c, const struct dso *dso, const struct sym *sym)
-{
-	for (size_t i = 0; i < c->n; i++)
-		if (c->syms[i].sym == sym && c->syms[i].dso == dso)
-			return &c->syms[i];
-	return NULL;
-}
-
-/* Free a copy. */
-void
-addrhist_copy_free(struct addrhist_copy *c)
-{
-	copy_clear(c);
-	free(c->syms);
-	c->syms = NULL;
-	c->cap = 0;
 }

@@ -518,6 +518,30 @@ annotate_update(struct annotation *a, const struct addrhist_sym *hs)
 		a->hottest = (ssize_t)a->hot[0];
 }
 
+/* Name the row whose samples a shows. */
+void
+annotate_set_row(struct annotation *a, unsigned mask, const struct addrhist_who *who)
+{
+	size_t n = 0;
+
+	a->row_mask = mask & ADDRHIST_WHO_FIELDS;
+	a->row[0] = '\0';
+	if (a->row_mask == 0)
+		return;
+	a->row_who = *who;
+	if ((mask & HIST_GROUP_COMM) && who->comm != NULL)
+		n += (size_t)snprintf(a->row + n, sizeof a->row - n, "command %s", who->comm);
+	if ((mask & HIST_GROUP_PID) && n < sizeof a->row)
+		n += (size_t)snprintf(a->row + n, sizeof a->row - n, "%spid %d", n ? ", " : "",
+		                      who->pid);
+	if ((mask & HIST_GROUP_TID) && n < sizeof a->row)
+		n += (size_t)snprintf(a->row + n, sizeof a->row - n, "%sthread %d", n ? ", " : "",
+		                      who->tid);
+	if ((mask & HIST_GROUP_CGROUP) && who->cgroup != NULL && n < sizeof a->row)
+		snprintf(a->row + n, sizeof a->row - n, "%scgroup %s", n ? ", " : "",
+		         who->cgroup->name);
+}
+
 /* The next hot line in heat order. */
 ssize_t
 annotate_next_hot(const struct annotation *a, ssize_t line, int dir)

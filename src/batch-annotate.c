@@ -10,7 +10,7 @@
 #include "tracetop/sym-name.h"
 
 /* The hottest row of a real (not inlined) function called name in the
- * frame, or NULL; its event in *ev. */
+ * frame (rows as -s groups them), or NULL; its event in *ev. */
 static const struct hist_entry *
 batch_annotate_find(const struct frame *f, const char *name, size_t *ev)
 {
@@ -34,13 +34,15 @@ batch_annotate_find(const struct frame *f, const char *name, size_t *ev)
 	return best;
 }
 
-/* Print the annotation of the hottest function called o->annotate in the
- * last frame, or say why there is none. */
+/* Print the annotation of the hottest row of a function called
+ * o->annotate in the last frame (only that row's samples: its command's
+ * by default, its process's with -s pid), or say why there is none. */
 int
 batch_annotate(const struct frame *f, const struct options *o, FILE *out)
 {
 	struct annotation *a = NULL;
 	const struct hist_entry *en;
+	struct addrhist_who who;
 	char name[256];
 	struct tt_err err;
 	size_t ev = 0;
@@ -56,7 +58,9 @@ batch_annotate(const struct frame *f, const struct options *o, FILE *out)
 	} else if ((a = annotate_new(en->key.dso, en->key.sym, en->key.kernel, &err)) == NULL) {
 		fprintf(stderr, "tracetop: --annotate %s: %s\n", name, err.msg);
 	} else {
-		annotate_update(a, frame_annot(f, ev, en->key.dso, en->key.sym));
+		addrhist_who_of(&en->key, &who);
+		annotate_set_row(a, o->group, &who);
+		annotate_update(a, frame_annot(f, ev, en->key.dso, en->key.sym, o->group, &who));
 		if (o->format == FORMAT_JSON)
 			report_annotate_json(out, a);
 		else

@@ -475,7 +475,7 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 
 	/* per-instruction counts of that function from the first sample on */
 	if (o->view == VIEW_TOP && o->annotate != NULL)
-		engine_addrhist_want_name(v.e, o->annotate);
+		engine_addrhist_want_name(v.e, o->annotate, o->group);
 	if (o->format == FORMAT_SVG) {
 		v.report = batch_svg_report;
 		v.flush = batch_svg_flush;

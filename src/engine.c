@@ -309,14 +309,16 @@ engine_event_ah(struct engine *e, struct engine_event *ev)
  * leaf was just resolved: a cache hit). */
 static void
 engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
-                    bool kernel, uint64_t w)
+                    bool kernel, uint64_t w, const struct hist_key *leaf)
 {
 	struct hist_key key;
 	const struct engine_fcache *c = engine_resolve(e, th, ip, kernel, &key);
+	const struct addrhist_who who = {
+	    .comm = leaf->comm, .pid = leaf->pid, .tid = leaf->tid, .cgroup = leaf->cgroup};
 
 	if (c->sym == NULL || c->elf == 0)
 		return;
-	addrhist_add_n(engine_event_ah(e, ev), c->dso, c->sym, kernel, c->elf, w);
+	addrhist_add_who(engine_event_ah(e, ev), c->dso, c->sym, kernel, c->elf, w, &who);
 }
 
 /* Count one sample: the hot path (no allocation once tasks are known). */
@@ -362,7 +364,7 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	if (engine_defer_keep(e, h, &s))
 		return; /* counted once its symbols are loaded */
 	hist_add_n(ev->hist, &keys[self], w);
-	engine_addrhist_add(e, ev, th, ips[0], kern[0], w);
+	engine_addrhist_add(e, ev, th, ips[0], kern[0], w, &keys[self]);
 	if (zoom != NULL)
 		hist_add_n(zoom, &keys[self], w);
 	if (ev->cg != NULL)
@@ -704,16 +706,17 @@ engine_addrhist(const struct engine *e, size_t idx)
 
 /* Keep per-instruction samples of one function in every event. */
 void
-engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *sym, bool kernel)
+engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *sym, bool kernel,
+                     unsigned mask, const struct addrhist_who *who)
 {
 	for (size_t i = 0; i < e->el.nevsels; i++)
-		addrhist_want(engine_event_ah(e, &e->events[i]), dso, sym, kernel);
+		addrhist_want_who(engine_event_ah(e, &e->events[i]), dso, sym, kernel, mask, who);
 }
 
 /* Keep per-instruction samples of every function called name. */
 void
-engine_addrhist_want_name(struct engine *e, const char *name)
+engine_addrhist_want_name(struct engine *e, const char *name, unsigned mask)
 {
 	for (size_t i = 0; i < e->el.nevsels; i++)
-		addrhist_want_name(engine_event_ah(e, &e->events[i]), name);
+		addrhist_want_name_rows(engine_event_ah(e, &e->events[i]), name, mask);
 }

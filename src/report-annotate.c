@@ -27,6 +27,8 @@ report_annotate_text(FILE *out, const struct annotation *a)
 	        report_annotate_esc(dso, sizeof dso, a->dso_name), a->samples, a->total);
 	if (a->truncated)
 		fprintf(out, "  (only its first %u KiB)", ANNOTATE_MAX_BYTES / 1024);
+	if (a->row[0] != '\0')
+		fprintf(out, "  row: %s", report_annotate_esc(text, sizeof text, a->row));
 	fputc('\n', out);
 	if (a->notice[0] != '\0')
 		fprintf(out, "note: %s\n", report_annotate_esc(text, sizeof text, a->notice));
@@ -67,6 +69,14 @@ report_annotate_json(FILE *out, const struct annotation *a)
 	        a->debug ? "true" : "false");
 	report_json_member(out, "notice", a->notice[0] ? a->notice : NULL);
 	report_json_member(out, "from", a->code_from);
+	/* whose samples: one row's (its key's fields), else the function's */
+	report_json_member(out, "row", a->row[0] ? a->row : NULL);
+	if (a->row_mask & HIST_GROUP_COMM)
+		report_json_member(out, "comm", a->row_who.comm);
+	if (a->row_mask & HIST_GROUP_PID)
+		fprintf(out, ",\"pid\":%d", a->row_who.pid);
+	if (a->row_mask & HIST_GROUP_TID)
+		fprintf(out, ",\"tid\":%d", a->row_who.tid);
 	fprintf(out,
 	        ",\"start\":\"0x%" PRIx64 "\",\"size\":%" PRIu64 ",\"samples\":%" PRIu64
 	        ",\"total\":%" PRIu64 ",\"lines\":[",

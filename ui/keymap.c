@@ -95,7 +95,8 @@ static const struct keybind keymap[] = {
     {'v', false, "v", ACT_SUMMARY, SCOPE_TRACE, "Summary",
      "switch between the event stream and the counts and rates per event"},
     {'a', false, "a", ACT_ADD, SCOPE_PROBES, "Insert",
-     "insert a probe: a kernel function, or a function of a binary or of a target's objects"},
+     "insert a probe: a kernel function, or a function of a binary or of a target's objects; "
+     "or count a tracepoint"},
     {KEY_IC, true, "Insert", ACT_ADD, SCOPE_PROBES, NULL, NULL},
     {' ', false, "Space", ACT_TOGGLE, SCOPE_PROBES, "On/off",
      "turn the selected probe's counting on or off"},

@@ -42,6 +42,13 @@ struct annot_back {
 	uint64_t addr; /* the line that was selected */
 };
 
+/* Whose samples: a Top row's (mask: HIST_GROUP_* of who), kept when a
+ * call is followed (the callee's samples from the same row). */
+struct annot_row {
+	unsigned mask;
+	struct addrhist_who who;
+};
+
 struct annot {
 	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
 	struct annotation *a;
@@ -50,6 +57,10 @@ struct annot {
 	bool hide_source, hide_addr, counts; /* the toggles */
 	struct annot_back back[ANNOT_BACK_MAX];
 	size_t nback;
+	struct annot_row row;
+	/* select the hottest line once there is one (a row's samples start
+	 * when it is opened), unless a key came first */
+	bool select_hot;
 	char title[64];
 	struct table_col cols[ACOL_COUNT];
 	char error[sizeof(struct tt_err)]; /* why the last open failed */
@@ -234,8 +245,13 @@ annot_update(void *pp, struct tui *t, const struct frame *f)
 
 	if (p->a == NULL)
 		return;
-	annotate_update(p->a, frame_annot(f, t->event, p->a->dso, p->a->sym));
+	annotate_update(p->a,
+	                frame_annot(f, t->event, p->a->dso, p->a->sym, p->row.mask, &p->row.who));
 	annot_rows(p);
+	if (p->select_hot && p->a->hottest >= 0) {
+		p->select_hot = false;
+		annot_select(p, p->a->hottest);
+	}
 }
 
 /* Open sym of dso; true on success (else the reason on the status line). */
@@ -251,11 +267,18 @@ annot_open(struct annot *p, struct tui *t, struct dso *dso, const struct sym *sy
 	}
 	annotate_free(p->a);
 	p->a = a;
-	/* its samples so far (kept for the hottest functions) into a frame
-	 * taken now (annot_update reads it), and from now on whatever its rank */
-	engine_addrhist_want(t->engine, dso, sym, kernel);
+	annotate_set_row(a, p->row.mask, &p->row.who);
+	/* the samples from now on whatever its rank, into a frame taken now
+	 * (annot_update reads it): the function's so far (kept for the
+	 * hottest ones), or the row's from now on */
+	engine_addrhist_want(t->engine, dso, sym, kernel, p->row.mask, &p->row.who);
+	p->select_hot = true;
+	p->list.table.have_sel = false;
 	tui_snapshot(t);
-	annot_select(p, a->hottest);
+	if (p->select_hot && a->hottest >= 0) {
+		p->select_hot = false;
+		annot_select(p, a->hottest);
+	}
 	if (a->notice[0] != '\0')
 		tui_status(t, false, "%s", a->notice);
 	return true;
@@ -266,7 +289,7 @@ static void
 annot_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct annot *p = pp;
-	char line[768], sym[160], obj[200];
+	char line[1024], sym[160], obj[200], row[200];
 
 	if (h < 2)
 		return;
@@ -277,9 +300,11 @@ annot_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	}
 	str_escape(sym, sizeof sym, p->a->symbol, strlen(p->a->symbol));
 	str_escape(obj, sizeof obj, p->a->dso_name, strlen(p->a->dso_name));
-	snprintf(line, sizeof line, "%s  %s  %llu samples (%llu in all)%s%s%s", sym, obj,
-	         (unsigned long long)p->a->samples, (unsigned long long)p->a->total,
-	         p->a->notice[0] ? "  " : "", p->a->notice, p->a->truncated ? "  (cut short)" : "");
+	str_escape(row, sizeof row, p->a->row, strlen(p->a->row));
+	snprintf(line, sizeof line, "%s  %s%s%s  %llu samples (%llu in all)%s%s%s", sym, obj,
+	         row[0] ? "  " : "", row, (unsigned long long)p->a->samples,
+	         (unsigned long long)p->a->total, p->a->notice[0] ? "  " : "", p->a->notice,
+	         p->a->truncated ? "  (cut short)" : "");
 	wattrset(win, p->a->notice[0] ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_TITLE]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);
@@ -326,8 +351,10 @@ annot_back(struct annot *p, struct tui *t)
 		return REACT_HANDLED | REACT_REDRAW;
 	}
 	b = p->back[--p->nback];
-	if (annot_open(p, t, b.dso, b.sym, b.kernel))
+	if (annot_open(p, t, b.dso, b.sym, b.kernel)) {
+		p->select_hot = false; /* the line we left stays selected */
 		annot_select(p, annotate_line_of(p->a, b.addr));
+	}
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
@@ -345,6 +372,7 @@ annot_action(void *pp, struct tui *t, enum action a)
 	struct annot *p = pp;
 	ssize_t cur = annot_index(p, table_selected(&p->list.table));
 
+	p->select_hot = false;
 	switch (a) {
 	case ACT_HOT_NEXT:
 	case ACT_HOT_PREV:
@@ -376,13 +404,24 @@ annot_action(void *pp, struct tui *t, enum action a)
 	}
 }
 
-/* From another pane (Top's "annotate"): annotate sym of dso and show it. */
+/* From another pane (Top's "annotate"): annotate sym of dso, the samples
+ * of the row (mask, who), and show it. */
 void
-pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel)
+pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel,
+                   unsigned mask, const struct addrhist_who *who)
 {
 	struct annot *p = tui_pane_state(t, &pane_annotate);
+	struct annot_row was;
 
-	if (p != NULL && annot_open(p, t, dso, sym, kernel)) {
+	if (p == NULL)
+		return;
+	was = p->row;
+	p->row = (struct annot_row){.mask = mask & ADDRHIST_WHO_FIELDS};
+	if (p->row.mask != 0)
+		p->row.who = *who;
+	if (!annot_open(p, t, dso, sym, kernel)) {
+		p->row = was; /* the function shown stays, with its row */
+	} else {
 		p->nback = 0;
 		tui_show_pane(t, &pane_annotate);
 	}

@@ -60,6 +60,10 @@ void top_filter(struct top *p, const struct tui *t, const struct frame *f);
 /* g: group the rows by the next keys of the cycle (pane-top-rows.c). */
 int top_group_cycle(struct top *p, struct tui *t);
 
+/* Annotate r's function in the Annotate pane, with the samples of r
+ * alone: its grouping's fields and the zooms' (pane-top-rows.c). */
+int top_annotate(struct top *p, struct tui *t, const struct hist_row *r);
+
 /* Rebuild the lines from the snapshot and hand them to the table;
  * select_id, unless 0, becomes the selected line (pane-top.c). */
 void top_rebuild(struct top *p, struct tui *t, uintptr_t select_id);

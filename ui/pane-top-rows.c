@@ -1,10 +1,11 @@
 /* pane-top-rows: the Top pane's rows from a frame: those the zooms and
- * K/U keep, merged by the grouping (--sort, g), in a file of its own:
- * pane-top.c is full. */
+ * K/U keep, merged by the grouping (--sort, g), and what a row is made
+ * of when it is annotated, in a file of its own: pane-top.c is full. */
 #include "config.h"
 
 #include <stdlib.h>
 
+#include "tracetop/addrhist.h"
 #include "tracetop/engine.h"
 #include "tracetop/frame.h"
 #include "tracetop/util.h"
@@ -53,5 +54,41 @@ top_group_cycle(struct top *p, struct tui *t)
 	tui_snapshot(t);
 	tui_status(t, false, "rows grouped by %s (g: the next grouping)",
 	           hist_group_name(p->group, name, sizeof name));
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
+/* Annotate a row's function, only the row's samples: those that agree
+ * with its key on the grouping's fields, within the zooms. */
+int
+top_annotate(struct top *p, struct tui *t, const struct hist_row *r)
+{
+	const struct hist_key *k = &r->entry->key;
+	unsigned mask = p->tree.group & ADDRHIST_WHO_FIELDS;
+	struct addrhist_who who;
+
+	if (k->sym == NULL || k->dso == NULL) {
+		tui_status(t, false, "no symbol to annotate here");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	if (k->inlined) {
+		tui_status(t, false,
+		           "an inlined function: annotate the function it was inlined into");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
+	addrhist_who_of(k, &who);
+	/* a zoom narrows the row to its process, thread or cgroup */
+	if (p->zoom.pid != 0) {
+		mask |= HIST_GROUP_PID;
+		who.pid = p->zoom.pid;
+	}
+	if (p->zoom.tid != 0) {
+		mask |= HIST_GROUP_TID;
+		who.tid = p->zoom.tid;
+	}
+	if (p->zoom.cgroup != NULL) {
+		mask |= HIST_GROUP_CGROUP;
+		who.cgroup = p->zoom.cgroup;
+	}
+	pane_annotate_open(t, k->dso, k->sym, k->kernel, mask, &who);
 	return REACT_HANDLED | REACT_REDRAW;
 }

@@ -588,22 +588,6 @@ top_enter(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Annotate a row's function in the Annotate pane. */
-static int
-top_annotate(struct tui *t, const struct hist_row *r)
-{
-	const struct hist_key *k = &r->entry->key;
-
-	if (k->sym == NULL || k->dso == NULL)
-		tui_status(t, false, "no symbol to annotate here");
-	else if (k->inlined)
-		tui_status(t, false,
-		           "an inlined function: annotate the function it was inlined into");
-	else
-		pane_annotate_open(t, k->dso, k->sym, k->kernel);
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
 /* Time a row's function: an entry/return probe pair, in the Latency pane. */
 static int
 top_time(struct tui *t, const struct hist_row *r)
@@ -667,7 +651,7 @@ top_action(void *pp, struct tui *t, enum action a)
 	case ACT_ANNOTATE: {
 		const struct ct_line *l = table_selected(&p->list.table);
 
-		return l != NULL && l->top != NULL ? top_annotate(t, l->top) : REACT_HANDLED;
+		return l != NULL && l->top != NULL ? top_annotate(p, t, l->top) : REACT_HANDLED;
 	}
 	case ACT_TIME_FUNC: {
 		const struct ct_line *l = table_selected(&p->list.table);
@@ -712,7 +696,7 @@ top_menu(void *pp, struct tui *t, int id)
 	case MENU_CALLEES:
 		return top_show_tree(p, t, r, id == MENU_CALLERS);
 	case MENU_ANNOTATE:
-		return top_annotate(t, r);
+		return top_annotate(p, t, r);
 	case MENU_TIME:
 		return top_time(t, r);
 	case MENU_PROBE:

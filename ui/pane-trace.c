@@ -107,7 +107,7 @@ struct trace {
 	char only_comm[32], only_event[128];
 	char **catalog; /* tracepoints for the checklist, on first use */
 	bool *marks;
-	size_t ncatalog, catalog_cap;
+	size_t ncatalog;
 	uint64_t t0;                  /* time of the first event seen: times are shown from it */
 	bool ftrace_prompt;           /* the open prompt asks for functions to follow */
 	struct trace_kfilter kfilter; /* ... or for an event's kernel filter */
@@ -498,37 +498,53 @@ trace_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		listpane_message(win, y + h / 2, x, w, "Waiting for events...", &t->theme);
 }
 
+/* The catalog being collected, and the screen that says why it is empty. */
+struct trace_catalog {
+	char **v;
+	size_t n, cap;
+	struct tui *t;
+};
+
 /* Collect one tracepoint of the catalog. */
 static void
 trace_catalog_event(void *arg, const char *name, const char *alias, const char *note)
 {
-	struct trace *p = arg;
+	struct trace_catalog *c = arg;
 
 	(void)alias;
 	(void)note;
-	names_push(&p->catalog, &p->ncatalog, &p->catalog_cap, xstrdup(name));
+	names_push(&c->v, &c->n, &c->cap, xstrdup(name));
 }
 
 /* Why the catalog is empty, on the status line. */
 static void
 trace_catalog_message(void *arg, const char *text)
 {
-	struct trace *p = arg;
+	struct trace_catalog *c = arg;
 
-	tui_status(p->tui, true, "%s", text);
+	tui_status(c->t, true, "%s", text);
+}
+
+/* Every tracepoint's name, read again each time (probes made since are
+ * tracepoints too), for a picker: n of them (0: the status line says
+ * why); names_free them. */
+char **
+pane_trace_catalog(struct tui *t, size_t *n)
+{
+	struct trace_catalog c = {.t = t};
+	const struct evspec_visitor v = {trace_catalog_event, trace_catalog_message, &c};
+
+	evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	*n = c.n;
+	return c.v;
 }
 
 /* Open the checklist of every tracepoint, the ones on checked. */
 static int
 trace_pick(struct trace *p, struct tui *t)
 {
-	const struct evspec_visitor v = {trace_catalog_event, trace_catalog_message, p};
-
-	/* read again each time: probes made since are tracepoints too */
 	names_free(p->catalog, p->ncatalog);
-	p->catalog = NULL;
-	p->ncatalog = p->catalog_cap = 0;
-	evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	p->catalog = pane_trace_catalog(t, &p->ncatalog);
 	if (p->ncatalog == 0)
 		return REACT_HANDLED | REACT_REDRAW;
 	free(p->marks);

@@ -6,7 +6,7 @@
  * written past the area. A spanning row (a call-tree line) draws one text
  * from a column to the end of the line. Right and Left shift the flexible
  * column's text (and spanning text); i opens a popup with the selected
- * row's whole text (ui/tabledetail.c).
+ * row's whole text (ui/tabledetail.c); F3 searches (ui/tablesearch.c).
  *
  * Bar columns draw "49.8% ████      ": the text right- (or left-) aligned in
  * a field as wide as the widest text on screen, a blank, then
@@ -23,7 +23,7 @@
 #include <wchar.h>
 
 #include "tracetop/util.h"
-#include "ui/table.h"
+#include "ui/table-impl.h"
 #include "ui/tabledetail.h"
 #include "ui/wtext.h"
 
@@ -64,7 +64,7 @@ table_keep_visible(struct table *t)
 }
 
 /* Select row i (the user chose it): the selection now follows its id. */
-static void
+void
 table_select(struct table *t, size_t i)
 {
 	if (t->nrows == 0)
@@ -110,8 +110,8 @@ grow(const void ***arr, size_t *cap, size_t n)
 }
 
 /* Copy text into a TABLE_TEXT_MAX buffer, never cutting a UTF-8 sequence. */
-static void
-copy_text(char *dst, const char *src)
+void
+table_copy_text(char *dst, const char *src)
 {
 	size_t n = strlen(src);
 
@@ -707,52 +707,8 @@ table_sort_by(struct table *t, size_t col, bool descending)
 void
 table_set_filter(struct table *t, const char *text)
 {
-	copy_text(t->filter, text ? text : "");
+	table_copy_text(t->filter, text ? text : "");
 	table_refresh(t);
-}
-
-/* Does row i match the current search text? */
-static bool
-table_search_match(const struct table *t, size_t i)
-{
-	return t->ops->match != NULL && t->ops->match(t->rows[i], t->search, t->ctx);
-}
-
-/* Select the first match at or after the selection, wrapping. */
-bool
-table_search(struct table *t, const char *text)
-{
-	copy_text(t->search, text ? text : "");
-	if (t->search[0] == '\0')
-		return false;
-	for (size_t k = 0; k < t->nrows; k++) {
-		size_t i = (t->sel + k) % t->nrows;
-
-		if (table_search_match(t, i)) {
-			table_select(t, i);
-			return true;
-		}
-	}
-	return false;
-}
-
-/* Select the next (dir 1) or previous (-1) match, wrapping; the selected
- * row itself counts last, so a lone match stays selected. */
-bool
-table_search_next(struct table *t, int dir)
-{
-	size_t n = t->nrows, i = t->sel;
-
-	if (t->search[0] == '\0' || n == 0)
-		return false;
-	for (size_t k = 0; k < n; k++) {
-		i = (i + (dir >= 0 ? 1 : n - 1)) % n;
-		if (table_search_match(t, i)) {
-			table_select(t, i);
-			return true;
-		}
-	}
-	return false;
 }
 
 /* A click on the title line sorts by that column (again: inverts); a

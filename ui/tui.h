@@ -178,12 +178,20 @@ extern const struct pane_ops pane_probes;
 extern const struct pane_ops pane_counters;
 struct dso;
 struct sym;
+struct addrhist_who;
 /* Annotate sym of dso in the Annotate pane and switch to it (or say on
- * the status line why it cannot be). */
-void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel);
+ * the status line why it cannot be); with mask (HIST_GROUP_*), only the
+ * samples of the Top row whose key agrees with *who on those fields. */
+void pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel,
+                        unsigned mask, const struct addrhist_who *who);
 /* Switch to the Probes pane and ask how to probe func of binary (NULL or
  * "": a kernel function): entry or return, then arguments. */
 void pane_probes_insert(struct tui *t, const char *binary, const char *func);
+
+/* Every tracepoint's name, for a picker (the Trace pane's checklist, the
+ * Probes pane's "count a tracepoint"): n of them, 0 with the reason on
+ * the status line; names_free them. */
+char **pane_trace_catalog(struct tui *t, size_t *n);
 /* Stream the events of tracetop's probes while the Trace pane is seen
  * (on), only count their hits when it is not (off): every streamed hit
  * goes through the rings, counting costs nothing per hit. Probes streamed

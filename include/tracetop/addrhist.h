@@ -12,7 +12,12 @@
  * memory is bounded: at most ADDRHIST_MAX_SYMS functions,
  * ADDRHIST_MAX_ADDRS addresses per function and ADDRHIST_MAX_SLOTS
  * address slots in all; samples past a bound are only counted (dropped).
- * Scores decay like hist's at every tick. */
+ * Scores decay like hist's at every tick.
+ * A function asked for can also be counted for one Top row only (its
+ * command, process, thread or cgroup, as the row's grouping keys it):
+ * addrhist_want_who keeps such a row's own histogram beside the
+ * function's, and addrhist_want_name with a grouping keeps one per row
+ * of the function (batch --annotate with -s). */
 #ifndef TRACETOP_ADDRHIST_H
 #define TRACETOP_ADDRHIST_H
 
@@ -20,12 +25,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/cgroup.h"
 #include "tracetop/dso.h"
+#include "tracetop/hist.h"
 #include "tracetop/symtab.h"
 
 #define ADDRHIST_MAX_SYMS 65536       /* functions per table */
 #define ADDRHIST_MAX_ADDRS 8192       /* distinct addresses per function */
 #define ADDRHIST_MAX_SLOTS (1u << 21) /* address slots per table (48 MiB) */
+#define ADDRHIST_MAX_ROWS 64          /* rows per function counted apart by name */
+
+/* Who a sample came from, as the Top rows' keys tell them apart. */
+struct addrhist_who {
+	const char *comm; /* interned: pointer equality */
+	int pid, tid;
+	const struct cgroup *cgroup;
+};
+
+/* The HIST_GROUP_* fields that split a function's samples by who. */
+#define ADDRHIST_WHO_FIELDS (HIST_GROUP_COMM | HIST_GROUP_PID | HIST_GROUP_TID | HIST_GROUP_CGROUP)
+
+/* The who of a Top row's key (its thread when threads are told apart). */
+static inline void
+addrhist_who_of(const struct hist_key *k, struct addrhist_who *who)
+{
+	*who = (struct addrhist_who){.comm = k->comm,
+	                             .pid = k->pid,
+	                             .tid = k->thread != 0 ? k->thread : k->tid,
+	                             .cgroup = k->cgroup};
+}
+
+/* Whether a and b agree on the fields of mask (HIST_GROUP_*). */
+bool addrhist_who_eq(unsigned mask, const struct addrhist_who *a, const struct addrhist_who *b);
 
 /* One sampled address of a function. */
 struct addrhist_addr {
@@ -65,6 +96,10 @@ void addrhist_add(struct addrhist *ah, const struct dso *dso, const struct sym *
 /* The same for w samples at once (the BPF engine's aggregated counts). */
 void addrhist_add_n(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
                     uint64_t addr, uint64_t w);
+/* The same from who (NULL: nobody in particular), also counted in the
+ * rows asked for that who belongs to. */
+void addrhist_add_who(struct addrhist *ah, const struct dso *dso, const struct sym *sym,
+                      bool kernel, uint64_t addr, uint64_t w, const struct addrhist_who *who);
 
 /* Keep per-instruction counts only for the n functions with the highest
  * scores at each tick (a function that was watched stays while it is
@@ -81,10 +116,21 @@ void addrhist_keep_top(struct addrhist *ah, size_t n);
 #define ADDRHIST_MAX_WANTED 8
 void addrhist_want(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel);
 
+/* The same for the samples of one row only: those whose who agrees with
+ * *who on mask's fields (HIST_GROUP_*; none: the whole function, as
+ * addrhist_want). The row's histogram starts now. */
+void addrhist_want_who(struct addrhist *ah, const struct dso *dso, const struct sym *sym,
+                       bool kernel, unsigned mask, const struct addrhist_who *who);
+
 /* Watch every function called name, from now on and from its first
  * sample on (batch --annotate NAME). At most ADDRHIST_MAX_WANTED names;
  * more are ignored. */
 void addrhist_want_name(struct addrhist *ah, const char *name);
+
+/* The same, also counting each row of the grouping mask (HIST_GROUP_*)
+ * apart: at most ADDRHIST_MAX_ROWS per function, the samples of further
+ * rows counted only in the function's own histogram (and as dropped). */
+void addrhist_want_name_rows(struct addrhist *ah, const char *name, unsigned mask);
 
 /* End an interval: score = score * decay + interval (= interval with
  * zero); functions whose score fades below 0.5 with no new sample are
@@ -99,10 +145,17 @@ const struct addrhist_sym *addrhist_find(const struct addrhist *ah, const struct
                                          const struct sym *sym);
 
 /* Copies of the functions asked for (addrhist_want, addrhist_want_name)
- * that have a histogram, for a frame: they outlive the table's next
- * changes. A copy's addrs holds only used slots (cap == naddrs). */
+ * that have a histogram, and of their rows, for a frame: they outlive the
+ * table's next changes. A copy's addrs holds only used slots (cap ==
+ * naddrs). */
+struct addrhist_copy_ent {
+	struct addrhist_sym s;
+	unsigned mask; /* 0: the whole function; else a row's who fields */
+	struct addrhist_who who;
+};
+
 struct addrhist_copy {
-	struct addrhist_sym *syms;
+	struct addrhist_copy_ent *ents;
 	size_t n, cap;
 };
 
@@ -113,6 +166,13 @@ void addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c);
 /* The copy of (dso, sym) in c, or NULL. */
 const struct addrhist_sym *addrhist_copy_find(const struct addrhist_copy *c, const struct dso *dso,
                                               const struct sym *sym);
+
+/* The copy of the row of (dso, sym) whose who agrees with *who on mask's
+ * fields (only ADDRHIST_WHO_FIELDS count; none: addrhist_copy_find), or
+ * NULL. */
+const struct addrhist_sym *addrhist_copy_find_who(const struct addrhist_copy *c,
+                                                  const struct dso *dso, const struct sym *sym,
+                                                  unsigned mask, const struct addrhist_who *who);
 
 void addrhist_copy_free(struct addrhist_copy *c);
 

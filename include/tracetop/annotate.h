@@ -67,6 +67,12 @@ struct annotation {
 	uint64_t samples; /* score, rounded */
 	uint64_t total;   /* samples since the first */
 	ssize_t hottest;  /* the hottest instruction's line, or -1 without samples */
+	/* whose samples: all of the function's (row_mask 0), or one Top
+	 * row's (annotate_set_row); row names them ("command x, pid 12"),
+	 * raw: escape it to print */
+	unsigned row_mask;
+	struct addrhist_who row_who;
+	char row[160];
 	/* private */
 	size_t *insn_line; /* line of each instruction, in address order */
 	size_t *hot;       /* instruction lines with samples, hottest first */
@@ -90,6 +96,11 @@ struct annotation *annotate_new(struct dso *dso, const struct sym *sym, bool ker
  * hot order from the function's address histogram (a frame's copy, see
  * frame_annot; NULL: no samples, all zero). */
 void annotate_update(struct annotation *a, const struct addrhist_sym *hs);
+
+/* Say whose samples a shows: the Top row whose key agrees with *who on
+ * mask's fields (HIST_GROUP_*; those outside ADDRHIST_WHO_FIELDS are
+ * ignored; none: the whole function's). */
+void annotate_set_row(struct annotation *a, unsigned mask, const struct addrhist_who *who);
 
 /* The hot instruction after line (dir > 0: the next cooler one; dir < 0:
  * the next hotter one), wrapping around; from a line without samples, the

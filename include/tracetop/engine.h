@@ -231,12 +231,15 @@ const struct addrhist *engine_addrhist(const struct engine *e, size_t idx);
 
 /* Keep the per-instruction samples of sym in dso from now on, whatever its
  * rank (the Annotate pane asks for the function it opens; the last few
- * asked for stay kept). */
+ * asked for stay kept); with mask (HIST_GROUP_* of who), only those of
+ * the Top row whose key agrees with who on those fields. */
+struct addrhist_who;
 void engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *sym,
-                          bool kernel);
+                          bool kernel, unsigned mask, const struct addrhist_who *who);
 
 /* The same for every function called name, from its first sample (batch
- * --annotate NAME asks before the samples come). */
-void engine_addrhist_want_name(struct engine *e, const char *name);
+ * --annotate NAME asks before the samples come), each row of the grouping
+ * mask counted apart too. */
+void engine_addrhist_want_name(struct engine *e, const char *name, unsigned mask);
 
 #endif

@@ -124,14 +124,17 @@ frame_event(const struct frame *f, size_t idx)
 	return idx < f->sampling.nevents ? &f->sampling.events[idx] : NULL;
 }
 
-/* The per-instruction samples of (dso, sym) for event idx of f, or NULL
- * when it was not asked for or has no sample. */
+/* The per-instruction samples of (dso, sym) for event idx of f, those of
+ * the row whose who agrees with *who on mask's fields (HIST_GROUP_*; none:
+ * the whole function), or NULL when it was not asked for or has no
+ * sample. */
 static inline const struct addrhist_sym *
-frame_annot(const struct frame *f, size_t idx, const struct dso *dso, const struct sym *sym)
+frame_annot(const struct frame *f, size_t idx, const struct dso *dso, const struct sym *sym,
+            unsigned mask, const struct addrhist_who *who)
 {
 	const struct frame_event *ev = frame_event(f, idx);
 
-	return ev != NULL ? addrhist_copy_find(&ev->annot, dso, sym) : NULL;
+	return ev != NULL ? addrhist_copy_find_who(&ev->annot, dso, sym, mask, who) : NULL;
 }
 
 /* Free the filters of the tracepoints a trace part lists, and empty it

@@ -1,9 +1,11 @@
 #!/bin/bash
 # The Annotate pane, driven for real in tmux: from the Top pane (a, or the
 # Enter menu) to the hot function's instructions with their share of the
-# samples, the hottest selected, source lines of the -g build, ] and [
-# cycling hot lines, Enter following the loop's jump, S, A and P toggles,
-# and a function without debug info saying "disassembly only".
+# samples (the row's: the title names its command), the hottest selected,
+# source lines of the -g build, ] and [ cycling hot lines, Enter following
+# the loop's jump, S, A and P toggles, a function without debug info saying
+# "disassembly only", and within a zoom into the process the title naming
+# its pid.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/hotloop-nodebug"
 need_tmux
@@ -51,6 +53,8 @@ tmux_keys an Enter
 tmux_keys an a
 tmux_wait_text an 5 'hot_loop_fn +.*hotloop +[0-9]+ samples'
 ok $? "a annotates the selected function"
+tmux_wait_text an 3 'hot_loop_fn +.*hotloop +command hotloop +[0-9]+ samples'
+ok $? "the title names whose samples: the row's command"
 tmux_wait_text an 3 ' Top +Counters +Trace +Probes +System +Processes +Latency +Annotate'
 ok $? "in the Annotate pane"
 tmux_wait_text an 3 'hotloop\.c:[0-9]+ '
@@ -122,6 +126,18 @@ tmux_wait_text nd 5 'disassembly only'
 ok $? "without debug info: the header says disassembly only"
 ! _tmux_has_text nd 'hotloop\.c:[0-9]+'
 ok $? "and no source lines"
+# within a zoom into the process the annotation is that process's
+tmux_keys nd Tab Tab
+tmux_wait_text nd 3 'Shared Object'
+tmux_keys nd Enter
+tmux_wait_text nd 3 'Zoom into process'
+menu_walk nd 'Zoom into process' 3
+tmux_keys nd Enter
+tmux_wait_text nd 3 "Zoom: pid $pid"
+tmux_keys nd a
+tmux_wait_text nd 5 "hot_loop_fn +.*command hotloop-nodebug, pid $pid +[0-9]+ samples"
+ok $? "zoomed into the process, the title names its pid: the samples are its own" ||
+	diag "$(tmux_capture nd | head -n 12)"
 tmux_keys nd q
 wait_for 5 tmux_exited nd >/dev/null
 tmux_kill

@@ -120,15 +120,21 @@ pane_latency_time(struct tui *t, const char *binary, const char *func)
 	snprintf(latency_time_func, sizeof latency_time_func, "%s", func);
 }
 
-/* Fake of the Annotate pane's entry point: record the function. */
+/* Fake of the Annotate pane's entry point: record the function and
+ * whose samples. */
 char annotate_open_sym[256];
+unsigned annotate_open_mask;
+struct addrhist_who annotate_open_who;
 void
-pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel)
+pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool kernel,
+                   unsigned mask, const struct addrhist_who *who)
 {
 	(void)t;
 	(void)dso;
 	(void)kernel;
 	snprintf(annotate_open_sym, sizeof annotate_open_sym, "%s", sym->name);
+	annotate_open_mask = mask;
+	annotate_open_who = *who;
 }
 
 /* Fake of the Flame pane's entry point: record the function. */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <wchar.h>
 
+#include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
 #include "ui/tui.h"
@@ -62,6 +63,8 @@ const char *header_of(struct fixture *f);
 
 /* What the fakes of the Annotate and Probes panes' entry points were given. */
 extern char annotate_open_sym[256];
+extern unsigned annotate_open_mask; /* its row: HIST_GROUP_* of who */
+extern struct addrhist_who annotate_open_who;
 extern char flame_open_sym[256];
 extern char probe_insert_func[256];
 extern char latency_time_func[256], latency_time_binary[256];

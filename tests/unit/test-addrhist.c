@@ -420,6 +420,130 @@ test_cost(void **state)
 	free(syms);
 }
 
+/* Count n samples at off of f from who. */
+static void
+add_who(struct addrhist *ah, const struct dso *d, const struct sym *f, uint32_t off, int n,
+        const struct addrhist_who *who)
+{
+	for (int i = 0; i < n; i++)
+		addrhist_add_who(ah, d, f, false, f->start + off, 1, who);
+}
+
+/* A row asked for (the Annotate pane's Top row) counts only the samples
+ * of its command, or process, or thread; the function's own histogram
+ * all of them; the row stays while asked for and goes when its request
+ * lapses. */
+static void
+test_want_who(void **state)
+{
+	static const char comm_a[] = "app-a", comm_b[] = "app-b";
+	const struct addrhist_who a1 = {.comm = comm_a, .pid = 10, .tid = 10};
+	const struct addrhist_who a2 = {.comm = comm_a, .pid = 11, .tid = 12};
+	const struct addrhist_who b = {.comm = comm_b, .pid = 20, .tid = 20};
+	struct sym f = {.start = 0x1000, .size = 0x100, .name = "f"};
+	struct sym other[ADDRHIST_MAX_WANTED];
+	struct dso d = {.name = "d"};
+	struct addrhist *ah = addrhist_new(0.5);
+	struct addrhist_copy c = {0};
+	const struct addrhist_sym *s;
+
+	(void)state;
+	addrhist_keep_top(ah, 4);
+	add_who(ah, &d, &f, 0x10, 5, &a1); /* before the request: not in the rows */
+	addrhist_want_who(ah, &d, &f, false, HIST_GROUP_COMM | HIST_GROUP_DSO, &a1);
+	addrhist_want_who(ah, &d, &f, false, HIST_GROUP_PID, &a2);
+	addrhist_want_who(ah, &d, &f, false, HIST_GROUP_TID, &b);
+	add_who(ah, &d, &f, 0x10, 3, &a1);
+	add_who(ah, &d, &f, 0x20, 2, &a2);
+	add_who(ah, &d, &f, 0x30, 7, &b);
+	addrhist_add(ah, &d, &f, false, 0x1040); /* nobody's: the function's only */
+	addrhist_copy_wanted(ah, &c);
+	/* the command's row: both its processes, from the request on */
+	s = addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_COMM, &a2);
+	assert_non_null(s);
+	assert_int_equal(s->total, 5);
+	assert_int_equal(s->naddrs, 2);
+	assert_int_equal(addr_of(s, 0x10)->total, 3);
+	assert_int_equal(addr_of(s, 0x20)->total, 2);
+	/* the process's row: only its own */
+	s = addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_PID, &a2);
+	assert_int_equal(s->total, 2);
+	assert_null(addr_of(s, 0x10));
+	/* the thread's */
+	s = addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_TID, &b);
+	assert_int_equal(s->total, 7);
+	assert_int_equal(addr_of(s, 0x30)->total, 7);
+	/* rows not asked for, and the whole function (not asked for) */
+	assert_null(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_COMM, &b));
+	assert_null(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_PID, &a1));
+	assert_null(addrhist_copy_find(&c, &d, &f));
+	assert_int_equal(addrhist_find(ah, &d, &f)->total, 18);
+
+	/* idle: the asked-for rows stay through the function's own fading
+	 * (made again when it comes back) */
+	for (int t = 0; t < 12; t++)
+		addrhist_tick(ah, false);
+	add_who(ah, &d, &f, 0x30, 1, &b);
+	addrhist_copy_wanted(ah, &c);
+	assert_int_equal(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_TID, &b)->total, 1);
+	assert_int_equal(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_COMM, &a1)->total, 0);
+
+	/* newer requests push the oldest out: its row goes */
+	for (size_t i = 0; i < ARRAY_SIZE(other); i++) {
+		other[i] = (struct sym){.start = 0x10000 * (i + 2), .size = 0x10, .name = "o"};
+		addrhist_want(ah, &d, &other[i], false);
+	}
+	add_who(ah, &d, &f, 0x10, 1, &a1);
+	addrhist_copy_wanted(ah, &c);
+	assert_null(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_COMM, &a1));
+	assert_null(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_TID, &b));
+	addrhist_copy_free(&c);
+	addrhist_free(ah);
+}
+
+/* A name asked for with a grouping (batch --annotate with -s) counts
+ * every row of it apart as it comes, up to the bound; further rows count
+ * in the function and as dropped. */
+static void
+test_name_rows(void **state)
+{
+	struct sym f = {.start = 0x1000, .size = 0x100, .name = "f"};
+	struct dso d = {.name = "d"};
+	struct addrhist *ah = addrhist_new(0.5);
+	struct addrhist_copy c = {0};
+	struct addrhist_stats st;
+	struct addrhist_who w = {.comm = "x"};
+
+	(void)state;
+	addrhist_keep_top(ah, 4);
+	addrhist_want_name_rows(ah, "f", HIST_GROUP_PID | HIST_GROUP_SYM);
+	for (int pid = 1; pid <= ADDRHIST_MAX_ROWS + 5; pid++) {
+		w.pid = pid;
+		add_who(ah, &d, &f, (uint32_t)pid % 4, pid, &w);
+	}
+	addrhist_copy_wanted(ah, &c);
+	assert_int_equal(c.n, 1 + ADDRHIST_MAX_ROWS);
+	assert_int_equal(addrhist_copy_find(&c, &d, &f)->total,
+	                 (ADDRHIST_MAX_ROWS + 5) * (ADDRHIST_MAX_ROWS + 6) / 2);
+	w.pid = 3;
+	assert_int_equal(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_PID, &w)->total, 3);
+	assert_int_equal(addr_of(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_PID, &w), 3)->total,
+	                 3);
+	w.pid = ADDRHIST_MAX_ROWS + 5;
+	assert_null(addrhist_copy_find_who(&c, &d, &f, HIST_GROUP_PID, &w));
+	addrhist_get_stats(ah, &st);
+	assert_int_equal(st.dropped, 5 * ADDRHIST_MAX_ROWS + 15); /* pids 65 to 69 */
+	/* rows that fade go; the function stays asked for */
+	for (int t = 0; t < 12; t++)
+		addrhist_tick(ah, false);
+	w.pid = 1;
+	add_who(ah, &d, &f, 0, 1, &w);
+	addrhist_copy_wanted(ah, &c);
+	assert_int_equal(c.n, 2);
+	addrhist_copy_free(&c);
+	addrhist_free(ah);
+}
+
 int
 main(void)
 {
@@ -428,6 +552,7 @@ main(void)
 	    cmocka_unit_test(test_addr_bound), cmocka_unit_test(test_table_bounds),
 	    cmocka_unit_test(test_keep_top),   cmocka_unit_test(test_want),
 	    cmocka_unit_test(test_want_name),  cmocka_unit_test(test_top_memory),
+	    cmocka_unit_test(test_want_who),   cmocka_unit_test(test_name_rows),
 	    cmocka_unit_test(test_cost),
 	};
 

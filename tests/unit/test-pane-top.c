@@ -288,6 +288,9 @@ test_row_menu(void **state)
 	menu_close(&f->t.menu);
 	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
 	assert_string_equal(annotate_open_sym, "alpha_fn");
+	/* ... with the row's own samples: by default its command's */
+	assert_int_equal(annotate_open_mask, HIST_GROUP_COMM);
+	assert_string_equal(annotate_open_who.comm, "alpha-app");
 	/* t hands it to the Latency pane, with its binary, closing a menu */
 	latency_time_func[0] = '\0';
 	act(f, ACT_ENTER);
@@ -325,6 +328,12 @@ test_zoom_process(void **state)
 	/* overheads stay shares of all samples */
 	assert_string_equal(pane_line(1),
 	                    "40.00% ||      alpha-app     100 libc.so.6      [.] alpha_fn");
+	/* Annotate within the zoom: that process's samples only */
+	annotate_open_mask = 0;
+	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
+	assert_string_equal(annotate_open_sym, "alpha_fn");
+	assert_int_equal(annotate_open_mask, HIST_GROUP_COMM | HIST_GROUP_PID);
+	assert_int_equal(annotate_open_who.pid, 100);
 
 	assert_int_equal(act(f, ACT_BACK), REACT_HANDLED | REACT_REDRAW);
 	assert_string_equal(header_of(f), "");
@@ -347,6 +356,10 @@ test_zoom_thread(void **state)
 	assert_string_equal(header_of(f), "Zoom: pid 100 tid 101");
 	assert_int_equal(zoom_calls, 1);
 	assert_int_equal(zoom_tids[0], 101);
+	/* Annotate within the zoom: that thread's samples only */
+	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
+	assert_true(annotate_open_mask & HIST_GROUP_TID);
+	assert_int_equal(annotate_open_who.tid, 101);
 	assert_int_equal(act(f, ACT_CLOSE), REACT_HANDLED | REACT_REDRAW);
 	assert_int_equal(zoom_calls, 2);
 	assert_int_equal(zoom_tids[1], 0);
