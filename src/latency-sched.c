@@ -13,6 +13,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/frame.h"
 #include "tracetop/latency-bio.h"
+#include "tracetop/latency-runq.h"
 #include "tracetop/latency-sched.h"
 #include "tracetop/latency-schedbpf.h"
 #include "tracetop/offcpu.h"
@@ -62,7 +63,8 @@ struct latsched {
 	struct tasks *ts;
 	unsigned ticks; /* refreshes so far */
 	struct offcpu *offcpu;
-	struct lat_pair runq;  /* per thread: when it became runnable */
+	struct latrunq runq;   /* per thread: runnable or blocked since when */
+	uint64_t runq_missed;  /* the target's switch-ins with no wakeup seen */
 	struct lat_pair oncpu; /* per thread: when it was switched in */
 	struct latbio bio;
 	struct ls_row *rows;
@@ -106,7 +108,7 @@ latsched_new_offline(unsigned kinds)
 	l->ts = tasks_new("/proc");
 	if (l->kinds & (1u << LAT_OFFCPU))
 		l->offcpu = offcpu_new(l->ts);
-	lat_pair_init(&l->runq, 1);
+	latrunq_init(&l->runq);
 	lat_pair_init(&l->oncpu, 1);
 	latbio_init(&l->bio);
 	l->oncpu_name = str_intern("on-CPU");
@@ -208,13 +210,36 @@ latsched_set_comm(struct latsched *l, int pid, const char *comm)
 	tasks_comm(l->ts, &c);
 }
 
+/* What pairing an event of thread tid gave: a wait into its process's
+ * row, a missed wakeup counted (or taken back), for the target's only. */
+static void
+ls_runq(struct latsched *l, int tid, enum latrunq_res res, uint64_t ns)
+{
+	struct thread *th;
+	struct ls_row *r;
+
+	if (res == LATRUNQ_NONE || (th = ls_thread(l, -1, tid)) == NULL ||
+	    !ls_wanted_pid(l, th->proc->pid))
+		return;
+	if (res == LATRUNQ_MISSED) {
+		l->runq_missed++;
+		return;
+	}
+	if (res == LATRUNQ_LATE && l->runq_missed > 0)
+		l->runq_missed--;
+	/* by process; named as it is now (an exec renames it) */
+	r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
+	r->label = r->comm = th->proc->comm;
+	lat_hist_add(&r->acc.interval, ns, false);
+}
+
 /* A thread switched out and another in. */
 void
 latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state, int next_tid,
                 uint64_t t, const uint64_t *ips, size_t nips)
 {
 	struct offcpu_block b;
-	uint64_t ns;
+	uint64_t ns = 0;
 
 	if ((l->kinds & (1u << LAT_ONCPU)) && prev_tid > 0 &&
 	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && ls_wanted_pid(l, prev_pid)) {
@@ -226,35 +251,21 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 	}
 	if ((l->kinds & (1u << LAT_ONCPU)) && next_tid > 0)
 		lat_pair_enter(&l->oncpu, next_tid, 0, t);
-	if (prev_tid > 0) {
-		if (offcpu_runnable(prev_state)) {
-			/* preempted: it waits for a CPU again from now */
-			if (l->kinds & (1u << LAT_RUNQ))
-				lat_pair_enter(&l->runq, prev_tid, 0, t);
-		} else {
-			/* blocked: a wakeup seen while it ran counts no more */
-			lat_pair_forget(&l->runq, prev_tid);
-			if (l->offcpu != NULL && ls_wanted_pid(l, prev_pid)) {
-				struct thread *th = ls_thread(l, prev_pid, prev_tid);
+	if (l->kinds & (1u << LAT_RUNQ))
+		latrunq_out(&l->runq, prev_tid, offcpu_runnable(prev_state), t);
+	if (prev_tid > 0 && !offcpu_runnable(prev_state) && l->offcpu != NULL &&
+	    ls_wanted_pid(l, prev_pid)) {
+		struct thread *th = ls_thread(l, prev_pid, prev_tid);
 
-				offcpu_out(l->offcpu, prev_pid, prev_tid,
-				           th != NULL ? th->proc->comm : NULL, prev_state, t, ips,
-				           nips);
-			}
-		}
+		offcpu_out(l->offcpu, prev_pid, prev_tid, th != NULL ? th->proc->comm : NULL,
+		           prev_state, t, ips, nips);
 	}
 	if (next_tid <= 0)
 		return;
-	if ((l->kinds & (1u << LAT_RUNQ)) && lat_pair_exit(&l->runq, next_tid, 0, t, &ns)) {
-		struct thread *th = ls_thread(l, -1, next_tid);
+	if (l->kinds & (1u << LAT_RUNQ)) {
+		enum latrunq_res res = latrunq_in(&l->runq, next_tid, t, &ns);
 
-		if (th != NULL && ls_wanted_pid(l, th->proc->pid)) {
-			/* by process; named as it is now (an exec renames it) */
-			struct ls_row *r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
-
-			r->label = r->comm = th->proc->comm;
-			lat_hist_add(&r->acc.interval, ns, false);
-		}
+		ls_runq(l, next_tid, res, ns);
 	}
 	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
 		struct ls_row *r = ls_row(l, LAT_OFFCPU, b.pid, b.tid, l->reason_names[b.reason]);
@@ -269,8 +280,13 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 void
 latsched_wakeup(struct latsched *l, int tid, uint64_t t)
 {
-	if (l->kinds & (1u << LAT_RUNQ))
-		lat_pair_enter(&l->runq, tid, 0, t);
+	uint64_t ns = 0;
+	enum latrunq_res res;
+
+	if (l->kinds & (1u << LAT_RUNQ)) {
+		res = latrunq_wakeup(&l->runq, tid, t, &ns);
+		ls_runq(l, tid, res, ns);
+	}
 }
 
 /* A block request was issued. */
@@ -538,11 +554,8 @@ latsched_pause(struct latsched *l, bool paused)
 		latsched_read(l);
 		return;
 	}
-	uint64_t unpaired = l->runq.unpaired;
-
-	lat_pair_free(&l->runq);
-	lat_pair_init(&l->runq, 1);
-	l->runq.unpaired = unpaired;
+	latrunq_free(&l->runq);
+	latrunq_init(&l->runq);
 	lat_pair_free(&l->oncpu);
 	lat_pair_init(&l->oncpu, 1);
 	if (l->offcpu != NULL)
@@ -654,7 +667,7 @@ ls_record(void *arg, struct evlist *el, const struct perf_event_header *h)
 		break;
 	case PERF_RECORD_EXIT:
 		if (sideband && record_parse_task(h, st, &t) == 0) {
-			lat_pair_forget(&l->runq, (int)t.tid);
+			latrunq_forget(&l->runq, (int)t.tid);
 			lat_pair_forget(&l->oncpu, (int)t.tid);
 			if (l->offcpu != NULL)
 				offcpu_forget(l->offcpu, (int)t.tid);
@@ -772,7 +785,7 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 	}
 	fl->sched_events = l->events + l->bpf_events;
 	fl->sched_lost = l->lost + l->bpf_lost;
-	fl->sched_unpaired = l->runq.unpaired + l->bio.unpaired + l->bpf_unpaired;
+	fl->sched_unpaired = l->runq_missed + l->bio.unpaired + l->bpf_unpaired;
 	fl->sched_notice = l->notice[0] != '\0' ? l->notice : NULL;
 	if (l->offcpu != NULL)
 		cg_snapshot(offcpu_graph(l->offcpu), &fl->offcpu);
@@ -806,7 +819,7 @@ latsched_free(struct latsched *l)
 		evlist_close(&l->other);
 	schedbpf_free(l->bpf);
 	offcpu_free(l->offcpu);
-	lat_pair_free(&l->runq);
+	latrunq_free(&l->runq);
 	lat_pair_free(&l->oncpu);
 	latbio_free(&l->bio);
 	tasks_free(l->ts);
