@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/latency.h"
+
 /* What an event did. */
 enum latrunq_res {
 	LATRUNQ_NONE,   /* nothing measured */
@@ -22,16 +24,10 @@ enum latrunq_res {
 	LATRUNQ_LATE,   /* the wakeup of an earlier MISSED came: a wait of *ns */
 };
 
-struct latrunq_slot {
-	int tid; /* 0: free */
-	uint8_t state;
-	uint64_t at;
-};
-
-/* Threads by tid, open addressing. */
+/* Per thread, in a lat_pair of depth 1: its state as the key, since
+ * when as the entry time; none while running (or not seen). */
 struct latrunq {
-	struct latrunq_slot *slots;
-	size_t mask, used;
+	struct lat_pair p;
 };
 
 void latrunq_init(struct latrunq *q);
