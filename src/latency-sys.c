@@ -186,8 +186,7 @@ latsys_row_get(struct latsys *l, int pid, int nr)
 	                         .nr = nr,
 	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
 	                         .name = str_intern(name)};
-	lat_hist_reset(&r->total);
-	lat_hist_reset(&r->interval);
+	lat_acc_reset(&r->acc);
 	*slot = (uint32_t)l->nrows;
 	latsys_comm(l, pid); /* while the process is still there */
 	return r;
@@ -213,7 +212,7 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 	if (nr < 0)
 		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
-		lat_hist_add(&latsys_row_get(l, pid, nr)->interval, ns, ret < 0);
+		lat_hist_add(&latsys_row_get(l, pid, nr)->acc.interval, ns, ret < 0);
 }
 
 /* The offsets of the fields the hot path reads, from the formats. */
@@ -533,10 +532,7 @@ latsys_tick(struct latsys *l)
 	for (size_t i = 0; i < l->nrows; i++) {
 		struct latsys_row *r = &l->rows[i];
 
-		r->last_interval = r->interval.count;
-		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
-		lat_hist_merge(&r->total, &r->interval);
-		lat_hist_reset(&r->interval);
+		lat_acc_tick(&r->acc, secs);
 	}
 }
 
@@ -554,7 +550,7 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		const struct latsys_row *r = &l->rows[i];
 		struct lat_row *o = NULL;
 
-		if (r->total.count == 0 ||
+		if (r->acc.total.count == 0 ||
 		    (r->nr >= LATSYS_FUNC && l->fns[r->nr - LATSYS_FUNC].gone))
 			continue;
 		/* merged over processes: names are interned, one row each */
@@ -562,9 +558,9 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 			if (fl->rows[j].kind == r->kind && fl->rows[j].name == r->name)
 				o = &fl->rows[j];
 		if (o != NULL) {
-			o->interval += r->last_interval;
-			o->rate += r->rate;
-			lat_hist_merge(&o->hist, &r->total);
+			o->interval += r->acc.last_interval;
+			o->rate += r->acc.rate;
+			lat_hist_merge(&o->hist, &r->acc.total);
 			continue;
 		}
 		o = &fl->rows[fl->nrows++];
@@ -574,9 +570,9 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		o->pid = l->per_process ? r->pid : -1;
 		snprintf(o->comm, sizeof o->comm, "%s",
 		         l->per_process ? latsys_comm(l, r->pid) : "(all)");
-		o->interval = r->last_interval;
-		o->rate = r->rate;
-		o->hist = r->total;
+		o->interval = r->acc.last_interval;
+		o->rate = r->acc.rate;
+		o->hist = r->acc.total;
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;
