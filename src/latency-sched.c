@@ -496,52 +496,74 @@ ls_sample(struct latsched *l, struct evlist *el, const struct perf_event_header 
 	}
 }
 
-/* One record: samples of both lists, the process records of the first
- * (each list's rings carry them; one copy is enough). */
+/* Exec'd mappings, for off-CPU user stacks. */
+static void
+ls_mmap_cb(void *arg, const struct record_mmap *m)
+{
+	struct latsched *l = arg;
+
+	if (l->offcpu != NULL && m->exec)
+		tasks_mmap(l->ts, m);
+}
+
+/* A process or thread named. */
+static void
+ls_comm_cb(void *arg, const struct record_comm *c)
+{
+	tasks_comm(((struct latsched *)arg)->ts, c);
+}
+
+/* A fork: a target process's child is the target's too. */
+static void
+ls_fork_cb(void *arg, const struct record_task *t)
+{
+	struct latsched *l = arg;
+
+	if (l->filtered && t->pid != t->ppid && latsched_wanted_pid(l, (int)t->ppid))
+		ls_add_pid(l, (int)t->pid);
+	tasks_fork(l->ts, t);
+}
+
+/* A thread exited: its tid may come back as another thread. */
+static void
+ls_exit_cb(void *arg, const struct record_task *t)
+{
+	struct latsched *l = arg;
+
+	latrunq_forget(&l->runq, (int)t->tid);
+	lat_pair_forget(&l->oncpu, (int)t->tid);
+	if (l->offcpu != NULL)
+		offcpu_forget(l->offcpu, (int)t->tid);
+	tasks_exit(l->ts, t);
+}
+
+/* Records the kernel could not write. */
+static void
+ls_lost_cb(void *arg, uint64_t n)
+{
+	((struct latsched *)arg)->lost += n;
+}
+
+/* The process records of the first list (each list's rings carry them;
+ * one copy is enough), lost records of both. */
+static const struct record_sink ls_sideband = {.mmap = ls_mmap_cb,
+                                               .comm = ls_comm_cb,
+                                               .fork = ls_fork_cb,
+                                               .exit = ls_exit_cb,
+                                               .lost = ls_lost_cb};
+static const struct record_sink ls_lost_only = {.lost = ls_lost_cb};
+
+/* One record of either list. */
 static void
 ls_record(void *arg, struct evlist *el, const struct perf_event_header *h)
 {
 	struct latsched *l = arg;
-	bool sideband = el == &l->sw || !l->sw_open;
-	uint64_t st = el->sample_type;
-	struct record_mmap m;
-	struct record_comm c;
-	struct record_task t;
-	struct record_lost lo;
 
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
+	if (h->type == PERF_RECORD_SAMPLE)
 		ls_sample(l, el, h);
-		break;
-	case PERF_RECORD_LOST:
-		if (record_parse_lost(h, st, &lo) == 0)
-			l->lost += lo.lost;
-		break;
-	case PERF_RECORD_MMAP2:
-		if (sideband && l->offcpu != NULL && record_parse_mmap(h, st, &m) == 0 && m.exec)
-			tasks_mmap(l->ts, &m);
-		break;
-	case PERF_RECORD_COMM:
-		if (sideband && record_parse_comm(h, st, &c) == 0)
-			tasks_comm(l->ts, &c);
-		break;
-	case PERF_RECORD_FORK:
-		if (sideband && record_parse_task(h, st, &t) == 0) {
-			if (l->filtered && t.pid != t.ppid && latsched_wanted_pid(l, (int)t.ppid))
-				ls_add_pid(l, (int)t.pid);
-			tasks_fork(l->ts, &t);
-		}
-		break;
-	case PERF_RECORD_EXIT:
-		if (sideband && record_parse_task(h, st, &t) == 0) {
-			latrunq_forget(&l->runq, (int)t.tid);
-			lat_pair_forget(&l->oncpu, (int)t.tid);
-			if (l->offcpu != NULL)
-				offcpu_forget(l->offcpu, (int)t.tid);
-			tasks_exit(l->ts, &t);
-		}
-		break;
-	}
+	else
+		record_dispatch(h, el->sample_type,
+		                el == &l->sw || !l->sw_open ? &ls_sideband : &ls_lost_only, l);
 }
 
 /* Both lists' rings merged in time order: a wakeup and its switch-in sit

@@ -130,23 +130,11 @@ is "$?" 1 "--no-syscalls on the rings without a function: exit 1"
 like "$(cat "$TT_TMP/ns.err")" 'no-syscalls without --latency' "... saying why"
 
 # Without CAP_BPF (CAP_PERFMON kept: the tracepoints still open)
-if command -v capsh >/dev/null 2>&1; then
-	DROP="capsh --drop=cap_sys_admin,cap_bpf --"
-	$DROP -c "'$TRACETOP' -b --latency '$TIMED:timed_fn' --format json -- '$TIMED' 41" \
-		>"$TT_TMP/drop.json" 2>"$TT_TMP/drop.err"
-	ok $? "no CAP_BPF: auto runs"
-	like "$(cat "$TT_TMP/drop.err")" 'latency paired in user space .*two records per call.*no BPF, BPF needs root or CAP_BPF' \
-		"no CAP_BPF: the fallback notice on stderr, with its cost and why"
+if without_bpf "$TT_TMP/drop.json" "'$TRACETOP' -b --latency '$TIMED:timed_fn' --format json -- '$TIMED' 41" \
+	'latency paired in user space .*two records per call.*no BPF, BPF needs root or CAP_BPF' \
+	"'$TRACETOP' -b --engine bpf --latency '$TIMED:timed_fn' -- '$TIMED' 3"; then
 	like "$(q "$TT_TMP/drop.json" 'j["notice"]')" 'no BPF, BPF needs root' "... and in the JSON notice"
 	is "$(q "$TT_TMP/drop.json" 'f["count"]')" 41 "no CAP_BPF: timed_fn still counted 41 times"
-	$DROP -c "'$TRACETOP' -b --engine bpf --latency '$TIMED:timed_fn' -- '$TIMED' 3" \
-		>/dev/null 2>"$TT_TMP/drop2.err"
-	st=$?
-	[ "$st" -ne 0 ]
-	ok $? "no CAP_BPF: --engine bpf exits non-zero ($st)"
-	like "$(cat "$TT_TMP/drop2.err")" -- '--engine bpf: BPF needs root or CAP_BPF' "... saying why"
-else
-	skip "capsh (libcap2-bin) missing" "fallback without CAP_BPF"
 fi
 
 done_testing

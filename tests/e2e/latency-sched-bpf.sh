@@ -120,22 +120,11 @@ if [ -n "$LOOP" ]; then
 fi
 
 # Without CAP_BPF (CAP_PERFMON kept: the tracepoints still open)
-if command -v capsh >/dev/null 2>&1; then
-	DROP="capsh --drop=cap_sys_admin,cap_bpf --"
-	$DROP -c "'$TRACETOP' -b --view latency --latency-kinds runq --format json -- taskset -c 0,1 '$W' hogs 3 1" \
-		>"$TT_TMP/drop.json" 2>"$TT_TMP/drop.err"
-	ok $? "no CAP_BPF: auto runs"
-	like "$(cat "$TT_TMP/drop.err")" 'latency run-queue times paired in user space.*not in the kernel: .*BPF needs root or CAP_BPF' \
-		"no CAP_BPF: the fallback notice on stderr, with its cost and why"
+if without_bpf "$TT_TMP/drop.json" \
+	"'$TRACETOP' -b --view latency --latency-kinds runq --format json -- taskset -c 0,1 '$W' hogs 3 1" \
+	'latency run-queue times paired in user space.*not in the kernel: .*BPF needs root or CAP_BPF' \
+	"'$TRACETOP' -b --engine bpf --view latency --latency-kinds runq -d 0.2 -n 1"; then
 	is "$(q "$TT_TMP/drop.json" "len($HOGS)")" 3 "no CAP_BPF: the three hogs' waits still measured"
-	$DROP -c "'$TRACETOP' -b --engine bpf --view latency --latency-kinds runq -d 0.2 -n 1" \
-		>/dev/null 2>"$TT_TMP/drop2.err"
-	st=$?
-	[ "$st" -ne 0 ]
-	ok $? "no CAP_BPF: --engine bpf exits non-zero ($st)"
-	like "$(cat "$TT_TMP/drop2.err")" -- '--engine bpf: BPF needs root or CAP_BPF' "... saying why"
-else
-	skip "capsh (libcap2-bin) missing" "fallback without CAP_BPF"
 fi
 
 done_testing

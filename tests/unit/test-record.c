@@ -660,6 +660,84 @@ test_lost_samples(void **state)
 	assert_int_equal(record_parse_lost_samples(rb_done(&b), 0, &l), -1);
 }
 
+/* What record_dispatch handed over: per handler, calls and a value. */
+static uint64_t disp_lost, disp_exits, disp_exit_tid, disp_samples;
+
+/* record_dispatch's handlers under test. */
+static void
+disp_lost_cb(void *arg, uint64_t n)
+{
+	(void)arg;
+	disp_lost += n;
+}
+
+static void
+disp_exit_cb(void *arg, const struct record_task *t)
+{
+	(void)arg;
+	disp_exits++;
+	disp_exit_tid = t->tid;
+}
+
+static void
+disp_sample_cb(void *arg, const struct perf_event_header *h)
+{
+	(void)arg;
+	(void)h;
+	disp_samples++;
+}
+
+/* record_dispatch: each type to its handler, parsed; LOST and
+ * LOST_SAMPLES both to lost; a type without a handler, or one that does
+ * not parse, to none. */
+static void
+test_dispatch(void **state)
+{
+	static const struct record_sink sink = {
+	    .sample = disp_sample_cb, .exit = disp_exit_cb, .lost = disp_lost_cb};
+	uint64_t st = ST_SID_ALL;
+	struct rb b;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_LOST, 0);
+	rb_u64(&b, 31);
+	rb_u64(&b, 100);
+	rb_sid(&b, st);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	rb_start(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	rb_u64(&b, 23);
+	rb_sid(&b, st);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	assert_int_equal(disp_lost, 123);
+	rb_start(&b, PERF_RECORD_EXIT, 0);
+	rb_u32(&b, 10);
+	rb_u32(&b, 1);
+	rb_u32(&b, 11);
+	rb_u32(&b, 2);
+	rb_u64(&b, 777);
+	rb_sid(&b, st);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	assert_int_equal(disp_exits, 1);
+	assert_int_equal(disp_exit_tid, 11);
+	/* no fork handler; a truncated exit does not parse */
+	rb_start(&b, PERF_RECORD_FORK, 0);
+	rb_u32(&b, 10);
+	rb_u32(&b, 1);
+	rb_u32(&b, 11);
+	rb_u32(&b, 2);
+	rb_u64(&b, 777);
+	rb_sid(&b, st);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	rb_start(&b, PERF_RECORD_EXIT, 0);
+	rb_u32(&b, 10);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	assert_int_equal(disp_exits, 1);
+	rb_start(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 1);
+	record_dispatch(rb_done(&b), 0, &sink, NULL);
+	assert_int_equal(disp_samples, 1);
+}
+
 /* THROTTLE and UNTHROTTLE: time, id, stream id. */
 static void
 test_throttle(void **state)
@@ -763,6 +841,7 @@ main(void)
 	    cmocka_unit_test(test_task),
 	    cmocka_unit_test(test_lost),
 	    cmocka_unit_test(test_lost_samples),
+	    cmocka_unit_test(test_dispatch),
 	    cmocka_unit_test(test_throttle),
 	    cmocka_unit_test(test_type_name),
 	};
