@@ -55,11 +55,11 @@ for e in $engines; do
 	STACK='[s for r in rows for s in r.get("stacks", []) if any(f.endswith("pipe_read") for f in s["frames"]) and "ksys_read" in s["frames"] and "blocked_reader" in s["frames"]]'
 	is "$(rows "$TT_TMP/pipe.json" "len($STACK)")" 1 \
 		"$e: one off-CPU stack through pipe_read, ksys_read and blocked_reader"
-	within "$(rows "$TT_TMP/pipe.json" "$STACK[0]['ns'] if $STACK else None")" 280000000 600000000 \
+	within "$(rows "$TT_TMP/pipe.json" "${STACK}[0]['ns'] if $STACK else None")" 280000000 600000000 \
 		"$e: it holds about 300 ms"
-	is "$(rows "$TT_TMP/pipe.json" "$STACK[0]['frames'][0] if $STACK else None")" __schedule \
+	is "$(rows "$TT_TMP/pipe.json" "${STACK}[0]['frames'][0] if $STACK else None")" __schedule \
 		"$e: the kernel frames start at __schedule (none of the tracer's own)"
-	is "$(rows "$TT_TMP/pipe.json" "[f for f in $STACK[0]['frames'] if f in ('blocked_reader', 'main')] if $STACK else None")" \
+	is "$(rows "$TT_TMP/pipe.json" "[f for f in ${STACK}[0]['frames'] if f in ('blocked_reader', 'main')] if $STACK else None")" \
 		"['blocked_reader', 'main']" "$e: user frames leaf first: blocked_reader called by main"
 	is "$(rows "$TT_TMP/pipe.json" "[r['name'] for r in rows if any(s in r.get('stacks', []) for s in $STACK)]")" \
 		"['sleep']" "$e: its wait reason: sleep"
