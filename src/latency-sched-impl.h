@@ -71,6 +71,16 @@ struct latsched {
 	const char *oncpu_name;                    /* "on-CPU", interned */
 	const char *reason_names[OFFCPU_NREASONS]; /* interned */
 	uint64_t events, lost;
+	/* context switches the kernel made (/proc/stat ctxt) against the
+	 * sched_switch records that came: the kernel can drop them without a
+	 * lost record (seen here: a CPU's switches from its idle task missing
+	 * for a while; a BPF program on the tracepoint returning 0 does it
+	 * for every perf user) */
+	bool ctxt_check; /* system-wide, sched_switch in the rings */
+	uint64_t ctxt0;  /* ctxt when counting began (moved over pauses) */
+	uint64_t switches, undelivered;
+	char notice_now[1024];    /* the notice and what was not delivered */
+	const char *notice_shown; /* since the last refresh: notice or notice_now */
 	uint64_t last_tick_ns;
 	/* runq, bio, offcpu in the kernel (then not in kinds), or NULL */
 	struct schedbpf *bpf;
@@ -103,5 +113,12 @@ void latsched_bpf_read(struct latsched *l);
 
 /* What is measured, where, and what it costs, into l->notice. */
 void latsched_make_notice(struct latsched *l);
+
+/* Context switches since boot (/proc/stat ctxt); false if unreadable. */
+bool latsched_ctxt(uint64_t *v);
+
+/* At a refresh: context switches made but not delivered to the rings so
+ * far into l->undelivered; the notice with them, or the notice. */
+const char *latsched_check_delivery(struct latsched *l);
 
 #endif

@@ -362,6 +362,8 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 		l->sw_open = true;
 		if (l->kinds & LS_SWITCH_KINDS)
 			l->ev_switch = &l->sw.evsels[0];
+		/* every switch of the machine comes: /proc/stat can tell */
+		l->ctxt_check = l->ev_switch != NULL && o->ncpus == 0;
 	}
 	if (l->kinds & (1u << LAT_RUNQ)) {
 		other[nother++] = "sched:sched_wakeup";
@@ -404,6 +406,8 @@ latsched_start(struct latsched *l, struct tt_err *err)
 		return err_set(err, "cannot enable the sched/block events: %s", strerror(errno));
 	if (l->bpf != NULL)
 		schedbpf_set_on(l->bpf, true);
+	if (l->ctxt_check)
+		l->ctxt_check = latsched_ctxt(&l->ctxt0);
 	return 0;
 }
 
@@ -411,6 +415,8 @@ latsched_start(struct latsched *l, struct tt_err *err)
 void
 latsched_pause(struct latsched *l, bool paused)
 {
+	uint64_t now;
+
 	if (l->bpf != NULL)
 		schedbpf_set_on(l->bpf, !paused);
 	if (paused) {
@@ -421,6 +427,9 @@ latsched_pause(struct latsched *l, bool paused)
 		latsched_read(l);
 		return;
 	}
+	/* the switches made while paused were not asked for */
+	if (l->ctxt_check && latsched_ctxt(&now))
+		l->ctxt0 = now - (l->switches + l->lost + l->undelivered);
 	latrunq_free(&l->runq);
 	latrunq_init(&l->runq);
 	lat_pair_free(&l->oncpu);
@@ -479,6 +488,7 @@ ls_sample(struct latsched *l, struct evlist *el, const struct perf_event_header 
 		return;
 	l->events++;
 	if (ev == l->ev_switch) {
+		l->switches++;
 		if (ls_get(&s, l->off.prev_pid, 4, &a) && ls_get(&s, l->off.prev_state, 8, &b) &&
 		    ls_get(&s, l->off.next_pid, 4, &c))
 			latsched_switch(l, (int)s.pid, (int)(int32_t)a, (long)b, (int)(int32_t)c,
@@ -591,6 +601,10 @@ latsched_tick(struct latsched *l)
 
 	l->last_tick_ns = now;
 	l->ticks++;
+	/* what the rings hold belongs to the interval, and the switches
+	 * made are compared with those that came (few left in flight) */
+	latsched_read(l);
+	l->notice_shown = latsched_check_delivery(l);
 	if (l->bpf != NULL)
 		latsched_bpf_read(l);
 	l->bpf_events = 0;
@@ -642,9 +656,11 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		o->hist = r->acc.total;
 	}
 	fl->sched_events = l->events + l->bpf_events;
-	fl->sched_lost = l->lost + l->bpf_lost;
+	fl->sched_notice = l->notice_shown != NULL ? l->notice_shown
+	                   : l->notice[0] != '\0'  ? l->notice
+	                                           : NULL;
+	fl->sched_lost = l->lost + l->bpf_lost + l->undelivered;
 	fl->sched_unpaired = l->runq_missed + l->bio.unpaired + l->bpf_unpaired;
-	fl->sched_notice = l->notice[0] != '\0' ? l->notice : NULL;
 	if (l->offcpu != NULL)
 		cg_snapshot(offcpu_graph(l->offcpu), &fl->offcpu);
 	if (fl->target == NULL)

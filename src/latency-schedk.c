@@ -4,8 +4,10 @@
  * each kind is measured and what it costs. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/latency-sched.h"
@@ -172,4 +174,44 @@ latsched_bpf_read(struct latsched *l)
 	if (l->offcpu != NULL && (l->bpf_kinds & (1u << LAT_OFFCPU)))
 		schedbpf_offcpu_read(l->bpf, ls_bpf_block, l);
 	schedbpf_lost(l->bpf, &l->bpf_unpaired, &l->bpf_lost);
+}
+
+/* Context switches since boot. */
+bool
+latsched_ctxt(uint64_t *v)
+{
+	FILE *f = fopen("/proc/stat", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool ok = false;
+
+	if (f == NULL)
+		return false;
+	while (!ok && getline(&line, &cap, f) > 0)
+		ok = sscanf(line, "ctxt %" SCNu64, v) == 1;
+	free(line);
+	fclose(f);
+	return ok;
+}
+
+/* Switches made but neither delivered nor reported lost, the rings just
+ * read: past a slack for those made since (a hundredth, and 20). */
+const char *
+latsched_check_delivery(struct latsched *l)
+{
+	uint64_t now, made, got = l->switches + l->lost;
+
+	if (!l->ctxt_check || !latsched_ctxt(&now))
+		return l->notice[0] != '\0' ? l->notice : NULL;
+	made = now - l->ctxt0;
+	if (made > got + 20 + made / 100 && made - got > l->undelivered)
+		l->undelivered = made - got;
+	if (l->undelivered == 0)
+		return l->notice[0] != '\0' ? l->notice : NULL;
+	snprintf(l->notice_now, sizeof l->notice_now,
+	         "%s; %" PRIu64 " of %" PRIu64 " context switches (/proc/stat) never reached the "
+	         "rings, counted lost (the kernel wrote no lost record; a BPF program on the "
+	         "tracepoint can do that: bpftool perf list; --engine bpf does not use perf)",
+	         l->notice, l->undelivered, made);
+	return l->notice_now;
 }
