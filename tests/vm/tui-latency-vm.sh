@@ -21,7 +21,9 @@ ours() {
 	grep -cE '^[pr][0-9]*:tracetop_' "$TRACEFS/kprobe_events"
 }
 
-tui_start kf 140 40 -d 0.5 -- "$WORKLOADS/timed" 20000
+# (about 2 ms a call on two threads: long enough for a slow emulated guest
+# to reach the keypress; q ends it)
+tui_start kf 140 40 -d 0.5 -- "$WORKLOADS/timed" 100000
 tmux_wait_text kf 15 'Top'
 ok $? "the screen starts on Top" || diag "screen: $(tmux_capture kf 2>&1)" "tmux: $(_tt_tmux ls 2>&1)"
 tmux_keys kf Tab Tab Tab a
