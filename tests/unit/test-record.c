@@ -571,6 +571,20 @@ test_comm(void **state)
 	}
 }
 
+/* A FORK or EXIT record of pid 10 (parent 1), tid 11 (parent 2), time 777. */
+static const struct perf_event_header *
+rb_task(struct rb *b, uint32_t type, uint64_t st)
+{
+	rb_start(b, type, 0);
+	rb_u32(b, 10);
+	rb_u32(b, 1);
+	rb_u32(b, 11);
+	rb_u32(b, 2);
+	rb_u64(b, 777);
+	rb_sid(b, st);
+	return rb_done(b);
+}
+
 /* FORK and EXIT share one layout; other types are refused. */
 static void
 test_task(void **state)
@@ -585,14 +599,7 @@ test_task(void **state)
 		for (j = 0; j < ARRAY_SIZE(sid_types); j++) {
 			uint64_t st = sid_types[j];
 
-			rb_start(&b, types[i], 0);
-			rb_u32(&b, 10);
-			rb_u32(&b, 1);
-			rb_u32(&b, 11);
-			rb_u32(&b, 2);
-			rb_u64(&b, 777);
-			rb_sid(&b, st);
-			h = rb_done(&b);
+			h = rb_task(&b, types[i], st);
 			assert_int_equal(record_parse_task(h, st, &t), 0);
 			assert_int_equal(t.pid, 10);
 			assert_int_equal(t.ppid, 1);
@@ -709,25 +716,11 @@ test_dispatch(void **state)
 	rb_sid(&b, st);
 	record_dispatch(rb_done(&b), st, &sink, NULL);
 	assert_int_equal(disp_lost, 123);
-	rb_start(&b, PERF_RECORD_EXIT, 0);
-	rb_u32(&b, 10);
-	rb_u32(&b, 1);
-	rb_u32(&b, 11);
-	rb_u32(&b, 2);
-	rb_u64(&b, 777);
-	rb_sid(&b, st);
-	record_dispatch(rb_done(&b), st, &sink, NULL);
+	record_dispatch(rb_task(&b, PERF_RECORD_EXIT, st), st, &sink, NULL);
 	assert_int_equal(disp_exits, 1);
 	assert_int_equal(disp_exit_tid, 11);
 	/* no fork handler; a truncated exit does not parse */
-	rb_start(&b, PERF_RECORD_FORK, 0);
-	rb_u32(&b, 10);
-	rb_u32(&b, 1);
-	rb_u32(&b, 11);
-	rb_u32(&b, 2);
-	rb_u64(&b, 777);
-	rb_sid(&b, st);
-	record_dispatch(rb_done(&b), st, &sink, NULL);
+	record_dispatch(rb_task(&b, PERF_RECORD_FORK, st), st, &sink, NULL);
 	rb_start(&b, PERF_RECORD_EXIT, 0);
 	rb_u32(&b, 10);
 	record_dispatch(rb_done(&b), st, &sink, NULL);
