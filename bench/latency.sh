@@ -1,9 +1,9 @@
 #!/bin/bash
 # Function latency benchmark: the cost of timing a malloc-like function
 # called RATE times a second (bench/malloclike.c), tracetop --latency
-# --no-syscalls (histograms in the kernel with BPF; and, as a reference,
-# --engine perf: paired in user space; and with BPF timing every syscall
-# too, the latency view's default) side by side with bpftrace's one-liner
+# (its default in batch: the function only; histograms in the kernel with
+# BPF; and, as a reference, --engine perf: paired in user space; and with
+# BPF timing every syscall too, --latency-kinds syscall) side by side with bpftrace's one-liner
 #   uprobe:BIN:lat_fn{@s[tid]=nsecs}
 #   uretprobe:BIN:lat_fn /@s[tid]/{@=hist(nsecs-@s[tid]); delete(@s[tid])}
 # in the same run, each tool starting the workload as its command, order
@@ -86,9 +86,9 @@ for rep in $(seq 1 "$REPS"); do
 		t=${tools[$(((i + rep) % n))]}
 		case $t in
 		none) r=$(run_none) ;;
-		tracetop-bpf) r=$(run_tracetop bpf --no-syscalls) ;;
-		tracetop-perf) r=$(run_tracetop perf --no-syscalls) ;;
-		tracetop-bpf+syscalls) r=$(run_tracetop bpf) ;;
+		tracetop-bpf) r=$(run_tracetop bpf) ;;
+		tracetop-perf) r=$(run_tracetop perf) ;;
+		tracetop-bpf+syscalls) r=$(run_tracetop bpf --latency-kinds syscall) ;;
 		bpftrace) r=$(run_bpftrace) ;;
 		esac
 		printf '%s\t%s\t%s\n' "$t" "$rep" "$(echo "$r" | tr ' ' '\t')" | tee -a "$RUN/raw.tsv"

@@ -20,7 +20,8 @@ latsys_func(struct latsys *l, int pid, int tid, size_t k, bool entry, uint64_t t
 	if (entry)
 		lat_pair_enter(&l->fpair, tid, (int32_t)k, t);
 	else if (lat_pair_exit(&l->fpair, tid, (int32_t)k, t, &ns))
-		lat_hist_add(&latsys_row_get(l, pid, LATSYS_FUNC + (int)k)->interval, ns, false);
+		lat_hist_add(&latsys_row_get(l, pid, LATSYS_FUNC + (int)k)->acc.interval, ns,
+		             false);
 }
 
 /* A SPEC as rows show it: its binary by base name, "/usr/bin/app:work"
@@ -189,8 +190,8 @@ latsys_bpf_bucket(void *ctx, const struct latbpf_bucket *v)
 	/* named as the kernel saw it: the process may be gone by now */
 	if (!latsys_has_comm(l, v->pid) && latbpf_comm(l->bpf, v->pid, comm))
 		latsys_set_comm(l, v->pid, comm);
-	lat_hist_add_bucket(&latsys_row_get(l, v->pid, nr)->interval, v->bucket, v->count, v->sum,
-	                    v->min, v->max, v->error ? v->count : 0);
+	lat_hist_add_bucket(&latsys_row_get(l, v->pid, nr)->acc.interval, v->bucket, v->count,
+	                    v->sum, v->min, v->max, v->error ? v->count : 0);
 }
 
 /* The kernel's histograms hold totals since start: each row's interval
@@ -200,20 +201,11 @@ latsys_bpf_tick(struct latsys *l, double secs)
 {
 	uint64_t lost;
 
-	for (size_t i = 0; i < l->nrows; i++)
-		lat_hist_reset(&l->rows[i].interval);
 	latbpf_read(l->bpf, latsys_bpf_bucket, l);
 	l->events = 0;
 	for (size_t i = 0; i < l->nrows; i++) {
-		struct latsys_row *r = &l->rows[i];
-
-		r->last_interval =
-		    r->interval.count > r->total.count ? r->interval.count - r->total.count : 0;
-		r->rate = secs > 0 ? (double)r->last_interval / secs : 0;
-		if (r->interval.count >= r->total.count)
-			r->total = r->interval;
-		lat_hist_reset(&r->interval);
-		l->events += 2 * r->total.count;
+		lat_acc_tick_totals(&l->rows[i].acc, secs);
+		l->events += 2 * l->rows[i].acc.total.count;
 	}
 	latbpf_lost(l->bpf, &l->bpf_unpaired, &lost);
 	l->lost = lost;

@@ -431,6 +431,19 @@ lat_pair_exit(struct lat_pair *p, int tid, int32_t key, uint64_t t, uint64_t *ns
 	return true;
 }
 
+/* The innermost open call of tid. */
+bool
+lat_pair_top(const struct lat_pair *p, int tid, int32_t *key, uint64_t *t)
+{
+	const struct lat_pair_slot *s;
+
+	if (tid == 0 || (s = lat_pair_slot(p, tid))->tid != tid || s->depth == 0)
+		return false;
+	*key = s->key[s->depth - 1];
+	*t = s->at[s->depth - 1];
+	return true;
+}
+
 /* Drop tid's open calls. */
 void
 lat_pair_forget(struct lat_pair *p, int tid)

@@ -16,11 +16,8 @@
 struct latsys_row {
 	int pid, nr;
 	enum lat_kind kind;
-	const char *name;         /* interned */
-	struct lat_hist total;    /* up to the last tick */
-	struct lat_hist interval; /* since it */
-	uint64_t last_interval;   /* calls in the last refresh */
-	double rate;
+	const char *name; /* interned */
+	struct lat_acc acc;
 };
 
 /* A process's command. */

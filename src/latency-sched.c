@@ -13,6 +13,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/frame.h"
 #include "tracetop/latency-bio.h"
+#include "tracetop/latency-runq.h"
 #include "tracetop/latency-sched.h"
 #include "tracetop/latency-schedbpf.h"
 #include "tracetop/offcpu.h"
@@ -20,73 +21,11 @@
 #include "tracetop/tasks.h"
 #include "tracetop/tracefs.h"
 
+#include "latency-sched-impl.h"
+
 #define LS_SAMPLE_TYPE                                                                             \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_RAW)
-
-#define LS_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
-/* The kinds the kernel can measure with BPF. */
-#define LS_BPF_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO))
-/* The kinds read from sched_switch. */
-#define LS_SWITCH_KINDS ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
-
-/* Refreshes in which a runq row from the kernel is renamed from /proc. */
-#define LS_RENAME_TICKS 4
-
-/* One (kind, process, thread, name). */
-struct ls_row {
-	enum lat_kind kind;
-	int pid, tid;
-	const char *name;  /* interned */
-	const char *stack; /* offcpu: its trie root */
-	const char *label; /* runq: the process's command when last seen (not in the key) */
-	const char *comm;  /* the process's command when last seen, or NULL (bio) */
-	unsigned born;     /* runq from the kernel: the refresh it first came in */
-	struct lat_acc acc;
-};
-
-/* The payload offsets the hot path reads (-1: absent). */
-struct ls_offsets {
-	int prev_pid, prev_state, next_pid; /* sched_switch */
-	int wake_pid;                       /* sched_wakeup(_new) */
-	int issue_dev, issue_sector;        /* block_rq_issue */
-	int done_dev, done_sector, done_error;
-};
-
-struct latsched {
-	unsigned kinds;
-	struct evlist sw, other; /* sched_switch (with call chains for offcpu); the rest */
-	bool sw_open, other_open;
-	struct evsel *ev_switch, *ev_wake, *ev_wake_new, *ev_issue, *ev_done;
-	struct ls_offsets off;
-	struct tasks *ts;
-	unsigned ticks; /* refreshes so far */
-	struct offcpu *offcpu;
-	struct lat_pair runq;  /* per thread: when it became runnable */
-	struct lat_pair oncpu; /* per thread: when it was switched in */
-	struct latbio bio;
-	struct ls_row *rows;
-	size_t nrows, rows_cap;
-	uint32_t *rowtab; /* row index + 1; 0 empty */
-	size_t rowmask;
-	int *pids; /* the target's processes; none: all */
-	size_t npids;
-	bool filtered;
-	int self;
-	bool include_self;
-	const char *devnames[64]; /* by minor hash: (dev, name) pairs in devs */
-	uint32_t devs[64];
-	const char *oncpu_name;                    /* "on-CPU", interned */
-	const char *reason_names[OFFCPU_NREASONS]; /* interned */
-	uint64_t events, lost;
-	uint64_t last_tick_ns;
-	/* runq/bio in the kernel (then not in kinds), or NULL */
-	struct schedbpf *bpf;
-	unsigned bpf_kinds;
-	uint64_t bpf_events, bpf_lost, bpf_unpaired;
-	char bpf_why[200]; /* why not in the kernel, or "" */
-	char notice[600];
-};
 
 /* Any kind of ours? */
 bool
@@ -106,7 +45,7 @@ latsched_new_offline(unsigned kinds)
 	l->ts = tasks_new("/proc");
 	if (l->kinds & (1u << LAT_OFFCPU))
 		l->offcpu = offcpu_new(l->ts);
-	lat_pair_init(&l->runq, 1);
+	latrunq_init(&l->runq);
 	lat_pair_init(&l->oncpu, 1);
 	latbio_init(&l->bio);
 	l->oncpu_name = str_intern("on-CPU");
@@ -119,8 +58,8 @@ latsched_new_offline(unsigned kinds)
 }
 
 /* Is pid one of the target's (or any, without a target)? */
-static bool
-ls_wanted_pid(const struct latsched *l, int pid)
+bool
+latsched_wanted_pid(const struct latsched *l, int pid)
 {
 	if (pid == l->self && !l->include_self)
 		return false;
@@ -136,7 +75,7 @@ ls_wanted_pid(const struct latsched *l, int pid)
 static void
 ls_add_pid(struct latsched *l, int pid)
 {
-	if (ls_wanted_pid(l, pid))
+	if (latsched_wanted_pid(l, pid))
 		return;
 	l->pids = xrealloc(l->pids, (l->npids + 1) * sizeof *l->pids);
 	l->pids[l->npids++] = pid;
@@ -160,8 +99,8 @@ ls_row_slot(const struct latsched *l, enum lat_kind kind, int pid, int tid, cons
 }
 
 /* The row of a key (name interned), made on first use. */
-static struct ls_row *
-ls_row(struct latsched *l, enum lat_kind kind, int pid, int tid, const char *name)
+struct ls_row *
+latsched_row(struct latsched *l, enum lat_kind kind, int pid, int tid, const char *name)
 {
 	uint32_t *slot = ls_row_slot(l, kind, pid, tid, name);
 	struct ls_row *r;
@@ -191,8 +130,8 @@ ls_row(struct latsched *l, enum lat_kind kind, int pid, int tid, const char *nam
 }
 
 /* The process of thread tid (the model reads /proc for one not seen). */
-static struct thread *
-ls_thread(struct latsched *l, int pid, int tid)
+struct thread *
+latsched_thread(struct latsched *l, int pid, int tid)
 {
 	struct thread *th = pid < 0 ? tasks_find_thread(l->ts, tid) : NULL;
 
@@ -208,56 +147,66 @@ latsched_set_comm(struct latsched *l, int pid, const char *comm)
 	tasks_comm(l->ts, &c);
 }
 
+/* What pairing an event of thread tid gave: a wait into its process's
+ * row, a missed wakeup counted (or taken back), for the target's only. */
+static void
+ls_runq(struct latsched *l, int tid, enum latrunq_res res, uint64_t ns)
+{
+	struct thread *th;
+	struct ls_row *r;
+
+	if (res == LATRUNQ_NONE || (th = latsched_thread(l, -1, tid)) == NULL ||
+	    !latsched_wanted_pid(l, th->proc->pid))
+		return;
+	if (res == LATRUNQ_MISSED) {
+		l->runq_missed++;
+		return;
+	}
+	if (res == LATRUNQ_LATE && l->runq_missed > 0)
+		l->runq_missed--;
+	/* by process; named as it is now (an exec renames it) */
+	r = latsched_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
+	r->label = r->comm = th->proc->comm;
+	lat_hist_add(&r->acc.interval, ns, false);
+}
+
 /* A thread switched out and another in. */
 void
 latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state, int next_tid,
                 uint64_t t, const uint64_t *ips, size_t nips)
 {
 	struct offcpu_block b;
-	uint64_t ns;
+	uint64_t ns = 0;
 
 	if ((l->kinds & (1u << LAT_ONCPU)) && prev_tid > 0 &&
-	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && ls_wanted_pid(l, prev_pid)) {
-		struct ls_row *r = ls_row(l, LAT_ONCPU, prev_pid, prev_tid, l->oncpu_name);
-		struct thread *th = ls_thread(l, prev_pid, prev_tid);
+	    lat_pair_exit(&l->oncpu, prev_tid, 0, t, &ns) && latsched_wanted_pid(l, prev_pid)) {
+		struct ls_row *r = latsched_row(l, LAT_ONCPU, prev_pid, prev_tid, l->oncpu_name);
+		struct thread *th = latsched_thread(l, prev_pid, prev_tid);
 
 		r->comm = th != NULL ? th->proc->comm : r->comm;
 		lat_hist_add(&r->acc.interval, ns, false);
 	}
 	if ((l->kinds & (1u << LAT_ONCPU)) && next_tid > 0)
 		lat_pair_enter(&l->oncpu, next_tid, 0, t);
-	if (prev_tid > 0) {
-		if (offcpu_runnable(prev_state)) {
-			/* preempted: it waits for a CPU again from now */
-			if (l->kinds & (1u << LAT_RUNQ))
-				lat_pair_enter(&l->runq, prev_tid, 0, t);
-		} else {
-			/* blocked: a wakeup seen while it ran counts no more */
-			lat_pair_forget(&l->runq, prev_tid);
-			if (l->offcpu != NULL && ls_wanted_pid(l, prev_pid)) {
-				struct thread *th = ls_thread(l, prev_pid, prev_tid);
+	if (l->kinds & (1u << LAT_RUNQ))
+		latrunq_out(&l->runq, prev_tid, offcpu_runnable(prev_state), t);
+	if (prev_tid > 0 && !offcpu_runnable(prev_state) && (l->kinds & (1u << LAT_OFFCPU)) &&
+	    latsched_wanted_pid(l, prev_pid)) {
+		struct thread *th = latsched_thread(l, prev_pid, prev_tid);
 
-				offcpu_out(l->offcpu, prev_pid, prev_tid,
-				           th != NULL ? th->proc->comm : NULL, prev_state, t, ips,
-				           nips);
-			}
-		}
+		offcpu_out(l->offcpu, prev_pid, prev_tid, th != NULL ? th->proc->comm : NULL,
+		           prev_state, t, ips, nips);
 	}
 	if (next_tid <= 0)
 		return;
-	if ((l->kinds & (1u << LAT_RUNQ)) && lat_pair_exit(&l->runq, next_tid, 0, t, &ns)) {
-		struct thread *th = ls_thread(l, -1, next_tid);
+	if (l->kinds & (1u << LAT_RUNQ)) {
+		enum latrunq_res res = latrunq_in(&l->runq, next_tid, t, &ns);
 
-		if (th != NULL && ls_wanted_pid(l, th->proc->pid)) {
-			/* by process; named as it is now (an exec renames it) */
-			struct ls_row *r = ls_row(l, LAT_RUNQ, th->proc->pid, 0, NULL);
-
-			r->label = r->comm = th->proc->comm;
-			lat_hist_add(&r->acc.interval, ns, false);
-		}
+		ls_runq(l, next_tid, res, ns);
 	}
-	if (l->offcpu != NULL && offcpu_in(l->offcpu, next_tid, t, &b)) {
-		struct ls_row *r = ls_row(l, LAT_OFFCPU, b.pid, b.tid, l->reason_names[b.reason]);
+	if ((l->kinds & (1u << LAT_OFFCPU)) && offcpu_in(l->offcpu, next_tid, t, &b)) {
+		struct ls_row *r =
+		    latsched_row(l, LAT_OFFCPU, b.pid, b.tid, l->reason_names[b.reason]);
 
 		r->stack = b.root;
 		r->comm = b.comm;
@@ -269,8 +218,13 @@ latsched_switch(struct latsched *l, int prev_pid, int prev_tid, long prev_state,
 void
 latsched_wakeup(struct latsched *l, int tid, uint64_t t)
 {
-	if (l->kinds & (1u << LAT_RUNQ))
-		lat_pair_enter(&l->runq, tid, 0, t);
+	uint64_t ns = 0;
+	enum latrunq_res res;
+
+	if (l->kinds & (1u << LAT_RUNQ)) {
+		res = latrunq_wakeup(&l->runq, tid, t, &ns);
+		ls_runq(l, tid, res, ns);
+	}
 }
 
 /* A block request was issued. */
@@ -281,8 +235,8 @@ latsched_bio_issue(struct latsched *l, uint32_t dev, uint64_t sector, uint64_t t
 }
 
 /* The name of dev, interned, read once. */
-static const char *
-ls_devname(struct latsched *l, uint32_t dev)
+const char *
+latsched_devname(struct latsched *l, uint32_t dev)
 {
 	size_t n = sizeof l->devs / sizeof l->devs[0], i = hash_u64(dev) & (n - 1);
 	char buf[64];
@@ -301,8 +255,9 @@ latsched_bio_complete(struct latsched *l, uint32_t dev, uint64_t sector, int err
 	uint64_t ns;
 
 	if (latbio_complete(&l->bio, dev, sector, t, &ns))
-		lat_hist_add(&ls_row(l, LAT_BIO, 0, 0, ls_devname(l, dev))->acc.interval, ns,
-		             error < 0);
+		lat_hist_add(
+		    &latsched_row(l, LAT_BIO, 0, 0, latsched_devname(l, dev))->acc.interval, ns,
+		    error < 0);
 }
 
 /* ---- events ---- */
@@ -364,81 +319,6 @@ ls_open(struct evlist *el, const char *const *names, size_t n, const int *cpus, 
 	return evlist_open(el, specs, n, &t, &p, err);
 }
 
-/* What is measured and what it costs, for the notice. */
-static void
-ls_notice(struct latsched *l)
-{
-	static const char *const what[LAT_NKINDS] = {[LAT_RUNQ] = "run-queue",
-	                                             [LAT_OFFCPU] = "off-CPU",
-	                                             [LAT_ONCPU] = "on-CPU",
-	                                             [LAT_BIO] = "block I/O"};
-	static const enum lat_kind order[] = {LAT_RUNQ, LAT_OFFCPU, LAT_ONCPU, LAT_BIO};
-	char list[64] = "";
-	size_t len = 0, n;
-
-	if (l->bpf != NULL)
-		snprintf(l->notice, sizeof l->notice,
-		         "%s%s%s times in the kernel (BPF on BTF tracepoints: no record copied per "
-		         "event)%s",
-		         l->bpf_kinds & (1u << LAT_RUNQ) ? "run-queue" : "",
-		         l->bpf_kinds == LS_BPF_KINDS ? " and " : "",
-		         l->bpf_kinds & (1u << LAT_BIO) ? "block I/O" : "", l->kinds ? "; " : "");
-	else
-		l->notice[0] = '\0';
-	if (l->kinds == 0)
-		return;
-	n = strlen(l->notice);
-	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-		if (l->kinds & (1u << order[i]))
-			len += (size_t)snprintf(list + len, sizeof list - len, "%s%s",
-			                        len ? ", " : "", what[order[i]]);
-	snprintf(l->notice + n, sizeof l->notice - n,
-	         "%s times paired in user space: a ring record per %s%s%s", list,
-	         l->kinds & LS_SWITCH_KINDS ? "context switch" : "",
-	         l->kinds & (1u << LAT_OFFCPU)
-	             ? " with both call chains (up to ~2 KiB, symbols resolved at each switch-in)"
-	             : "",
-	         l->kinds & (1u << LAT_RUNQ) ? ", wakeup" : "");
-	if (l->kinds & (1u << LAT_BIO))
-		snprintf(l->notice + strlen(l->notice), sizeof l->notice - strlen(l->notice), "%s",
-		         l->kinds == (1u << LAT_BIO) ? "block request issued and completed"
-		                                     : ", block request issued and completed");
-	if (l->bpf_why[0] != '\0')
-		snprintf(l->notice + strlen(l->notice), sizeof l->notice - strlen(l->notice),
-		         " (not in the kernel: %s)", l->bpf_why);
-}
-
-/* runq and bio in the kernel when the backend and the kernel allow it
- * (then taken out of kinds), else why not in bpf_why; -1 with err when
- * --engine bpf cannot be had. */
-static int
-ls_bpf_setup(struct latsched *l, enum engine_backend backend, struct tt_err *err)
-{
-	unsigned k = l->kinds & LS_BPF_KINDS;
-	struct schedbpf_opts bo = {.runq = k & (1u << LAT_RUNQ),
-	                           .bio = k & (1u << LAT_BIO),
-	                           .pids = l->pids,
-	                           .npids = l->npids,
-	                           .include_self = l->include_self};
-	struct tt_err why;
-
-	if (k == 0)
-		return 0;
-	if (backend == ENGINE_BACKEND_PERF) {
-		snprintf(l->bpf_why, sizeof l->bpf_why, "--engine perf");
-		return 0;
-	}
-	if ((l->bpf = schedbpf_new(&bo, &why)) == NULL) {
-		if (backend == ENGINE_BACKEND_BPF)
-			return err_set(err, "--engine bpf: %s", why.msg);
-		snprintf(l->bpf_why, sizeof l->bpf_why, "%.199s", why.msg);
-		return 0;
-	}
-	l->bpf_kinds = k;
-	l->kinds &= ~k;
-	return 0;
-}
-
 /* Open the events of the kinds. */
 struct latsched *
 latsched_new(const struct latsched_opts *o, struct tt_err *err)
@@ -462,15 +342,17 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 	}
 	if (o->command > 0)
 		ls_add_pid(l, o->command);
-	if (ls_bpf_setup(l, o->backend, err) != 0 || ls_offsets(l, err) != 0)
+	if (latsched_bpf_setup(l, o->backend, err) != 0 || ls_offsets(l, err) != 0)
 		goto fail;
 	if (ncpus == 0) {
 		if (online_cpus(&cpus, &ncpus, err) != 0)
 			goto fail;
 		ucpus = cpus;
 	}
-	if (l->kinds & LS_SWITCH_KINDS) {
-		const char *sw = "sched:sched_switch";
+	/* off-CPU stacks from the kernel still need the processes' mappings
+	 * (exec and mmap records: a dummy event's rings, no sample) */
+	if ((l->kinds & LS_SWITCH_KINDS) || (l->bpf_kinds & (1u << LAT_OFFCPU))) {
+		const char *sw = l->kinds & LS_SWITCH_KINDS ? "sched:sched_switch" : "dummy";
 		uint64_t st = LS_SAMPLE_TYPE;
 
 		if (l->kinds & (1u << LAT_OFFCPU))
@@ -478,7 +360,10 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 		if (ls_open(&l->sw, &sw, 1, ucpus, ncpus, st, pages, err) != 0)
 			goto fail;
 		l->sw_open = true;
-		l->ev_switch = &l->sw.evsels[0];
+		if (l->kinds & LS_SWITCH_KINDS)
+			l->ev_switch = &l->sw.evsels[0];
+		/* every switch of the machine comes: /proc/stat can tell */
+		l->ctxt_check = l->ev_switch != NULL && o->ncpus == 0;
 	}
 	if (l->kinds & (1u << LAT_RUNQ)) {
 		other[nother++] = "sched:sched_wakeup";
@@ -504,7 +389,7 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 		}
 	}
 	free(cpus);
-	ls_notice(l);
+	latsched_make_notice(l);
 	return l;
 fail:
 	free(cpus);
@@ -521,6 +406,8 @@ latsched_start(struct latsched *l, struct tt_err *err)
 		return err_set(err, "cannot enable the sched/block events: %s", strerror(errno));
 	if (l->bpf != NULL)
 		schedbpf_set_on(l->bpf, true);
+	if (l->ctxt_check)
+		l->ctxt_check = latsched_ctxt(&l->ctxt0);
 	return 0;
 }
 
@@ -528,6 +415,8 @@ latsched_start(struct latsched *l, struct tt_err *err)
 void
 latsched_pause(struct latsched *l, bool paused)
 {
+	uint64_t now;
+
 	if (l->bpf != NULL)
 		schedbpf_set_on(l->bpf, !paused);
 	if (paused) {
@@ -538,11 +427,11 @@ latsched_pause(struct latsched *l, bool paused)
 		latsched_read(l);
 		return;
 	}
-	uint64_t unpaired = l->runq.unpaired;
-
-	lat_pair_free(&l->runq);
-	lat_pair_init(&l->runq, 1);
-	l->runq.unpaired = unpaired;
+	/* the switches made while paused were not asked for */
+	if (l->ctxt_check && latsched_ctxt(&now))
+		l->ctxt0 = now - (l->switches + l->lost + l->undelivered);
+	latrunq_free(&l->runq);
+	latrunq_init(&l->runq);
 	lat_pair_free(&l->oncpu);
 	lat_pair_init(&l->oncpu, 1);
 	if (l->offcpu != NULL)
@@ -599,6 +488,7 @@ ls_sample(struct latsched *l, struct evlist *el, const struct perf_event_header 
 		return;
 	l->events++;
 	if (ev == l->ev_switch) {
+		l->switches++;
 		if (ls_get(&s, l->off.prev_pid, 4, &a) && ls_get(&s, l->off.prev_state, 8, &b) &&
 		    ls_get(&s, l->off.next_pid, 4, &c))
 			latsched_switch(l, (int)s.pid, (int)(int32_t)a, (long)b, (int)(int32_t)c,
@@ -616,52 +506,74 @@ ls_sample(struct latsched *l, struct evlist *el, const struct perf_event_header 
 	}
 }
 
-/* One record: samples of both lists, the process records of the first
- * (each list's rings carry them; one copy is enough). */
+/* Exec'd mappings, for off-CPU user stacks. */
+static void
+ls_mmap_cb(void *arg, const struct record_mmap *m)
+{
+	struct latsched *l = arg;
+
+	if (l->offcpu != NULL && m->exec)
+		tasks_mmap(l->ts, m);
+}
+
+/* A process or thread named. */
+static void
+ls_comm_cb(void *arg, const struct record_comm *c)
+{
+	tasks_comm(((struct latsched *)arg)->ts, c);
+}
+
+/* A fork: a target process's child is the target's too. */
+static void
+ls_fork_cb(void *arg, const struct record_task *t)
+{
+	struct latsched *l = arg;
+
+	if (l->filtered && t->pid != t->ppid && latsched_wanted_pid(l, (int)t->ppid))
+		ls_add_pid(l, (int)t->pid);
+	tasks_fork(l->ts, t);
+}
+
+/* A thread exited: its tid may come back as another thread. */
+static void
+ls_exit_cb(void *arg, const struct record_task *t)
+{
+	struct latsched *l = arg;
+
+	latrunq_forget(&l->runq, (int)t->tid);
+	lat_pair_forget(&l->oncpu, (int)t->tid);
+	if (l->offcpu != NULL)
+		offcpu_forget(l->offcpu, (int)t->tid);
+	tasks_exit(l->ts, t);
+}
+
+/* Records the kernel could not write. */
+static void
+ls_lost_cb(void *arg, uint64_t n)
+{
+	((struct latsched *)arg)->lost += n;
+}
+
+/* The process records of the first list (each list's rings carry them;
+ * one copy is enough), lost records of both. */
+static const struct record_sink ls_sideband = {.mmap = ls_mmap_cb,
+                                               .comm = ls_comm_cb,
+                                               .fork = ls_fork_cb,
+                                               .exit = ls_exit_cb,
+                                               .lost = ls_lost_cb};
+static const struct record_sink ls_lost_only = {.lost = ls_lost_cb};
+
+/* One record of either list. */
 static void
 ls_record(void *arg, struct evlist *el, const struct perf_event_header *h)
 {
 	struct latsched *l = arg;
-	bool sideband = el == &l->sw || !l->sw_open;
-	uint64_t st = el->sample_type;
-	struct record_mmap m;
-	struct record_comm c;
-	struct record_task t;
-	struct record_lost lo;
 
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
+	if (h->type == PERF_RECORD_SAMPLE)
 		ls_sample(l, el, h);
-		break;
-	case PERF_RECORD_LOST:
-		if (record_parse_lost(h, st, &lo) == 0)
-			l->lost += lo.lost;
-		break;
-	case PERF_RECORD_MMAP2:
-		if (sideband && l->offcpu != NULL && record_parse_mmap(h, st, &m) == 0 && m.exec)
-			tasks_mmap(l->ts, &m);
-		break;
-	case PERF_RECORD_COMM:
-		if (sideband && record_parse_comm(h, st, &c) == 0)
-			tasks_comm(l->ts, &c);
-		break;
-	case PERF_RECORD_FORK:
-		if (sideband && record_parse_task(h, st, &t) == 0) {
-			if (l->filtered && t.pid != t.ppid && ls_wanted_pid(l, (int)t.ppid))
-				ls_add_pid(l, (int)t.pid);
-			tasks_fork(l->ts, &t);
-		}
-		break;
-	case PERF_RECORD_EXIT:
-		if (sideband && record_parse_task(h, st, &t) == 0) {
-			lat_pair_forget(&l->runq, (int)t.tid);
-			lat_pair_forget(&l->oncpu, (int)t.tid);
-			if (l->offcpu != NULL)
-				offcpu_forget(l->offcpu, (int)t.tid);
-			tasks_exit(l->ts, &t);
-		}
-		break;
-	}
+	else
+		record_dispatch(h, el->sample_type,
+		                el == &l->sw || !l->sw_open ? &ls_sideband : &ls_lost_only, l);
 }
 
 /* Both lists' rings merged in time order: a wakeup and its switch-in sit
@@ -680,36 +592,6 @@ latsched_read(struct latsched *l)
 		evlist_read_ordered(els, n, ls_record, l);
 }
 
-/* One bucket of the kernel's histograms into its row's interval (which
- * gathers the totals so far: lat_acc_tick_totals). */
-static void
-ls_bpf_bucket(void *ctx, const struct latbpf_bucket *v)
-{
-	struct latsched *l = ctx;
-	struct ls_row *r;
-	char comm[16];
-
-	if (schedbpf_is_runq(v->id)) {
-		const char *now;
-
-		r = ls_row(l, LAT_RUNQ, v->pid, 0, NULL);
-		if (r->label == NULL)
-			r->born = l->ticks;
-		/* named from /proc in its first refreshes: the kernel's map holds
-		 * the command of the row's first wait, which for a command
-		 * tracetop starts can come before its exec */
-		if (l->ticks - r->born < LS_RENAME_TICKS &&
-		    (now = tasks_read_comm(l->ts, v->pid, v->pid)) != NULL)
-			r->label = r->comm = now;
-		if (r->label == NULL && schedbpf_comm(l->bpf, v->pid, comm))
-			r->label = r->comm = str_intern(comm);
-	} else {
-		r = ls_row(l, LAT_BIO, 0, 0, ls_devname(l, (uint32_t)v->pid));
-	}
-	lat_hist_add_bucket(&r->acc.interval, v->bucket, v->count, v->sum, v->min, v->max,
-	                    v->error ? v->count : 0);
-}
-
 /* The interval's values join the totals. */
 void
 latsched_tick(struct latsched *l)
@@ -719,20 +601,23 @@ latsched_tick(struct latsched *l)
 
 	l->last_tick_ns = now;
 	l->ticks++;
-	if (l->bpf != NULL) {
-		schedbpf_read(l->bpf, ls_bpf_bucket, l);
-		schedbpf_lost(l->bpf, &l->bpf_unpaired, &l->bpf_lost);
-		l->bpf_events = 0;
-	}
+	/* what the rings hold belongs to the interval, and the switches
+	 * made are compared with those that came (few left in flight) */
+	latsched_read(l);
+	l->notice_shown = latsched_check_delivery(l);
+	if (l->bpf != NULL)
+		latsched_bpf_read(l);
+	l->bpf_events = 0;
 	for (size_t i = 0; i < l->nrows; i++) {
 		struct ls_row *r = &l->rows[i];
 
-		if (l->bpf_kinds & (1u << r->kind)) {
+		/* the kernel's histograms are whole each time, its sums drained */
+		if (LS_BPF_TOTALS & l->bpf_kinds & (1u << r->kind))
 			lat_acc_tick_totals(&r->acc, secs);
-			l->bpf_events += 2 * r->acc.total.count;
-		} else {
+		else
 			lat_acc_tick(&r->acc, secs);
-		}
+		if (l->bpf_kinds & (1u << r->kind))
+			l->bpf_events += 2 * r->acc.total.count;
 	}
 	if (l->offcpu != NULL)
 		offcpu_tick(l->offcpu);
@@ -771,9 +656,11 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 		o->hist = r->acc.total;
 	}
 	fl->sched_events = l->events + l->bpf_events;
-	fl->sched_lost = l->lost + l->bpf_lost;
-	fl->sched_unpaired = l->runq.unpaired + l->bio.unpaired + l->bpf_unpaired;
-	fl->sched_notice = l->notice[0] != '\0' ? l->notice : NULL;
+	fl->sched_notice = l->notice_shown != NULL ? l->notice_shown
+	                   : l->notice[0] != '\0'  ? l->notice
+	                                           : NULL;
+	fl->sched_lost = l->lost + l->bpf_lost + l->undelivered;
+	fl->sched_unpaired = l->runq_missed + l->bio.unpaired + l->bpf_unpaired;
 	if (l->offcpu != NULL)
 		cg_snapshot(offcpu_graph(l->offcpu), &fl->offcpu);
 	if (fl->target == NULL)
@@ -806,7 +693,7 @@ latsched_free(struct latsched *l)
 		evlist_close(&l->other);
 	schedbpf_free(l->bpf);
 	offcpu_free(l->offcpu);
-	lat_pair_free(&l->runq);
+	latrunq_free(&l->runq);
 	lat_pair_free(&l->oncpu);
 	latbio_free(&l->bio);
 	tasks_free(l->ts);

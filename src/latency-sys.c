@@ -186,8 +186,7 @@ latsys_row_get(struct latsys *l, int pid, int nr)
 	                         .nr = nr,
 	                         .kind = nr >= LATSYS_FUNC ? LAT_FUNCTION : LAT_SYSCALL,
 	                         .name = str_intern(name)};
-	lat_hist_reset(&r->total);
-	lat_hist_reset(&r->interval);
+	lat_acc_reset(&r->acc);
 	*slot = (uint32_t)l->nrows;
 	latsys_comm(l, pid); /* while the process is still there */
 	return r;
@@ -213,7 +212,7 @@ latsys_exit(struct latsys *l, int pid, int tid, int nr, int64_t ret, uint64_t t)
 	if (nr < 0)
 		return;
 	if (lat_pair_exit(&l->pair, tid, nr, t, &ns))
-		lat_hist_add(&latsys_row_get(l, pid, nr)->interval, ns, ret < 0);
+		lat_hist_add(&latsys_row_get(l, pid, nr)->acc.interval, ns, ret < 0);
 }
 
 /* The offsets of the fields the hot path reads, from the formats. */
@@ -453,50 +452,74 @@ latsys_sample(struct latsys *l, size_t e, const struct perf_event_header *h)
 	}
 }
 
-/* One record of any type, from evlist e. */
-static void
-latsys_record(struct latsys *l, size_t e, const struct perf_event_header *h)
-{
-	uint64_t st = l->el.sample_type;
-	struct record_comm c;
-	struct record_task t;
-	struct record_lost lo;
+/* A sample and the evlist it came from, for latsys_sample_cb. */
+struct latsys_at {
+	struct latsys *l;
+	size_t e;
+};
 
-	switch (h->type) {
-	case PERF_RECORD_SAMPLE:
-		latsys_sample(l, e, h);
-		break;
-	case PERF_RECORD_COMM: /* a thread's own name is not the process's */
-		if (record_parse_comm(h, st, &c) == 0 && c.pid == c.tid)
-			latsys_set_comm(l, (int)c.pid, c.comm);
-		break;
-	case PERF_RECORD_FORK: /* a new process starts with its parent's */
-		if (record_parse_task(h, st, &t) == 0 && t.pid != t.ppid && t.pid == t.tid)
-			latsys_set_comm(l, (int)t.pid, latsys_comm(l, (int)t.ppid));
-		break;
-	case PERF_RECORD_EXIT: /* its tid may come back as another thread */
-		if (record_parse_task(h, st, &t) == 0) {
-			lat_pair_forget(&l->pair, (int)t.tid);
-			lat_pair_forget(&l->fpair, (int)t.tid);
-		}
-		break;
-	case PERF_RECORD_LOST:
-		if (record_parse_lost(h, st, &lo) == 0)
-			l->lost += lo.lost;
-		break;
-	}
+/* A sample of the evlist at->e. */
+static void
+latsys_sample_cb(void *arg, const struct perf_event_header *h)
+{
+	struct latsys_at *at = arg;
+
+	latsys_sample(at->l, at->e, h);
 }
+
+/* A thread's own name is not the process's. */
+static void
+latsys_comm_cb(void *arg, const struct record_comm *c)
+{
+	struct latsys_at *at = arg;
+
+	if (c->pid == c->tid)
+		latsys_set_comm(at->l, (int)c->pid, c->comm);
+}
+
+/* A new process starts with its parent's name. */
+static void
+latsys_fork_cb(void *arg, const struct record_task *t)
+{
+	struct latsys_at *at = arg;
+
+	if (t->pid != t->ppid && t->pid == t->tid)
+		latsys_set_comm(at->l, (int)t->pid, latsys_comm(at->l, (int)t->ppid));
+}
+
+/* Its tid may come back as another thread. */
+static void
+latsys_exit_cb(void *arg, const struct record_task *t)
+{
+	struct latsys_at *at = arg;
+
+	lat_pair_forget(&at->l->pair, (int)t->tid);
+	lat_pair_forget(&at->l->fpair, (int)t->tid);
+}
+
+/* Records the kernel could not write. */
+static void
+latsys_lost_cb(void *arg, uint64_t n)
+{
+	((struct latsys_at *)arg)->l->lost += n;
+}
+
+static const struct record_sink latsys_sink = {.sample = latsys_sample_cb,
+                                               .comm = latsys_comm_cb,
+                                               .fork = latsys_fork_cb,
+                                               .exit = latsys_exit_cb,
+                                               .lost = latsys_lost_cb};
 
 /* One record of the ring reader: the evlist it came from says which
  * function's (0: the syscalls' and the first functions'). */
 static void
 latsys_record_cb(void *arg, struct evlist *el, const struct perf_event_header *h)
 {
-	struct latsys *l = arg;
+	struct latsys_at at = {.l = arg};
 
-	for (size_t e = 0; e <= l->nfuncs; e++)
-		if (latsys_evlist(l, e) == el) {
-			latsys_record(l, e, h);
+	for (at.e = 0; at.e <= at.l->nfuncs; at.e++)
+		if (latsys_evlist(at.l, at.e) == el) {
+			record_dispatch(h, at.l->el.sample_type, &latsys_sink, &at);
 			return;
 		}
 }
@@ -533,10 +556,7 @@ latsys_tick(struct latsys *l)
 	for (size_t i = 0; i < l->nrows; i++) {
 		struct latsys_row *r = &l->rows[i];
 
-		r->last_interval = r->interval.count;
-		r->rate = secs > 0 ? (double)r->interval.count / secs : 0;
-		lat_hist_merge(&r->total, &r->interval);
-		lat_hist_reset(&r->interval);
+		lat_acc_tick(&r->acc, secs);
 	}
 }
 
@@ -554,7 +574,7 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		const struct latsys_row *r = &l->rows[i];
 		struct lat_row *o = NULL;
 
-		if (r->total.count == 0 ||
+		if (r->acc.total.count == 0 ||
 		    (r->nr >= LATSYS_FUNC && l->fns[r->nr - LATSYS_FUNC].gone))
 			continue;
 		/* merged over processes: names are interned, one row each */
@@ -562,9 +582,9 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 			if (fl->rows[j].kind == r->kind && fl->rows[j].name == r->name)
 				o = &fl->rows[j];
 		if (o != NULL) {
-			o->interval += r->last_interval;
-			o->rate += r->rate;
-			lat_hist_merge(&o->hist, &r->total);
+			o->interval += r->acc.last_interval;
+			o->rate += r->acc.rate;
+			lat_hist_merge(&o->hist, &r->acc.total);
 			continue;
 		}
 		o = &fl->rows[fl->nrows++];
@@ -574,9 +594,9 @@ latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 		o->pid = l->per_process ? r->pid : -1;
 		snprintf(o->comm, sizeof o->comm, "%s",
 		         l->per_process ? latsys_comm(l, r->pid) : "(all)");
-		o->interval = r->last_interval;
-		o->rate = r->rate;
-		o->hist = r->total;
+		o->interval = r->acc.last_interval;
+		o->rate = r->acc.rate;
+		o->hist = r->acc.total;
 	}
 	fl->events = l->events;
 	fl->lost = l->lost;

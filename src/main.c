@@ -209,15 +209,20 @@ static int
 open_latency(const struct options *o, struct probes *p, struct session *s, int child, bool tui)
 {
 	struct tt_err err;
+	/* in batch, --latency alone times just its functions: timing every
+	 * syscall beside them would cost more than they do (bench/latency.sh);
+	 * the screen times the syscalls too, as its pane always has */
+	unsigned kinds =
+	    !tui && o->nlatencies > 0 && !o->latency_kinds_given ? 0 : o->latency_kinds;
 
-	if ((o->latency_kinds & (1u << LAT_SYSCALL)) || o->nlatencies > 0) {
+	if ((kinds & (1u << LAT_SYSCALL)) || o->nlatencies > 0) {
 		const char **fev = probe_cli_latency_events(o, p);
 		struct latsys_opts lo = {TARGET_OPTS(o),
 		                         .command = child,
 		                         .include_self = o->include_self,
 		                         .backend = o->engine,
-		                         .no_syscalls = o->no_syscalls ||
-		                                        !(o->latency_kinds & (1u << LAT_SYSCALL)),
+		                         .no_syscalls =
+		                             o->no_syscalls || !(kinds & (1u << LAT_SYSCALL)),
 		                         .funcs = fev,
 		                         .func_names = o->latencies,
 		                         .nfuncs = fev != NULL ? o->nlatencies : 0};
@@ -238,8 +243,8 @@ open_latency(const struct options *o, struct probes *p, struct session *s, int c
 			}
 		}
 	}
-	if (latsched_wanted(o->latency_kinds)) {
-		struct latsched_opts so = {.kinds = o->latency_kinds,
+	if (latsched_wanted(kinds)) {
+		struct latsched_opts so = {.kinds = kinds,
 		                           .pids = o->pids,
 		                           .npids = o->npids,
 		                           .tids = o->tids,

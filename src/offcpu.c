@@ -243,6 +243,8 @@ offcpu_in(struct offcpu *o, int tid, uint64_t t, struct offcpu_block *b)
 	struct offcpu_held *h = tid > 0 ? held_slot(o, tid) : NULL;
 	struct cg_frame frames[OFFCPU_MAX_IPS];
 	const char *kfuncs[OFFCPU_MAX_IPS];
+	static const char *const tracer[] = {"bpf_prog_", "bpf_trace_run", "__bpf_trace_",
+	                                     "bpf_trampoline_", NULL};
 	struct thread *th = NULL;
 	size_t n = 0, nk = 0;
 	bool kernel = true;
@@ -260,6 +262,10 @@ offcpu_in(struct offcpu *o, int tid, uint64_t t, struct offcpu_block *b)
 			continue;
 		}
 		frames[n] = resolve(o, th, ip, kernel);
+		/* a stack taken in BPF starts in the program that took it */
+		if (kernel && n == 0 && frames[0].sym != NULL &&
+		    has_prefix(frames[0].sym->name, tracer))
+			continue;
 		if (kernel)
 			kfuncs[nk++] = frames[n].sym != NULL ? frames[n].sym->name : NULL;
 		n++;

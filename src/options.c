@@ -116,7 +116,7 @@ static const struct opt_def opt_defs[] = {
      "view)"},
     {"latency-kinds", OPT_LATENCY_KINDS, "KINDS",
      "what the latency view times: syscall, runq, bio, offcpu, oncpu or all, comma-separated "
-     "(default syscall)"},
+     "(default syscall; in batch with --latency, only the functions)"},
     {"no-syscalls", OPT_NO_SYSCALLS, NULL,
      "latency: time only the --latency functions, not every syscall"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
@@ -402,6 +402,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		o->latencies[o->nlatencies++] = arg;
 		return 0;
 	case OPT_LATENCY_KINDS:
+		o->latency_kinds_given = true;
 		return lat_kinds_parse(arg, &o->latency_kinds, err);
 	case OPT_NO_SYSCALLS:
 		o->no_syscalls = true;

@@ -413,3 +413,49 @@ record_type_name(uint32_t type)
 		return names[type];
 	return "UNKNOWN";
 }
+
+/* One record to its handler. */
+void
+record_dispatch(const struct perf_event_header *h, uint64_t st, const struct record_sink *sink,
+                void *arg)
+{
+	union {
+		struct record_mmap m;
+		struct record_comm c;
+		struct record_task t;
+		struct record_lost l;
+		struct record_lost_samples ls;
+	} r;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		if (sink->sample != NULL)
+			sink->sample(arg, h);
+		break;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		if (sink->mmap != NULL && record_parse_mmap(h, st, &r.m) == 0)
+			sink->mmap(arg, &r.m);
+		break;
+	case PERF_RECORD_COMM:
+		if (sink->comm != NULL && record_parse_comm(h, st, &r.c) == 0)
+			sink->comm(arg, &r.c);
+		break;
+	case PERF_RECORD_FORK:
+		if (sink->fork != NULL && record_parse_task(h, st, &r.t) == 0)
+			sink->fork(arg, &r.t);
+		break;
+	case PERF_RECORD_EXIT:
+		if (sink->exit != NULL && record_parse_task(h, st, &r.t) == 0)
+			sink->exit(arg, &r.t);
+		break;
+	case PERF_RECORD_LOST:
+		if (sink->lost != NULL && record_parse_lost(h, st, &r.l) == 0)
+			sink->lost(arg, r.l.lost);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (sink->lost != NULL && record_parse_lost_samples(h, st, &r.ls) == 0)
+			sink->lost(arg, r.ls.lost);
+		break;
+	}
+}

@@ -174,6 +174,9 @@ void lat_pair_enter(struct lat_pair *p, int tid, int32_t key, uint64_t t);
  * without its entry, of another key, or earlier than it. */
 bool lat_pair_exit(struct lat_pair *p, int tid, int32_t key, uint64_t t, uint64_t *ns);
 
+/* Thread tid's innermost open call: true with its key and entry time. */
+bool lat_pair_top(const struct lat_pair *p, int tid, int32_t *key, uint64_t *t);
+
 /* Thread tid is gone: forget its open calls (a tid reused later starts
  * clean). */
 void lat_pair_forget(struct lat_pair *p, int tid);

@@ -81,10 +81,11 @@ struct options {
 	size_t nprobes;
 	const char **latencies; /* --latency SPEC: functions to time, in order */
 	size_t nlatencies;
-	unsigned latency_kinds; /* --latency-kinds: bits 1u << enum lat_kind (default syscall) */
-	bool no_syscalls;       /* --no-syscalls: the latency view times only the functions */
-	const char *probe_vars; /* --probe-vars SPEC, or NULL */
-	bool no_config;         /* --no-config: neither read nor write the setup file */
+	unsigned latency_kinds;   /* --latency-kinds: bits 1u << enum lat_kind (default syscall) */
+	bool latency_kinds_given; /* ...on the command line */
+	bool no_syscalls;         /* --no-syscalls: the latency view times only the functions */
+	const char *probe_vars;   /* --probe-vars SPEC, or NULL */
+	bool no_config;           /* --no-config: neither read nor write the setup file */
 	/* the setup file (on the screen, without --no-config): its settings,
 	 * path and bad lines ("PATH:LINE: why (skipped)"); main.c's, not
 	 * options_parse's (options_free leaves them) */

@@ -108,6 +108,22 @@ int record_parse_lost_samples(const struct perf_event_header *h, uint64_t sample
 int record_parse_throttle(const struct perf_event_header *h, uint64_t sample_type,
                           struct record_throttle *out);
 
+/* What a reader of a ring does with each kind of record (NULL: nothing);
+ * record_dispatch parses the side-band ones for it. */
+struct record_sink {
+	void (*sample)(void *arg, const struct perf_event_header *h);
+	void (*mmap)(void *arg, const struct record_mmap *m); /* MMAP and MMAP2 */
+	void (*comm)(void *arg, const struct record_comm *c);
+	void (*fork)(void *arg, const struct record_task *t);
+	void (*exit)(void *arg, const struct record_task *t);
+	void (*lost)(void *arg, uint64_t n); /* LOST and LOST_SAMPLES */
+};
+
+/* Hand record h (laid out for sample_type) to sink's handler of its type;
+ * one that does not parse is skipped. */
+void record_dispatch(const struct perf_event_header *h, uint64_t sample_type,
+                     const struct record_sink *sink, void *arg);
+
 /* The timestamp of any record laid out for sample_type (which must have
  * PERF_SAMPLE_TIME and sample_id_all), or 0 when it has none. */
 uint64_t record_time(const struct perf_event_header *h, uint64_t sample_type);

@@ -5,9 +5,11 @@
  * and tracetop's own perf events on them are untouched). A wakeup, or a
  * preemption, stores the thread's time; its switch-in adds the wait to
  * its process's log2 histogram. A request's issue stores its time by
- * (device, sector); its completion adds the time to the device's. No
- * event is copied to user space: it reads the histograms at each
- * refresh. Kernel structures are read with CO-RE (relocated against the
+ * (device, sector); its completion adds the time to the device's. A
+ * thread that blocks has its kernel and user stacks taken (a stack map)
+ * and, at its switch-in, the time blocked is summed by (thread, stacks),
+ * like bcc's offcputime. No event is copied to user space: it reads the
+ * histograms and sums at each refresh. Kernel structures are read with CO-RE (relocated against the
  * running kernel's BTF at load). */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
@@ -66,6 +68,31 @@ struct {
 	__type(key, __u32);
 	__type(value, struct tt_sl_cfg);
 } cfg SEC(".maps");
+
+/* Blocked threads of the target (sized by the reader). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct tt_sl_off);
+} offstart SEC(".maps");
+
+/* Their stacks (a full or colliding map: the stack is not taken, which
+ * the reader counts). */
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 8192);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, TT_SL_STACK_DEPTH * sizeof(__u64));
+} offstacks SEC(".maps");
+
+/* Blocked time since the last drain. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct tt_sl_offkey);
+	__type(value, struct tt_sl_offval);
+} offcpu SEC(".maps");
 
 /* The configuration, NULL while paused. */
 static __always_inline struct tt_sl_cfg *
@@ -156,6 +183,64 @@ BPF_PROG(tt_sl_switch, int preempt, struct task_struct *prev, struct task_struct
 	return 0;
 }
 
+/* The off-CPU side of a switch: prev (current: its stacks are taken
+ * here) blocks, next's block ends and is summed. */
+SEC("tp_btf/sched_switch")
+int
+BPF_PROG(tt_sl_offcpu, int preempt, struct task_struct *prev, struct task_struct *next)
+{
+	struct tt_sl_cfg *c = config();
+	struct tt_sl_off *o, s = {};
+	struct tt_sl_offkey k = {};
+	struct tt_sl_offval *v, nv = {.min = ~0ULL};
+	__u32 tid;
+	__u64 now, ns;
+
+	if (c == 0 || !c->offcpu)
+		return 0;
+	now = bpf_ktime_get_ns();
+	s.state = BPF_CORE_READ(prev, __state);
+	tid = (__u32)BPF_CORE_READ(prev, pid);
+	if (s.state != 0 && tid != 0 && wanted(c, (__u32)BPF_CORE_READ(prev, tgid))) {
+		s.at = now;
+		s.gen = c->gen;
+		s.kstack = bpf_get_stackid(ctx, &offstacks, 0);
+		s.ustack = bpf_get_stackid(ctx, &offstacks, BPF_F_USER_STACK);
+		if (bpf_map_update_elem(&offstart, &tid, &s, BPF_ANY) != 0)
+			note_lost(TT_LAT_FULL);
+	}
+	tid = (__u32)BPF_CORE_READ(next, pid);
+	o = bpf_map_lookup_elem(&offstart, &tid);
+	if (o == 0)
+		return 0;
+	if (o->gen == c->gen && o->at <= now) {
+		ns = now - o->at;
+		k.pid = (__u32)BPF_CORE_READ(next, tgid);
+		k.tid = tid;
+		k.kstack = o->kstack;
+		k.ustack = o->ustack;
+		k.state = o->state;
+		k.bucket = bucket(ns);
+		v = bpf_map_lookup_elem(&offcpu, &k);
+		if (v == 0) {
+			bpf_map_update_elem(&offcpu, &k, &nv, BPF_NOEXIST);
+			v = bpf_map_lookup_elem(&offcpu, &k);
+		}
+		if (v != 0) {
+			__sync_fetch_and_add(&v->ns, ns);
+			__sync_fetch_and_add(&v->count, 1);
+			if (ns < v->min)
+				v->min = ns;
+			if (ns > v->max)
+				v->max = ns;
+		} else {
+			note_lost(TT_LAT_FULL);
+		}
+	}
+	bpf_map_delete_elem(&offstart, &tid);
+	return 0;
+}
+
 /* A process forked: its child is measured when it is. */
 SEC("tp_btf/sched_process_fork")
 int
@@ -180,6 +265,7 @@ BPF_PROG(tt_sl_exit, struct task_struct *p)
 	__u32 tid = (__u32)BPF_CORE_READ(p, pid);
 
 	bpf_map_delete_elem(&runnable, &tid);
+	bpf_map_delete_elem(&offstart, &tid);
 	return 0;
 }
 

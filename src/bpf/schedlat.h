@@ -8,6 +8,29 @@
 /* The histogram key's id. */
 enum tt_sl_kind { TT_SL_RUNQ, TT_SL_BIO };
 
+/* Frames a stack map's entry holds (the kernel's PERF_MAX_STACK_DEPTH). */
+#define TT_SL_STACK_DEPTH 127
+
+/* A thread blocked: since when, its stacks (stack map ids, negative when
+ * not taken) and state, in which generation. */
+struct tt_sl_off {
+	unsigned long long at;
+	int kstack, ustack;
+	unsigned int state, gen;
+};
+
+/* Blocked time summed by (process, thread, stacks, state, log2 bucket of
+ * each block's ns): the reader drains it each refresh. */
+struct tt_sl_offkey {
+	unsigned int pid, tid;
+	int kstack, ustack;
+	unsigned int state, bucket;
+};
+
+struct tt_sl_offval {
+	unsigned long long ns, count, min, max;
+};
+
 /* When a thread became runnable, or a request was issued, and in which
  * generation (a pause starts a new one: nothing open across it pairs). */
 struct tt_sl_start {
@@ -27,7 +50,8 @@ struct tt_sl_cfg {
 	unsigned int filter; /* 1: runq of the processes in the targets map only */
 	unsigned int self;   /* tracetop's pid: left out unless include_self */
 	unsigned int gen;
-	unsigned int runq, bio; /* the kinds measured */
+	unsigned int runq, bio, offcpu; /* the kinds measured */
+	unsigned int pad;
 };
 
 #endif

@@ -7,7 +7,7 @@
 # says how it measured (notice). Without CAP_BPF, auto falls back to the
 # rings saying so on stderr and in the notice, with the same counts, and
 # --engine bpf is an error saying why. --no-syscalls times the function
-# alone on both. Recursion deeper than the program keeps is reported lost.
+# alone on both, and so does --latency without --latency-kinds. Recursion deeper than the program keeps is reported lost.
 # A command's children are timed on both. Another tracer of the same
 # tracepoints beside a BPF source still gets its events.
 . "$(dirname "$0")/lib.sh"
@@ -41,7 +41,8 @@ PY
 
 for eng in bpf perf; do
 	TIMED_MEDIAN="$TT_TMP/$eng.median" \
-		"$TRACETOP" -b --engine $eng --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
+		"$TRACETOP" -b --engine $eng --latency "$TIMED:timed_fn" --latency-kinds syscall \
+		--format json -- "$TIMED" 41 \
 		>"$TT_TMP/$eng.json" 2>"$TT_TMP/$eng.err"
 	ok $? "--engine $eng: exit 0"
 	[ -s "$TT_TMP/$eng.err" ] && diag "$(head -c 300 "$TT_TMP/$eng.err")"
@@ -79,14 +80,20 @@ for g in $(grep -o 'tracetop_[0-9]*/' $tfs/uprobe_events 2>/dev/null | sort -u);
 done
 is "$dead" 0 "no probe of an exited tracetop left in uprobe_events"
 
-# --no-syscalls: the function only, on both engines
+# --latency alone (no --latency-kinds), and --no-syscalls beside syscall:
+# the function only, on both engines
 for eng in bpf perf; do
-	"$TRACETOP" -b --engine $eng --no-syscalls --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
-		>"$TT_TMP/ns-$eng.json" 2>"$TT_TMP/ns-$eng.err"
-	ok $? "--no-syscalls --engine $eng: exit 0"
-	is "$(q "$TT_TMP/ns-$eng.json" 'f["count"]')" 41 "--no-syscalls --engine $eng: timed_fn counted 41 times"
-	is "$(q "$TT_TMP/ns-$eng.json" 'sum(1 for r in j["rows"] if r["kind"] == "syscall")')" 0 \
-		"--no-syscalls --engine $eng: no syscall row"
+	for how in alone no-syscalls; do
+		extra=
+		[ $how = no-syscalls ] && extra="--no-syscalls --latency-kinds syscall"
+		# shellcheck disable=SC2086
+		"$TRACETOP" -b --engine $eng $extra --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
+			>"$TT_TMP/ns-$eng.json" 2>"$TT_TMP/ns-$eng.err"
+		ok $? "--latency $how --engine $eng: exit 0"
+		is "$(q "$TT_TMP/ns-$eng.json" 'f["count"]')" 41 "--latency $how --engine $eng: timed_fn counted 41 times"
+		is "$(q "$TT_TMP/ns-$eng.json" 'sum(1 for r in j["rows"] if r["kind"] == "syscall")')" 0 \
+			"--latency $how --engine $eng: no syscall row"
+	done
 done
 # While a BPF latency source runs system-wide, another tracer of the same
 # tracepoints (here a second tracetop pairing on the rings) still gets
@@ -94,8 +101,8 @@ done
 "$TRACETOP" -b --engine bpf --view latency -d 4 -n 1 >/dev/null 2>&1 &
 bg_pid $!
 sleep 1.5
-"$TRACETOP" -b --engine perf --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 \
-	>"$TT_TMP/beside.json" 2>/dev/null
+"$TRACETOP" -b --engine perf --latency "$TIMED:timed_fn" --latency-kinds syscall --format json \
+	-- "$TIMED" 41 >"$TT_TMP/beside.json" 2>/dev/null
 is "$(q "$TT_TMP/beside.json" 's["count"]')" 40 \
 	"beside a system-wide BPF source, the rings still see the 40 clock_nanosleep calls"
 
@@ -123,23 +130,11 @@ is "$?" 1 "--no-syscalls on the rings without a function: exit 1"
 like "$(cat "$TT_TMP/ns.err")" 'no-syscalls without --latency' "... saying why"
 
 # Without CAP_BPF (CAP_PERFMON kept: the tracepoints still open)
-if command -v capsh >/dev/null 2>&1; then
-	DROP="capsh --drop=cap_sys_admin,cap_bpf --"
-	$DROP -c "'$TRACETOP' -b --latency '$TIMED:timed_fn' --format json -- '$TIMED' 41" \
-		>"$TT_TMP/drop.json" 2>"$TT_TMP/drop.err"
-	ok $? "no CAP_BPF: auto runs"
-	like "$(cat "$TT_TMP/drop.err")" 'latency paired in user space .*two records per call.*no BPF, BPF needs root or CAP_BPF' \
-		"no CAP_BPF: the fallback notice on stderr, with its cost and why"
+if without_bpf "$TT_TMP/drop.json" "'$TRACETOP' -b --latency '$TIMED:timed_fn' --format json -- '$TIMED' 41" \
+	'latency paired in user space .*two records per call.*no BPF, BPF needs root or CAP_BPF' \
+	"'$TRACETOP' -b --engine bpf --latency '$TIMED:timed_fn' -- '$TIMED' 3"; then
 	like "$(q "$TT_TMP/drop.json" 'j["notice"]')" 'no BPF, BPF needs root' "... and in the JSON notice"
 	is "$(q "$TT_TMP/drop.json" 'f["count"]')" 41 "no CAP_BPF: timed_fn still counted 41 times"
-	$DROP -c "'$TRACETOP' -b --engine bpf --latency '$TIMED:timed_fn' -- '$TIMED' 3" \
-		>/dev/null 2>"$TT_TMP/drop2.err"
-	st=$?
-	[ "$st" -ne 0 ]
-	ok $? "no CAP_BPF: --engine bpf exits non-zero ($st)"
-	like "$(cat "$TT_TMP/drop2.err")" -- '--engine bpf: BPF needs root or CAP_BPF' "... saying why"
-else
-	skip "capsh (libcap2-bin) missing" "fallback without CAP_BPF"
 fi
 
 done_testing

@@ -35,32 +35,50 @@ PY
 }
 
 # ---------------------------------------------------------------- off-CPU
-"$TRACETOP" -b --view latency --latency-kinds offcpu --format json -- "$W" pipe 300 \
-	>"$TT_TMP/pipe.json" 2>"$TT_TMP/pipe.err"
-ok $? "--latency-kinds offcpu -- waiters pipe 300: exit 0"
-[ -s "$TT_TMP/pipe.err" ] && diag "$(head -c 400 "$TT_TMP/pipe.err")"
-is "$(rows "$TT_TMP/pipe.json" 'all(r["kind"] == "offcpu" and "tid" in r for r in rows) and len(rows) > 0')" \
-	True "only offcpu rows, each naming its thread"
-# the stack through the read path: kernel pipe read, ksys_read, then the workload's reader
-STACK='[s for r in rows for s in r.get("stacks", []) if any(f.endswith("pipe_read") for f in s["frames"]) and "ksys_read" in s["frames"] and "blocked_reader" in s["frames"]]'
-is "$(rows "$TT_TMP/pipe.json" "len($STACK)")" 1 \
-	"one off-CPU stack through pipe_read, ksys_read and blocked_reader"
-within "$(rows "$TT_TMP/pipe.json" "$STACK[0]['ns'] if $STACK else None")" 280000000 600000000 \
-	"it holds about 300 ms"
-is "$(rows "$TT_TMP/pipe.json" "[f for f in $STACK[0]['frames'] if f in ('blocked_reader', 'main')] if $STACK else None")" \
-	"['blocked_reader', 'main']" "user frames leaf first: blocked_reader called by main"
-is "$(rows "$TT_TMP/pipe.json" "[r['name'] for r in rows if any(s in r.get('stacks', []) for s in $STACK)]")" \
-	"['sleep']" "its wait reason: sleep"
-is "$(rows "$TT_TMP/pipe.json" '[k for r in rows for k in ("p50_ns", "p99_ns", "max_ns", "hist", "count") if k not in r]')" \
-	"[]" "every row has count, p50_ns, p99_ns, max_ns and hist"
+# in the kernel (BPF: a stack map, sums by thread and stack) and paired
+# in user space (the rings' call chains), the same stack and time
+engines=perf
+if "$TRACETOP" -b --engine bpf --view latency --latency-kinds offcpu -d 0.2 -n 1 >/dev/null \
+	2>"$TT_TMP/bpf.err"; then
+	engines="bpf perf"
+else
+	skip "BPF cannot run here: $(head -c 200 "$TT_TMP/bpf.err")" "off-CPU in the kernel (--engine bpf)"
+fi
+for e in $engines; do
+	"$TRACETOP" -b --engine $e --view latency --latency-kinds offcpu --format json -- "$W" pipe 300 \
+		>"$TT_TMP/pipe.json" 2>"$TT_TMP/pipe.err"
+	ok $? "$e: --latency-kinds offcpu -- waiters pipe 300: exit 0"
+	[ -s "$TT_TMP/pipe.err" ] && diag "$(head -c 400 "$TT_TMP/pipe.err")"
+	is "$(rows "$TT_TMP/pipe.json" 'all(r["kind"] == "offcpu" and "tid" in r for r in rows) and len(rows) > 0')" \
+		True "$e: only offcpu rows, each naming its thread"
+	# the stack through the read path: kernel pipe read, ksys_read, then the workload's reader
+	STACK='[s for r in rows for s in r.get("stacks", []) if any(f.endswith("pipe_read") for f in s["frames"]) and "ksys_read" in s["frames"] and "blocked_reader" in s["frames"]]'
+	is "$(rows "$TT_TMP/pipe.json" "len($STACK)")" 1 \
+		"$e: one off-CPU stack through pipe_read, ksys_read and blocked_reader"
+	within "$(rows "$TT_TMP/pipe.json" "${STACK}[0]['ns'] if $STACK else None")" 280000000 600000000 \
+		"$e: it holds about 300 ms"
+	is "$(rows "$TT_TMP/pipe.json" "${STACK}[0]['frames'][0] if $STACK else None")" __schedule \
+		"$e: the kernel frames start at __schedule (none of the tracer's own)"
+	is "$(rows "$TT_TMP/pipe.json" "[f for f in ${STACK}[0]['frames'] if f in ('blocked_reader', 'main')] if $STACK else None")" \
+		"['blocked_reader', 'main']" "$e: user frames leaf first: blocked_reader called by main"
+	is "$(rows "$TT_TMP/pipe.json" "[r['name'] for r in rows if any(s in r.get('stacks', []) for s in $STACK)]")" \
+		"['sleep']" "$e: its wait reason: sleep"
+	is "$(rows "$TT_TMP/pipe.json" '[k for r in rows for k in ("p50_ns", "p99_ns", "max_ns", "hist", "count") if k not in r]')" \
+		"[]" "$e: every row has count, p50_ns, p99_ns, max_ns and hist"
 
-"$TRACETOP" -b --view latency --latency-kinds offcpu -- "$W" pipe 300 >"$TT_TMP/pipe.txt" 2>/dev/null
-ok $? "text: exit 0"
-out="$(cat "$TT_TMP/pipe.txt")"
-like "$out" '^ offcpu +sleep tid [0-9]+ +[0-9]+ +waiters ' "text: an offcpu row of the waiters' thread"
-like "$out" '^    blocked_reader$' "text: the stack, one frame a line"
-like "$out" '^        [0-9.]+ms blocked here$' "text: the time blocked at that stack"
-like "$out" '^# note: off-CPU times paired in user space' "text: the notice says how and what it costs"
+	"$TRACETOP" -b --engine $e --view latency --latency-kinds offcpu -- "$W" pipe 300 >"$TT_TMP/pipe.txt" 2>/dev/null
+	ok $? "$e: text: exit 0"
+	out="$(cat "$TT_TMP/pipe.txt")"
+	like "$out" '^ offcpu +sleep tid [0-9]+ +[0-9]+ +waiters ' "$e: text: an offcpu row of the waiters' thread"
+	like "$out" '^    blocked_reader$' "$e: text: the stack, one frame a line"
+	like "$out" '^        [0-9.]+ms blocked here$' "$e: text: the time blocked at that stack"
+	if [ $e = bpf ]; then
+		like "$out" '^# note: off-CPU times in the kernel \(BPF' "$e: text: the notice says where"
+	else
+		like "$out" '^# note: off-CPU times paired in user space.*--engine perf' \
+			"$e: text: the notice says how, what it costs and why"
+	fi
+done
 
 # ---------------------------------------------------------------- run queue
 "$TRACETOP" -b --view latency --latency-kinds runq --format json -- \

@@ -246,6 +246,28 @@ need_tool() {
 	tap_skip_all "$1 is not installed (apt-get install $2)"
 }
 
+# without_bpf OUT RUN ERE BPF_RUN: without CAP_BPF and CAP_SYS_ADMIN
+# (CAP_PERFMON kept: perf events still open), the shell command RUN exits
+# 0 with its stdout in OUT, saying ERE on stderr (the fallback notice);
+# BPF_RUN (--engine bpf) exits non-zero saying why. Returns 1 after a
+# skip when capsh is missing (the caller skips its checks of OUT).
+without_bpf() {
+	local drop="capsh --drop=cap_sys_admin,cap_bpf --" st
+	if ! command -v capsh >/dev/null 2>&1; then
+		skip "capsh (libcap2-bin) missing" "fallback without CAP_BPF"
+		return 1
+	fi
+	$drop -c "$2" >"$1" 2>"$TT_TMP/without-bpf.err"
+	ok $? "no CAP_BPF: auto runs"
+	like "$(cat "$TT_TMP/without-bpf.err")" "$3" \
+		"no CAP_BPF: the fallback notice on stderr, with its cost and why"
+	$drop -c "$4" >/dev/null 2>"$TT_TMP/without-bpf2.err"
+	st=$?
+	[ "$st" -ne 0 ]
+	ok $? "no CAP_BPF: --engine bpf exits non-zero ($st)"
+	like "$(cat "$TT_TMP/without-bpf2.err")" '--engine bpf: BPF needs root or CAP_BPF' "... saying why"
+}
+
 # Skip everything when tmux is missing.
 need_tmux() {
 	need_tool tmux tmux

@@ -3,7 +3,9 @@
  * unpaired completions, replaced issues and a table that grows and
  * deletes; device names from a sysfs fixture; run-queue waits from a
  * wakeup or a preemption to the switch-in, a blocking switch-out
- * cancelling a wakeup seen while running; off-CPU blocks weighing their
+ * cancelling a wakeup seen while running, a switch-in after a block with
+ * no wakeup counted missed unless its wakeup comes later with an earlier
+ * time (another CPU's ring read after it); off-CPU blocks weighing their
  * stack in the trie, by wait reason, runnable switch-outs not blocking;
  * the kinds list; snapshots keeping the other source's rows. */
 #include "config.h"
@@ -24,6 +26,7 @@
 #include "tracetop/callgraph.h"
 #include "tracetop/frame.h"
 #include "tracetop/latency-bio.h"
+#include "tracetop/latency-runq.h"
 #include "tracetop/latency-sched.h"
 #include "tracetop/latency.h"
 #include "tracetop/offcpu.h"
@@ -185,6 +188,57 @@ test_runq(void **state)
 	latsched_free(l);
 }
 
+/* The pairing's states: first seen in, a late wakeup, a miss, a
+ * forgotten thread, many threads (the table grows, blocked ones kept). */
+static void
+test_runq_states(void **state)
+{
+	struct latrunq q;
+	uint64_t ns = 0;
+
+	(void)state;
+	latrunq_init(&q);
+	/* running since before the start: its first switch-in is no wait */
+	assert_int_equal(latrunq_in(&q, 7, 100, &ns), LATRUNQ_NONE);
+	latrunq_out(&q, 7, false, 200);
+	/* read out of order: the switch-in (CPU 1's ring) before its wakeup */
+	assert_int_equal(latrunq_in(&q, 7, 500, &ns), LATRUNQ_MISSED);
+	assert_int_equal(latrunq_wakeup(&q, 7, 450, &ns), LATRUNQ_LATE);
+	assert_int_equal(ns, 50);
+	/* a wakeup while it runs is none; a block then no wakeup is missed */
+	assert_int_equal(latrunq_wakeup(&q, 7, 600, &ns), LATRUNQ_NONE);
+	latrunq_out(&q, 7, false, 700);
+	assert_int_equal(latrunq_in(&q, 7, 900, &ns), LATRUNQ_MISSED);
+	/* ...and a wakeup after that switch-in does not take it back */
+	assert_int_equal(latrunq_wakeup(&q, 7, 950, &ns), LATRUNQ_NONE);
+	/* two wakeups: the wait is from the first */
+	latrunq_out(&q, 7, false, 1000);
+	latrunq_wakeup(&q, 7, 1100, &ns);
+	latrunq_wakeup(&q, 7, 1150, &ns);
+	assert_int_equal(latrunq_in(&q, 7, 1200, &ns), LATRUNQ_WAIT);
+	assert_int_equal(ns, 100);
+	/* preempted: waits from its switch-out */
+	latrunq_out(&q, 7, true, 1300);
+	assert_int_equal(latrunq_in(&q, 7, 1340, &ns), LATRUNQ_WAIT);
+	assert_int_equal(ns, 40);
+	/* forgotten (exited): a reused tid starts clean */
+	latrunq_out(&q, 7, false, 1400);
+	latrunq_forget(&q, 7);
+	assert_int_equal(latrunq_in(&q, 7, 1500, &ns), LATRUNQ_NONE);
+	/* the idle task is never paired */
+	assert_int_equal(latrunq_wakeup(&q, 0, 1, &ns), LATRUNQ_NONE);
+	assert_int_equal(latrunq_in(&q, 0, 2, &ns), LATRUNQ_NONE);
+	/* 5000 threads blocked, then each woken and in: every wait kept */
+	for (int tid = 100; tid < 5100; tid++)
+		latrunq_out(&q, tid, false, 10);
+	for (int tid = 100; tid < 5100; tid++) {
+		latrunq_wakeup(&q, tid, 20, &ns);
+		assert_int_equal(latrunq_in(&q, tid, 20 + (uint64_t)tid, &ns), LATRUNQ_WAIT);
+		assert_int_equal(ns, (uint64_t)tid);
+	}
+	latrunq_free(&q);
+}
+
 /* Off-CPU: a block weighs its stack; a runnable switch-out is none; the
  * snapshot keeps another source's rows, once. */
 static void
@@ -308,7 +362,7 @@ main(void)
 	    cmocka_unit_test(test_devname),     cmocka_unit_test(test_classify),
 	    cmocka_unit_test(test_runq),        cmocka_unit_test(test_offcpu),
 	    cmocka_unit_test(test_oncpu),       cmocka_unit_test(test_offcpu_forget),
-	    cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_kinds),       cmocka_unit_test(test_runq_states),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -571,6 +571,20 @@ test_comm(void **state)
 	}
 }
 
+/* A FORK or EXIT record of pid 10 (parent 1), tid 11 (parent 2), time 777. */
+static const struct perf_event_header *
+rb_task(struct rb *b, uint32_t type, uint64_t st)
+{
+	rb_start(b, type, 0);
+	rb_u32(b, 10);
+	rb_u32(b, 1);
+	rb_u32(b, 11);
+	rb_u32(b, 2);
+	rb_u64(b, 777);
+	rb_sid(b, st);
+	return rb_done(b);
+}
+
 /* FORK and EXIT share one layout; other types are refused. */
 static void
 test_task(void **state)
@@ -585,14 +599,7 @@ test_task(void **state)
 		for (j = 0; j < ARRAY_SIZE(sid_types); j++) {
 			uint64_t st = sid_types[j];
 
-			rb_start(&b, types[i], 0);
-			rb_u32(&b, 10);
-			rb_u32(&b, 1);
-			rb_u32(&b, 11);
-			rb_u32(&b, 2);
-			rb_u64(&b, 777);
-			rb_sid(&b, st);
-			h = rb_done(&b);
+			h = rb_task(&b, types[i], st);
 			assert_int_equal(record_parse_task(h, st, &t), 0);
 			assert_int_equal(t.pid, 10);
 			assert_int_equal(t.ppid, 1);
@@ -658,6 +665,70 @@ test_lost_samples(void **state)
 	rb_u64(&b, 31);
 	rb_u64(&b, 12345);
 	assert_int_equal(record_parse_lost_samples(rb_done(&b), 0, &l), -1);
+}
+
+/* What record_dispatch handed over: per handler, calls and a value. */
+static uint64_t disp_lost, disp_exits, disp_exit_tid, disp_samples;
+
+/* record_dispatch's handlers under test. */
+static void
+disp_lost_cb(void *arg, uint64_t n)
+{
+	(void)arg;
+	disp_lost += n;
+}
+
+static void
+disp_exit_cb(void *arg, const struct record_task *t)
+{
+	(void)arg;
+	disp_exits++;
+	disp_exit_tid = t->tid;
+}
+
+static void
+disp_sample_cb(void *arg, const struct perf_event_header *h)
+{
+	(void)arg;
+	(void)h;
+	disp_samples++;
+}
+
+/* record_dispatch: each type to its handler, parsed; LOST and
+ * LOST_SAMPLES both to lost; a type without a handler, or one that does
+ * not parse, to none. */
+static void
+test_dispatch(void **state)
+{
+	static const struct record_sink sink = {
+	    .sample = disp_sample_cb, .exit = disp_exit_cb, .lost = disp_lost_cb};
+	uint64_t st = ST_SID_ALL;
+	struct rb b;
+
+	(void)state;
+	rb_start(&b, PERF_RECORD_LOST, 0);
+	rb_u64(&b, 31);
+	rb_u64(&b, 100);
+	rb_sid(&b, st);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	rb_start(&b, PERF_RECORD_LOST_SAMPLES, 0);
+	rb_u64(&b, 23);
+	rb_sid(&b, st);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	assert_int_equal(disp_lost, 123);
+	record_dispatch(rb_task(&b, PERF_RECORD_EXIT, st), st, &sink, NULL);
+	assert_int_equal(disp_exits, 1);
+	assert_int_equal(disp_exit_tid, 11);
+	/* no fork handler; a truncated exit does not parse */
+	record_dispatch(rb_task(&b, PERF_RECORD_FORK, st), st, &sink, NULL);
+	rb_start(&b, PERF_RECORD_EXIT, 0);
+	rb_u32(&b, 10);
+	record_dispatch(rb_done(&b), st, &sink, NULL);
+	assert_int_equal(disp_exits, 1);
+	rb_start(&b, PERF_RECORD_SAMPLE, 0);
+	rb_u64(&b, 1);
+	record_dispatch(rb_done(&b), 0, &sink, NULL);
+	assert_int_equal(disp_samples, 1);
 }
 
 /* THROTTLE and UNTHROTTLE: time, id, stream id. */
@@ -763,6 +834,7 @@ main(void)
 	    cmocka_unit_test(test_task),
 	    cmocka_unit_test(test_lost),
 	    cmocka_unit_test(test_lost_samples),
+	    cmocka_unit_test(test_dispatch),
 	    cmocka_unit_test(test_throttle),
 	    cmocka_unit_test(test_type_name),
 	};

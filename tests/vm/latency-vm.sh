@@ -27,7 +27,7 @@ ns() {
 }
 
 left() {
-	grep -q '^.:tracetop_' "$TRACEFS/kprobe_events"
+	grep -qE '^[pr][0-9]*:tracetop_' "$TRACEFS/kprobe_events"
 }
 
 for eng in bpf perf; do

@@ -347,10 +347,17 @@ build_initramfs() {
 		done
 	done
 	for d in /usr/share/terminfo /lib/terminfo; do
-		for f in l/linux v/vt100 d/dumb x/xterm x/xterm-256color s/screen; do
+		for f in l/linux v/vt100 d/dumb x/xterm x/xterm-256color s/screen t/tmux-256color; do
 			[ -f "$d/$f" ] && put "$d/$f" "/usr/share/terminfo/$f"
 		done
 	done
+	# the C.UTF-8 locale where the host has it (tmux refuses to start
+	# without a UTF-8 one)
+	if [ -d /usr/lib/locale/C.utf8 ]; then
+		while read -r f; do
+			put "$f" "$f" || return 1
+		done < <(find /usr/lib/locale/C.utf8 -type f)
+	fi
 	cp "$TT_SRCDIR"/tests/vm/*.sh "$ROOT/tt/tests/vm/" &&
 		cp "$TT_SRCDIR/tests/e2e/lib.sh" "$ROOT/tt/tests/e2e/" &&
 		cp "$KDIR/config" "$ROOT/tt/kernel.config" || return 1

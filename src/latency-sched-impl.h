@@ -1,0 +1,124 @@
+/* latency-sched-impl.h: the scheduler and block latency source's state,
+ * shared by its files (latency-sched.c: rows, the rings and their
+ * pairing; latency-schedk.c: what the kernel measures with BPF, and the
+ * notice). */
+#ifndef TRACETOP_LATENCY_SCHED_IMPL_H
+#define TRACETOP_LATENCY_SCHED_IMPL_H
+
+#include "tracetop/evlist.h"
+#include "tracetop/latency-bio.h"
+#include "tracetop/latency-runq.h"
+#include "tracetop/latency-sched.h"
+#include "tracetop/latency-schedbpf.h"
+#include "tracetop/offcpu.h"
+#include "tracetop/tasks.h"
+
+#define LS_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
+/* The kinds the kernel can measure with BPF. */
+#define LS_BPF_KINDS ((1u << LAT_RUNQ) | (1u << LAT_BIO) | (1u << LAT_OFFCPU))
+/* ...of which histograms read whole at each refresh (not drained) */
+#define LS_BPF_TOTALS ((1u << LAT_RUNQ) | (1u << LAT_BIO))
+/* The kinds read from sched_switch. */
+#define LS_SWITCH_KINDS ((1u << LAT_RUNQ) | (1u << LAT_OFFCPU) | (1u << LAT_ONCPU))
+
+/* Refreshes in which a runq row from the kernel is renamed from /proc. */
+#define LS_RENAME_TICKS 4
+
+/* One (kind, process, thread, name). */
+struct ls_row {
+	enum lat_kind kind;
+	int pid, tid;
+	const char *name;  /* interned */
+	const char *stack; /* offcpu: its trie root */
+	const char *label; /* runq: the process's command when last seen (not in the key) */
+	const char *comm;  /* the process's command when last seen, or NULL (bio) */
+	unsigned born;     /* runq from the kernel: the refresh it first came in */
+	struct lat_acc acc;
+};
+
+/* The payload offsets the hot path reads (-1: absent). */
+struct ls_offsets {
+	int prev_pid, prev_state, next_pid; /* sched_switch */
+	int wake_pid;                       /* sched_wakeup(_new) */
+	int issue_dev, issue_sector;        /* block_rq_issue */
+	int done_dev, done_sector, done_error;
+};
+
+struct latsched {
+	unsigned kinds;
+	struct evlist sw, other; /* sched_switch (with call chains for offcpu); the rest */
+	bool sw_open, other_open;
+	struct evsel *ev_switch, *ev_wake, *ev_wake_new, *ev_issue, *ev_done;
+	struct ls_offsets off;
+	struct tasks *ts;
+	unsigned ticks; /* refreshes so far */
+	struct offcpu *offcpu;
+	struct latrunq runq;   /* per thread: runnable or blocked since when */
+	uint64_t runq_missed;  /* the target's switch-ins with no wakeup seen */
+	struct lat_pair oncpu; /* per thread: when it was switched in */
+	struct latbio bio;
+	struct ls_row *rows;
+	size_t nrows, rows_cap;
+	uint32_t *rowtab; /* row index + 1; 0 empty */
+	size_t rowmask;
+	int *pids; /* the target's processes; none: all */
+	size_t npids;
+	bool filtered;
+	int self;
+	bool include_self;
+	const char *devnames[64]; /* by minor hash: (dev, name) pairs in devs */
+	uint32_t devs[64];
+	const char *oncpu_name;                    /* "on-CPU", interned */
+	const char *reason_names[OFFCPU_NREASONS]; /* interned */
+	uint64_t events, lost;
+	/* context switches the kernel made (/proc/stat ctxt) against the
+	 * sched_switch records that came: the kernel can drop them without a
+	 * lost record (seen here: a CPU's switches from its idle task missing
+	 * for a while; a BPF program on the tracepoint returning 0 does it
+	 * for every perf user) */
+	bool ctxt_check; /* system-wide, sched_switch in the rings */
+	uint64_t ctxt0;  /* ctxt when counting began (moved over pauses) */
+	uint64_t switches, undelivered;
+	char notice_now[1024];    /* the notice and what was not delivered */
+	const char *notice_shown; /* since the last refresh: notice or notice_now */
+	uint64_t last_tick_ns;
+	/* runq, bio, offcpu in the kernel (then not in kinds), or NULL */
+	struct schedbpf *bpf;
+	unsigned bpf_kinds;
+	uint64_t bpf_events, bpf_lost, bpf_unpaired;
+	char bpf_why[200]; /* why not in the kernel, or "" */
+	char notice[600];
+};
+
+/* Is pid one of the target's (or any, without a target)? */
+bool latsched_wanted_pid(const struct latsched *l, int pid);
+
+/* The row of a key (name interned), made on first use. */
+struct ls_row *latsched_row(struct latsched *l, enum lat_kind kind, int pid, int tid,
+                            const char *name);
+
+/* Thread tid of process pid (-1: unknown), read from /proc when new. */
+struct thread *latsched_thread(struct latsched *l, int pid, int tid);
+
+/* The name of block device dev, interned. */
+const char *latsched_devname(struct latsched *l, uint32_t dev);
+
+/* Take runq, bio and offcpu into the kernel when the backend and the
+ * kernel allow it (then out of kinds), else say why in bpf_why; -1 with
+ * err when --engine bpf cannot be had. */
+int latsched_bpf_setup(struct latsched *l, enum engine_backend backend, struct tt_err *err);
+
+/* Read what the kernel measured since the last refresh into the rows. */
+void latsched_bpf_read(struct latsched *l);
+
+/* What is measured, where, and what it costs, into l->notice. */
+void latsched_make_notice(struct latsched *l);
+
+/* Context switches since boot (/proc/stat ctxt); false if unreadable. */
+bool latsched_ctxt(uint64_t *v);
+
+/* At a refresh: context switches made but not delivered to the rings so
+ * far into l->undelivered; the notice with them, or the notice. */
+const char *latsched_check_delivery(struct latsched *l);
+
+#endif
