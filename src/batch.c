@@ -505,7 +505,7 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 	flame_free(&v.flame);
 	if (v.no_stacks)
 		status = 1;
-	if (status == 0 && o->view == VIEW_TOP)
+	if (status == 0 && (o->view == VIEW_TOP || o->history_dump))
 		status = batch_history(s, o, out);
 	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
 		status = batch_annotate(session_frame(s), o, out);
