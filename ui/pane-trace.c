@@ -15,6 +15,7 @@
 #include "tracetop/util.h"
 #include "ui/listpane.h"
 #include "ui/trace-edit.h"
+#include "ui/timeline.h"
 #include "ui/tui.h"
 
 #define TRACE_STACK_LINES 8 /* frames shown under the list, at most */
@@ -444,6 +445,27 @@ trace_filters_note(const struct frame_trace *ft, char *buf, size_t len)
 		snprintf(buf, len, " (%zu filtered in the kernel)", n);
 }
 
+/* The status line of a history view: the stretch's counts, and how many
+ * of its events the log no longer holds. */
+static void
+trace_history_title(const struct tui *t, char *line, size_t len)
+{
+	const struct frame_trace *ft = &t->frame->trace;
+	uint64_t events = 0;
+	double rate = 0;
+	int n;
+
+	for (size_t i = 0; i < ft->nevents; i++) {
+		events += ft->events[i].interval;
+		rate += ft->events[i].rate;
+	}
+	n = snprintf(line, len, "history: %llu events (%.0f/s)", (unsigned long long)events, rate);
+	if (ft->first_seq > ft->start_seq && n > 0 && (size_t)n < len)
+		snprintf(line + n, len - (size_t)n,
+		         "  %llu of them gone from the log (it keeps the last --trace-log events)",
+		         (unsigned long long)(ft->first_seq - ft->start_seq));
+}
+
 /* The status line of the pane: counts, kernel filters, drops, pause, the
  * Enter filter. */
 static void
@@ -455,6 +477,13 @@ trace_draw_title(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int 
 	int n;
 
 	trace_filters_note(ft, filters, sizeof filters);
+	if (timeline_active(t)) {
+		trace_history_title(t, line, sizeof line);
+		wattrset(win, t->theme.attr[TH_DIM]);
+		mvwaddnstr(win, y, x, line, w);
+		wattrset(win, A_NORMAL);
+		return;
+	}
 	n = snprintf(line, sizeof line,
 	             "%zu tracepoint%s on%s%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
 	             "lost: %llu%s",
