@@ -82,7 +82,7 @@ else
 		"the window over both phases shows both in proportion"
 fi
 
-tap_fails "--history-dump needs JSON" "$TRACETOP" -b --history-dump -n 1
+tap_fails "--history-dump needs batch" "$TRACETOP" --history-dump -n 1
 tap_fails "--history rejects a bad duration" "$TRACETOP" -b --history 5x -n 1
 like "$("$TRACETOP" -b --history 5x -n 1 2>&1)" "--history expects a duration" \
 	"--history names what it expects"
