@@ -25,19 +25,27 @@ struct hpid {
 	char str[40];
 };
 
-/* A row identity and how it looked when last seen (its numbers zero). */
+/* A row identity and the rest of the row as it looked when last seen
+ * (its numbers aside). The identity holds: counters, the scope (str),
+ * kind (a), CPU (b), pid (c), event (s1), a metric's note (s2); latency,
+ * the kind (a), pid (b), tid (c), name (s1), stack (s2); probes, the name
+ * (s1); trace, the tracepoint's id (a) and name (s1). */
 struct hpkey {
 	struct hpid id;
 	union {
-		struct counters_row counter;
 		struct {
-			enum lat_kind kind;
-			const char *name, *stack;
-			int pid, tid;
 			char comm[16];
-		} lat;
-		struct probes_row probe;
-		struct stream_event_info ev;
+			const char *reason, *note;
+			const struct cgroup *cgroup;
+			uint32_t event_idx;
+			bool exited, supported, metric, percent, nsec;
+		} counter;
+		char comm[16]; /* latency */
+		struct {
+			const char *target, *state;
+			enum probe_kind kind;
+			bool enabled, ours;
+		} probe;
 	} u;
 };
 
@@ -61,12 +69,19 @@ struct hpbucket {
 	uint64_t sum : 57, b : 7;
 };
 
-/* The last cumulative values of a row with values since start. */
+/* The last cumulative values of a row with values since start: a
+ * probe's hits (count), or a latency row's histogram, its nb non-empty
+ * buckets at the shared bucket array's index at. */
 struct hpprev {
-	uint32_t key;
-	uint64_t hits;
-	struct lat_hist h;
+	uint32_t key, nb;
+	uint64_t count, errors, total, min, max;
+	size_t at;
 };
+
+/* Latency rows beyond which the history keeps no latency (each costs a
+ * few hundred bytes of deltas' state: system-wide off-CPU rows per
+ * thread can number tens of thousands). */
+#define HPARTS_MAX_LAT_ROWS 20000
 
 /* The system's numbers: floats are rates or shares (averaged over a
  * range by seconds), the integers counts (summed) or states (the last). */
@@ -128,6 +143,9 @@ struct hparts_shared {
 	size_t mask;
 	struct hpprev *prev; /* the last cumulative values, by key id ascending */
 	size_t nprev, prev_cap;
+	struct hpbucket *pb; /* their buckets */
+	size_t npb, pb_cap;
+	size_t lat_off;     /* the latency rows there were when they grew too many, or 0 */
 	uint64_t trace_end; /* the last interval's end in the trace log */
 	bool trace_seen;
 	/* scratch */
@@ -135,7 +153,8 @@ struct hparts_shared {
 	struct hplat *lats;
 	struct hpbucket *buckets;
 	struct hpprev *prev2;
-	size_t vals_cap, lats_cap, buckets_cap, prev2_cap;
+	struct hpbucket *pb2;
+	size_t vals_cap, lats_cap, buckets_cap, prev2_cap, npb2, pb2_cap;
 };
 
 /* Room for n elements in a scratch array. */

@@ -116,10 +116,16 @@ take_counters(struct hparts_shared *s, struct hparts *p, const struct frame *f, 
 			snprintf(id.str, sizeof id.str, "%s", r->scope);
 			key = hp_key(s, &id); /* before s->keys: it may move */
 			k = &s->keys[key];
-			k->u.counter = *r;
-			k->u.counter.value = k->u.counter.rate = k->u.counter.total = 0;
-			k->u.counter.history = NULL;
-			k->u.counter.nhist = 0;
+			memcpy(k->u.counter.comm, r->comm, sizeof k->u.counter.comm);
+			k->u.counter.reason = r->reason;
+			k->u.counter.note = r->note;
+			k->u.counter.cgroup = r->cgroup;
+			k->u.counter.event_idx = (uint32_t)r->event_idx;
+			k->u.counter.exited = r->exited;
+			k->u.counter.supported = r->supported;
+			k->u.counter.metric = r->metric;
+			k->u.counter.percent = r->percent;
+			k->u.counter.nsec = r->nsec;
 			val_add(s, n, key, r->value, r->total, (float)r->share);
 		}
 	}
@@ -149,9 +155,28 @@ static struct hpprev *
 prev_next(struct hparts_shared *s, size_t *n, uint32_t key)
 {
 	s->prev2 = room(s->prev2, &s->prev2_cap, *n + 1, sizeof *s->prev2);
-	s->prev2[*n].key = key;
-	s->prev2[*n].hits = 0;
+	s->prev2[*n] = (struct hpprev){.key = key};
 	return &s->prev2[(*n)++];
+}
+
+/* Remember a latency row's histogram: its non-empty buckets. */
+static void
+prev_hist(struct hparts_shared *s, struct hpprev *pv, const struct lat_hist *h)
+{
+	pv->count = h->count;
+	pv->errors = h->errors;
+	pv->total = h->total;
+	pv->min = h->min;
+	pv->max = h->max;
+	pv->at = s->npb2;
+	for (unsigned b = 0; b < LAT_BUCKETS; b++) {
+		if (h->buckets[b] == 0)
+			continue;
+		s->pb2 = room(s->pb2, &s->pb2_cap, s->npb2 + 1, sizeof *s->pb2);
+		s->pb2[s->npb2++] =
+		    (struct hpbucket){.count = h->buckets[b], .sum = h->sums[b], .b = b};
+		pv->nb++;
+	}
 }
 
 /* The values a latency row got since the previous frame (all of them
@@ -160,7 +185,9 @@ static void
 lat_delta(struct hparts_shared *s, size_t *nl, size_t *nb, uint32_t key, const struct lat_hist *cur,
           const struct hpprev *pv)
 {
-	const struct lat_hist *old = pv != NULL && pv->h.count <= cur->count ? &pv->h : NULL;
+	const struct hpprev *old = pv != NULL && pv->count <= cur->count ? pv : NULL;
+	const struct hpbucket *ob = old != NULL ? &s->pb[old->at] : NULL;
+	uint32_t j = 0;
 	struct hplat *l;
 	unsigned first = LAT_BUCKETS, last = 0;
 
@@ -173,13 +200,18 @@ lat_delta(struct hparts_shared *s, size_t *nl, size_t *nb, uint32_t key, const s
 	                    .errors = cur->errors - (old ? old->errors : 0),
 	                    .total = cur->total - (old ? old->total : 0)};
 	for (unsigned b = 0; b < LAT_BUCKETS; b++) {
-		uint64_t c = cur->buckets[b] - (old ? old->buckets[b] : 0);
+		uint64_t c = cur->buckets[b], sum = cur->sums[b];
 
+		while (old != NULL && j < old->nb && ob[j].b < b)
+			j++;
+		if (old != NULL && j < old->nb && ob[j].b == b && ob[j].count <= c) {
+			c -= ob[j].count;
+			sum -= ob[j].sum;
+		}
 		if (c == 0)
 			continue;
 		s->buckets = room(s->buckets, &s->buckets_cap, *nb + 1, sizeof *s->buckets);
-		s->buckets[(*nb)++] = (struct hpbucket){
-		    .count = c, .sum = cur->sums[b] - (old ? old->sums[b] : 0), .b = b};
+		s->buckets[(*nb)++] = (struct hpbucket){.count = c, .sum = sum, .b = b};
 		l->nb++;
 		first = b < first ? b : first;
 		last = b;
@@ -217,14 +249,9 @@ take_latency(struct hparts_shared *s, const struct frame *f, size_t *nl, size_t 
 		id.s2 = r->stack;
 		key = hp_key(s, &id);
 		k = &s->keys[key];
-		k->u.lat.kind = r->kind;
-		k->u.lat.name = r->name;
-		k->u.lat.stack = r->stack;
-		k->u.lat.pid = r->pid;
-		k->u.lat.tid = r->tid;
-		memcpy(k->u.lat.comm, r->comm, sizeof k->u.lat.comm);
+		memcpy(k->u.comm, r->comm, sizeof k->u.comm);
 		lat_delta(s, nl, nb, key, &r->hist, prev_find(s, key));
-		prev_next(s, np, key)->h = r->hist;
+		prev_hist(s, prev_next(s, np, key), &r->hist);
 	}
 }
 
@@ -245,18 +272,15 @@ take_probes(struct hparts_shared *s, const struct frame *f, size_t *n, size_t *n
 		id.s1 = str_intern(r->name);
 		key = hp_key(s, &id);
 		k = &s->keys[key];
-		k->u.probe = *r;
-		k->u.probe.name = id.s1;
 		k->u.probe.target = r->target != NULL ? str_intern(r->target) : NULL;
 		k->u.probe.state = r->state != NULL ? str_intern(r->state) : NULL;
-		k->u.probe.args = NULL;
-		k->u.probe.nargs = 0;
-		k->u.probe.hits = 0;
-		k->u.probe.rate = 0;
+		k->u.probe.kind = r->kind;
+		k->u.probe.enabled = r->enabled;
+		k->u.probe.ours = r->ours;
 		pv = prev_find(s, key);
-		d = pv != NULL && pv->hits <= r->hits ? r->hits - pv->hits : r->hits;
+		d = pv != NULL && pv->count <= r->hits ? r->hits - pv->count : r->hits;
 		val_add(s, n, key, (double)d, (double)r->hits, 0);
-		prev_next(s, np, key)->hits = r->hits;
+		prev_next(s, np, key)->count = r->hits;
 	}
 }
 
@@ -267,10 +291,8 @@ take_trace(struct hparts_shared *s, struct hparts *p, const struct frame *f, siz
 	for (size_t i = 0; i < f->trace.nevents; i++) {
 		const struct stream_event_info *e = &f->trace.events[i];
 		struct hpid id = {.part = HP_TRACE, .a = e->id, .s1 = e->name};
-		uint32_t key = hp_key(s, &id);
-
-		s->keys[key].u.ev = (struct stream_event_info){.name = e->name, .id = e->id};
-		val_add(s, n, key, (double)e->interval, (double)e->total, (float)e->total_rate);
+		val_add(s, n, hp_key(s, &id), (double)e->interval, (double)e->total,
+		        (float)e->total_rate);
 	}
 	p->trace_from = s->trace_seen ? s->trace_end : f->trace.first_seq;
 	if (p->trace_from > f->trace.end_seq)
@@ -413,7 +435,9 @@ hparts_take(struct hparts_shared *s, struct hparts *p, const struct frame *f, bo
 		take_trace(s, p, f, &nv);
 		p->has |= HP_HAS_TRACE;
 	}
-	if (f->has_latency) {
+	if (f->has_latency && s->lat_off == 0 && f->latency.nrows > HPARTS_MAX_LAT_ROWS)
+		s->lat_off = f->latency.nrows; /* for good: deltas need every row's last values */
+	if (f->has_latency && s->lat_off == 0) {
 		take_latency(s, f, &nl, &nb, &np);
 		p->has |= HP_HAS_LAT;
 	}
@@ -426,15 +450,22 @@ hparts_take(struct hparts_shared *s, struct hparts *p, const struct frame *f, bo
 	p->nbuckets = (uint32_t)nb;
 	if (deltas) {
 		struct hpprev *t = s->prev;
-		size_t c = s->prev_cap;
+		struct hpbucket *tb = s->pb;
+		size_t c = s->prev_cap, cb = s->pb_cap;
 
 		qsort(s->prev2, np, sizeof *s->prev2, prev_cmp);
 		s->prev = s->prev2;
 		s->prev_cap = s->prev2_cap;
 		s->nprev = np;
+		s->pb = s->pb2;
+		s->pb_cap = s->pb2_cap;
+		s->npb = s->npb2;
 		s->prev2 = t;
 		s->prev2_cap = c;
+		s->pb2 = tb;
+		s->pb2_cap = cb;
 	}
+	s->npb2 = 0;
 }
 
 /* Bytes of an interval's parts. */
@@ -455,7 +486,8 @@ size_t
 hparts_shared_bytes(const struct hparts_shared *s)
 {
 	return s->keys_cap * sizeof *s->keys + (s->slot ? s->mask + 1 : 0) * sizeof *s->slot +
-	       (s->prev_cap + s->prev2_cap) * sizeof *s->prev + s->vals_cap * sizeof *s->vals +
+	       (s->prev_cap + s->prev2_cap) * sizeof *s->prev +
+	       (s->pb_cap + s->pb2_cap) * sizeof *s->pb + s->vals_cap * sizeof *s->vals +
 	       s->lats_cap * sizeof *s->lats + s->buckets_cap * sizeof *s->buckets;
 }
 
@@ -478,6 +510,8 @@ hparts_shared_free(struct hparts_shared *s)
 	free(s->slot);
 	free(s->prev);
 	free(s->prev2);
+	free(s->pb);
+	free(s->pb2);
 	free(s->vals);
 	free(s->lats);
 	free(s->buckets);

@@ -60,6 +60,28 @@ view_secs(const struct view *v, unsigned has)
 	return t;
 }
 
+/* A counters row as its key says it looked (its numbers zero). */
+static void
+view_counter_row(const struct hpkey *k, struct counters_row *r)
+{
+	memset(r, 0, sizeof *r);
+	r->event = k->id.s1;
+	snprintf(r->scope, sizeof r->scope, "%s", k->id.str);
+	r->kind = (enum counters_scope)k->id.a;
+	r->cpu = k->id.b;
+	r->pid = k->id.c;
+	memcpy(r->comm, k->u.counter.comm, sizeof r->comm);
+	r->exited = k->u.counter.exited;
+	r->supported = k->u.counter.supported;
+	r->reason = k->u.counter.reason;
+	r->metric = k->u.counter.metric;
+	r->note = k->u.counter.note;
+	r->percent = k->u.counter.percent;
+	r->nsec = k->u.counter.nsec;
+	r->event_idx = k->u.counter.event_idx;
+	r->cgroup = k->u.counter.cgroup;
+}
+
 /* The counters of scope sc. */
 static void
 view_counters_scope(struct view *v, unsigned sc, struct counters_snapshot *snap)
@@ -90,7 +112,7 @@ view_counters_scope(struct view *v, unsigned sc, struct counters_snapshot *snap)
 					    xrealloc(snap->rows, snap->cap * sizeof *snap->rows);
 				}
 				w = room(w, &wcap, 2 * snap->cap, sizeof *w);
-				snap->rows[snap->n] = key->u.counter;
+				view_counter_row(key, &snap->rows[snap->n]);
 				snap->rows[snap->n].total = x->total; /* the newest */
 				w[2 * snap->n] = w[2 * snap->n + 1] = (struct wsum){0, 0};
 				v->at[x->key] = (uint32_t)++snap->n;
@@ -181,8 +203,15 @@ view_probes(struct view *v, const struct frame *live, struct frame *out)
 	out->probes.elapsed = live->probes.elapsed;
 	for (size_t i = 0; i < n; i++) {
 		struct probes_row *r = &out->probes.rows[i];
+		const struct hpkey *k = &v->s->keys[rows[i].key];
 
-		*r = v->s->keys[rows[i].key].u.probe;
+		memset(r, 0, sizeof *r);
+		r->name = k->id.s1;
+		r->kind = k->u.probe.kind;
+		r->target = k->u.probe.target;
+		r->state = k->u.probe.state;
+		r->enabled = k->u.probe.enabled;
+		r->ours = k->u.probe.ours;
 		r->hits = (uint64_t)rows[i].v;
 		r->rate = secs > 0 ? rows[i].v / secs : 0;
 	}
@@ -206,7 +235,8 @@ view_trace(struct view *v, const struct frame *live, struct frame *out)
 	for (size_t i = 0; i < n; i++) {
 		struct stream_event_info *e = &out->trace.events[i];
 
-		*e = v->s->keys[rows[i].key].u.ev;
+		e->name = v->s->keys[rows[i].key].id.s1;
+		e->id = v->s->keys[rows[i].key].id.a;
 		e->interval = (uint64_t)rows[i].v;
 		e->rate = secs > 0 ? rows[i].v / secs : 0;
 		e->total = (uint64_t)rows[i].total;
@@ -243,7 +273,9 @@ view_latency(struct view *v, const struct frame *live, struct frame *out)
 	fl->events = live->latency.events;
 	fl->lost = live->latency.lost;
 	fl->unpaired = live->latency.unpaired;
-	fl->notice = live->latency.notice;
+	fl->notice = v->s->lat_off != 0 ? "the latency rows grew too many for the history: "
+	                                  "not kept since"
+	                                : live->latency.notice;
 	fl->target = live->latency.target;
 	fl->sched_events = live->latency.sched_events;
 	fl->sched_lost = live->latency.sched_lost;
@@ -264,12 +296,12 @@ view_latency(struct view *v, const struct frame *live, struct frame *out)
 				    room(fl->rows, &fl->cap, fl->nrows + 1, sizeof *fl->rows);
 				r = &fl->rows[fl->nrows];
 				memset(r, 0, sizeof *r);
-				r->kind = key->u.lat.kind;
-				r->name = key->u.lat.name;
-				r->stack = key->u.lat.stack;
-				r->pid = key->u.lat.pid;
-				r->tid = key->u.lat.tid;
-				memcpy(r->comm, key->u.lat.comm, sizeof r->comm);
+				r->kind = (enum lat_kind)key->id.a;
+				r->name = key->id.s1;
+				r->stack = key->id.s2;
+				r->pid = key->id.b;
+				r->tid = key->id.c;
+				memcpy(r->comm, key->u.comm, sizeof r->comm);
 				lat_hist_reset(&r->hist);
 				v->at[l->key] = (uint32_t)++fl->nrows;
 			}

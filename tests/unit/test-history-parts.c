@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "../../src/history-impl.h"
 #include "tracetop/frame.h"
 #include "tracetop/history.h"
 #include "tracetop/util.h"
@@ -264,6 +265,45 @@ test_parts_bound(void **state)
 	free(rows);
 }
 
+/* More latency rows than the history keeps the deltas of: from then on
+ * no interval keeps latency (a later, smaller frame would otherwise count
+ * everything since start as its own), and the view says why. */
+static void
+test_parts_lat_cap(void **state)
+{
+	enum { N = HPARTS_MAX_LAT_ROWS + 1 };
+	struct history *h = history_new(600, HISTORY_MAX_BYTES);
+	struct lat_row *rows = calloc(N, sizeof *rows);
+	struct frame live, v = {0};
+
+	(void)state;
+	live_frame(&live);
+	for (int r = 0; r < 3; r++) {
+		struct frame f = {.seq = (uint64_t)r + 1, .secs = 1, .has_latency = true};
+
+		for (int i = 0; i < N; i++) {
+			rows[i].kind = LAT_OFFCPU;
+			rows[i].name = str_intern("sleep");
+			rows[i].pid = rows[i].tid = i + 1;
+			lat_hist_reset(&rows[i].hist);
+			lat_hist_add(&rows[i].hist, 1000u * (unsigned)(r + 1), false);
+		}
+		f.latency.rows = rows;
+		f.latency.nrows = r == 0 ? 5 : r == 1 ? N : 5;
+		history_add(h, &f, true);
+	}
+	history_view(h, 0, 0, &live, &v);
+	assert_int_equal(v.latency.nrows, 5);
+	history_view_free(&v);
+	history_view(h, 1, 2, &live, &v);
+	assert_int_equal(v.latency.nrows, 0);
+	assert_non_null(strstr(v.latency.notice, "too many"));
+	history_view_free(&v);
+	assert_true(history_bytes(h) < (size_t)N * 64);
+	history_free(h);
+	free(rows);
+}
+
 int
 main(void)
 {
@@ -271,6 +311,7 @@ main(void)
 	    cmocka_unit_test(test_parts_range),
 	    cmocka_unit_test(test_parts_restart),
 	    cmocka_unit_test(test_parts_bound),
+	    cmocka_unit_test(test_parts_lat_cap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
