@@ -125,16 +125,10 @@ static void
 batch_dump_counters(const struct frame *v, const struct frame *live, bool json, FILE *out)
 {
 	struct counters_snapshot snaps[COUNTERS_NSCOPES];
-	char scopes[64] = "";
-	size_t n = 0;
+	char scopes[64];
+	size_t n = report_counters_taken(v->counters.scopes, v->counters.taken, snaps, scopes,
+	                                 sizeof scopes);
 
-	for (int sc = 0; sc < COUNTERS_NSCOPES; sc++) {
-		if (!(v->counters.taken & (1u << sc)))
-			continue;
-		snprintf(scopes + strlen(scopes), sizeof scopes - strlen(scopes), "%s%s",
-		         n ? "," : "", counters_scope_name((enum counters_scope)sc));
-		snaps[n++] = v->counters.scopes[sc];
-	}
 	if (n == 0)
 		return;
 	struct report_counters_info ri = {.target = live->sampling.target,

@@ -167,6 +167,9 @@ room(void *arr, size_t *cap, size_t n, size_t size)
 	return xrealloc(arr, *cap * size);
 }
 
+/* Order of values by key id (qsort). */
+int hpval_cmp(const void *a, const void *b);
+
 /* Take frame f's parts (rows: its rows are this interval's; else only
  * the system's numbers, which every frame holds). */
 void hparts_take(struct hparts_shared *s, struct hparts *p, const struct frame *f, bool rows);

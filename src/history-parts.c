@@ -387,8 +387,8 @@ take_system(const struct frame_system *fs)
 }
 
 /* Order of values by key. */
-static int
-val_cmp(const void *a, const void *b)
+int
+hpval_cmp(const void *a, const void *b)
 {
 	uint32_t x = ((const struct hpval *)a)->key, y = ((const struct hpval *)b)->key;
 
@@ -441,7 +441,7 @@ hparts_take(struct hparts_shared *s, struct hparts *p, const struct frame *f, bo
 		take_latency(s, f, &nl, &nb, &np);
 		p->has |= HP_HAS_LAT;
 	}
-	qsort(s->vals, nv, sizeof *s->vals, val_cmp);
+	qsort(s->vals, nv, sizeof *s->vals, hpval_cmp);
 	p->vals = copy_of(s->vals, nv, sizeof *s->vals);
 	p->lats = copy_of(s->lats, nl, sizeof *s->lats);
 	p->buckets = copy_of(s->buckets, nb, sizeof *s->buckets);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,15 +180,6 @@ view_vals(struct view *v, uint32_t part, size_t *n)
 	return rows;
 }
 
-/* Order of rows by key: the order they were first seen. */
-static int
-view_key_cmp(const void *a, const void *b)
-{
-	uint32_t x = ((const struct hpval *)a)->key, y = ((const struct hpval *)b)->key;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The probes' hits of the range. */
 static void
 view_probes(struct view *v, const struct frame *live, struct frame *out)
@@ -196,7 +188,7 @@ view_probes(struct view *v, const struct frame *live, struct frame *out)
 	size_t n;
 	struct hpval *rows = view_vals(v, HP_PROBE, &n);
 
-	qsort(rows, n, sizeof *rows, view_key_cmp);
+	qsort(rows, n, sizeof *rows, hpval_cmp);
 	out->probes.rows = xcalloc(n ? n : 1, sizeof *out->probes.rows);
 	out->probes.n = out->probes.cap = n;
 	out->probes.interval = secs;
@@ -229,7 +221,7 @@ view_trace(struct view *v, const struct frame *live, struct frame *out)
 	struct hpval *rows = view_vals(v, HP_TRACE, &n);
 
 	out->trace = live->trace; /* the log, the stack names, the tracepoints on */
-	qsort(rows, n, sizeof *rows, view_key_cmp);
+	qsort(rows, n, sizeof *rows, hpval_cmp);
 	out->trace.events = xcalloc(n ? n : 1, sizeof *out->trace.events);
 	out->trace.nevents = out->trace.events_cap = n;
 	for (size_t i = 0; i < n; i++) {
@@ -380,40 +372,47 @@ view_net(struct system_net *d, const struct hsys_net *last, const struct wsum *w
 	d->drops_all = last->drops_all;
 }
 
-/* Disk named name in y (its index i first), or NULL. */
+/* The element of arr (n of size bytes) whose field at off is the len
+ * bytes at key, element i looked at first (tables keep their order), or
+ * NULL. */
+static const void *
+sys_find(const void *arr, size_t n, size_t size, size_t i, size_t off, const void *key, size_t len)
+{
+	const char *a = arr;
+
+	if (i < n && memcmp(a + i * size + off, key, len) == 0)
+		return a + i * size;
+	for (size_t k = 0; k < n; k++)
+		if (memcmp(a + k * size + off, key, len) == 0)
+			return a + k * size;
+	return NULL;
+}
+
+/* Disk name of y (at index i first), or NULL (also without y). */
 static const struct hsys_disk *
 sys_find_disk(const struct hsys *y, size_t i, const char *name)
 {
-	if (i < y->ndisks && y->disks[i].name == name)
-		return &y->disks[i];
-	for (size_t k = 0; k < y->ndisks; k++)
-		if (y->disks[k].name == name)
-			return &y->disks[k];
-	return NULL;
+	return y ? sys_find(y->disks, y->ndisks, sizeof *y->disks, i,
+	                    offsetof(struct hsys_disk, name), &name, sizeof name)
+	         : NULL;
 }
 
-/* Interface named name in y (its index i first), or NULL. */
+/* Interface name of y (at index i first), or NULL (also without y). */
 static const struct hsys_net *
 sys_find_net(const struct hsys *y, size_t i, const char *name)
 {
-	if (i < y->nnets && y->nets[i].name == name)
-		return &y->nets[i];
-	for (size_t k = 0; k < y->nnets; k++)
-		if (y->nets[k].name == name)
-			return &y->nets[k];
-	return NULL;
+	return y ? sys_find(y->nets, y->nnets, sizeof *y->nets, i, offsetof(struct hsys_net, name),
+	                    &name, sizeof name)
+	         : NULL;
 }
 
-/* CPU cpu in y (at index i first), or NULL. */
+/* CPU cpu of y (at index i first), or NULL (also without y). */
 static const struct hsys_cpu *
 sys_find_cpu(const struct hsys *y, size_t i, int cpu)
 {
-	if (i < y->ncpus && y->cpus[i].cpu == cpu)
-		return &y->cpus[i];
-	for (size_t k = 0; k < y->ncpus; k++)
-		if (y->cpus[k].cpu == cpu)
-			return &y->cpus[k];
-	return NULL;
+	return y ? sys_find(y->cpus, y->ncpus, sizeof *y->cpus, i, offsetof(struct hsys_cpu, cpu),
+	                    &cpu, sizeof cpu)
+	         : NULL;
 }
 
 /* The disks of the newest interval that has them, over the range. */
@@ -431,8 +430,7 @@ view_disks(struct view *v, const struct hsys *last, struct frame_system *fs)
 		memset(w, 0, sizeof w);
 		for (size_t i = 0; i < v->n; i++) {
 			const struct hsys_disk *x =
-			    v->ivs[i]->sys ? sys_find_disk(v->ivs[i]->sys, d, last->disks[d].name)
-			                   : NULL;
+			    sys_find_disk(v->ivs[i]->sys, d, last->disks[d].name);
 
 			if (x == NULL)
 				continue;
@@ -469,8 +467,7 @@ view_nets(struct view *v, const struct hsys *last, struct frame_system *fs)
 		memset(w, 0, sizeof w);
 		for (size_t i = 0; i < v->n; i++) {
 			const struct hsys_net *x =
-			    v->ivs[i]->sys ? sys_find_net(v->ivs[i]->sys, d, last->nets[d].name)
-			                   : NULL;
+			    sys_find_net(v->ivs[i]->sys, d, last->nets[d].name);
 
 			if (x == NULL)
 				continue;
