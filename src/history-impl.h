@@ -187,9 +187,10 @@ void hparts_shared_free(struct hparts_shared *s);
 bool hparts_sparse(const struct hparts_shared *s);
 void hparts_compact(struct hparts_shared *s, struct hparts *const *ivs, size_t n);
 
-/* Intervals ivs[0..n) (oldest first, secs[i] long) added up into out's
- * parts; live gives what is not kept (names, notices, the trace log). */
+/* Intervals ivs[first..n) (oldest first, secs[i] long) added up into
+ * out's parts; those before first only give the counters' sparklines.
+ * live gives what is not kept (names, notices, the trace log). */
 void hparts_view(const struct hparts_shared *s, const struct hparts *const *ivs, const double *secs,
-                 size_t n, const struct frame *live, struct frame *out);
+                 size_t n, size_t first, const struct frame *live, struct frame *out);
 
 #endif

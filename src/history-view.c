@@ -17,12 +17,15 @@
 /* What the panes show of a part the history does not keep. */
 #define VIEW_NOT_KEPT "not kept in the history: L returns to now"
 
-/* The range being added up. */
+/* The range being added up, and the intervals up to its end for the
+ * counters' sparklines (all[0..nall), the range its last n). */
 struct view {
 	const struct hparts_shared *s;
 	const struct hparts *const *ivs;
 	const double *secs;
 	size_t n;
+	const struct hparts *const *all;
+	size_t nall;
 	uint32_t *at; /* key id -> row index + 1 */
 };
 
@@ -83,6 +86,31 @@ view_counter_row(const struct hpkey *k, struct counters_row *r)
 	r->cgroup = k->u.counter.cgroup;
 }
 
+/* The rows' values in the intervals up to the range's end (the last
+ * COUNTERS_HISTORY of them), oldest first: their sparklines. */
+static void
+view_sparklines(struct view *v, unsigned sc, struct counters_snapshot *snap)
+{
+	size_t skip = v->nall > COUNTERS_HISTORY ? v->nall - COUNTERS_HISTORY : 0;
+	size_t nh = v->nall - skip;
+
+	if (snap->n == 0)
+		return;
+	snap->hist = xcalloc(snap->n * COUNTERS_HISTORY, sizeof *snap->hist);
+	for (size_t r = 0; r < snap->n; r++) {
+		snap->rows[r].history = &snap->hist[r * COUNTERS_HISTORY];
+		snap->rows[r].nhist = nh;
+	}
+	for (size_t i = skip; i < v->nall; i++)
+		for (uint32_t k = 0; k < v->all[i]->nvals; k++) {
+			const struct hpval *x = &v->all[i]->vals[k];
+
+			if (v->s->keys[x->key].id.part == HP_COUNTER + sc && v->at[x->key] != 0)
+				snap->hist[(v->at[x->key] - 1) * COUNTERS_HISTORY + i - skip] =
+				    x->v;
+		}
+}
+
 /* The counters of scope sc. */
 static void
 view_counters_scope(struct view *v, unsigned sc, struct counters_snapshot *snap)
@@ -129,6 +157,7 @@ view_counters_scope(struct view *v, unsigned sc, struct counters_snapshot *snap)
 			wadd(&w[2 * (v->at[x->key] - 1) + 1], &x->extra, 1, v->secs[i]);
 		}
 	}
+	view_sparklines(v, sc, snap);
 	for (size_t r = 0; r < snap->n; r++) {
 		struct counters_row *row = &snap->rows[r];
 
@@ -561,9 +590,14 @@ view_system(struct view *v, const struct frame *live, struct frame *out)
 /* Add up the intervals' parts into out. */
 void
 hparts_view(const struct hparts_shared *s, const struct hparts *const *ivs, const double *secs,
-            size_t n, const struct frame *live, struct frame *out)
+            size_t n, size_t first, const struct frame *live, struct frame *out)
 {
-	struct view v = {.s = s, .ivs = ivs, .secs = secs, .n = n};
+	struct view v = {.s = s,
+	                 .ivs = n > 0 ? ivs + first : ivs,
+	                 .secs = n > 0 ? secs + first : secs,
+	                 .n = n - first,
+	                 .all = ivs,
+	                 .nall = n};
 
 	v.at = xcalloc(s->nkeys + 1, sizeof *v.at);
 	out->has_counters = live->has_counters;
@@ -590,8 +624,10 @@ hparts_view(const struct hparts_shared *s, const struct hparts *const *ivs, cons
 void
 history_view_free(struct frame *f)
 {
-	for (size_t i = 0; i < COUNTERS_NSCOPES; i++)
+	for (size_t i = 0; i < COUNTERS_NSCOPES; i++) {
 		free(f->counters.scopes[i].rows);
+		free(f->counters.scopes[i].hist);
+	}
 	memset(&f->counters, 0, sizeof f->counters);
 	free(f->probes.rows);
 	memset(&f->probes, 0, sizeof f->probes);

@@ -627,17 +627,29 @@ void
 history_view(const struct history *h, size_t from, size_t to, const struct frame *live,
              struct frame *out)
 {
-	size_t n = to < h->len ? to + 1 - from : h->len - from;
-	const struct hparts **ivs = xcalloc(n ? n : 1, sizeof *ivs);
-	double *secs = xcalloc(n ? n : 1, sizeof *secs);
+	size_t start, n;
+	const struct hparts **ivs;
+	double *secs;
 
+	if (to >= h->len)
+		to = h->len - 1;
+	if (h->len == 0 || from > to) {
+		hparts_view(&h->parts, NULL, NULL, 0, 0, live, out);
+		return;
+	}
+	/* the intervals before the range too, for the counters' sparklines */
+	start = to + 1 >= COUNTERS_HISTORY ? to + 1 - COUNTERS_HISTORY : 0;
+	start = start < from ? start : from;
+	n = to + 1 - start;
+	ivs = xcalloc(n, sizeof *ivs);
+	secs = xcalloc(n, sizeof *secs);
 	for (size_t i = 0; i < n; i++) {
-		const struct hinterval *iv = &h->ring[(h->head + from + i) % h->cap];
+		const struct hinterval *iv = &h->ring[(h->head + start + i) % h->cap];
 
 		ivs[i] = &iv->parts;
 		secs[i] = iv->info.secs;
 	}
-	hparts_view(&h->parts, ivs, secs, from < h->len ? n : 0, live, out);
+	hparts_view(&h->parts, ivs, secs, n, from - start, live, out);
 	free(ivs);
 	free(secs);
 }

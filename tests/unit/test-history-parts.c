@@ -150,9 +150,14 @@ test_parts_range(void **state)
 	assert_int_equal(v.system.disks[0].write_bytes, 4096);
 	history_view_free(&v);
 
-	/* a busy one: only its own values (the histogram's delta) */
+	/* a busy one: only its own values (the histogram's delta); the
+	 * sparkline the intervals up to it */
 	history_view(h, 4, 4, &live, &v);
 	assert_true(fabs(v.counters.scopes[COUNTERS_TOTAL].rows[0].rate - 1500) < 1e-6);
+	assert_int_equal(v.counters.scopes[COUNTERS_TOTAL].rows[0].nhist, 5);
+	for (int i = 0; i < 5; i++)
+		assert_true(fabs(v.counters.scopes[COUNTERS_TOTAL].rows[0].history[i] -
+		                 (i < 3 ? 100 : 3000)) < 1e-6);
 	assert_int_equal(v.latency.rows[0].hist.count, 4);
 	/* the interval's least value is known to its bucket */
 	assert_true(v.latency.rows[0].hist.min >= 524288 && v.latency.rows[0].hist.min <= 1000000);
