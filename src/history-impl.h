@@ -83,6 +83,9 @@ struct hpprev {
  * thread can number tens of thousands). */
 #define HPARTS_MAX_LAT_ROWS 20000
 
+/* Intervals up to a view's end its sparklines show at most. */
+#define HPARTS_SPARKLINE (COUNTERS_HISTORY > SYSTEM_HISTORY ? COUNTERS_HISTORY : SYSTEM_HISTORY)
+
 /* The system's numbers: floats are rates or shares (averaged over a
  * range by seconds), the integers counts (summed) or states (the last). */
 enum { HC_BUSY = SYS_CPU_NFIELDS, HC_BUSY_CPUS, HC_NF };

@@ -522,6 +522,53 @@ view_nets(struct view *v, const struct hsys *last, struct frame_system *fs)
 	view_net(&fs->net_total, &last->net_total, tw, t);
 }
 
+/* The system's sparklines: each series' values in the intervals up to
+ * the range's end (the disks and interfaces those of tables). */
+static void
+view_system_hists(struct view *v, const struct hsys *tables, struct frame_system *fs)
+{
+	for (size_t i = v->nall > SYSTEM_HISTORY ? v->nall - SYSTEM_HISTORY : 0; i < v->nall; i++) {
+		const struct hsys *y = v->all[i]->sys;
+
+		if (y == NULL)
+			continue;
+		system_hist_push(&fs->total.busy_hist, y->total.f[HC_BUSY]);
+		for (size_t c = 0; c < fs->ncpus; c++) {
+			const struct hsys_cpu *x = sys_find_cpu(y, c, fs->cpus[c].cpu);
+
+			if (x != NULL)
+				system_hist_push(&fs->cpus[c].busy_hist, x->f[HC_BUSY]);
+		}
+		system_hist_push(&fs->mem.used_hist, (double)y->mem[SYSTEM_MEM_USED]);
+		system_hist_push(&fs->mem.swap_hist, (double)y->mem[SYSTEM_MEM_SWAP_USED]);
+		system_hist_push(&fs->vm.majflt_hist, y->vm[SYSTEM_VM_MAJFLT]);
+		system_hist_push(&fs->misc.intr_hist, y->misc[SYSTEM_INTR]);
+		system_hist_push(&fs->misc.ctxt_hist, y->misc[SYSTEM_CTXT]);
+		system_hist_push(&fs->misc.forks_hist, y->misc[SYSTEM_FORKS]);
+		system_hist_push(&fs->misc.load_hist, y->misc[SYSTEM_LOAD1]);
+		system_hist_push(&fs->disk_total.read_hist, y->disk_total.f[HD_RBYTES]);
+		system_hist_push(&fs->disk_total.write_hist, y->disk_total.f[HD_WBYTES]);
+		system_hist_push(&fs->net_total.rx_hist, y->net_total.f[HN_RX]);
+		system_hist_push(&fs->net_total.tx_hist, y->net_total.f[HN_TX]);
+		for (size_t d = 0; d < fs->ndisks; d++) {
+			const struct hsys_disk *x = sys_find_disk(y, d, tables->disks[d].name);
+
+			if (x != NULL) {
+				system_hist_push(&fs->disks[d].read_hist, x->f[HD_RBYTES]);
+				system_hist_push(&fs->disks[d].write_hist, x->f[HD_WBYTES]);
+			}
+		}
+		for (size_t d = 0; d < fs->nnets; d++) {
+			const struct hsys_net *x = sys_find_net(y, d, tables->nets[d].name);
+
+			if (x != NULL) {
+				system_hist_push(&fs->nets[d].rx_hist, x->f[HN_RX]);
+				system_hist_push(&fs->nets[d].tx_hist, x->f[HN_TX]);
+			}
+		}
+	}
+}
+
 /* The system's numbers over the range (its processes and interrupts are
  * not kept: their tables say so). */
 static void
@@ -585,6 +632,7 @@ view_system(struct view *v, const struct frame *live, struct frame *out)
 		fs->misc.v[k] = wget(&misc[k]);
 	view_disks(v, rows ? rows : last, fs);
 	view_nets(v, rows ? rows : last, fs);
+	view_system_hists(v, rows ? rows : last, fs);
 }
 
 /* Add up the intervals' parts into out. */

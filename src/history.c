@@ -637,8 +637,8 @@ history_view(const struct history *h, size_t from, size_t to, const struct frame
 		hparts_view(&h->parts, NULL, NULL, 0, 0, live, out);
 		return;
 	}
-	/* the intervals before the range too, for the counters' sparklines */
-	start = to + 1 >= COUNTERS_HISTORY ? to + 1 - COUNTERS_HISTORY : 0;
+	/* the intervals before the range too, for the sparklines */
+	start = to + 1 >= HPARTS_SPARKLINE ? to + 1 - HPARTS_SPARKLINE : 0;
 	start = start < from ? start : from;
 	n = to + 1 - start;
 	ivs = xcalloc(n, sizeof *ivs);

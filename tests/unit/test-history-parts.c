@@ -167,6 +167,11 @@ test_parts_range(void **state)
 	assert_true(fabs(v.probes.rows[0].rate - 25) < 1e-9);
 	assert_true(fabs(v.trace.events[0].rate - 200) < 1e-9);
 	assert_true(fabs(v.system.cpus[1].busy - 90) < 1e-3);
+	assert_int_equal(v.system.total.busy_hist.n, 5);
+	assert_true(fabs(system_hist_get(&v.system.total.busy_hist, 0) - 90) < 1e-3);
+	assert_true(fabs(system_hist_get(&v.system.total.busy_hist, 4) - 10) < 1e-3);
+	assert_int_equal(v.system.disks[0].write_hist.n, 5);
+	assert_true(fabs(system_hist_get(&v.system.disks[0].write_hist, 3) - 4096) < 1e-3);
 	history_view_free(&v);
 
 	/* a range over both: sums, rates over 1 + 2 + 2 s, merged histograms,
