@@ -291,6 +291,7 @@ take_trace(struct hparts_shared *s, struct hparts *p, const struct frame *f, siz
 	for (size_t i = 0; i < f->trace.nevents; i++) {
 		const struct stream_event_info *e = &f->trace.events[i];
 		struct hpid id = {.part = HP_TRACE, .a = e->id, .s1 = e->name};
+
 		val_add(s, n, hp_key(s, &id), (double)e->interval, (double)e->total,
 		        (float)e->total_rate);
 	}
