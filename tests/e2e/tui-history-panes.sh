@@ -5,8 +5,10 @@
 # "," in the Latency pane finds a calm interval (its sleeps' P50 near
 # 20 ms); the Counters, Trace and Probes panes then show that interval's
 # counts (few page faults, about 50 sleeps and probe hits), the header
-# saying HISTORY; stepping forward in the Counters pane reaches the storm,
-# and a range ("R", then ",") shows the sum of its two intervals' counts.
+# saying HISTORY (the Trace pane also that the storm pushed the calm
+# interval's events out of the event log, 200 events here); stepping
+# forward in the Counters pane reaches the storm, and a range ("R", then
+# ",") shows the sum of its two intervals' counts.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/shifts"
 need_tmux
@@ -21,7 +23,7 @@ ok $? "workload started"
 t0=$(date +%s)
 
 tui_start hp 140 40 -d 1 -p "$pid" --view latency --counters page-faults,context-switches \
-	--probe "$SHIFTS:shifts_tick" -T syscalls:sys_enter_clock_nanosleep
+	--probe "$SHIFTS:shifts_tick" -T syscalls:sys_enter_clock_nanosleep --trace-log 200
 tmux_wait_text hp 15 'syscall +clock_nanosleep'
 ok $? "the Latency pane times the sleeps"
 # four seconds of storm after the shift
@@ -89,6 +91,8 @@ tmux_wait_text hp 5 '^history: [0-9]+ events'
 ok $? "Trace: the title gives the interval's counts"
 n=$(tmux_capture hp | sed -n 's/^history: \([0-9]*\) events.*/\1/p' | head -n 1)
 within "$n" 20 60 "Trace: about 50 sleeps in the calm interval"
+gone=$(tmux_capture hp | sed -n 's/^history: .*  \([0-9]*\) of them gone from the log.*/\1/p' | head -n 1)
+is "${gone:-none}" "$n" "Trace: the storm pushed them out of the 200-event log, and it says so"
 tmux_keys hp Tab
 tmux_wait_text hp 5 ':shifts_tick +uprobe'
 hits=$(tmux_capture hp | awk '$1 ~ /:shifts_tick$/ { print $(NF - 2) }')
