@@ -83,7 +83,7 @@ static const struct opt_def opt_defs[] = {
      "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no"},
     {"children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks"},
     {"history", OPT_HISTORY, "DURATION",
-     "keep the profile of the last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
+     "keep every pane's last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
     {"history-dump", OPT_HISTORY_DUMP, NULL,
      "batch: at the end, print every interval the history holds, every pane's part (text or "
      "JSON lines)"},
