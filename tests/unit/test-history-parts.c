@@ -110,18 +110,27 @@ live_frame(struct frame *f)
 	f->has_counters = f->has_latency = f->has_probes = f->has_trace = f->has_system = true;
 }
 
+/* Sources that counted nothing yet, and the live frame. */
+static struct src *
+src_new(struct frame *live)
+{
+	struct src *s = calloc(1, sizeof *s);
+
+	lat_hist_reset(&s->read_hist);
+	live_frame(live);
+	return s;
+}
+
 /* Three quiet intervals, then three busy ones: each interval's view has
  * its own numbers, a range the sums, its rates over its seconds. */
 static void
 test_parts_range(void **state)
 {
 	struct history *h = history_new(600, HISTORY_MAX_BYTES);
-	struct src *s = calloc(1, sizeof *s);
 	struct frame live, v = {0};
+	struct src *s = src_new(&live);
 
 	(void)state;
-	lat_hist_reset(&s->read_hist);
-	live_frame(&live);
 	for (int i = 0; i < 3; i++)
 		src_refresh(s, h, 1.0, 100, 10, 1000, 5, 20, 10, 4096);
 	for (int i = 0; i < 3; i++)
@@ -203,12 +212,10 @@ static void
 test_parts_restart(void **state)
 {
 	struct history *h = history_new(600, HISTORY_MAX_BYTES);
-	struct src *s = calloc(1, sizeof *s);
 	struct frame live, v = {0};
+	struct src *s = src_new(&live);
 
 	(void)state;
-	lat_hist_reset(&s->read_hist);
-	live_frame(&live);
 	src_refresh(s, h, 1.0, 1, 30, 500, 70, 1, 0, 0);
 	s->hits = 0;
 	lat_hist_reset(&s->read_hist);
