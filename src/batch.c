@@ -221,16 +221,10 @@ batch_counters_report(struct batch_view *v, const struct frame *f)
 {
 	struct counters_snapshot snaps[COUNTERS_NSCOPES];
 	const char *notice = f->counters.notice;
-	char scopes[64] = "";
-	size_t n = 0;
+	char scopes[64];
+	size_t n = report_counters_taken(f->counters.scopes, f->counters.taken, snaps, scopes,
+	                                 sizeof scopes);
 
-	for (int s = 0; s < COUNTERS_NSCOPES; s++) {
-		if (!(f->counters.taken & (1u << s)))
-			continue;
-		snprintf(scopes + strlen(scopes), sizeof scopes - strlen(scopes), "%s%s",
-		         n ? "," : "", counters_scope_name((enum counters_scope)s));
-		snaps[n++] = f->counters.scopes[s];
-	}
 	if (n == 0)
 		return;
 	struct report_counters_info ri = {
@@ -505,7 +499,7 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 	flame_free(&v.flame);
 	if (v.no_stacks)
 		status = 1;
-	if (status == 0 && o->view == VIEW_TOP)
+	if (status == 0 && (o->view == VIEW_TOP || o->history_dump))
 		status = batch_history(s, o, out);
 	if (status == 0 && o->view == VIEW_TOP && o->annotate != NULL)
 		status = batch_annotate(session_frame(s), o, out);

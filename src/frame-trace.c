@@ -30,18 +30,32 @@ frame_trace_take(struct frame_trace *ft, struct stream *s, bool rows)
 	ft->nevents = n;
 }
 
-/* Entries of the frame's log: those logged before its end. */
+/* The log's index of the frame's first entry (a history view's range
+ * starts at start_seq). */
+static size_t
+frame_trace_base(const struct frame *f)
+{
+	return f->trace.start_seq != 0 ? stream_index_of(f->trace.log, f->trace.start_seq) : 0;
+}
+
+/* Entries of the frame's log: those logged before its end (and from its
+ * start). */
 size_t
 frame_trace_len(const struct frame *f)
 {
-	return f->trace.log != NULL ? stream_index_of(f->trace.log, f->trace.end_seq) : 0;
+	size_t end;
+
+	if (f->trace.log == NULL)
+		return 0;
+	end = stream_index_of(f->trace.log, f->trace.end_seq);
+	return end - frame_trace_base(f);
 }
 
 /* Entry i of the frame's log. */
 bool
 frame_trace_get(const struct frame *f, size_t i, struct stream_entry *en)
 {
-	return f->trace.log != NULL && stream_get(f->trace.log, i, en) &&
+	return f->trace.log != NULL && stream_get(f->trace.log, frame_trace_base(f) + i, en) &&
 	       en->seq < f->trace.end_seq;
 }
 
@@ -49,8 +63,8 @@ frame_trace_get(const struct frame *f, size_t i, struct stream_entry *en)
 bool
 frame_trace_find(const struct frame *f, uint64_t seq, struct stream_entry *en)
 {
-	return f->trace.log != NULL && frame_trace_get(f, stream_index_of(f->trace.log, seq), en) &&
-	       en->seq == seq;
+	return f->trace.log != NULL && seq >= f->trace.start_seq && seq < f->trace.end_seq &&
+	       stream_get(f->trace.log, stream_index_of(f->trace.log, seq), en) && en->seq == seq;
 }
 
 /* An entry's fields as text. */
@@ -88,7 +102,12 @@ frame_trace_on(const struct frame *f, const char *name)
 size_t
 frame_trace_index(const struct frame *f, uint64_t seq)
 {
-	return f->trace.log != NULL ? stream_index_of(f->trace.log, seq) : 0;
+	size_t base;
+
+	if (f->trace.log == NULL)
+		return 0;
+	base = frame_trace_base(f);
+	return seq > f->trace.start_seq ? stream_index_of(f->trace.log, seq) - base : 0;
 }
 
 /* An entry as a trace-cmd-like line. */

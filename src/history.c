@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history-impl.h"
 #include "tracetop/frame.h"
 #include "tracetop/history.h"
 #include "tracetop/util.h"
@@ -47,6 +48,7 @@ struct hinterval {
 	struct history_info info;
 	struct hevent *ev;
 	size_t nev;
+	struct hparts parts; /* the other panes' */
 };
 
 struct history {
@@ -70,6 +72,7 @@ struct history {
 	struct hrow *rows;
 	struct hleaf *leaves;
 	size_t rows_cap, leaves_cap;
+	struct hparts_shared parts;
 };
 
 /* Hash of a row key's identity (the thread is not part of it). */
@@ -268,6 +271,7 @@ interval_free(struct hinterval *iv)
 		free(iv->ev[e].leaves);
 	}
 	free(iv->ev);
+	hparts_free(&iv->parts);
 	memset(iv, 0, sizeof *iv);
 }
 
@@ -290,6 +294,7 @@ history_free(struct history *h)
 	free(h->memo_gen);
 	free(h->rows);
 	free(h->leaves);
+	hparts_shared_free(&h->parts);
 	free(h);
 }
 
@@ -376,7 +381,7 @@ interval_bytes(const struct hinterval *iv)
 	for (size_t e = 0; e < iv->nev; e++)
 		b += iv->ev[e].nrows * sizeof(struct hrow) +
 		     iv->ev[e].nleaves * sizeof(struct hleaf);
-	return b;
+	return b + hparts_bytes(&iv->parts);
 }
 
 /* Give back most of an id-indexed array that holds far fewer than it may
@@ -462,6 +467,18 @@ compact(struct history *h)
 	free(fmap);
 }
 
+/* Keep only the parts' identities live intervals use. */
+static void
+compact_parts(struct history *h)
+{
+	struct hparts **ivs = xcalloc(h->len ? h->len : 1, sizeof *ivs);
+
+	for (size_t i = 0; i < h->len; i++)
+		ivs[i] = &h->ring[(h->head + i) % h->cap].parts;
+	hparts_compact(&h->parts, ivs, h->len);
+	free(ivs);
+}
+
 /* Drop the oldest interval. */
 static void
 evict(struct history *h)
@@ -491,7 +508,8 @@ history_add(struct history *h, const struct frame *f, bool rows)
 {
 	struct hinterval *iv;
 
-	if (!f->has_sampling)
+	if (!f->has_sampling && !f->has_counters && !f->has_probes && !f->has_trace &&
+	    !f->has_system && !f->has_latency)
 		return;
 	if (h->len == h->cap) {
 		size_t ncap = h->cap < 16 ? 16 : 2 * h->cap;
@@ -506,13 +524,15 @@ history_add(struct history *h, const struct frame *f, bool rows)
 	}
 	iv = &h->ring[(h->head + h->len) % h->cap];
 	memset(iv, 0, sizeof *iv);
-	iv->info = (struct history_info){
-	    .seq = f->seq,
-	    .wall = f->wall,
-	    .secs = f->sampling.stats.interval_secs > 0 ? f->sampling.stats.interval_secs : f->secs,
-	    .lost = f->sampling.stats.interval_lost,
-	    .rows = rows};
-	iv->nev = f->sampling.nevents;
+	iv->info =
+	    (struct history_info){.seq = f->seq,
+	                          .wall = f->wall,
+	                          .secs = f->has_sampling && f->sampling.stats.interval_secs > 0
+	                                      ? f->sampling.stats.interval_secs
+	                                      : f->secs,
+	                          .lost = f->sampling.stats.interval_lost,
+	                          .rows = rows};
+	iv->nev = f->has_sampling ? f->sampling.nevents : 0;
 	iv->ev = xcalloc(iv->nev ? iv->nev : 1, sizeof *iv->ev);
 	for (size_t e = 0; e < iv->nev; e++) {
 		if (rows)
@@ -521,6 +541,8 @@ history_add(struct history *h, const struct frame *f, bool rows)
 			iv->ev[e].samples = f->sampling.events[e].samples;
 	}
 	iv->info.samples = iv->nev > 0 ? iv->ev[0].samples : 0;
+	hparts_take(&h->parts, &iv->parts, f, rows);
+	iv->info.parts_bytes = hparts_bytes(&iv->parts);
 	iv->info.bytes = interval_bytes(iv);
 	h->bytes += iv->info.bytes;
 	h->len++;
@@ -528,10 +550,13 @@ history_add(struct history *h, const struct frame *f, bool rows)
 		evict(h);
 	if (h->nkeys > 2 * h->keys_live + 1024 || h->nstacks > 2 * h->stacks_live + 4096)
 		compact(h);
+	if (hparts_sparse(&h->parts))
+		compact_parts(h);
 	/* over the bytes: the oldest go, and what only they used */
 	while (h->len > 1 && history_bytes(h) > h->max_bytes) {
 		evict(h);
 		compact(h);
+		compact_parts(h);
 	}
 }
 
@@ -586,7 +611,8 @@ history_shared_bytes(const struct history *h)
 	       h->stacks_cap * sizeof *h->stacks +
 	       (h->kidx.mask + h->fidx.mask + h->sidx.mask + 3) * sizeof(uint32_t) +
 	       h->memo_cap * 2 * sizeof(uint32_t) + h->rows_cap * sizeof *h->rows +
-	       h->leaves_cap * sizeof *h->leaves + h->cap * sizeof *h->ring + sizeof *h;
+	       h->leaves_cap * sizeof *h->leaves + h->cap * sizeof *h->ring + sizeof *h +
+	       hparts_shared_bytes(&h->parts);
 }
 
 /* Everything held. */
@@ -594,6 +620,45 @@ size_t
 history_bytes(const struct history *h)
 {
 	return h->bytes + history_shared_bytes(h);
+}
+
+/* The other panes' parts of intervals from..to added up into out. */
+void
+history_view(const struct history *h, size_t from, size_t to, const struct frame *live,
+             struct frame *out)
+{
+	size_t start, n;
+	const struct hparts **ivs;
+	double *secs;
+
+	if (to >= h->len)
+		to = h->len - 1;
+	if (h->len == 0 || from > to) {
+		hparts_view(&h->parts, NULL, NULL, 0, 0, live, out);
+		return;
+	}
+	/* the intervals before the range too, for the sparklines */
+	start = to + 1 >= HPARTS_SPARKLINE ? to + 1 - HPARTS_SPARKLINE : 0;
+	start = start < from ? start : from;
+	n = to + 1 - start;
+	ivs = xcalloc(n, sizeof *ivs);
+	secs = xcalloc(n, sizeof *secs);
+	for (size_t i = 0; i < n; i++) {
+		const struct hinterval *iv = &h->ring[(h->head + start + i) % h->cap];
+
+		ivs[i] = &iv->parts;
+		secs[i] = iv->info.secs;
+	}
+	hparts_view(&h->parts, ivs, secs, n, from - start, live, out);
+	free(ivs);
+	free(secs);
+}
+
+/* Distinct parts' identities held. */
+size_t
+history_nparts(const struct history *h)
+{
+	return h->parts.nkeys;
 }
 
 /* Distinct row keys held. */

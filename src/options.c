@@ -83,9 +83,10 @@ static const struct opt_def opt_defs[] = {
      "call stacks: fp, dwarf[,STACK_BYTES] (default 8192) or no"},
     {"children", OPT_CHILDREN, NULL, "sort by inclusive time (children) with call stacks"},
     {"history", OPT_HISTORY, "DURATION",
-     "keep the profile of the last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
+     "keep every pane's last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
     {"history-dump", OPT_HISTORY_DUMP, NULL,
-     "batch: at the end, print every interval the history holds as a JSON line"},
+     "batch: at the end, print every interval the history holds, every pane's part (text or "
+     "JSON lines)"},
     {"max-stack", OPT_MAX_STACK, "N",
      "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
@@ -648,9 +649,10 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if ((o->format == FORMAT_PPROF || o->history_dump) && o->history <= 0)
 		return err_set(err, "--format pprof and --history-dump read the history: drop "
 		                    "--history 0");
-	if (o->history_dump && (!o->batch || o->format != FORMAT_JSON))
-		return err_set(err,
-		               "--history-dump prints JSON lines in batch: add -b --format json");
+	if (o->history_dump &&
+	    (!o->batch || (o->format != FORMAT_JSON && o->format != FORMAT_TEXT)))
+		return err_set(err, "--history-dump prints text or JSON lines in batch: add -b "
+		                    "(and --format json for JSON)");
 	if (o->format == FORMAT_CSV && o->view != VIEW_SYSTEM)
 		return err_set(err,
 		               "--format csv is for the system view (--view system); use text "

@@ -144,3 +144,24 @@ report_counters_json(FILE *out, const struct report_counters_info *ri,
 	fputs("]}\n", out);
 	fflush(out);
 }
+
+/* The taken scopes' snapshots and names. */
+size_t
+report_counters_taken(const struct counters_snapshot *scopes, unsigned taken,
+                      struct counters_snapshot *snaps, char *names, size_t len)
+{
+	size_t n = 0;
+
+	if (len > 0)
+		names[0] = '\0';
+	for (int s = 0; s < COUNTERS_NSCOPES; s++) {
+		size_t at = strlen(names);
+
+		if (!(taken & (1u << s)))
+			continue;
+		snprintf(names + at, len - at, "%s%s", n ? "," : "",
+		         counters_scope_name((enum counters_scope)s));
+		snaps[n++] = scopes[s];
+	}
+	return n;
+}

@@ -152,7 +152,7 @@ static const struct keybind keymap[] = {
      "freeze the display (sampling goes on; with a history, on its newest interval); again to "
      "thaw"},
     {',', false, ",", ACT_HIST_BACK, SCOPE_GLOBAL, NULL,
-     "history: show the interval before (the profile panes hold it; sampling goes on)"},
+     "history: show the interval before (every pane holds it; sampling goes on)"},
     {'.', false, ".", ACT_HIST_FORWARD, SCOPE_GLOBAL, NULL,
      "history: show the interval after (past the newest: now)"},
     {'!', false, "!", ACT_HIST_SPIKE, SCOPE_GLOBAL, NULL,

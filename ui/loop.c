@@ -75,8 +75,7 @@ loop_debuginfod(struct tui *t, const struct frame *f)
 
 /* Show frame f to the panes that read any of reads: the header's numbers
  * of the shown event (when they read the profile), then the panes. A
- * history view (ui/timeline.c) is given to the profile's panes alone; the
- * header and the other panes keep the live frame. */
+ * history view (ui/timeline.c) is given to every pane and the header. */
 void
 tui_update(struct tui *t, const struct frame *f, unsigned reads)
 {
@@ -100,12 +99,12 @@ tui_update(struct tui *t, const struct frame *f, unsigned reads)
 	t->dirty = true;
 }
 
-/* The parts live frames go to: all of them, or while the history is
- * shown all but the profile. */
+/* The parts live frames go to: all of them, or none while the history
+ * is shown (its view has every part). */
 static unsigned
 loop_live_parts(const struct tui *t)
 {
-	return timeline_active(t) ? ~(unsigned)PANE_READS_SAMPLING : ~0u;
+	return timeline_active(t) ? 0 : ~0u;
 }
 
 /* Take the sources' snapshots again and show them (a history view is

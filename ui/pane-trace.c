@@ -15,6 +15,7 @@
 #include "tracetop/util.h"
 #include "ui/listpane.h"
 #include "ui/trace-edit.h"
+#include "ui/timeline.h"
 #include "ui/tui.h"
 
 #define TRACE_STACK_LINES 8 /* frames shown under the list, at most */
@@ -444,6 +445,27 @@ trace_filters_note(const struct frame_trace *ft, char *buf, size_t len)
 		snprintf(buf, len, " (%zu filtered in the kernel)", n);
 }
 
+/* The status line of a history view: the stretch's counts, and how many
+ * of its events the log no longer holds. */
+static int
+trace_history_title(const struct frame_trace *ft, char *line, size_t len)
+{
+	uint64_t events = 0;
+	double rate = 0;
+	int n;
+
+	for (size_t i = 0; i < ft->nevents; i++) {
+		events += ft->events[i].interval;
+		rate += ft->events[i].rate;
+	}
+	n = snprintf(line, len, "history: %llu events (%.0f/s)", (unsigned long long)events, rate);
+	if (ft->first_seq > ft->start_seq)
+		n += snprintf(line + n, len - (size_t)n,
+		              "  %llu of them gone from the log (it keeps the last --trace-log)",
+		              (unsigned long long)(ft->first_seq - ft->start_seq));
+	return n;
+}
+
 /* The status line of the pane: counts, kernel filters, drops, pause, the
  * Enter filter. */
 static void
@@ -455,19 +477,24 @@ trace_draw_title(struct trace *p, struct tui *t, WINDOW *win, int y, int x, int 
 	int n;
 
 	trace_filters_note(ft, filters, sizeof filters);
-	n = snprintf(line, sizeof line,
-	             "%zu tracepoint%s on%s%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
-	             "lost: %llu%s",
-	             ft->non, ft->non == 1 ? "" : "s", filters,
-	             ft->ftrace ? " + function tracer" : "", (unsigned long long)st->events,
-	             st->interval_secs > 0 ? (double)st->interval_events / st->interval_secs : 0.0,
-	             (unsigned long long)st->dropped, (unsigned long long)st->lost,
-	             ft->paused ? "  PAUSED (p resumes)" : "");
+	if (timeline_active(t))
+		n = trace_history_title(ft, line, sizeof line);
+	else
+		n = snprintf(
+		    line, sizeof line,
+		    "%zu tracepoint%s on%s%s  events: %llu (%.0f/s)  dropped from the log: %llu  "
+		    "lost: %llu%s",
+		    ft->non, ft->non == 1 ? "" : "s", filters,
+		    ft->ftrace ? " + function tracer" : "", (unsigned long long)st->events,
+		    st->interval_secs > 0 ? (double)st->interval_events / st->interval_secs : 0.0,
+		    (unsigned long long)st->dropped, (unsigned long long)st->lost,
+		    ft->paused ? "  PAUSED (p resumes)" : "");
 	if (p->only.pid != 0 || p->only.event != NULL)
 		snprintf(line + n, sizeof line - (size_t)n, "  showing only %s%s",
 		         p->only.event ? p->only.event : "", p->only.pid ? p->only_comm : "");
-	wattrset(win,
-	         ft->paused || st->lost ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
+	wattrset(win, !timeline_active(t) && (ft->paused || st->lost)
+	                  ? t->theme.attr[TH_HEADER_WARN]
+	                  : t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);
 }

@@ -1,6 +1,9 @@
 /* timeline: history on the screen. The view of an interval or a range is
- * a frame of its own, built from the history's sums, that the panes
- * reading the profile are given in place of the live one. */
+ * a frame of its own, built from the history's sums, that every pane and
+ * the header are given in place of the live one. The profile's part is
+ * added up when the stretch shown changes; the other parts again at each
+ * live refresh (they are cheap, and they share the live frame's trace
+ * log and tracepoints, which a refresh moves). */
 #include "config.h"
 
 #include <stdio.h>
@@ -28,6 +31,7 @@ struct timeline {
 static void
 timeline_clear_view(struct timeline *tl)
 {
+	history_view_free(&tl->view);
 	for (size_t e = 0; e < tl->nev; e++) {
 		hist_snapshot_free(&tl->evs[e].rows);
 		history_sum_free(&tl->sums[e]);
@@ -76,7 +80,7 @@ timeline_label(struct tui *t)
 {
 	struct timeline *tl = t->timeline;
 	const struct history_info *from, *to;
-	double now = t->frame != NULL ? t->frame->wall : 0;
+	double now = session_frame(t->session)->wall;
 	char x[16], y[16];
 	size_t a, b;
 
@@ -93,8 +97,38 @@ timeline_label(struct tui *t)
 	         tl->anchor ? " (range)" : "");
 }
 
+/* The view's header numbers from the live frame (what the sampling
+ * source says of itself), its samples and seconds the stretch's. */
+static void
+timeline_sampling(struct timeline *tl, const struct frame *live)
+{
+	struct frame_sampling *fs = &tl->view.sampling;
+	double secs = fs->stats.interval_secs;
+
+	*fs = live->sampling;
+	fs->events = tl->evs;
+	fs->nevents = fs->cap = tl->nev;
+	fs->stats.interval_secs = secs;
+}
+
+/* The other parts of the view, added up again, to the panes that read
+ * them and the header. */
+static void
+timeline_parts(struct tui *t)
+{
+	struct timeline *tl = t->timeline;
+	const struct frame *live = session_frame(t->session);
+	size_t a, b;
+
+	timeline_span(tl, &a, &b);
+	history_view_free(&tl->view);
+	history_view(tl->h, a, b, live, &tl->view);
+	timeline_sampling(tl, live);
+	tui_update(t, &tl->view, ~(unsigned)PANE_READS_SAMPLING);
+}
+
 /* Build the view of the cursor's interval (or the range to the anchor)
- * and give it to the panes that read the profile. */
+ * and give it to the panes and the header. */
 void
 timeline_refresh(struct tui *t)
 {
@@ -129,6 +163,7 @@ timeline_refresh(struct tui *t)
 	tl->view.sampling.stats.interval_secs = tl->view.secs;
 	timeline_label(t);
 	tui_update(t, &tl->view, PANE_READS_SAMPLING);
+	timeline_parts(t);
 }
 
 /* Leave the history: the panes get the live frame again. */
@@ -140,7 +175,7 @@ timeline_live(struct tui *t)
 	tl->active = false;
 	tl->anchor = 0;
 	t->history_label[0] = '\0';
-	tui_update(t, session_frame(t->session), PANE_READS_SAMPLING);
+	tui_update(t, session_frame(t->session), ~0u);
 	timeline_clear_view(tl);
 }
 
@@ -175,9 +210,8 @@ timeline_draw(struct tui *t, int y)
 		return;
 	}
 	timeline_ago(ago, sizeof ago,
-	             t->frame != NULL ? t->frame->wall - history_info(tl->h, 0)->wall +
-	                                    history_info(tl->h, 0)->secs
-	                              : 0);
+	             session_frame(t->session)->wall - history_info(tl->h, 0)->wall +
+	                 history_info(tl->h, 0)->secs);
 	cols -= (int)strlen(ago) + 5;
 	if (cols < 1) {
 		attrset(A_NORMAL);
@@ -251,6 +285,7 @@ timeline_free(struct tui *t)
 {
 	if (t->timeline == NULL)
 		return;
+	t->frame = session_frame(t->session); /* not the view, about to go */
 	timeline_clear_view(t->timeline);
 	free(t->timeline);
 	t->timeline = NULL;
@@ -280,6 +315,7 @@ timeline_frame(struct tui *t)
 		return;
 	}
 	timeline_label(t);
+	timeline_parts(t);
 }
 
 /* The history keys. */

@@ -1,7 +1,7 @@
 /* timeline: the screen's way through the history (src/history.c): a strip
  * under the header with the samples per second of every interval kept,
  * keys that step back and forward, jump to the spike and select a range,
- * and the Top pane showing that interval or range while live sampling
+ * and every pane showing that interval or range while live sampling
  * goes on underneath; another key returns to now. */
 #ifndef TRACETOP_UI_TIMELINE_H
 #define TRACETOP_UI_TIMELINE_H
@@ -18,7 +18,7 @@ struct frame;
 void timeline_init(struct tui *t);
 void timeline_free(struct tui *t);
 
-/* Whether the panes that read the profile show the history, not now. */
+/* Whether the panes show the history, not now. */
 bool timeline_active(const struct tui *t);
 
 /* A history key (step, spike, range, live; and Z, which with a history

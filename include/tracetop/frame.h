@@ -77,6 +77,8 @@ struct frame_trace {
 	bool (*stack)(void *arg, const struct stream_entry *en, size_t i, char *buf, size_t len,
 	              bool *kernel);
 	void *stack_arg;
+	uint64_t start_seq;   /* entries before it are not the frame's (a history
+	                       * view's range starts there; 0: a live frame) */
 	uint64_t first_seq;   /* the oldest entry still logged */
 	uint64_t end_seq;     /* entries from here on came after the frame */
 	uint64_t settled_seq; /* entries from here on may still move */

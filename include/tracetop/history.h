@@ -1,7 +1,9 @@
-/* history: the profile of the last minutes (--history), a ring of
+/* history: the last minutes of every pane (--history), a ring of
  * refresh intervals in bounded memory. Each interval keeps, per sampled
  * event, the exact samples of every Top row as (row key id, self,
- * children) and, with call stacks, of every stack as (stack id, count).
+ * children) and, with call stacks, of every stack as (stack id, count);
+ * and the other panes' numbers: counters, latency histograms, probe hits,
+ * trace counts (src/history-parts.c) and the system's (see history_view).
  * The keys and the stacks (a prefix tree of interned frames) are shared
  * by all intervals and compacted when the intervals that used them are
  * gone. Any range of intervals adds back up into a hist and a call graph,
@@ -30,8 +32,9 @@ struct history_info {
 	double secs;      /* its length */
 	uint64_t samples; /* of the first event */
 	uint64_t lost;
-	bool rows;    /* its rows were taken (false: a frozen screen's, counts only) */
-	size_t bytes; /* what it holds (its arrays) */
+	bool rows;          /* its rows were taken (false: a frozen screen's, counts only) */
+	size_t bytes;       /* what it holds (its arrays) */
+	size_t parts_bytes; /* of them, the other panes' parts */
 };
 
 /* Keep the intervals of the last keep_secs seconds, in at most max_bytes
@@ -39,8 +42,9 @@ struct history_info {
 struct history *history_new(double keep_secs, size_t max_bytes);
 void history_free(struct history *h);
 
-/* Add frame f's interval (rows: f's rows and call graphs are this
- * interval's; false keeps only its counts). */
+/* Add frame f's interval (rows: f's rows, call graphs and the other
+ * panes' parts are this interval's; false keeps only its counts and the
+ * system's numbers). */
 void history_add(struct history *h, const struct frame *f, bool rows);
 
 /* Intervals held; interval i (0 the oldest); the index of seq, or -1. */
@@ -68,8 +72,24 @@ void history_sum(const struct history *h, size_t from, size_t to, size_t ev,
                  struct history_sum *out);
 void history_sum_free(struct history_sum *s);
 
-/* The number of distinct row keys and stack nodes held (for tests). */
+/* The other panes' parts of intervals from..to (inclusive) added up into
+ * out, a frame zeroed or freed with history_view_free: the counters of
+ * every scope taken (counts summed, rates over the range's seconds,
+ * metrics and shares averaged by seconds, totals as at its end), the
+ * latency rows (histograms merged), the probes (hits of the range), the
+ * trace's per-event counts and its log's entries of the range (those
+ * still logged: first_seq > start_seq says some are gone), the system's
+ * numbers (rates averaged, counts summed, states as at the end; its
+ * processes and interrupts are not kept). live gives the names, notices
+ * and the trace log; out's has_* are live's. */
+void history_view(const struct history *h, size_t from, size_t to, const struct frame *live,
+                  struct frame *out);
+void history_view_free(struct frame *f);
+
+/* The number of distinct row keys, stack nodes and the other parts' row
+ * identities held (for tests). */
 size_t history_nkeys(const struct history *h);
+size_t history_nparts(const struct history *h);
 size_t history_nstacks(const struct history *h);
 
 #endif

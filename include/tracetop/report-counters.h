@@ -22,6 +22,12 @@ struct report_counters_info {
  * with " (exited)" for a process that has gone. */
 void report_counters_scope(const struct counters_row *r, char *buf, size_t len);
 
+/* The snapshots of the scopes taken (bit s of taken: scopes[s]) into
+ * snaps (room for COUNTERS_NSCOPES), their names as a list ("total,cpu")
+ * into names; how many. */
+size_t report_counters_taken(const struct counters_snapshot *scopes, unsigned taken,
+                             struct counters_snapshot *snaps, char *names, size_t len);
+
 /* Print one refresh of every snapshot in snaps. */
 void report_counters_text(FILE *out, const struct report_counters_info *ri,
                           const struct counters_snapshot *snaps, size_t n);

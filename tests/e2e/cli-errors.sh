@@ -44,7 +44,8 @@ expect 2 "-m expects a power of two" "bad ring size" -b -m 3
 expect 2 "--format expects text, json, folded, csv, svg or pprof.*'xml'" "bad format" -b --format xml
 expect 2 "--history expects a duration.*(90s, 10m, 1h).*'ten'" "bad history duration" -b --history ten
 expect 2 "--format pprof is for the top view" "pprof of another view" -b --view counters --format pprof
-expect 2 "--history-dump prints JSON lines in batch" "history dump without JSON" -b --history-dump
+expect 2 "--history-dump prints text or JSON lines in batch" "history dump on the screen" --history-dump
+expect 2 "--history-dump prints text or JSON lines in batch" "history dump as CSV" -b --view system --format csv --history-dump
 expect 2 "unknown sort key 'nope'" "bad sort key" -b -s overhead,nope
 expect 2 "unknown option '--bogus'" "unknown long option" --bogus
 expect 2 "unknown option '-Q'" "unknown short option" -Q
