@@ -129,7 +129,7 @@ workload_args() {
 }
 
 # Freeze the binary under test (same comm "tracetop" as the real one).
-mkdir -p "$BENCH_WORK/bin"
+mkdir -p "$BENCH_WORK/bin" "$BENCH_WORK/config"
 cp -f "$TRACETOP" "$BENCH_WORK/bin/tracetop"
 TT="$BENCH_WORK/bin/tracetop"
 "$TT" --version >/dev/null || die "$TRACETOP --version failed"
@@ -197,7 +197,11 @@ tool_cmd() {
 	args="$(mode_args "$3")"
 	case "$1" in
 	perf-top) echo "perf top -F $2$args" ;;
-	tracetop) echo "$TT -F $2$args${ENGINE:+ --engine $ENGINE}" ;;
+	# an empty setup directory of its own: root's ~/.config/tracetop/tracetoprc
+	# is written by every tracetop that exits (a test, a session) and may
+	# name another pane to start on (the Processes pane reads all of /proc
+	# at each refresh)
+	tracetop) echo "env XDG_CONFIG_HOME=$BENCH_WORK/config $TT -F $2$args${ENGINE:+ --engine $ENGINE}" ;;
 	bpftrace)
 		case "$3" in
 		# braces doubled: measure.py passes --cmd through str.format

@@ -61,6 +61,7 @@
 #include "tracetop/bpf.h"
 #include "tracetop/dso.h"
 #include "tracetop/evlist.h"
+#include "tracetop/leaftab.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
 
@@ -97,22 +98,13 @@ struct engine_bpf_stack {
 	uint64_t seen; /* the read that last named it */
 };
 
-/* A judged leaf: which top-of-stack word holds its return address. */
-struct engine_bpf_judged {
-	uint64_t ip;
-	uint32_t pid;
-	uint8_t word; /* TT_PROF_LEAF_NONE: it has a frame, nothing to fix */
-	bool used;
-	bool stale; /* its process has a new image since: judge again */
-};
-
 struct engine_bpf {
 	struct tt_bpf *obj;
 	int counts[2], gen_fd, stacks_fd[2], lost_fd, leafs_fd;
-	struct engine_bpf_judged *judged; /* ENGINE_BPF_LEAFS slots, open addressing */
-	uint32_t njudged;
-	uint64_t judged_pids[64]; /* a bit per (hash of a) pid with judged leaves */
-	uint32_t gen;             /* the counts map the program writes */
+	/* judged leaves: which top-of-stack word holds each one's return
+	 * address (TT_PROF_LEAF_NONE: it has a frame, nothing to fix) */
+	struct leaftab *judged;
+	uint32_t gen; /* the counts map the program writes */
 	bool stacks;
 	uint32_t entries, nstacks;
 	struct tt_prof_key *keys; /* a read's entries */
@@ -347,7 +339,7 @@ engine_bpf_free(struct engine *e)
 	for (uint32_t i = 0; b->cache != NULL && i < 2 * b->nstacks; i++)
 		free(b->cache[i].ips);
 	free(b->cache);
-	free(b->judged);
+	leaftab_free(b->judged);
 	free(b->keys);
 	free(b->vals);
 	free(b->percpu);
@@ -409,7 +401,7 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 	b->ub = xcalloc(TT_PROF_MAX_DEPTH + 1, sizeof *b->ub);
 	if (b->stacks) {
 		b->cache = xcalloc(2 * (size_t)b->nstacks, sizeof *b->cache);
-		b->judged = xcalloc(ENGINE_BPF_LEAFS, sizeof *b->judged);
+		b->judged = leaftab_new(ENGINE_BPF_LEAFS / 4 * 3);
 	}
 	e->backend = "bpf";
 	snprintf(e->backend_why, sizeof e->backend_why, "in-kernel aggregation, %s, maps of %u%s",
@@ -514,48 +506,48 @@ engine_bpf_probe(struct engine *e, struct thread *th, uint64_t ip)
 static uint8_t
 engine_bpf_judge(struct engine *e, struct engine_bpf *b, uint32_t pid, uint32_t tid, uint64_t ip)
 {
-	size_t i = hash_u64(hash_mix(hash_mix(HASH_SEED, pid), ip)) & (ENGINE_BPF_LEAFS - 1);
 	struct tt_prof_leaf_key lk = {.pid = pid, .ip = ip};
-	struct engine_bpf_judged *j;
 	uint32_t word;
+	uint8_t w;
 
-	for (j = &b->judged[i]; j->used; j = &b->judged[i = (i + 1) & (ENGINE_BPF_LEAFS - 1)])
-		if (j->pid == pid && j->ip == ip && !j->stale)
-			return j->word;
-		else if (j->pid == pid && j->ip == ip)
-			break;
-	if (!j->used && b->njudged >= ENGINE_BPF_LEAFS / 4 * 3)
+	if (leaftab_find(b->judged, pid, ip, &w))
+		return w;
+	if (leaftab_count(b->judged) >= ENGINE_BPF_LEAFS / 4 * 3)
 		return TT_PROF_LEAF_NONE;
-	if (!j->used)
-		b->njudged++;
-	*j = (struct engine_bpf_judged){.ip = ip, .pid = pid, .used = true};
-	b->judged_pids[hash_u64(pid) >> 58] |= 1ULL << (hash_u64(pid) & 63);
-	j->word = engine_bpf_probe(e, tasks_thread(e->tasks, (int)pid, (int)tid), ip);
-	word = j->word;
+	w = engine_bpf_probe(e, tasks_thread(e->tasks, (int)pid, (int)tid), ip);
+	(void)leaftab_put(b->judged, pid, ip, w); /* room checked above */
+	word = w;
 	tt_bpf_update(b->leafs_fd, &lk, &word);
-	return j->word;
+	return w;
+}
+
+/* The state leaftab_forget passes on: the map and the process. */
+struct engine_bpf_unjudge {
+	int fd;
+	uint32_t pid;
+};
+
+/* Take one forgotten leaf out of the program's map. */
+static void
+engine_bpf_unjudge(void *arg, uint64_t ip)
+{
+	const struct engine_bpf_unjudge *u = arg;
+	struct tt_prof_leaf_key lk = {.pid = u->pid, .ip = ip};
+
+	tt_bpf_delete(u->fd, &lk);
 }
 
 /* Judge pid's leaves again: the program forgets them at once (it keeps
- * the top of the stack again until judged), the table at the next use. */
+ * the top of the stack again until judged), the table too. */
 void
 engine_bpf_forget(struct engine *e, int pid)
 {
 	struct engine_bpf *b = e->bpf;
-	uint64_t h = hash_u64((uint32_t)pid);
+	struct engine_bpf_unjudge u = {.fd = b != NULL ? b->leafs_fd : -1, .pid = (uint32_t)pid};
 
-	/* forks and execs are many, processes with judged leaves few */
-	if (b->judged == NULL || !(b->judged_pids[h >> 58] >> (h & 63) & 1))
-		return;
-	for (uint32_t i = 0; i < ENGINE_BPF_LEAFS; i++) {
-		struct engine_bpf_judged *j = &b->judged[i];
-		struct tt_prof_leaf_key lk = {.pid = (uint32_t)pid, .ip = j->ip};
-
-		if (!j->used || j->stale || j->pid != (uint32_t)pid)
-			continue;
-		j->stale = true;
-		tt_bpf_delete(b->leafs_fd, &lk);
-	}
+	/* forks and execs are many: the table finds pid's own leaves */
+	if (b != NULL && b->judged != NULL)
+		(void)leaftab_forget(b->judged, (uint32_t)pid, engine_bpf_unjudge, &u);
 }
 
 /* For a sample with a user stack: its frameless leaf's return

@@ -428,6 +428,8 @@ cmp_rows(const void *pa, const void *pb, void *arg)
 	return (int)a->copy.key.kernel - (int)b->copy.key.kernel;
 }
 
+const enum hist_sort hist_unsorted[] = {HIST_SORT_END};
+
 /* Fill snap with the (filtered) entries sorted by keys, reusing its rows. */
 void
 hist_snapshot(struct hist *h, const enum hist_sort *keys,
@@ -466,8 +468,9 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 	}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;
-	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
-	        (void *)(keys != NULL ? keys : no_keys));
+	if (keys != hist_unsorted)
+		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
+		        (void *)(keys != NULL ? keys : no_keys));
 	/* Own the entries: a frozen display outlives the ticks that free them. */
 	for (i = 0; i < snap->n; i++)
 		snap->rows[i].entry = &snap->rows[i].copy;
@@ -577,8 +580,9 @@ hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *key
 		n++;
 	}
 	snap->n = n;
-	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
-	        (void *)(keys != NULL ? keys : no_keys));
+	if (keys != hist_unsorted)
+		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
+		        (void *)(keys != NULL ? keys : no_keys));
 	for (i = 0; i < snap->n; i++)
 		snap->rows[i].entry = &snap->rows[i].copy;
 }

@@ -183,7 +183,8 @@ session_options(const struct options *o, bool tui)
 	    .count = o->count,
 	    .zero = o->zero,
 	    .stop_when_finished = !tui,
-	    .sort = tui ? NULL : o->sort,
+	    /* the Top pane sorts its own rows: none sorted for nothing */
+	    .sort = tui ? hist_unsorted : o->sort,
 	    .group = tui ? 0 : o->group, /* the Top pane groups its own rows */
 	    .counters_scopes = tui || o->view != VIEW_COUNTERS ? 0 : scopes,
 	    .history = o->history,

@@ -34,9 +34,10 @@ init_globals(void)
 		fatal("libelf is out of date: %s", elf_errmsg(-1));
 }
 
-/* Open path as an ELF file; NULL with err on failure. *fdp gets the fd. */
-Elf *
-symelf_open(const char *path, int *fdp, struct tt_err *err)
+/* Open path as an ELF file with libelf's cmd; NULL with err on failure.
+ * *fdp gets the fd. */
+static Elf *
+symelf_open_cmd(const char *path, int *fdp, struct tt_err *err, Elf_Cmd cmd)
 {
 	struct stat sb;
 	Elf *elf;
@@ -53,7 +54,7 @@ symelf_open(const char *path, int *fdp, struct tt_err *err)
 		err_set(err, "%s: not a regular file", path);
 		goto fail;
 	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	elf = elf_begin(fd, cmd, NULL);
 	if (elf == NULL) {
 		err_set(err, "%s: cannot read as ELF: %s", path, elf_errmsg(-1));
 		goto fail;
@@ -68,6 +69,20 @@ symelf_open(const char *path, int *fdp, struct tt_err *err)
 fail:
 	close(fd);
 	return NULL;
+}
+
+/* Open path as an ELF file; NULL with err on failure. *fdp gets the fd. */
+Elf *
+symelf_open(const char *path, int *fdp, struct tt_err *err)
+{
+	return symelf_open_cmd(path, fdp, err, ELF_C_READ_MMAP);
+}
+
+/* The same, mapped copy-on-write: its headers may be changed in memory. */
+Elf *
+symelf_open_private(const char *path, int *fdp, struct tt_err *err)
+{
+	return symelf_open_cmd(path, fdp, err, ELF_C_READ_MMAP_PRIVATE);
 }
 
 /* Release what symelf_open returned. */

@@ -121,9 +121,16 @@ size_t hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *ke
  * zero is set), interval = 0; drops faded entries. */
 void hist_tick(struct hist *h, bool zero);
 
+/* Keys for hist_snapshot and hist_group that leave the rows in no
+ * particular order: for a front end that sorts them itself (the screen's
+ * Top pane merges and sorts its own copy at every frame, so a sort of
+ * tens of thousands of rows before it was wasted). */
+extern const enum hist_sort hist_unsorted[];
+
 /* Rows sorted by keys (HIST_SORT_END-terminated, ties broken by overhead
- * then symbol name); entries kept by filter (NULL: all). Each row holds a
- * copy of its entry, valid until the next hist_snapshot into snap. */
+ * then symbol name; hist_unsorted: not sorted); entries kept by filter
+ * (NULL: all). Each row holds a copy of its entry, valid until the next
+ * hist_snapshot into snap. */
 void hist_snapshot(struct hist *h, const enum hist_sort *keys,
                    bool (*filter)(const struct hist_entry *, void *), void *arg,
                    struct hist_snapshot *snap);
@@ -131,7 +138,8 @@ void hist_snapshot_free(struct hist_snapshot *snap);
 
 /* Merge the rows of snap (from hist_snapshot) that agree on group's
  * fields (HIST_GROUP_*; a thread is told apart only by key.thread), then
- * sort them by keys as hist_snapshot does; fills members, procs, mixed. */
+ * sort them by keys as hist_snapshot does (hist_unsorted: left in the
+ * grouping's order); fills members, procs, mixed. */
 void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
 
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and

@@ -60,7 +60,7 @@ struct session_opts {
 	long count;                 /* refreshes before the end (0: no limit) */
 	bool zero;                  /* zero counts at each refresh instead of decay */
 	bool stop_when_finished;    /* end the run when a source has finished */
-	const enum hist_sort *sort; /* order of frame rows (NULL: by overhead) */
+	const enum hist_sort *sort; /* order of frame rows (NULL: by overhead; hist_unsorted) */
 	unsigned group; /* HIST_GROUP_* the frame rows are merged by; 0: one per process */
 	unsigned counters_scopes; /* scopes to snapshot (bits); 0: the current one */
 	double history;           /* seconds of intervals kept (history.h); 0: none */

@@ -22,6 +22,9 @@ struct Elf;
  * name cannot hang us), libelf initialised; NULL with err. *fd gets the
  * descriptor that symelf_close closes. */
 struct Elf *symelf_open(const char *path, int *fd, struct tt_err *err);
+/* The same, mapped copy-on-write (its section headers may be changed in
+ * memory, never in the file). */
+struct Elf *symelf_open_private(const char *path, int *fd, struct tt_err *err);
 void symelf_close(struct Elf *elf, int fd);
 
 /* Read the NT_GNU_BUILD_ID note; its length (<= 20) or -1. */

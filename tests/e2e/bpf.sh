@@ -143,7 +143,10 @@ gone() {
 # left SIGNAL: start tracetop on BPF, note what it loaded, stop it with
 # SIGNAL (or let it end: "exit"), and check the kernel let everything go.
 left() {
-	local sig=$1 tp ids=() n=3
+	# "exit" ends after 10 refreshes: 3 s to see what it loaded (with 3,
+	# the 1 s between the load and the exit was missed by a niced poll on
+	# a loaded machine)
+	local sig=$1 tp ids=() n=10
 	[ "$sig" = exit ] || n=1000
 	"$TRACETOP" -b -p "$pid" -d 0.3 -n "$n" -g --engine bpf >/dev/null 2>&1 &
 	tp=$!

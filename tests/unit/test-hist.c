@@ -752,6 +752,54 @@ test_group(void **state)
 	hist_free(h);
 }
 
+/* The screen's path: rows left unsorted (hist_unsorted), then merged and
+ * sorted by the Top pane, come out as from sorted rows, and every entry
+ * is in the unsorted snapshot once. */
+static void
+test_group_unsorted(void **state)
+{
+	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot sorted = {0}, unsorted = {0};
+	uint64_t sum = 0, want = 900;
+	int pid;
+
+	(void)state;
+	for (pid = 2000; pid < 2300; pid++) {
+		add_n(h, mk(pid, "pg", &dso_libc, &sym_malloc, 0, false), (unsigned)(pid % 7 + 1));
+		add_n(h, mk(pid, "pg", &dso_libc, &sym_free, 0, false), (unsigned)(pid % 5 + 1));
+		want += (uint64_t)(pid % 7 + 1 + pid % 5 + 1);
+	}
+	add_n(h, mk(7, "ls", &dso_ls, &sym_main, 0, false), 900);
+	hist_tick(h, true);
+	hist_snapshot(h, hist_unsorted, NULL, NULL, &unsorted);
+	assert_int_equal(unsorted.n, 601);
+	for (size_t i = 0; i < unsorted.n; i++) {
+		assert_ptr_equal(unsorted.rows[i].entry, &unsorted.rows[i].copy);
+		sum += unsorted.rows[i].samples;
+	}
+	assert_int_equal(sum, want);
+	hist_snapshot(h, by_overhead, NULL, NULL, &sorted);
+	hist_group(&sorted, HIST_GROUP_DEFAULT, NULL);
+	hist_group(&unsorted, HIST_GROUP_DEFAULT, NULL);
+	assert_int_equal(unsorted.n, 3);
+	assert_int_equal(sorted.n, unsorted.n);
+	for (size_t i = 0; i < sorted.n; i++) {
+		assert_ptr_equal(sorted.rows[i].entry->key.sym, unsorted.rows[i].entry->key.sym);
+		assert_int_equal(sorted.rows[i].samples, unsorted.rows[i].samples);
+		assert_int_equal(sorted.rows[i].members, unsorted.rows[i].members);
+		assert_int_equal(sorted.rows[i].procs, unsorted.rows[i].procs);
+	}
+	assert_ptr_equal(unsorted.rows[0].entry->key.sym, &sym_malloc);
+	/* left in the grouping's order when the caller sorts: both rows of pg */
+	hist_snapshot(h, hist_unsorted, NULL, NULL, &unsorted);
+	hist_group(&unsorted, HIST_GROUP_DEFAULT, hist_unsorted);
+	assert_int_equal(unsorted.n, 3);
+	hist_snapshot_free(&sorted);
+	hist_snapshot_free(&unsorted);
+	hist_free(h);
+}
+
 /* Threads counted apart (key.thread) stay apart when grouped by tid and
  * merge otherwise. */
 static void
@@ -884,6 +932,7 @@ main(void)
 	    cmocka_unit_test(test_parse_sort_invalid),
 	    cmocka_unit_test(test_sort_group),
 	    cmocka_unit_test(test_group),
+	    cmocka_unit_test(test_group_unsorted),
 	    cmocka_unit_test(test_group_threads),
 	    cmocka_unit_test(test_sym_name),
 	    cmocka_unit_test(test_steady_state),
