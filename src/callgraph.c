@@ -217,6 +217,27 @@ cg_free(struct callgraph *cg)
 	free(cg);
 }
 
+/* A node as a recording gives it back: made when missing, its counts
+ * those of vals. */
+uint32_t
+cg_put(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+       bool other, const struct cg_node *vals)
+{
+	uint32_t idx;
+	struct cg_node *n;
+
+	if (parent != 0 && cg_node(cg, parent) == NULL)
+		return 0;
+	idx = get_node(cg, parent, f, comm, other);
+	n = &cg->nodes[idx];
+	n->interval_self = vals->interval_self;
+	n->interval_total = vals->interval_total;
+	n->self = vals->self;
+	n->total = vals->total;
+	n->last_self = vals->last_self;
+	return idx;
+}
+
 /* Copy src into *dst (made on first use, its storage reused after). */
 void
 cg_snapshot(const struct callgraph *src, struct callgraph **dst)
