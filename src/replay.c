@@ -191,6 +191,8 @@ replay_apply(const struct replay *r, struct options *o)
 	o->callgraph =
 	    h->callgraph <= CALLGRAPH_DWARF ? (enum callgraph_mode)h->callgraph : CALLGRAPH_FP;
 	o->zero = h->zero;
+	if (h->delay >= 0.05 && h->delay <= 86400)
+		o->delay = h->delay;
 }
 
 /* Done when the last interval is the one left: the refresh the session
