@@ -748,8 +748,16 @@ dec_sampling(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs
 		ev->name = name != NULL ? name : "?";
 		ev->samples = rec_get_u(c);
 		ev->total = rec_get_u(c);
-		if (rows)
+		if (rows) {
 			dec_event_rows(d, c, t, ev);
+			continue;
+		}
+		/* counts only (a frozen screen's interval): the rows shown stay,
+		 * but none of their samples is this interval's (history) */
+		for (size_t r = 0; r < ev->rows.n; r++)
+			ev->rows.rows[r].copy.last = ev->rows.rows[r].copy.children_last = 0;
+		cg_free(ev->cg);
+		ev->cg = NULL;
 	}
 	fs->rows |= rows;
 }
