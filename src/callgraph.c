@@ -217,25 +217,25 @@ cg_free(struct callgraph *cg)
 	free(cg);
 }
 
-/* A node as a recording gives it back: made when missing, its counts
- * those of vals. */
+/* A node of a replayed path, made when missing. */
 uint32_t
-cg_put(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
-       bool other, const struct cg_node *vals)
+cg_child(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+         bool other)
 {
-	uint32_t idx;
-	struct cg_node *n;
-
 	if (parent != 0 && cg_node(cg, parent) == NULL)
 		return 0;
-	idx = get_node(cg, parent, f, comm, other);
-	n = &cg->nodes[idx];
-	n->interval_self = vals->interval_self;
-	n->interval_total = vals->interval_total;
-	n->self = vals->self;
-	n->total = vals->total;
-	n->last_self = vals->last_self;
-	return idx;
+	return get_node(cg, parent, f, comm, other);
+}
+
+/* w samples ending at node idx: its self, its and its callers' totals. */
+void
+cg_add_at(struct callgraph *cg, uint32_t idx, uint64_t w)
+{
+	if (cg_node(cg, idx) == NULL)
+		return;
+	cg->nodes[idx].interval_self += w;
+	for (; idx != 0; idx = cg->nodes[idx].parent)
+		cg->nodes[idx].interval_total += w;
 }
 
 /* Copy src into *dst (made on first use, its storage reused after). */

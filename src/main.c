@@ -384,7 +384,7 @@ run(const struct options *o, struct evspec *specs)
 	if ((out = open_output(o)) == NULL)
 		goto done;
 	if (o->record != NULL) {
-		if ((rec = replay_rec_open(o->record, o, &err)) == NULL) {
+		if ((rec = replay_rec_open(o->record, o, TOP_DECAY, &err)) == NULL) {
 			fprintf(stderr, "tracetop: %s\n", err.msg);
 			goto done;
 		}

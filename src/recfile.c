@@ -208,6 +208,8 @@ header_encode(struct pb *b, const struct recfile_header *h)
 	rec_put_u(b, h->period);
 	rec_put_u(b, h->callgraph);
 	rec_put_u(b, h->zero);
+	rec_put_f64(b, h->decay);
+	rec_put_f64(b, h->cg_min_percent);
 	rec_put_u(b, h->nevents);
 	for (size_t i = 0; i < h->nevents; i++)
 		rec_put_str(b, h->events[i]);
@@ -226,6 +228,8 @@ header_decode(struct rec_cursor *c, struct recfile_header *h)
 	h->period = rec_get_u(c);
 	h->callgraph = (uint32_t)rec_get_u(c);
 	h->zero = rec_get_u(c) != 0;
+	h->decay = rec_get_f64(c);
+	h->cg_min_percent = rec_get_f64(c);
 	h->nevents = rec_get_count(c, 1);
 	if (h->nevents > MAX_EVENTS)
 		c->bad = true;

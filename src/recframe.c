@@ -102,14 +102,16 @@ struct build_id {
 
 struct recframe_enc {
 	struct ptrmap strs, dsos, syms; /* this chunk's tables */
-	struct pb tab, body;            /* the tables, the frame */
+	struct pb tab, body;            /* scratch (a call graph's nodes), the frame */
 	size_t nstrs, ndsos, nsyms;
 	struct pb strbuf, dsobuf, symbuf; /* the tables' entries */
 	struct ptrmap ids;                /* dso -> index into bids + 1 */
 	struct build_id *bids;
 	size_t nbids;
-	uint32_t *stack; /* call graph walk */
+	uint32_t *stack, *pos; /* call graph walk: nodes to visit, node -> position */
 	size_t stack_cap;
+	uint32_t *mark, gen; /* call graph nodes on this interval's stacks: mark == gen */
+	size_t mark_cap;
 };
 
 /* Make an encoder. */
@@ -136,6 +138,8 @@ recframe_enc_free(struct recframe_enc *e)
 	pb_free(&e->symbuf);
 	free(e->bids);
 	free(e->stack);
+	free(e->pos);
+	free(e->mark);
 	free(e);
 }
 
@@ -213,20 +217,12 @@ enc_sym(struct recframe_enc *e, const struct dso *d, const struct sym *s)
 	return (uint32_t)e->nsyms;
 }
 
-/* A row: its percentages, counts and key. */
+/* A row of the interval: its key and its samples (self, children). */
 static void
-enc_row(struct recframe_enc *e, struct pb *b, const struct hist_row *r)
+enc_row(struct recframe_enc *e, struct pb *b, const struct hist_entry *en)
 {
-	const struct hist_entry *en = &r->copy;
 	const struct hist_key *k = &en->key;
 
-	rec_put_f64(b, r->overhead);
-	rec_put_f64(b, r->children);
-	rec_put_u(b, r->samples);
-	rec_put_u(b, r->total);
-	rec_put_u(b, r->members);
-	rec_put_u(b, r->procs);
-	rec_put_u(b, r->mixed);
 	rec_put_i(b, k->pid);
 	rec_put_u(b, enc_str(e, k->comm));
 	rec_put_u(b, enc_dso(e, k->dso));
@@ -236,53 +232,72 @@ enc_row(struct recframe_enc *e, struct pb *b, const struct hist_row *r)
 	rec_put_i(b, k->tid);
 	rec_put_i(b, k->thread);
 	rec_put_u(b, enc_str(e, k->cgroup != NULL ? k->cgroup->path : NULL));
-	rec_put_u(b, en->interval);
-	rec_put_u(b, en->total);
-	rec_put_f64(b, en->score);
-	rec_put_u(b, en->children_interval);
-	rec_put_f64(b, en->children);
 	rec_put_u(b, en->last);
 	rec_put_u(b, en->children_last);
 }
 
-/* A call graph, parents before their children, each node's parent given
- * by its position in that order (0: a root). */
+/* Mark the nodes on the stacks that ended in the interval: those with
+ * self samples and their callers. */
+static void
+enc_cg_mark(struct recframe_enc *e, const struct callgraph *cg, size_t cap)
+{
+	if (e->mark_cap < cap) {
+		e->mark = xrealloc(e->mark, cap * sizeof *e->mark);
+		memset(e->mark, 0, cap * sizeof *e->mark);
+		e->mark_cap = cap;
+		e->gen = 0;
+	}
+	e->gen++;
+	for (uint32_t idx = 1; idx < cap; idx++) {
+		const struct cg_node *n = cg_node(cg, idx);
+
+		if (n == NULL || n->last_self == 0)
+			continue;
+		for (uint32_t up = idx; up != 0 && e->mark[up] != e->gen;
+		     up = cg_node(cg, up)->parent)
+			e->mark[up] = e->gen;
+	}
+}
+
+/* The interval's stacks: the marked nodes, parents first, each with its
+ * parent's position in that order (0: a root) and its self samples. */
 static void
 enc_cg(struct recframe_enc *e, struct pb *b, const struct callgraph *cg)
 {
-	size_t cap = cg_capacity(cg), sp = 0, count = cg_count(cg), done = 0;
-	struct ptrmap pos = {0};
+	size_t cap = cg_capacity(cg), sp = 0;
+	uint32_t done = 0;
+	struct pb *nodes = &e->tab;
 
+	enc_cg_mark(e, cg, cap);
 	if (e->stack_cap < cap + 1) {
 		e->stack_cap = cap + 1;
 		e->stack = xrealloc(e->stack, e->stack_cap * sizeof *e->stack);
+		e->pos = xrealloc(e->pos, e->stack_cap * sizeof *e->pos);
 	}
-	rec_put_u(b, count);
+	pb_reset(nodes);
 	for (uint32_t r = cg_first_root(cg); r != 0; r = cg_node(cg, r)->next_sibling)
-		e->stack[sp++] = r;
-	while (sp > 0 && done < count) {
+		if (e->mark[r] == e->gen && sp < e->stack_cap)
+			e->stack[sp++] = r;
+	while (sp > 0) {
 		uint32_t idx = e->stack[--sp];
 		const struct cg_node *n = cg_node(cg, idx);
 		const struct cg_frame *f = &n->frame;
 
-		rec_put_u(b, n->parent != 0 ? ptrmap_get(&pos, (void *)(uintptr_t)n->parent) : 0);
-		rec_put_u(b, enc_str(e, n->comm));
-		rec_put_u(b, enc_dso(e, f->dso));
-		rec_put_u(b, enc_sym(e, f->dso, f->sym));
-		rec_put_u(b, f->addr);
-		rec_put_u(b, (f->kernel ? FL_KERNEL : 0) | (f->inlined ? FL_INLINED : 0) |
-		                 (n->other ? FL_OTHER : 0));
-		rec_put_u(b, n->interval_self);
-		rec_put_u(b, n->interval_total);
-		rec_put_f64(b, n->self);
-		rec_put_f64(b, n->total);
-		rec_put_u(b, n->last_self);
-		ptrmap_put(&pos, (void *)(uintptr_t)idx, (uint32_t)++done);
-		for (uint32_t c = n->first_child; c != 0 && sp < e->stack_cap;
-		     c = cg_node(cg, c)->next_sibling)
-			e->stack[sp++] = c;
+		rec_put_u(nodes, n->parent != 0 ? e->pos[n->parent] : 0);
+		rec_put_u(nodes, enc_str(e, n->comm));
+		rec_put_u(nodes, enc_dso(e, f->dso));
+		rec_put_u(nodes, enc_sym(e, f->dso, f->sym));
+		rec_put_u(nodes, f->addr);
+		rec_put_u(nodes, (f->kernel ? FL_KERNEL : 0) | (f->inlined ? FL_INLINED : 0) |
+		                     (n->other ? FL_OTHER : 0));
+		rec_put_u(nodes, n->last_self);
+		e->pos[idx] = ++done;
+		for (uint32_t c = n->first_child; c != 0; c = cg_node(cg, c)->next_sibling)
+			if (e->mark[c] == e->gen && sp < e->stack_cap)
+				e->stack[sp++] = c;
 	}
-	ptrmap_free(&pos);
+	rec_put_u(b, done);
+	pb_raw(b, nodes->buf, nodes->len);
 }
 
 /* The sampling part. */
@@ -290,6 +305,7 @@ static void
 enc_sampling(struct recframe_enc *e, struct pb *b, const struct frame_sampling *fs, bool rows)
 {
 	const struct engine_stats *st = &fs->stats;
+	size_t n;
 
 	rec_put_u(b, st->samples);
 	rec_put_u(b, st->lost);
@@ -317,11 +333,15 @@ enc_sampling(struct recframe_enc *e, struct pb *b, const struct frame_sampling *
 		rec_put_u(b, ev->total);
 		if (!(rows && fs->rows))
 			continue;
-		rec_put_f64(b, ev->rows.total_score);
-		rec_put_u(b, ev->rows.interval_samples);
-		rec_put_u(b, ev->rows.n);
+		n = 0;
 		for (size_t r = 0; r < ev->rows.n; r++)
-			enc_row(e, b, &ev->rows.rows[r]);
+			n += ev->rows.rows[r].copy.last != 0 ||
+			     ev->rows.rows[r].copy.children_last != 0;
+		rec_put_u(b, n);
+		for (size_t r = 0; r < ev->rows.n; r++)
+			if (ev->rows.rows[r].copy.last != 0 ||
+			    ev->rows.rows[r].copy.children_last != 0)
+				enc_row(e, b, &ev->rows.rows[r].copy);
 		rec_put_u(b, ev->cg != NULL);
 		if (ev->cg != NULL)
 			enc_cg(e, b, ev->cg);
@@ -374,9 +394,6 @@ struct standin {
 struct recframe_dec {
 	struct standin *syms; /* open addressing */
 	size_t mask, n;
-	struct ptrmap ids; /* dso -> index into bids + 1 */
-	struct build_id *bids;
-	size_t nbids;
 	/* this chunk's tables */
 	const char **strs;
 	struct dso **dsos;
@@ -384,14 +401,23 @@ struct recframe_dec {
 	size_t strs_cap, dsos_cap, fns_cap;
 	uint32_t *nodes; /* call graph: position -> node index */
 	size_t nodes_cap;
+	/* the profile the intervals add up to, per event */
+	struct dec_event {
+		struct hist *hist;
+		struct callgraph *cg; /* NULL: no stacks recorded */
+	} * evs;
+	size_t nevs;
+	double decay, cg_min_percent;
 };
 
 /* Make a decoder. */
 struct recframe_dec *
-recframe_dec_new(void)
+recframe_dec_new(double decay, double cg_min_percent)
 {
 	struct recframe_dec *d = xcalloc(1, sizeof *d);
 
+	d->decay = decay >= 0 && decay <= 1 ? decay : 1;
+	d->cg_min_percent = cg_min_percent >= 0 && cg_min_percent <= 100 ? cg_min_percent : 0;
 	d->mask = 255;
 	d->syms = xcalloc(d->mask + 1, sizeof *d->syms);
 	return d;
@@ -410,12 +436,15 @@ recframe_dec_free(struct recframe_dec *d)
 			free(d->syms[i].sym);
 		}
 	free(d->syms);
-	ptrmap_free(&d->ids);
-	free(d->bids);
 	free(d->strs);
 	free(d->dsos);
 	free(d->fns);
 	free(d->nodes);
+	for (size_t i = 0; i < d->nevs; i++) {
+		hist_free(d->evs[i].hist);
+		cg_free(d->evs[i].cg);
+	}
+	free(d->evs);
 	free(d);
 }
 
@@ -469,8 +498,7 @@ standin_get(struct recframe_dec *d, const struct dso *dso, const char *name, uin
 /* The stand-in for a DSO: the cache's object by path, marked loaded so
  * that nothing reads a file of this machine for it. */
 static struct dso *
-standin_dso(struct recframe_dec *d, const char *name, unsigned kind, const uint8_t *id,
-            size_t idlen)
+standin_dso(const char *name, unsigned kind, const uint8_t *id, size_t idlen)
 {
 	struct dso *dso;
 
@@ -487,25 +515,12 @@ standin_dso(struct recframe_dec *d, const char *name, unsigned kind, const uint8
 	dso->loaded = true;
 	dso->loading = false;
 	dso->has_syms = true;
-	if (idlen > 0 && idlen <= BUILD_ID_MAX && ptrmap_get(&d->ids, dso) == 0) {
-		d->bids = xrealloc(d->bids, (d->nbids + 1) * sizeof *d->bids);
-		memcpy(d->bids[d->nbids].id, id, idlen);
-		d->bids[d->nbids].len = idlen;
-		ptrmap_put(&d->ids, dso, (uint32_t)++d->nbids);
+	dso->standin = true;
+	if (idlen > 0 && idlen <= sizeof dso->build_id) {
+		memcpy(dso->build_id, id, idlen);
+		dso->build_id_len = (uint8_t)idlen;
 	}
 	return dso;
-}
-
-/* The build-id of a stand-in DSO. */
-size_t
-recframe_build_id(const struct recframe_dec *d, const struct dso *dso, uint8_t *id, size_t len)
-{
-	uint32_t i = ptrmap_get(&d->ids, dso);
-
-	if (i == 0 || d->bids[i - 1].len > len)
-		return 0;
-	memcpy(id, d->bids[i - 1].id, d->bids[i - 1].len);
-	return d->bids[i - 1].len;
 }
 
 /* Grow a table to n entries. */
@@ -567,7 +582,7 @@ dec_tables(struct recframe_dec *d, struct rec_cursor *c, size_t *nstrs, size_t *
 		if (name == NULL || kind > DSO_ANON)
 			c->bad = true;
 		if (!c->bad)
-			d->dsos[i] = standin_dso(d, name, kind, id, idlen);
+			d->dsos[i] = standin_dso(name, kind, id, idlen);
 	}
 	*nfns = rec_get_count(c, 5);
 	d->fns = table_room(d->fns, &d->fns_cap, *nfns, sizeof *d->fns);
@@ -588,85 +603,91 @@ struct dec_tabs {
 	size_t nstrs, ndsos, nfns;
 };
 
-/* A row back. */
+/* An interval's row: its samples added to the event's profile. */
 static void
-dec_row(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, struct hist_row *r)
+dec_row(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, struct hist *h)
 {
-	struct hist_entry *en = &r->copy;
-	struct hist_key *k = &en->key;
+	struct hist_key k = {0};
 	size_t di, si;
 	const char *cgroup;
 	unsigned fl;
+	uint64_t self, children;
 
-	memset(r, 0, sizeof *r);
-	r->overhead = rec_get_f64(c);
-	r->children = rec_get_f64(c);
-	r->samples = rec_get_u(c);
-	r->total = rec_get_u(c);
-	r->members = (uint32_t)rec_get_u(c);
-	r->procs = (uint32_t)rec_get_u(c);
-	r->mixed = (unsigned)rec_get_u(c);
-	k->pid = (int)rec_get_i(c);
-	k->comm = dec_str(d, c, t->nstrs);
+	k.pid = (int)rec_get_i(c);
+	k.comm = dec_str(d, c, t->nstrs);
 	di = dec_ref(c, t->ndsos);
 	si = dec_ref(c, t->nfns);
-	k->dso = di ? d->dsos[di - 1] : NULL;
-	k->sym = si ? d->fns[si - 1] : NULL;
-	k->addr = rec_get_u(c);
+	k.dso = di ? d->dsos[di - 1] : NULL;
+	k.sym = si ? d->fns[si - 1] : NULL;
+	k.addr = rec_get_u(c);
 	fl = (unsigned)rec_get_u(c);
-	k->kernel = fl & FL_KERNEL;
-	k->inlined = fl & FL_INLINED;
-	k->tid = (int)rec_get_i(c);
-	k->thread = (int)rec_get_i(c);
+	k.kernel = fl & FL_KERNEL;
+	k.inlined = fl & FL_INLINED;
+	k.tid = (int)rec_get_i(c);
+	k.thread = (int)rec_get_i(c);
 	cgroup = dec_str(d, c, t->nstrs);
-	k->cgroup = cgroup != NULL ? cgroup_get(cgroup) : NULL;
-	en->interval = rec_get_u(c);
-	en->total = rec_get_u(c);
-	en->score = rec_get_f64(c);
-	en->children_interval = rec_get_u(c);
-	en->children = rec_get_f64(c);
-	en->last = rec_get_u(c);
-	en->children_last = rec_get_u(c);
+	k.cgroup = cgroup != NULL ? cgroup_get(cgroup) : NULL;
+	self = rec_get_u(c);
+	children = rec_get_u(c);
+	if (c->bad || k.comm == NULL)
+		return;
+	if (self > 0)
+		hist_add_n(h, &k, self);
+	if (children > 0)
+		hist_add_children_n(h, &k, children);
 }
 
-/* A call graph back: NULL when the bytes are bad. */
-static struct callgraph *
-dec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t)
+/* An interval's stacks, added to the event's call graph. */
+static void
+dec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, struct callgraph *cg)
 {
-	size_t n = rec_get_count(c, 10);
-	struct callgraph *cg;
+	size_t n = rec_get_count(c, 7);
 
 	if (c->bad)
-		return NULL;
-	cg = cg_new(1.0, 0.0);
+		return;
 	d->nodes = table_room(d->nodes, &d->nodes_cap, n, sizeof *d->nodes);
 	for (size_t i = 0; i < n && !c->bad; i++) {
-		struct cg_node v = {0};
+		struct cg_frame f = {0};
 		size_t parent = dec_ref(c, i), di, si;
 		const char *comm = dec_str(d, c, t->nstrs);
 		unsigned fl;
+		uint64_t self;
 
 		di = dec_ref(c, t->ndsos);
 		si = dec_ref(c, t->nfns);
-		v.frame.dso = di ? d->dsos[di - 1] : NULL;
-		v.frame.sym = si ? d->fns[si - 1] : NULL;
-		v.frame.addr = rec_get_u(c);
+		f.dso = di ? d->dsos[di - 1] : NULL;
+		f.sym = si ? d->fns[si - 1] : NULL;
+		f.addr = rec_get_u(c);
 		fl = (unsigned)rec_get_u(c);
-		v.frame.kernel = fl & FL_KERNEL;
-		v.frame.inlined = fl & FL_INLINED;
-		v.interval_self = rec_get_u(c);
-		v.interval_total = rec_get_u(c);
-		v.self = rec_get_f64(c);
-		v.total = rec_get_f64(c);
-		v.last_self = rec_get_u(c);
+		f.kernel = fl & FL_KERNEL;
+		f.inlined = fl & FL_INLINED;
+		self = rec_get_u(c);
 		if (c->bad)
 			break;
 		d->nodes[i + 1] =
-		    cg_put(cg, parent ? d->nodes[parent] : 0, &v.frame, comm, fl & FL_OTHER, &v);
+		    cg_child(cg, parent ? d->nodes[parent] : 0, &f, comm, fl & FL_OTHER);
 		if (d->nodes[i + 1] == 0)
 			c->bad = true;
+		else if (self > 0)
+			cg_add_at(cg, d->nodes[i + 1], self);
 	}
-	return cg;
+}
+
+/* The profile of event i, made on first sight (with a call graph when
+ * stacks were recorded). */
+static struct dec_event *
+dec_event(struct recframe_dec *d, size_t i, bool stacks)
+{
+	if (i >= d->nevs) {
+		d->evs = xrealloc(d->evs, (i + 1) * sizeof *d->evs);
+		memset(d->evs + d->nevs, 0, (i + 1 - d->nevs) * sizeof *d->evs);
+		d->nevs = i + 1;
+	}
+	if (d->evs[i].hist == NULL)
+		d->evs[i].hist = hist_new(d->decay);
+	if (stacks && d->evs[i].cg == NULL)
+		d->evs[i].cg = cg_new(d->decay, d->cg_min_percent);
+	return &d->evs[i];
 }
 
 /* Grow the frame's events to n (new ones zeroed). */
@@ -680,35 +701,24 @@ dec_reserve(struct frame_sampling *fs, size_t n)
 	fs->cap = n;
 }
 
-/* One event's rows and call graph. */
+/* One event's interval: its rows, then its stacks. */
 static void
-dec_event_rows(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
-               struct frame_event *ev)
+dec_event_rows(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, size_t i)
 {
-	struct hist_snapshot *snap = &ev->rows;
-	size_t n;
+	size_t n = rec_get_count(c, 11);
+	struct dec_event *de;
 
-	snap->total_score = rec_get_f64(c);
-	snap->interval_samples = rec_get_u(c);
-	n = rec_get_count(c, 40);
-	snap->n = 0;
-	if (n > snap->cap) {
-		snap->rows = xrealloc(snap->rows, n * sizeof *snap->rows);
-		snap->cap = n;
-	}
-	for (size_t r = 0; r < n && !c->bad; r++) {
-		dec_row(d, c, t, &snap->rows[r]);
-		snap->rows[r].entry = &snap->rows[r].copy;
-		snap->rows[r].sym_name = hist_sym_name(&snap->rows[r].copy);
-		snap->n = r + 1;
-	}
-	cg_free(ev->cg);
-	ev->cg = NULL;
-	if (rec_get_u(c) != 0)
-		ev->cg = dec_cg(d, c, t);
+	if (c->bad)
+		return;
+	de = dec_event(d, i, false);
+	for (size_t r = 0; r < n && !c->bad; r++)
+		dec_row(d, c, t, de->hist);
+	if (rec_get_u(c) != 0 && !c->bad)
+		dec_cg(d, c, t, dec_event(d, i, true)->cg);
 }
 
-/* The sampling part back. */
+/* The sampling part back: its numbers into fs, its intervals' samples
+ * into the profiles. */
 static void
 dec_sampling(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
              struct frame_sampling *fs)
@@ -748,18 +758,41 @@ dec_sampling(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs
 		ev->name = name != NULL ? name : "?";
 		ev->samples = rec_get_u(c);
 		ev->total = rec_get_u(c);
-		if (rows) {
-			dec_event_rows(d, c, t, ev);
-			continue;
-		}
-		/* counts only (a frozen screen's interval): the rows shown stay,
-		 * but none of their samples is this interval's (history) */
-		for (size_t r = 0; r < ev->rows.n; r++)
-			ev->rows.rows[r].copy.last = ev->rows.rows[r].copy.children_last = 0;
-		cg_free(ev->cg);
-		ev->cg = NULL;
+		if (rows)
+			dec_event_rows(d, c, t, i);
 	}
 	fs->rows |= rows;
+}
+
+/* End the interval of every event's profile. */
+void
+recframe_tick(struct recframe_dec *d, bool zero)
+{
+	for (size_t i = 0; i < d->nevs; i++) {
+		hist_tick(d->evs[i].hist, zero);
+		if (d->evs[i].cg != NULL)
+			cg_tick(d->evs[i].cg, zero);
+	}
+}
+
+/* Every event's rows and call graph as the sampling source takes them. */
+void
+recframe_snapshot(struct recframe_dec *d, struct frame *f, const enum hist_sort *sort,
+                  unsigned group)
+{
+	for (size_t i = 0; i < f->sampling.nevents && i < d->nevs; i++) {
+		struct frame_event *ev = &f->sampling.events[i];
+
+		hist_snapshot(d->evs[i].hist, sort, NULL, NULL, &ev->rows);
+		if (group != 0)
+			hist_group(&ev->rows, group, sort);
+		if (d->evs[i].cg != NULL) {
+			cg_snapshot(d->evs[i].cg, &ev->cg);
+		} else {
+			cg_free(ev->cg);
+			ev->cg = NULL;
+		}
+	}
 }
 
 /* A chunk into f. */

@@ -21,7 +21,7 @@ struct replay_rec {
 
 /* Make the file with a header from the run's options. */
 struct replay_rec *
-replay_rec_open(const char *path, const struct options *o, struct tt_err *err)
+replay_rec_open(const char *path, const struct options *o, double decay, struct tt_err *err)
 {
 	struct utsname u;
 	struct timespec ts;
@@ -32,6 +32,8 @@ replay_rec_open(const char *path, const struct options *o, struct tt_err *err)
 	    .period = o->period,
 	    .callgraph = (uint32_t)o->callgraph,
 	    .zero = o->zero,
+	    .decay = decay,
+	    .cg_min_percent = ENGINE_CG_MIN_PERCENT,
 	    .events = o->events,
 	    .nevents = o->nevents,
 	};
@@ -99,10 +101,10 @@ struct replay {
 	size_t len;
 	struct recfile_reader rd;
 	struct recframe_dec *dec;
-	size_t total;    /* whole intervals in the file */
-	size_t consumed; /* taken by refreshes */
-	uint8_t *raw;    /* the interval taken last, inflated */
-	size_t rawlen;
+	size_t total;       /* whole intervals in the file */
+	size_t consumed;    /* taken by refreshes */
+	struct frame taken; /* the numbers of the interval taken last (no rows) */
+	bool have;          /* taken holds one */
 	char stop[768];
 };
 
@@ -148,7 +150,7 @@ replay_open(const char *path, struct tt_err *err)
 		free(r);
 		return NULL;
 	}
-	r->dec = recframe_dec_new();
+	r->dec = recframe_dec_new(r->rd.h.decay, r->rd.h.cg_min_percent);
 	return r;
 }
 
@@ -205,48 +207,76 @@ replay_finished(void *src)
 	return r->consumed + 1 >= r->total;
 }
 
-/* The next interval. */
+/* The next interval: its numbers kept for the snapshot, its samples added
+ * to the profile, whose interval then ends (as a live source's tick). A
+ * chunk that does not parse ends the replay before it. */
 static void
 replay_tick(void *src, bool zero)
 {
 	struct replay *r = src;
+	struct tt_err err;
+	uint8_t *raw;
+	size_t len;
 
-	(void)zero; /* the recording decayed or zeroed as its run did */
 	if (r->consumed >= r->total)
 		return;
-	free(r->raw);
-	r->raw = NULL;
-	if (recfile_next(&r->rd, &r->raw, &r->rawlen) != 1) {
+	if (recfile_next(&r->rd, &raw, &len) != 1) {
 		r->total = r->consumed; /* the file changed under us */
 		return;
 	}
 	r->consumed++;
+	if (recframe_decode(r->dec, raw, len, &r->taken, &err) != 0 ||
+	    r->taken.sampling.nevents > r->rd.h.nevents) {
+		snprintf(r->stop, sizeof r->stop, "interval %zu is damaged (%s): replayed up to it",
+		         r->consumed, err.msg);
+		r->total = r->consumed;
+		r->taken.has_sampling = false;
+	}
+	free(raw);
+	recframe_tick(r->dec, zero);
+	r->have = true;
 }
 
-/* The interval into f: the recorded times and parts; the session's
- * numbering and end flag stay. */
+/* The interval into f: the recorded times and numbers, the rows made from
+ * the profile; the session's numbering and end flag stay. */
 static void
 replay_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
 {
+	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
+	const enum hist_sort *sort = session_opts(s)->sort;
 	struct replay *r = src;
-	uint64_t seq = f->seq;
-	bool final = f->final;
-	struct tt_err err = {.msg = "more events than its header names"};
+	const struct frame *t = &r->taken;
+	struct frame_sampling *fs = &f->sampling;
 
-	(void)s;
-	(void)rows;
-	if (r->raw == NULL)
+	if (!r->have)
 		return;
-	if (recframe_decode(r->dec, r->raw, r->rawlen, f, &err) != 0 ||
-	    f->sampling.nevents > r->rd.h.nevents) {
-		snprintf(r->stop, sizeof r->stop, "interval %zu is damaged (%s): replayed up to it",
-		         r->consumed, err.msg);
-		f->sampling.nevents = 0;
-		f->has_sampling = false;
-		r->total = r->consumed;
+	f->time_ns = t->time_ns;
+	f->wall = t->wall;
+	f->secs = t->secs;
+	f->has_sampling = t->has_sampling;
+	if (!t->has_sampling)
+		return;
+	if (fs->cap < t->sampling.nevents) {
+		fs->events = xrealloc(fs->events, t->sampling.nevents * sizeof *fs->events);
+		memset(fs->events + fs->cap, 0,
+		       (t->sampling.nevents - fs->cap) * sizeof *fs->events);
+		fs->cap = t->sampling.nevents;
 	}
-	f->seq = seq;
-	f->final = final;
+	fs->nevents = t->sampling.nevents;
+	fs->stats = t->sampling.stats;
+	fs->notice = t->sampling.notice;
+	fs->target = t->sampling.target;
+	fs->engine = t->sampling.engine;
+	fs->engine_why = t->sampling.engine_why;
+	for (size_t i = 0; i < fs->nevents; i++) {
+		fs->events[i].name = t->sampling.events[i].name;
+		fs->events[i].samples = t->sampling.events[i].samples;
+		fs->events[i].total = t->sampling.events[i].total;
+	}
+	if (!rows)
+		return;
+	recframe_snapshot(r->dec, f, sort != NULL ? sort : by_overhead, session_opts(s)->group);
+	fs->rows = true;
 }
 
 /* Free everything. */
@@ -255,7 +285,7 @@ replay_free(void *src)
 {
 	struct replay *r = src;
 
-	free(r->raw);
+	frame_free(&r->taken);
 	recframe_dec_free(r->dec);
 	recfile_reader_free(&r->rd);
 	free(r->data);

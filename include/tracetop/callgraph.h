@@ -49,11 +49,11 @@ void cg_free(struct callgraph *cg);
 void cg_snapshot(const struct callgraph *src, struct callgraph **dst);
 
 /* Replay: the node under parent (0: a root) with this frame, comm and
- * other flag, made when missing, given the counts of vals (its
- * interval_self, interval_total, self, total, last_self). Its index, or 0
- * when parent is no node. */
-uint32_t cg_put(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
-                bool other, const struct cg_node *vals);
+ * other flag, made when missing, with no count; 0 when parent is no node.
+ * cg_add_at then counts w samples ending at node idx. */
+uint32_t cg_child(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+                  bool other);
+void cg_add_at(struct callgraph *cg, uint32_t idx, uint64_t w);
 
 /* Count one sample: frames[0] is the leaf, frames[n-1] the outermost.
  * Allocates only when the trie grows (no allocation for a known stack). */

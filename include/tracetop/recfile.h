@@ -27,17 +27,19 @@
 
 /* What a recording says about itself. */
 struct recfile_header {
-	uint32_t version;   /* of the format */
-	char *writer;       /* "tracetop 0.1" */
-	char *host;         /* uname -n */
-	char *kernel;       /* uname -r */
-	double start;       /* Unix time the recording began */
-	double delay;       /* -d: seconds between refreshes */
-	uint64_t freq;      /* -F, or 0 */
-	uint64_t period;    /* -c, or 0 */
-	uint32_t callgraph; /* enum callgraph_mode */
-	bool zero;          /* -z: counts zeroed, not decayed */
-	char **events;      /* as asked for (-e) */
+	uint32_t version;      /* of the format */
+	char *writer;          /* "tracetop 0.1" */
+	char *host;            /* uname -n */
+	char *kernel;          /* uname -r */
+	double start;          /* Unix time the recording began */
+	double delay;          /* -d: seconds between refreshes */
+	uint64_t freq;         /* -F, or 0 */
+	uint64_t period;       /* -c, or 0 */
+	uint32_t callgraph;    /* enum callgraph_mode */
+	bool zero;             /* -z: counts zeroed, not decayed */
+	double decay;          /* of the rows and call graph per refresh */
+	double cg_min_percent; /* call graph branches under this fold into [other] */
+	char **events;         /* as asked for (-e) */
 	size_t nevents;
 };
 

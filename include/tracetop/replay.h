@@ -19,8 +19,10 @@
 
 struct replay_rec;
 
-/* Create path for a recording of a run with options o. NULL with err. */
-struct replay_rec *replay_rec_open(const char *path, const struct options *o, struct tt_err *err);
+/* Create path for a recording of a run with options o whose rows and
+ * call graphs decay by decay per refresh. NULL with err. */
+struct replay_rec *replay_rec_open(const char *path, const struct options *o, double decay,
+                                   struct tt_err *err);
 
 /* The session tap (arg: a struct replay_rec): write frame f. A write error
  * is said once on stderr and ends the recording, not the run. */

@@ -25,6 +25,7 @@ REC="$TT_TMP/rec.ttr"
 ok $? "-b -g -w FILE with --counters and -T exits 0" || diag "$(cat "$TT_TMP/live.err")"
 [ -s "$REC" ]
 ok $? "the recording is written ($(stat -c %s "$REC" 2>/dev/null) bytes)"
+bid=$(readelf -n "$TT_TMP/bin/recsplit" 2>/dev/null | awk '/Build ID/ { print $3 }')
 rm -rf "$TT_TMP/bin"
 
 "$TRACETOP" -r "$REC" -b --format json >"$TT_TMP/rep.json" 2>"$TT_TMP/rep.err"
@@ -73,6 +74,12 @@ like "$(grep -c ';split_alpha ' "$TT_TMP/rep.folded")" '^[1-9]' \
 ok $? "-r FILE --format pprof exits 0" || diag "$(cat "$TT_TMP/pprof.err")"
 gzip -t "$TT_TMP/rep.pb.gz"
 ok $? "the pprof profile is a whole gzip file"
+if [ -n "$bid" ]; then
+	zcat "$TT_TMP/rep.pb.gz" | grep -aq "$bid"
+	ok $? "its mapping of the deleted binary has the recorded build-id $bid"
+else
+	skip "readelf is not installed: no build-id to compare" "the pprof mapping has the recorded build-id"
+fi
 "$TRACETOP" -r "$REC" -b -n 3 --format json >"$TT_TMP/three.json" 2>/dev/null
 is "$(grep -c '"view":"top"' "$TT_TMP/three.json")" 3 "-n 3 replays the first 3 intervals"
 

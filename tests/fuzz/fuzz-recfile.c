@@ -47,6 +47,17 @@ use_frame(const struct frame *f)
 	(void)names;
 }
 
+/* End the interval and read its rows as a replay does. */
+static void
+snapshot(struct recframe_dec *d, struct frame *f)
+{
+	static const enum hist_sort sort[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
+
+	recframe_tick(d, false);
+	recframe_snapshot(d, f, sort, HIST_GROUP_DEFAULT);
+	use_frame(f);
+}
+
 /* Free the profile part of a frame (all a decoder fills). */
 static void
 frame_drop(struct frame *f)
@@ -62,21 +73,21 @@ frame_drop(struct frame *f)
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct recframe_dec *d = recframe_dec_new();
+	struct recframe_dec *d = recframe_dec_new(0.875, 0.05);
 	struct recfile_reader r;
 	struct frame f = {0};
 	struct tt_err err;
 
 	if (size > 0 && data[0] == 'C') {
 		if (recframe_decode(d, data + 1, size - 1, &f, &err) == 0)
-			use_frame(&f);
+			snapshot(d, &f);
 	} else if (recfile_open_mem(&r, data, size, &err) == 0) {
 		uint8_t *raw;
 		size_t n;
 
 		while (recfile_next(&r, &raw, &n) == 1) {
 			if (recframe_decode(d, raw, n, &f, &err) == 0)
-				use_frame(&f);
+				snapshot(d, &f);
 			free(raw);
 		}
 		recfile_reader_free(&r);
