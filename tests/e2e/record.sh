@@ -100,6 +100,21 @@ tmux_keys rep q
 wait_for 5 tmux_exited rep >/dev/null
 like "$(tmux_capture rep)" 'exit=0' "q quits the replay with status 0"
 
+# the screen records too (its rows are per process: the Top pane groups
+# them itself); its recording replays in batch with the workload's rows
+start_split 60 recsplit2
+tui_start live 130 30 -d 0.5 -g -w "$TT_TMP/screen.ttr" -p "$pid"
+tmux_wait_text live 15 'recsplit2 .*split_alpha'
+ok $? "the screen runs with -w"
+sleep 1.5
+tmux_keys live q
+wait_for 10 tmux_exited live >/dev/null
+like "$(tmux_capture live)" 'exit=0' "the recording screen quits with status 0"
+"$TRACETOP" -r "$TT_TMP/screen.ttr" -b --format json >"$TT_TMP/screen.json" 2>"$TT_TMP/screen.err"
+ok $? "the screen's recording replays in batch" || diag "$(cat "$TT_TMP/screen.err")"
+like "$(tail -n 1 "$TT_TMP/screen.json")" '"comm":"recsplit2".*"symbol":"split_alpha"' \
+	"its last interval has the workload's rows"
+
 # a copy cut at a random byte past the first chunk: the whole intervals
 # before the cut replay, and stderr says where it was cut
 n=$(python3 - "$REC" "$TT_TMP/cut.ttr" <<'PY'
