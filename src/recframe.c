@@ -217,6 +217,17 @@ enc_sym(struct recframe_enc *e, const struct dso *d, const struct sym *s)
 	return (uint32_t)e->nsyms;
 }
 
+/* A function's place: DSO, function, offset, flags. */
+static void
+enc_frame(struct recframe_enc *e, struct pb *b, const struct dso *dso, const struct sym *sym,
+          uint64_t addr, unsigned flags)
+{
+	rec_put_u(b, enc_dso(e, dso));
+	rec_put_u(b, enc_sym(e, dso, sym));
+	rec_put_u(b, addr);
+	rec_put_u(b, flags);
+}
+
 /* A row of the interval: its key and its samples (self, children). */
 static void
 enc_row(struct recframe_enc *e, struct pb *b, const struct hist_entry *en)
@@ -225,10 +236,8 @@ enc_row(struct recframe_enc *e, struct pb *b, const struct hist_entry *en)
 
 	rec_put_i(b, k->pid);
 	rec_put_u(b, enc_str(e, k->comm));
-	rec_put_u(b, enc_dso(e, k->dso));
-	rec_put_u(b, enc_sym(e, k->dso, k->sym));
-	rec_put_u(b, k->addr);
-	rec_put_u(b, (k->kernel ? FL_KERNEL : 0) | (k->inlined ? FL_INLINED : 0));
+	enc_frame(e, b, k->dso, k->sym, k->addr,
+	          (k->kernel ? FL_KERNEL : 0) | (k->inlined ? FL_INLINED : 0));
 	rec_put_i(b, k->tid);
 	rec_put_i(b, k->thread);
 	rec_put_u(b, enc_str(e, k->cgroup != NULL ? k->cgroup->path : NULL));
@@ -285,11 +294,9 @@ enc_cg(struct recframe_enc *e, struct pb *b, const struct callgraph *cg)
 
 		rec_put_u(nodes, n->parent != 0 ? e->pos[n->parent] : 0);
 		rec_put_u(nodes, enc_str(e, n->comm));
-		rec_put_u(nodes, enc_dso(e, f->dso));
-		rec_put_u(nodes, enc_sym(e, f->dso, f->sym));
-		rec_put_u(nodes, f->addr);
-		rec_put_u(nodes, (f->kernel ? FL_KERNEL : 0) | (f->inlined ? FL_INLINED : 0) |
-		                     (n->other ? FL_OTHER : 0));
+		enc_frame(e, nodes, f->dso, f->sym, f->addr,
+		          (f->kernel ? FL_KERNEL : 0) | (f->inlined ? FL_INLINED : 0) |
+		              (n->other ? FL_OTHER : 0));
 		rec_put_u(nodes, n->last_self);
 		e->pos[idx] = ++done;
 		for (uint32_t c = n->first_child; c != 0; c = cg_node(cg, c)->next_sibling)
@@ -603,26 +610,42 @@ struct dec_tabs {
 	size_t nstrs, ndsos, nfns;
 };
 
+/* A function's place: DSO, function, offset and flags (the flags
+ * returned, FL_OTHER among them). */
+static unsigned
+dec_frame(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
+          struct cg_frame *f)
+{
+	size_t di = dec_ref(c, t->ndsos), si = dec_ref(c, t->nfns);
+	unsigned fl;
+
+	memset(f, 0, sizeof *f);
+	f->dso = di ? d->dsos[di - 1] : NULL;
+	f->sym = si ? d->fns[si - 1] : NULL;
+	f->addr = rec_get_u(c);
+	fl = (unsigned)rec_get_u(c);
+	f->kernel = fl & FL_KERNEL;
+	f->inlined = fl & FL_INLINED;
+	return fl;
+}
+
 /* An interval's row: its samples added to the event's profile. */
 static void
 dec_row(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, struct hist *h)
 {
 	struct hist_key k = {0};
-	size_t di, si;
+	struct cg_frame f;
 	const char *cgroup;
-	unsigned fl;
 	uint64_t self, children;
 
 	k.pid = (int)rec_get_i(c);
 	k.comm = dec_str(d, c, t->nstrs);
-	di = dec_ref(c, t->ndsos);
-	si = dec_ref(c, t->nfns);
-	k.dso = di ? d->dsos[di - 1] : NULL;
-	k.sym = si ? d->fns[si - 1] : NULL;
-	k.addr = rec_get_u(c);
-	fl = (unsigned)rec_get_u(c);
-	k.kernel = fl & FL_KERNEL;
-	k.inlined = fl & FL_INLINED;
+	dec_frame(d, c, t, &f);
+	k.dso = (struct dso *)(uintptr_t)f.dso; /* a stand-in of the DSO cache */
+	k.sym = f.sym;
+	k.addr = f.addr;
+	k.kernel = f.kernel;
+	k.inlined = f.inlined;
 	k.tid = (int)rec_get_i(c);
 	k.thread = (int)rec_get_i(c);
 	cgroup = dec_str(d, c, t->nstrs);
@@ -647,21 +670,12 @@ dec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, s
 		return;
 	d->nodes = table_room(d->nodes, &d->nodes_cap, n, sizeof *d->nodes);
 	for (size_t i = 0; i < n && !c->bad; i++) {
-		struct cg_frame f = {0};
-		size_t parent = dec_ref(c, i), di, si;
+		struct cg_frame f;
+		size_t parent = dec_ref(c, i);
 		const char *comm = dec_str(d, c, t->nstrs);
-		unsigned fl;
-		uint64_t self;
+		unsigned fl = dec_frame(d, c, t, &f);
+		uint64_t self = rec_get_u(c);
 
-		di = dec_ref(c, t->ndsos);
-		si = dec_ref(c, t->nfns);
-		f.dso = di ? d->dsos[di - 1] : NULL;
-		f.sym = si ? d->fns[si - 1] : NULL;
-		f.addr = rec_get_u(c);
-		fl = (unsigned)rec_get_u(c);
-		f.kernel = fl & FL_KERNEL;
-		f.inlined = fl & FL_INLINED;
-		self = rec_get_u(c);
 		if (c->bad)
 			break;
 		d->nodes[i + 1] =
@@ -688,17 +702,6 @@ dec_event(struct recframe_dec *d, size_t i, bool stacks)
 	if (stacks && d->evs[i].cg == NULL)
 		d->evs[i].cg = cg_new(d->decay, d->cg_min_percent);
 	return &d->evs[i];
-}
-
-/* Grow the frame's events to n (new ones zeroed). */
-static void
-dec_reserve(struct frame_sampling *fs, size_t n)
-{
-	if (fs->cap >= n)
-		return;
-	fs->events = xrealloc(fs->events, n * sizeof *fs->events);
-	memset(fs->events + fs->cap, 0, (n - fs->cap) * sizeof *fs->events);
-	fs->cap = n;
 }
 
 /* One event's interval: its rows, then its stacks. */
@@ -749,7 +752,7 @@ dec_sampling(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs
 		c->bad = true;
 	if (c->bad)
 		return;
-	dec_reserve(fs, n);
+	frame_sampling_reserve(fs, n);
 	fs->nevents = n;
 	for (size_t i = 0; i < n && !c->bad; i++) {
 		struct frame_event *ev = &fs->events[i];

@@ -256,12 +256,7 @@ replay_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
 	f->has_sampling = t->has_sampling;
 	if (!t->has_sampling)
 		return;
-	if (fs->cap < t->sampling.nevents) {
-		fs->events = xrealloc(fs->events, t->sampling.nevents * sizeof *fs->events);
-		memset(fs->events + fs->cap, 0,
-		       (t->sampling.nevents - fs->cap) * sizeof *fs->events);
-		fs->cap = t->sampling.nevents;
-	}
+	frame_sampling_reserve(fs, t->sampling.nevents);
 	fs->nevents = t->sampling.nevents;
 	fs->stats = t->sampling.stats;
 	fs->notice = t->sampling.notice;
