@@ -70,6 +70,14 @@ diag "$res"
 ok $? "-r FILE --format folded exits 0"
 like "$(grep -c ';split_alpha ' "$TT_TMP/rep.folded")" '^[1-9]' \
 	"the folded stacks name split_alpha under its callers"
+# the call graphs: a live run's folded stacks (every refresh's window,
+# decayed) are those its recording replays, line for line
+"$TRACETOP" -b -g -d 1 -n 4 --format folded -w "$TT_TMP/folded.ttr" -- "$WORKLOADS/split" 6 \
+	>"$TT_TMP/live.folded" 2>/dev/null
+"$TRACETOP" -r "$TT_TMP/folded.ttr" -b --format folded >"$TT_TMP/replay.folded" 2>/dev/null
+cmp -s "$TT_TMP/live.folded" "$TT_TMP/replay.folded" && [ -s "$TT_TMP/live.folded" ]
+ok $? "the replay's folded stacks are the live run's ($(wc -l <"$TT_TMP/live.folded") lines)" ||
+	diag "$(diff "$TT_TMP/live.folded" "$TT_TMP/replay.folded" | head -n 10)"
 "$TRACETOP" -r "$REC" -b --format pprof -o "$TT_TMP/rep.pb.gz" 2>"$TT_TMP/pprof.err"
 ok $? "-r FILE --format pprof exits 0" || diag "$(cat "$TT_TMP/pprof.err")"
 gzip -t "$TT_TMP/rep.pb.gz"
