@@ -594,6 +594,10 @@ options_replay_check(const struct options *o, struct tt_err *err)
 		return err_set(err,
 		               "-r FILE replays what FILE holds: drop the command, -p, -t, -C, "
 		               "-e, -T, --ftrace, --probe, --latency and --counters");
+	if (o->annotate != NULL)
+		return err_set(err,
+		               "--annotate reads the function's code, which a recording does not "
+		               "hold yet: annotate on the live run");
 	if (o->batch && o->view != VIEW_TOP && o->view != VIEW_FLAME)
 		return err_set(err,
 		               "a recording holds the profile (the top and flame views); --view %s "

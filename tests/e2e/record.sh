@@ -189,5 +189,8 @@ like "$(cat "$TT_TMP/head.err")" 'holds no whole interval|cut inside its header'
 "$TRACETOP" -r "$REC" -e cycles -b >/dev/null 2>"$TT_TMP/e.err"
 is $? 2 "-r with -e is a usage error"
 like "$(cat "$TT_TMP/e.err")" 'replays what FILE holds' "it says what -r cannot take"
+"$TRACETOP" -r "$REC" -b --annotate split_alpha >/dev/null 2>"$TT_TMP/a.err"
+is $? 2 "-r with --annotate is a usage error"
+like "$(cat "$TT_TMP/a.err")" 'does not hold yet' "it says the recording has no code to annotate"
 
 done_testing
