@@ -7,7 +7,7 @@
  * configured build directory, e.g.:
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I. -I$SRC/include \
- *     $SRC/tests/fuzz/fuzz-recfile.c $SRC/src/recfile.c $SRC/src/recframe.c \
+ *     $SRC/tests/fuzz/fuzz-recfile.c $SRC/src/recfile.c $SRC/src/recframe*.c \
  *     $SRC/src/pb.c $SRC/src/gz.c $SRC/src/callgraph*.c $SRC/src/hist.c \
  *     $SRC/src/cgroup.c $SRC/src/sym*.c $SRC/src/dso.c $SRC/src/util.c \
  *     -lz -lelf -ldw -liberty -o fuzz-recfile && \
