@@ -217,6 +217,27 @@ cg_free(struct callgraph *cg)
 	free(cg);
 }
 
+/* A node of a replayed path, made when missing. */
+uint32_t
+cg_child(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+         bool other)
+{
+	if (parent != 0 && cg_node(cg, parent) == NULL)
+		return 0;
+	return get_node(cg, parent, f, comm, other);
+}
+
+/* w samples ending at node idx: its self, its and its callers' totals. */
+void
+cg_add_at(struct callgraph *cg, uint32_t idx, uint64_t w)
+{
+	if (cg_node(cg, idx) == NULL)
+		return;
+	cg->nodes[idx].interval_self += w;
+	for (; idx != 0; idx = cg->nodes[idx].parent)
+		cg->nodes[idx].interval_total += w;
+}
+
 /* Copy src into *dst (made on first use, its storage reused after). */
 void
 cg_snapshot(const struct callgraph *src, struct callgraph **dst)

@@ -35,7 +35,6 @@
  * Annotate pane opens on any of them with history. */
 #define ENGINE_ANNOTATE_TOP 64
 /* Call-graph branches under this percent of their command fold into [other]. */
-#define ENGINE_CG_MIN_PERCENT 0.05
 
 /* Dead tasks are kept this long for samples still queued on other CPUs. */
 #define ENGINE_REAP_GRACE_NS (5ULL * 1000000000ULL)

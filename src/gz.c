@@ -80,3 +80,21 @@ gz_decompress(const void *in, size_t len, size_t max, uint8_t **out, size_t *out
 	}
 	return 0;
 }
+
+/* zlib's CRC-32 (the gzip one) of n bytes. */
+uint32_t
+gz_crc32(const void *p, size_t n)
+{
+	uLong c = crc32(0L, Z_NULL, 0);
+	const Bytef *b = p;
+
+	/* zlib takes uInt lengths: feed big runs in pieces */
+	while (n > 0) {
+		uInt step = n > (1u << 30) ? (1u << 30) : (uInt)n;
+
+		c = crc32(c, b, step);
+		b += step;
+		n -= step;
+	}
+	return (uint32_t)c;
+}

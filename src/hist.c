@@ -548,6 +548,9 @@ row_merge(struct hist_row *r, const struct hist_row *m, int prev_pid, double *be
 	e->score += f->score;
 	e->children_interval += f->children_interval;
 	e->children += f->children;
+	/* the group's interval is its members' (history, recordings) */
+	e->last += f->last;
+	e->children_last += f->children_last;
 }
 
 /* Merge rows that agree on the grouping, then sort by keys. */

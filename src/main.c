@@ -18,6 +18,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
+#include "tracetop/replay.h"
 #include "tracetop/latency-sched.h"
 #include "tracetop/latency-sys.h"
 #include "tracetop/session.h"
@@ -30,6 +31,9 @@
 /* Exit statuses: usage errors and runtime failures differ for scripts. */
 #define EXIT_USAGE 2
 #define EXIT_RUNTIME 1
+
+/* A replay's history holds the whole recording (up to its memory bound). */
+#define REPLAY_HISTORY_SECS 1e12
 
 /* Refresh decay: a sample counts 7/8 as much one refresh later (as perf top). */
 #define TOP_DECAY 0.875
@@ -275,6 +279,28 @@ open_latency(const struct options *o, struct probes *p, struct session *s, int c
 	return 0;
 }
 
+/* The batch output: -o FILE, else stdout; NULL after saying why not. */
+static FILE *
+open_output(const struct options *o)
+{
+	FILE *out = stdout;
+
+	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL)
+		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
+	return out;
+}
+
+/* Close -o FILE: the exit status, a failure to write it counted. */
+static int
+close_output(const struct options *o, FILE *out, int status)
+{
+	if (out != stdout && out != NULL && fclose(out) != 0) {
+		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
+		return EXIT_RUNTIME;
+	}
+	return status;
+}
+
 /* Open the engine and run the front end; returns the exit status. Every
  * source joins the session as soon as it is open, so that one
  * session_free releases whatever was opened on every way out. */
@@ -309,6 +335,7 @@ run(const struct options *o, struct evspec *specs)
 	struct engine_trace_opt *traces = NULL;
 	struct session *s = NULL;
 	struct session_opts so;
+	struct replay_rec *rec = NULL;
 	FILE *out = stdout;
 	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
 	/* batch --view counters: the engine only starts the command and
@@ -360,9 +387,14 @@ run(const struct options *o, struct evspec *specs)
 	if (p != NULL && tracing)
 		eo.traces = traces = probe_cli_traces(o, p, &eo.ntraces);
 
-	if (o->output != NULL && (out = fopen(o->output, "w")) == NULL) {
-		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
+	if ((out = open_output(o)) == NULL)
 		goto done;
+	if (o->record != NULL) {
+		if ((rec = replay_rec_open(o->record, o, TOP_DECAY, &err)) == NULL) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			goto done;
+		}
+		session_set_tap(s, replay_rec_frame, rec);
 	}
 	raise_fd_limit();
 	if ((e = engine_new(&eo, &err)) == NULL) {
@@ -421,11 +453,68 @@ run(const struct options *o, struct evspec *specs)
 done:
 	session_free(s);
 	free(traces);
-	if (out != stdout && out != NULL && fclose(out) != 0) {
-		fprintf(stderr, "tracetop: cannot write %s: %s\n", o->output, strerror(errno));
+	if (replay_rec_close(rec, &err) != 0) {
+		fprintf(stderr, "tracetop: %s: %s\n", o->record, err.msg);
 		status = EXIT_RUNTIME;
 	}
-	return status;
+	return close_output(o, out, status);
+}
+
+/* Whether the report o asks for draws call stacks. */
+static bool
+wants_stacks(const struct options *o)
+{
+	return o->format == FORMAT_FOLDED || o->format == FORMAT_SVG || o->children ||
+	       (o->view == VIEW_FLAME && o->batch);
+}
+
+/* -r FILE: the recording as the one source of the session, its intervals
+ * taken one per refresh as fast as they come; the screen then stays on
+ * the last one (frozen, the whole recording in its history). */
+static int
+run_replay(struct options *o)
+{
+	bool tui = !o->batch && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	struct tt_err err;
+	struct replay *r = replay_open(o->replay, &err);
+	struct session_opts so;
+	struct session *s;
+	FILE *out;
+	int status;
+
+	if (r == NULL) {
+		fprintf(stderr, "tracetop: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	replay_apply(r, o);
+	so = session_options(o, tui);
+	so.delay = so.first_delay = 0;
+	so.stop_when_finished = !tui;
+	so.idle_when_finished = true;
+	so.history = so.history > 0 ? REPLAY_HISTORY_SECS : 0;
+	s = session_new(&so);
+	session_add(s, &source_replay, r);
+	if (wants_stacks(o) && o->callgraph == CALLGRAPH_NONE) {
+		fprintf(stderr,
+		        "tracetop: %s was recorded without call stacks: it has no stacks for "
+		        "--format folded, svg, --children or --view flame\n",
+		        o->replay);
+		session_free(s);
+		return EXIT_USAGE;
+	}
+	if (replay_stop(r)[0] != '\0')
+		fprintf(stderr, "tracetop: %s: %s; replaying its %zu whole intervals\n", o->replay,
+		        replay_stop(r), replay_intervals(r));
+	if ((out = open_output(o)) == NULL) {
+		session_free(s);
+		return EXIT_RUNTIME;
+	}
+	if (tui)
+		status = tui_run(s, "a replay has the recorded profile only", o);
+	else
+		status = batch_run(s, o, out);
+	session_free(s);
+	return close_output(o, out, status);
 }
 
 /* Keep a bad line of the setup file as "PATH:LINE: why (skipped)". */
@@ -510,8 +599,12 @@ main(int argc, char **argv)
 	}
 	setup_load(&o);
 	specs = xcalloc(o.nevents, sizeof *specs);
-	status = parse_all_events(&o, specs) != 0 || probe_cli_check(&o) != 0 ? EXIT_USAGE
-	                                                                      : run(&o, specs);
+	if (o.replay != NULL)
+		status = run_replay(&o);
+	else
+		status = parse_all_events(&o, specs) != 0 || probe_cli_check(&o) != 0
+		             ? EXIT_USAGE
+		             : run(&o, specs);
 	free(specs);
 	setup_unload(&o);
 	options_free(&o);

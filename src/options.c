@@ -87,6 +87,10 @@ static const struct opt_def opt_defs[] = {
     {"history-dump", OPT_HISTORY_DUMP, NULL,
      "batch: at the end, print every interval the history holds, every pane's part (text or "
      "JSON lines)"},
+    {"record", 'w', "FILE",
+     "record the session into FILE as it runs (every refresh, symbolized; replay with -r)"},
+    {"replay", 'r', "FILE",
+     "replay a recording made with -w: the screen (or -b reports) from FILE, nothing sampled"},
     {"max-stack", OPT_MAX_STACK, "N",
      "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
@@ -480,6 +484,12 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_ANNOTATE:
 		o->annotate = arg;
 		return 0;
+	case 'w':
+		o->record = arg;
+		return 0;
+	case 'r':
+		o->replay = arg;
+		return 0;
 	case OPT_FORMAT:
 		if ((k = options_choice(arg, format_names, ARRAY_SIZE(format_names))) < 0)
 			return err_set(
@@ -575,6 +585,29 @@ options_getopt_error(int c, const char *arg, struct tt_err *err)
 	return err_set(err, "unknown option '%s'; see --help", name);
 }
 
+/* -r: what a replay cannot take (the recording says what was sampled). */
+static int
+options_replay_check(const struct options *o, struct tt_err *err)
+{
+	if (o->record != NULL)
+		return err_set(err, "-r replays a recording and -w makes one: give one of them");
+	if (o->argv || o->npids || o->ntids || o->ncpus || o->nevents || o->ntraces || o->ftrace ||
+	    o->nprobes || o->nlatencies || o->ncounters)
+		return err_set(err,
+		               "-r FILE replays what FILE holds: drop the command, -p, -t, -C, "
+		               "-e, -T, --ftrace, --probe, --latency and --counters");
+	if (o->annotate != NULL)
+		return err_set(err,
+		               "--annotate reads the function's code, which a recording does not "
+		               "hold yet: annotate on the live run");
+	if (o->batch && o->view != VIEW_TOP && o->view != VIEW_FLAME)
+		return err_set(err,
+		               "a recording holds the profile (the top and flame views); --view %s "
+		               "cannot be replayed in batch",
+		               view_names[o->view]);
+	return 0;
+}
+
 /* Parse the command line into o. */
 int
 options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
@@ -624,6 +657,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "a command cannot be combined with -p or -t");
 	if (o->npids && o->ntids)
 		return err_set(err, "-p and -t cannot be combined");
+	if (o->replay != NULL && options_replay_check(o, err) != 0)
+		return -1;
 	if (o->output && !o->batch)
 		return err_set(err, "-o only applies to batch mode (-b)");
 	if (o->annotate && !o->batch)
@@ -664,13 +699,13 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               "flame), not of --view %s",
 		               view_names[o->view]);
 	if ((o->format == FORMAT_SVG || (o->view == VIEW_FLAME && o->batch)) &&
-	    o->callgraph == CALLGRAPH_NONE)
+	    o->callgraph == CALLGRAPH_NONE && o->replay == NULL)
 		return err_set(err, "%s needs call stacks: add -g or --call-graph dwarf",
 		               o->format == FORMAT_SVG ? "--format svg" : "--view flame");
 	if (o->view == VIEW_FLAME && o->format != FORMAT_TEXT && o->format != FORMAT_SVG)
 		return err_set(err, "--view flame prints text or svg, not --format %s",
 		               format_names[o->format]);
-	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE)
+	if (o->format == FORMAT_FOLDED && o->callgraph == CALLGRAPH_NONE && o->replay == NULL)
 		return err_set(err,
 		               "--format folded needs call stacks: add -g or --call-graph dwarf");
 	if (o->threads && o->view != VIEW_SYSTEM)
@@ -687,7 +722,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               view_names[o->view]);
 	if (o->annotate && (o->format == FORMAT_FOLDED || o->format == FORMAT_PPROF))
 		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
-	if (o->children && o->callgraph == CALLGRAPH_NONE)
+	if (o->children && o->callgraph == CALLGRAPH_NONE && o->replay == NULL)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);
 	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {

@@ -59,6 +59,13 @@ pb_bytes(struct pb *b, unsigned field, const void *data, size_t len)
 {
 	pb_tag(b, field, 2);
 	pb_varint(b, len);
+	pb_raw(b, data, len);
+}
+
+/* Bytes as they are, no tag or length. */
+void
+pb_raw(struct pb *b, const void *data, size_t len)
+{
 	pb_room(b, len);
 	if (len > 0)
 		memcpy(b->buf + b->len, data, len);

@@ -146,7 +146,14 @@ pp_mapping(struct pprof *p, const struct dso *d)
 	pb_reset(&p->msg);
 	pb_uint(&p->msg, MAPPING_ID, p->nmaps);
 	pb_uint(&p->msg, MAPPING_FILENAME, pp_str(p, d->name));
-	if (d->kind == DSO_ELF && (n = symelf_build_id(dso_path(d), id, sizeof id)) > 0) {
+	n = 0;
+	if (d->standin && d->build_id_len <= sizeof id) { /* a replay: the recording's */
+		n = d->build_id_len;
+		memcpy(id, d->build_id, (size_t)n);
+	} else if (!d->standin && d->kind == DSO_ELF) {
+		n = symelf_build_id(dso_path(d), id, sizeof id);
+	}
+	if (n > 0) {
 		for (int i = 0; i < n; i++)
 			snprintf(hex + 2 * i, 3, "%02x", id[i]);
 		pb_uint(&p->msg, MAPPING_BUILD_ID, pp_str(p, hex));

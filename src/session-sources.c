@@ -51,17 +51,6 @@ sampling_tick(void *src, bool zero)
 	engine_tick(src, zero);
 }
 
-/* Grow the frame's event array to n (new slots zeroed). */
-static void
-sampling_reserve(struct frame_sampling *fs, size_t n)
-{
-	if (fs->cap >= n)
-		return;
-	fs->events = xrealloc(fs->events, n * sizeof *fs->events);
-	memset(fs->events + fs->cap, 0, (n - fs->cap) * sizeof *fs->events);
-	fs->cap = n;
-}
-
 /* Every event's counts (and sorted rows) into the frame. */
 static void
 sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
@@ -72,7 +61,7 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 	struct frame_sampling *fs = &f->sampling;
 	size_t n = engine_nevents(e);
 
-	sampling_reserve(fs, n);
+	frame_sampling_reserve(fs, n);
 	f->has_sampling = true;
 	fs->nevents = n;
 	fs->stats = *engine_stats(e);

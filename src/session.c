@@ -30,6 +30,8 @@ struct session {
 	struct history *history; /* NULL: --history 0 */
 	uint64_t start_ns;       /* sampling began (0: when the loop starts) */
 	uint64_t last_ns;        /* end of the last interval */
+	void (*tap)(void *arg, const struct frame *f, bool rows);
+	void *tap_arg;
 };
 
 /* Make an empty session. */
@@ -117,6 +119,8 @@ session_refresh(struct session *s, const struct session_hooks *h, bool final)
 	session_parts(s, rows);
 	if (s->history != NULL)
 		history_add(s->history, f, rows);
+	if (s->tap != NULL)
+		s->tap(s->tap_arg, f, rows);
 	if (h->frame != NULL)
 		h->frame(h->arg, f);
 }
@@ -161,10 +165,9 @@ static int
 session_wait(const struct session_hooks *h, uint64_t next)
 {
 	uint64_t now = now_ns();
-	int ms = now >= next ? 0 : (int)((next - now + 999999) / 1000000), cap;
+	uint64_t left = now >= next ? 0 : (next - now) / 1000000 + 1; /* next may be "never" */
+	int ms = left > SESSION_MAX_WAIT_MS ? SESSION_MAX_WAIT_MS : (int)left, cap;
 
-	if (ms > SESSION_MAX_WAIT_MS)
-		ms = SESSION_MAX_WAIT_MS;
 	cap = h->max_wait != NULL ? h->max_wait(h->arg) : -1;
 	return cap >= 0 && cap < ms ? cap : ms;
 }
@@ -218,6 +221,8 @@ session_run(struct session *s, const struct session_hooks *h)
 				h->finished(h->arg);
 			if (s->o.stop_when_finished)
 				break;
+			if (s->o.idle_when_finished)
+				next = UINT64_MAX;
 			continue;
 		}
 		if (now_ns() >= next) {
@@ -245,6 +250,15 @@ session_backlog(const struct session *s)
 		most = n > most ? n : most;
 	}
 	return most;
+}
+
+/* Hand every frame to tap too. */
+void
+session_set_tap(struct session *s, void (*tap)(void *arg, const struct frame *f, bool rows),
+                void *arg)
+{
+	s->tap = tap;
+	s->tap_arg = arg;
 }
 
 /* The current frame. */

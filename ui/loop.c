@@ -514,10 +514,15 @@ static void
 loop_finished(void *arg)
 {
 	struct tui *t = &((struct loop *)arg)->t;
-	int st = engine_child_status(t->engine);
+	int st = t->engine != NULL ? engine_child_status(t->engine) : -1;
 
 	t->frozen = true;
-	if (st >= 0 && WIFEXITED(st))
+	if (t->opts->replay != NULL)
+		tui_status(t, false,
+		           "replayed %s: its %ld intervals, frozen on the last; , . step "
+		           "through them; q quits",
+		           t->opts->replay, t->refreshes);
+	else if (st >= 0 && WIFEXITED(st))
 		tui_status(t, false, "the command exited with status %d; q quits", WEXITSTATUS(st));
 	else if (st >= 0 && WIFSIGNALED(st))
 		tui_status(t, false, "the command was killed by signal %d; q quits", WTERMSIG(st));
@@ -526,12 +531,20 @@ loop_finished(void *arg)
 	t->status_until = UINT64_MAX;
 }
 
+/* The panes a replay shows: those of the profile a recording holds (not
+ * Annotate: the recording has no code bytes for it). */
+static const struct pane_ops *const loop_replay_panes[] = {&pane_top, &pane_flame};
+
 /* Set up the panes, and start on the one --view names. */
 static void
 loop_init_panes(struct tui *t)
 {
 	t->panes = tui_panes;
 	t->npanes = tui_npanes;
+	if (t->opts->replay != NULL) {
+		t->panes = loop_replay_panes;
+		t->npanes = ARRAY_SIZE(loop_replay_panes);
+	}
 	t->pane_state = xcalloc(t->npanes, sizeof *t->pane_state);
 	t->shown = t->npanes;
 	for (size_t i = 0; i < t->npanes; i++) {

@@ -15,7 +15,7 @@ top_zoom_into(struct tui *t, int pid, int tid)
 
 	if (p == NULL)
 		return;
-	if (p->zoom.tid || tid)
+	if ((p->zoom.tid || tid) && t->engine != NULL)
 		engine_zoom_thread(t->engine, tid); /* the thread zoom samples one thread */
 	top_zoom_clear(&p->zoom);                   /* K and U stay */
 	p->zoom.pid = pid;

@@ -498,7 +498,7 @@ top_unzoom(struct top *p, struct tui *t)
 {
 	if (!top_zoom_active(&p->zoom))
 		return REACT_IGNORED;
-	if (p->zoom.tid)
+	if (p->zoom.tid && t->engine != NULL)
 		engine_zoom_thread(t->engine, 0);
 	top_zoom_clear(&p->zoom);
 	tui_snapshot(t);
@@ -684,7 +684,8 @@ top_menu(void *pp, struct tui *t, int id)
 	case MENU_ZOOM_TID:
 		p->zoom.tid = r->entry->key.tid;
 		p->zoom.pid = r->entry->key.pid;
-		engine_zoom_thread(t->engine, p->zoom.tid);
+		if (t->engine != NULL) /* a replay has no live thread to sample */
+			engine_zoom_thread(t->engine, p->zoom.tid);
 		break;
 	case MENU_ZOOM_DSO:
 		p->zoom.dso = r->entry->key.dso;

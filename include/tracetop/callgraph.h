@@ -48,6 +48,13 @@ void cg_free(struct callgraph *cg);
  * no ticks (cg_free releases it). */
 void cg_snapshot(const struct callgraph *src, struct callgraph **dst);
 
+/* Replay: the node under parent (0: a root) with this frame, comm and
+ * other flag, made when missing, with no count; 0 when parent is no node.
+ * cg_add_at then counts w samples ending at node idx. */
+uint32_t cg_child(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
+                  bool other);
+void cg_add_at(struct callgraph *cg, uint32_t idx, uint64_t w);
+
 /* Count one sample: frames[0] is the leaf, frames[n-1] the outermost.
  * Allocates only when the trie grows (no allocation for a known stack). */
 void cg_add(struct callgraph *cg, const char *comm, const struct cg_frame *frames, size_t n);

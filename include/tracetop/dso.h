@@ -22,6 +22,9 @@ enum dso_kind {
 	               unresolved), ... */
 };
 
+/* The longest build-id kept (GNU's are 20 bytes, SHA-1). */
+#define DSO_BUILD_ID_MAX 32
+
 /* A PT_LOAD segment: file offsets [off, off + filesz) are at vaddr. */
 struct dso_seg {
 	uint64_t off, vaddr, filesz;
@@ -44,6 +47,11 @@ struct dso {
 	struct symtab syms;
 	struct dso_seg *segs;
 	size_t nsegs;
+	/* a replay's stand-in (src/recframe.c): no file of this machine is
+	 * read for it; its build-id is the recording's (0 bytes: none) */
+	bool standin;
+	uint8_t build_id_len;
+	uint8_t build_id[DSO_BUILD_ID_MAX];
 	struct dso *next; /* cache chain */
 };
 

@@ -15,6 +15,10 @@
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
 
+/* Call graph branches under this percent of their root fold into
+ * "[other]" (a recording says it, so a replay folds alike). */
+#define ENGINE_CG_MIN_PERCENT 0.05
+
 enum callgraph_mode {
 	CALLGRAPH_NONE,
 	CALLGRAPH_FP,    /* frame pointers (the kernel walks them) */

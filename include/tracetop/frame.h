@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tracetop/addrhist.h"
 #include "tracetop/counters.h"
@@ -19,6 +20,7 @@
 #include "tracetop/stream.h"
 #include "tracetop/sym-debuginfod.h"
 #include "tracetop/system.h"
+#include "tracetop/util.h"
 
 /* One sampled event in a frame. */
 struct frame_event {
@@ -105,6 +107,17 @@ struct frame {
 	struct frame_system system;
 	struct frame_latency latency;
 };
+
+/* Grow a sampling part's events to n (the new ones zeroed). */
+static inline void
+frame_sampling_reserve(struct frame_sampling *fs, size_t n)
+{
+	if (fs->cap >= n)
+		return;
+	fs->events = xrealloc(fs->events, n * sizeof *fs->events);
+	memset(fs->events + fs->cap, 0, (n - fs->cap) * sizeof *fs->events);
+	fs->cap = n;
+}
 
 /* Grow a latency part's rows to hold n. */
 void frame_latency_reserve(struct frame_latency *fl, size_t n);

@@ -17,4 +17,7 @@ int gz_compress(const void *in, size_t len, uint8_t **out, size_t *outlen, struc
 int gz_decompress(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen,
                   struct tt_err *err);
 
+/* The CRC-32 of p[0..n) (as gzip's trailer has it). */
+uint32_t gz_crc32(const void *p, size_t n);
+
 #endif

@@ -96,8 +96,10 @@ struct options {
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;
-	double history;    /* --history: seconds kept (default 600; 0: none) */
-	bool history_dump; /* --history-dump */
+	double history;     /* --history: seconds kept (default 600; 0: none) */
+	bool history_dump;  /* --history-dump */
+	const char *record; /* -w/--record FILE, or NULL */
+	const char *replay; /* -r/--replay FILE, or NULL */
 };
 
 /* Parse argv. 0 on success; -1 with err for a usage error (exit 2). */

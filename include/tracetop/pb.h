@@ -13,8 +13,9 @@ struct pb {
 	size_t len, cap;
 };
 
-/* A bare varint (no tag). */
+/* A bare varint (no tag); bare bytes. */
 void pb_varint(struct pb *b, uint64_t v);
+void pb_raw(struct pb *b, const void *data, size_t len);
 
 /* Field `field` as a varint (wire type 0): unsigned, or an int64 as its
  * two's complement (protobuf's int64, not sint64). */

@@ -64,6 +64,9 @@ struct session_opts {
 	unsigned group; /* HIST_GROUP_* the frame rows are merged by; 0: one per process */
 	unsigned counters_scopes; /* scopes to snapshot (bits); 0: the current one */
 	double history;           /* seconds of intervals kept (history.h); 0: none */
+	/* a replay: once a source has finished nothing new comes, so no
+	 * refresh follows the one that saw it finish */
+	bool idle_when_finished;
 };
 
 /* What the front end adds to the loop. Every hook may be NULL. */
@@ -118,6 +121,12 @@ void session_snapshot(struct session *s);
 
 /* The largest backlog of any source since the current frame. */
 size_t session_backlog(const struct session *s);
+
+/* Call tap after every refresh's frame is made and added to the history,
+ * before the front end sees it (a recording writes it there); rows as the
+ * history was given them. */
+void session_set_tap(struct session *s, void (*tap)(void *arg, const struct frame *f, bool rows),
+                     void *arg);
 
 /* The last frame made (seq 0 before the first refresh). */
 const struct frame *session_frame(const struct session *s);
