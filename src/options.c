@@ -41,6 +41,8 @@ enum {
 	OPT_HISTORY_DUMP,
 	OPT_MAX_STACK,
 	OPT_NO_CONFIG,
+	OPT_BASELINE,
+	OPT_DIFF,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -86,6 +88,12 @@ static const struct opt_def opt_defs[] = {
      "keep the profile of the last DURATION (default 10m; 30s, 1h; 0: none) to step back in"},
     {"history-dump", OPT_HISTORY_DUMP, NULL,
      "batch: at the end, print every interval the history holds as a JSON line"},
+    {"baseline", OPT_BASELINE, "FILE",
+     "show each Top, counter and latency row's change against FILE, a report of "
+     "tracetop -b --format json (new and gone rows marked)"},
+    {"diff", OPT_DIFF, "A B",
+     "compare the reports A and B (each from tracetop -b --format json): every row's change, "
+     "most changed first, as text or --format json; then exit"},
     {"max-stack", OPT_MAX_STACK, "N",
      "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
@@ -490,6 +498,12 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_HISTORY_DUMP:
 		o->history_dump = true;
 		return 0;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		return 0;
+	case OPT_DIFF:
+		o->diff_a = arg;
+		return 0;
 	case 's':
 		o->sort_given = true;
 		return hist_parse_sort(arg, o->sort, err);
@@ -573,6 +587,24 @@ options_getopt_error(int c, const char *arg, struct tt_err *err)
 	return err_set(err, "unknown option '%s'; see --help", name);
 }
 
+/* --diff A B: two reports, printed as text or JSON. */
+static int
+options_diff(struct options *o, int argc, char **argv, struct tt_err *err)
+{
+	if (o->diff_b == NULL)
+		return err_set(err, "--diff needs two reports: --diff A B (each from tracetop -b "
+		                    "--format json)");
+	if (optind < argc)
+		return err_set(err, "--diff compares two reports, A and B: unexpected '%s'",
+		               argv[optind]);
+	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		return err_set(err, "--diff prints text or json, not --format %s",
+		               format_names[o->format]);
+	if (o->baseline != NULL)
+		return err_set(err, "--diff A B compares A with B: drop --baseline");
+	return 0;
+}
+
 /* Parse the command line into o. */
 int
 options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
@@ -600,6 +632,12 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		int before = optind;
 
 		c = getopt_long(argc, argv, shorts, longs, NULL);
+		/* --diff A B: B is the first word that is no option; options may follow it */
+		if (c == -1 && o->diff_a != NULL && o->diff_b == NULL && optind < argc &&
+		    strcmp(argv[optind - 1], "--") != 0) {
+			o->diff_b = argv[optind++];
+			continue;
+		}
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':') {
@@ -612,6 +650,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 			return -1;
 		mmap_given |= c == 'm';
 	}
+	if (o->diff_a != NULL)
+		return options_diff(o, argc, argv, err);
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
 			return err_set(err, "unexpected argument '%s' (a command goes after --)",
@@ -684,6 +724,14 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               view_names[o->view]);
 	if (o->annotate && (o->format == FORMAT_FOLDED || o->format == FORMAT_PPROF))
 		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
+	if (o->baseline != NULL && o->view != VIEW_TOP && o->view != VIEW_COUNTERS &&
+	    o->view != VIEW_LATENCY)
+		return err_set(err, "--baseline compares the top, counters and latency views, not "
+		                    "--view %s",
+		               view_names[o->view]);
+	if (o->baseline != NULL && o->batch && o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		return err_set(err, "--baseline adds its changes to text or json reports, not --format %s",
+		               format_names[o->format]);
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);

@@ -43,17 +43,16 @@ void
 report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dlen, char *ratio,
                   size_t rlen)
 {
-	ratio[0] = '\0';
-	if (r->status != DIFF_SAME) {
-		snprintf(delta, dlen, "%s", diff_status_name(r->status));
-		return;
-	}
 	if (points)
 		snprintf(delta, dlen, "%+.2f", r->delta);
 	else
 		report_diff_short(r->delta, true, delta, dlen);
-	if (r->base != 0)
+	if (r->status != DIFF_SAME)
+		snprintf(ratio, rlen, "%s", diff_status_name(r->status));
+	else if (r->base != 0)
 		snprintf(ratio, rlen, "x%.2f", r->ratio);
+	else
+		snprintf(ratio, rlen, "-");
 }
 
 /* A change's JSON members. */
@@ -154,8 +153,6 @@ report_diff_text_kind(FILE *out, const struct diff_set *base, const struct diff_
 		char key[8192];
 
 		report_diff_cells(r, k == DIFF_TOP, delta, sizeof delta, ratio, sizeof ratio);
-		if (r->status == DIFF_NEW || r->status == DIFF_GONE) /* a number still sorts */
-			report_diff_short(r->delta, true, delta, sizeof delta);
 		report_diff_short(r->base, false, b, sizeof b);
 		report_diff_short(r->cur, false, c, sizeof c);
 		report_diff_key_text(r->key, key, sizeof key);

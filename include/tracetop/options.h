@@ -97,6 +97,9 @@ struct options {
 	bool help, version;
 	double history;    /* --history: seconds kept (default 600; 0: none) */
 	bool history_dump; /* --history-dump */
+	const char *baseline; /* --baseline FILE, or NULL */
+	const char *diff_a;   /* --diff A B: the two reports, or NULL */
+	const char *diff_b;
 };
 
 /* Parse argv. 0 on success; -1 with err for a usage error (exit 2). */

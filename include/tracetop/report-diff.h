@@ -16,9 +16,9 @@ void report_diff_text(FILE *out, const struct diff_set *base, const struct diff_
 void report_diff_json(FILE *out, const struct diff_set *base, const struct diff_set *cur,
                       const char *a, const char *b);
 
-/* A change as two short cells: delta ("+30.00", "new", "gone") and ratio
- * ("x2.50", "" when new or gone); points: Top's shares (else the value's
- * own unit, short: "+1.2K"). */
+/* A change as two short cells: delta ("+30.00"; points: Top's shares,
+ * else the value's own unit, short: "+1.2K") and ratio ("x2.50", or
+ * "new" or "gone": the visible marker of a row only one side has). */
 void report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dlen,
                        char *ratio, size_t rlen);
 

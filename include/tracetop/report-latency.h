@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "tracetop/diff.h"
 #include "tracetop/latency.h"
 
 /* Off-CPU stacks shown per offcpu row. */
@@ -16,6 +17,9 @@ struct report_latency_info {
 	double time;       /* seconds since start */
 	unsigned max_rows; /* rows (text: and histograms) printed; 0: all */
 	bool header;       /* text: the first report */
+	/* --baseline: each row's change of p50 and p99 against it (text:
+	 * after the row; JSON: status, delta_p50_ns, ratio, delta_p99_ns) */
+	const struct diff_set *base;
 };
 
 /* The rows in report order: total time, then count, descending; a
