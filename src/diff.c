@@ -32,8 +32,8 @@ diff_set_add(struct diff_set *s, enum diff_kind k, const char *key, double value
 		s->cap[k] = s->cap[k] ? 2 * s->cap[k] : 64;
 		s->items[k] = xrealloc(s->items[k], s->cap[k] * sizeof *s->items[k]);
 	}
-	s->items[k][s->n[k]++] =
-	    (struct diff_item){.key = xstrdup(key), .value = value, .value2 = value2, .weight = weight};
+	s->items[k][s->n[k]++] = (struct diff_item){
+	    .key = xstrdup(key), .value = value, .value2 = value2, .weight = weight};
 	s->has[k] = true;
 	s->sealed = false;
 }
@@ -161,8 +161,8 @@ diff_top_key(const struct hist_entry *e, unsigned group, char *buf, size_t len)
 
 /* A counter's key from its event, kind, scope and command. */
 static void
-diff_counter_key_of(const char *event, bool process, const char *scope, const char *comm,
-                    char *buf, size_t len)
+diff_counter_key_of(const char *event, bool process, const char *scope, const char *comm, char *buf,
+                    size_t len)
 {
 	char sc[64];
 	size_t o = 0;
@@ -355,8 +355,11 @@ diff_load_top(struct diff_set *s, const struct json *rep, const char *name, size
 		    .tid = diff_json_int(r, "tid"),
 		    .inlined = inl != NULL && inl->type == JSON_BOOL && inl->boolean,
 		};
+		const char *st = json_get_str(r, "status");
 		double share, samples = 0;
 
+		if (st != NULL && strcmp(st, "gone") == 0)
+			continue; /* a row of that report's own baseline */
 		if (!json_get_num(r, "overhead", &share))
 			return err_set(err, "%s:%zu: top row %zu has no number \"overhead\"", name,
 			               line, i + 1);
@@ -476,8 +479,8 @@ int
 diff_set_load(struct diff_set *s, const char *text, size_t len, const char *name,
               struct tt_err *err)
 {
-	static int (*const load[DIFF_NKINDS])(struct diff_set *, const struct json *,
-	                                      const char *, size_t, struct tt_err *) = {
+	static int (*const load[DIFF_NKINDS])(struct diff_set *, const struct json *, const char *,
+	                                      size_t, struct tt_err *) = {
 	    diff_load_top, diff_load_counters, diff_load_latency};
 	struct json last[DIFF_NKINDS] = {0};
 	size_t lines[DIFF_NKINDS] = {0};
@@ -562,8 +565,7 @@ diff_row_of(const struct diff_item *b, const char *key, double cur, double cur2)
 
 /* A row's change. */
 struct diff_row
-diff_change(const struct diff_set *base, enum diff_kind k, const char *key, double cur,
-            double cur2)
+diff_change(const struct diff_set *base, enum diff_kind k, const char *key, double cur, double cur2)
 {
 	return diff_row_of(diff_set_find(base, k, key), key, cur, cur2);
 }

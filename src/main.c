@@ -495,8 +495,9 @@ diff_reports(const struct options *o)
 	} else if (!(a.has[DIFF_TOP] && b.has[DIFF_TOP]) &&
 	           !(a.has[DIFF_COUNTERS] && b.has[DIFF_COUNTERS]) &&
 	           !(a.has[DIFF_LATENCY] && b.has[DIFF_LATENCY])) {
-		fprintf(stderr, "tracetop: --diff: %s and %s have no view in common (top, counters "
-		                "or latency)\n",
+		fprintf(stderr,
+		        "tracetop: --diff: %s and %s have no view in common (top, counters "
+		        "or latency)\n",
 		        o->diff_a, o->diff_b);
 		status = EXIT_RUNTIME;
 	} else if (o->format == FORMAT_JSON)

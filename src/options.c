@@ -726,12 +726,14 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
 	if (o->baseline != NULL && o->view != VIEW_TOP && o->view != VIEW_COUNTERS &&
 	    o->view != VIEW_LATENCY)
-		return err_set(err, "--baseline compares the top, counters and latency views, not "
-		                    "--view %s",
+		return err_set(err,
+		               "--baseline compares the top, counters and latency views, not "
+		               "--view %s",
 		               view_names[o->view]);
 	if (o->baseline != NULL && o->batch && o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
-		return err_set(err, "--baseline adds its changes to text or json reports, not --format %s",
-		               format_names[o->format]);
+		return err_set(
+		    err, "--baseline adds its changes to text or json reports, not --format %s",
+		    format_names[o->format]);
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);

@@ -24,8 +24,7 @@ report_counters_scope(const struct counters_row *r, char *buf, size_t len)
 
 /* A row's change against the baseline; false without one or a value. */
 static bool
-row_change(const struct report_counters_info *ri, const struct counters_row *r,
-           struct diff_row *d)
+row_change(const struct report_counters_info *ri, const struct counters_row *r, struct diff_row *d)
 {
 	char key[512];
 	double v;

@@ -59,8 +59,8 @@ report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dle
 void
 report_diff_json_members(FILE *out, const struct diff_row *r, const char *name)
 {
-	fprintf(out, ",\"status\":\"%s\",\"delta_%s\":%.2f,\"base_%s\":%.2f", diff_status_name(r->status),
-	        name, r->delta, name, r->base);
+	fprintf(out, ",\"status\":\"%s\",\"delta_%s\":%.2f,\"base_%s\":%.2f",
+	        diff_status_name(r->status), name, r->delta, name, r->base);
 	if (r->status == DIFF_SAME && r->base != 0)
 		fprintf(out, ",\"ratio\":%.4f", r->ratio);
 	else
@@ -69,8 +69,8 @@ report_diff_json_members(FILE *out, const struct diff_row *r, const char *name)
 
 /* A Top key's fields by name. */
 void
-report_diff_top_fields(const char *key, unsigned group, char *comm, char *pid, char *dso,
-                       char *sym, size_t len)
+report_diff_top_fields(const char *key, unsigned group, char *comm, char *pid, char *dso, char *sym,
+                       size_t len)
 {
 	static const unsigned order[] = {HIST_GROUP_COMM,   HIST_GROUP_PID, HIST_GROUP_TID,
 	                                 HIST_GROUP_CGROUP, HIST_GROUP_DSO, HIST_GROUP_SYM};
@@ -100,8 +100,8 @@ report_diff_titles(enum diff_kind k, unsigned group, char *buf, size_t len)
 	static const struct {
 		unsigned g;
 		const char *title;
-	} top[] = {{HIST_GROUP_COMM, "Command"}, {HIST_GROUP_PID, "PID"},
-	           {HIST_GROUP_TID, "TID"},      {HIST_GROUP_CGROUP, "Cgroup"},
+	} top[] = {{HIST_GROUP_COMM, "Command"},      {HIST_GROUP_PID, "PID"},
+	           {HIST_GROUP_TID, "TID"},           {HIST_GROUP_CGROUP, "Cgroup"},
 	           {HIST_GROUP_DSO, "Shared Object"}, {HIST_GROUP_SYM, "Symbol"}};
 	size_t o = 0;
 
@@ -156,8 +156,9 @@ report_diff_text_kind(FILE *out, const struct diff_set *base, const struct diff_
 		report_diff_short(r->base, false, b, sizeof b);
 		report_diff_short(r->cur, false, c, sizeof c);
 		report_diff_key_text(r->key, key, sizeof key);
-		fprintf(out, "%9s %8s %9s %9s  %-6s %s", delta, ratio, r->status == DIFF_NEW ? "-" : b,
-		        r->status == DIFF_GONE ? "-" : c, diff_status_name(r->status), key);
+		fprintf(out, "%9s %8s %9s %9s  %-6s %s", delta, ratio,
+		        r->status == DIFF_NEW ? "-" : b, r->status == DIFF_GONE ? "-" : c,
+		        diff_status_name(r->status), key);
 		if (k == DIFF_LATENCY) {
 			report_diff_short(r->base2, false, b, sizeof b);
 			report_diff_short(r->cur2, false, c, sizeof c);
@@ -172,8 +173,8 @@ report_diff_text_kind(FILE *out, const struct diff_set *base, const struct diff_
 
 /* Both sets compared, as text. */
 void
-report_diff_text(FILE *out, const struct diff_set *base, const struct diff_set *cur,
-                 const char *a, const char *b)
+report_diff_text(FILE *out, const struct diff_set *base, const struct diff_set *cur, const char *a,
+                 const char *b)
 {
 	char ea[1024], eb[1024];
 
@@ -201,7 +202,8 @@ report_diff_json_kind(FILE *out, const struct diff_set *base, const struct diff_
 
 		fputs(i ? ",{" : "{", out);
 		if (k == DIFF_TOP) {
-			report_diff_top_fields(r->key, cur->group, comm, pid, dso, sym, sizeof comm);
+			report_diff_top_fields(r->key, cur->group, comm, pid, dso, sym,
+			                       sizeof comm);
 			fprintf(out, "\"overhead\":%.2f", r->cur);
 			report_json_member(out, "comm", comm);
 			report_json_member(out, "dso", dso);
@@ -222,7 +224,6 @@ report_diff_json_kind(FILE *out, const struct diff_set *base, const struct diff_
 			diff_key_field(r->key, 2, f, sizeof f);
 			report_json_member(out, "comm", f);
 		}
-		report_json_member(out, "key", r->key);
 		report_diff_json_members(out, r, report_diff_kinds[k].member);
 		fputc('}', out);
 	}
@@ -232,8 +233,8 @@ report_diff_json_kind(FILE *out, const struct diff_set *base, const struct diff_
 
 /* Both sets compared, as one JSON object. */
 void
-report_diff_json(FILE *out, const struct diff_set *base, const struct diff_set *cur,
-                 const char *a, const char *b)
+report_diff_json(FILE *out, const struct diff_set *base, const struct diff_set *cur, const char *a,
+                 const char *b)
 {
 	char group[64];
 

@@ -59,8 +59,7 @@ void diff_set_add(struct diff_set *s, enum diff_kind k, const char *key, double 
 void diff_set_seal(struct diff_set *s);
 
 /* The row of kind k keyed key in a sealed set, or NULL. */
-const struct diff_item *diff_set_find(const struct diff_set *s, enum diff_kind k,
-                                      const char *key);
+const struct diff_item *diff_set_find(const struct diff_set *s, enum diff_kind k, const char *key);
 
 /* A row's key: a Top entry's fields of group (HIST_GROUP_*, in the order
  * comm, pid, tid, cgroup, dso basename, symbol), a counter's event and
@@ -82,8 +81,7 @@ void diff_set_add_latency(struct diff_set *s, const struct frame_latency *fl);
 
 /* A frame's rows: Top from event's rows (grouped by group), the counters
  * scopes taken and the latency rows; sealed. */
-void diff_set_from_frame(struct diff_set *s, const struct frame *f, size_t event,
-                         unsigned group);
+void diff_set_from_frame(struct diff_set *s, const struct frame *f, size_t event, unsigned group);
 
 /* A set from tracetop's batch JSON reports (-b --format json of the top,
  * counters and latency views; one object per line): the last report of

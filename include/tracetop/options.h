@@ -95,8 +95,8 @@ struct options {
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;
-	double history;    /* --history: seconds kept (default 600; 0: none) */
-	bool history_dump; /* --history-dump */
+	double history;       /* --history: seconds kept (default 600; 0: none) */
+	bool history_dump;    /* --history-dump */
 	const char *baseline; /* --baseline FILE, or NULL */
 	const char *diff_a;   /* --diff A B: the two reports, or NULL */
 	const char *diff_b;

@@ -19,8 +19,8 @@ void report_diff_json(FILE *out, const struct diff_set *base, const struct diff_
 /* A change as two short cells: delta ("+30.00"; points: Top's shares,
  * else the value's own unit, short: "+1.2K") and ratio ("x2.50", or
  * "new" or "gone": the visible marker of a row only one side has). */
-void report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dlen,
-                       char *ratio, size_t rlen);
+void report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dlen, char *ratio,
+                       size_t rlen);
 
 /* The members of a row's change: ,"status":"...","delta_NAME":D,"ratio":R
  * (ratio null when new or gone), with ,"base_NAME":B. */

@@ -23,8 +23,9 @@
 static void
 json_values(void **state)
 {
-	static const char text[] = " {\"a\":[1,-2.5e1,true,false,null],\"s\":\"x\\ty\\u00e9\\ud83d\\ude00\"}\n"
-	                           "[\"\\\"q\\\\\"]";
+	static const char text[] =
+	    " {\"a\":[1,-2.5e1,true,false,null],\"s\":\"x\\ty\\u00e9\\ud83d\\ude00\"}\n"
+	    "[\"\\\"q\\\\\"]";
 	struct json v, w;
 	struct tt_err err;
 	size_t pos = 0;
@@ -78,7 +79,8 @@ json_errors(void **state)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		size_t pos = 0;
 
-		assert_int_equal(json_parse(cases[i].text, strlen(cases[i].text), &pos, &v, &err), -1);
+		assert_int_equal(json_parse(cases[i].text, strlen(cases[i].text), &pos, &v, &err),
+		                 -1);
 		if (strstr(err.msg, cases[i].msg) == NULL)
 			fail_msg("%s: got '%s'", cases[i].text, err.msg);
 	}
@@ -104,9 +106,9 @@ json_depth(void **state)
 static void
 json_fuzz(void **state)
 {
-	static const char report[] =
-	    "{\"view\":\"top\",\"rows\":[{\"overhead\":50.00,\"comm\":\"a\\u0001b\",\"dso\":\"/x/y\","
-	    "\"symbol\":\"f\",\"kernel\":false}]}\n";
+	static const char report[] = "{\"view\":\"top\",\"rows\":[{\"overhead\":50.00,\"comm\":"
+	                             "\"a\\u0001b\",\"dso\":\"/x/y\","
+	                             "\"symbol\":\"f\",\"kernel\":false}]}\n";
 	struct diff_set s;
 	struct tt_err err;
 	char buf[256];
@@ -144,7 +146,10 @@ static const char base_report[] =
     "{\"overhead\":19.00,\"samples\":190,\"comm\":\"split\",\"pid\":11,\"dso\":\"/a/split\","
     "\"symbol\":\"split_gamma\",\"kernel\":false},"
     "{\"overhead\":1.00,\"samples\":10,\"comm\":\"split\",\"pid\":11,\"dso\":\"/a/split\","
-    "\"symbol\":\"old_fn\",\"kernel\":false}]}\n"
+    "\"symbol\":\"old_fn\",\"kernel\":false},"
+    /* a row gone since that report's own baseline is not one of its rows */
+    "{\"overhead\":0.00,\"samples\":0,\"comm\":\"split\",\"dso\":\"split\","
+    "\"symbol\":\"older_fn\",\"status\":\"gone\",\"delta_pct\":-2.00}]}\n"
     "{\"view\":\"counters\",\"rows\":[{\"event\":\"page-faults\",\"scope\":\"total\","
     "\"value\":10,\"rate\":100.0,\"total\":50,\"share\":1,\"supported\":true},"
     "{\"event\":\"cycles\",\"scope\":\"total\",\"value\":null,\"rate\":null,\"total\":null,"
@@ -157,8 +162,10 @@ static void
 cur_set(struct diff_set *s)
 {
 	static struct dso dso = {.name = "/b/split"};
-	static struct sym syms[4] = {
-	    {.name = "split_alpha"}, {.name = "split_beta"}, {.name = "split_gamma"}, {.name = "new_fn"}};
+	static struct sym syms[4] = {{.name = "split_alpha"},
+	                             {.name = "split_beta"},
+	                             {.name = "split_gamma"},
+	                             {.name = "new_fn"}};
 	static const double shares[4] = {20, 30, 49, 1};
 	struct hist_row rows[4];
 	struct hist_snapshot snap = {.rows = rows, .n = 4};
@@ -169,8 +176,8 @@ cur_set(struct diff_set *s)
 
 	memset(rows, 0, sizeof rows);
 	for (int i = 0; i < 4; i++) {
-		rows[i].copy.key =
-		    (struct hist_key){.pid = 22, .comm = str_intern("split"), .dso = &dso, .sym = &syms[i]};
+		rows[i].copy.key = (struct hist_key){
+		    .pid = 22, .comm = str_intern("split"), .dso = &dso, .sym = &syms[i]};
 		rows[i].entry = &rows[i].copy;
 		rows[i].overhead = shares[i];
 	}
@@ -269,7 +276,8 @@ diff_keys(void **state)
 {
 	static struct dso dso = {.name = "[kernel.kallsyms]"};
 	static struct sym sym = {.name = "do_syscall_64"};
-	struct hist_entry e = {.key = {.pid = 3, .tid = 4, .comm = "a\tb", .dso = &dso, .sym = &sym}};
+	struct hist_entry e = {
+	    .key = {.pid = 3, .tid = 4, .comm = "a\tb", .dso = &dso, .sym = &sym}};
 	struct diff_set s = {0};
 	char key[256], f[64];
 
@@ -307,7 +315,8 @@ diff_load_errors(void **state)
 	    {"{\"view\":\"trace\",\"rows\":[]}\n", "no top, counters or latency report"},
 	    {"{\"view\":\"top\"}\n", "base:1: a report without a \"rows\" array"},
 	    {"{\"view\":\"top\",\"rows\":[1]}", "row 1 is not an object"},
-	    {"\n\n{\"view\":\"top\",\"rows\":[{\"comm\":\"x\"}]}", "base:3: top row 1 has no number"},
+	    {"\n\n{\"view\":\"top\",\"rows\":[{\"comm\":\"x\"}]}",
+	     "base:3: top row 1 has no number"},
 	    {"{\"view\":\"top\",\"group\":\"bogus\",\"rows\":[]}", "\"group\": "},
 	    {"{\"view\":\"latency\",\"rows\":[{\"kind\":\"syscall\"}]}", "latency row 1 lacks"},
 	    {"{\"view\":\"top\",\"rows\":[]}\n{\"view\"", "not tracetop's JSON report: line 2"},
@@ -317,8 +326,8 @@ diff_load_errors(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		assert_int_equal(diff_set_load(&s, cases[i].text, strlen(cases[i].text), "base", &err),
-		                 -1);
+		assert_int_equal(
+		    diff_set_load(&s, cases[i].text, strlen(cases[i].text), "base", &err), -1);
 		if (strstr(err.msg, cases[i].msg) == NULL)
 			fail_msg("case %zu: got '%s'", i, err.msg);
 		assert_int_equal(s.n[DIFF_TOP], 0);

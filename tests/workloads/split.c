@@ -91,7 +91,8 @@ main(int argc, char **argv)
 
 	if (m != NULL && (sscanf(m, "%u:%u:%u", &mix[0], &mix[1], &mix[2]) != 3 || mix[0] > 100 ||
 	                  mix[1] > 100 || mix[2] > 100 || mix[0] + mix[1] + mix[2] == 0)) {
-		fprintf(stderr, "split: SPLIT_MIX expects A:B:C, calls per round (0 to 100), got '%s'\n",
+		fprintf(stderr,
+		        "split: SPLIT_MIX expects A:B:C, calls per round (0 to 100), got '%s'\n",
 		        m);
 		return 2;
 	}
