@@ -269,13 +269,14 @@ diff_set_add_latency(struct diff_set *s, const struct frame_latency *fl)
 
 /* Everything a frame shows. */
 void
-diff_set_from_frame(struct diff_set *s, const struct frame *f, size_t event, unsigned group)
+diff_set_from_frame(struct diff_set *s, const struct frame *top, const struct frame *f,
+                    size_t event, unsigned group)
 {
-	const struct frame_event *ev = frame_event(f, event);
+	const struct frame_event *ev = frame_event(top, event);
 	struct counters_snapshot snaps[COUNTERS_NSCOPES];
 	size_t n = 0;
 
-	if (f->has_sampling && ev != NULL && f->sampling.rows)
+	if (top->has_sampling && ev != NULL && top->sampling.rows)
 		diff_set_add_top(s, &ev->rows, group);
 	for (int k = 0; f->has_counters && k < COUNTERS_NSCOPES; k++)
 		if (f->counters.taken & (1u << k))
@@ -285,6 +286,39 @@ diff_set_from_frame(struct diff_set *s, const struct frame *f, size_t event, uns
 	if (f->has_latency)
 		diff_set_add_latency(s, &f->latency);
 	diff_set_seal(s);
+}
+
+/* The grouping fields in key order. */
+static const unsigned diff_group_order[] = {HIST_GROUP_COMM,   HIST_GROUP_PID, HIST_GROUP_TID,
+                                            HIST_GROUP_CGROUP, HIST_GROUP_DSO, HIST_GROUP_SYM};
+
+/* Top rows keyed by fewer fields. */
+void
+diff_set_project(struct diff_set *dst, const struct diff_set *src, unsigned group)
+{
+	char key[8192], f[4096];
+
+	memset(dst, 0, sizeof *dst);
+	dst->group = group;
+	dst->has[DIFF_TOP] = src->has[DIFF_TOP];
+	for (size_t i = 0; i < src->n[DIFF_TOP]; i++) {
+		const struct diff_item *it = &src->items[DIFF_TOP][i];
+		size_t o = 0, at = 0;
+
+		key[0] = '\0';
+		for (size_t g = 0; g < ARRAY_SIZE(diff_group_order); g++) {
+			if (!(src->group & diff_group_order[g]))
+				continue;
+			diff_key_field(it->key, at++, f, sizeof f);
+			if (!(group & diff_group_order[g]))
+				continue;
+			/* the field is escaped already: joined as it is */
+			o += (size_t)snprintf(key + o, o < sizeof key ? sizeof key - o : 0, "%s%s",
+			                      o ? "\t" : "", f);
+		}
+		diff_set_add(dst, DIFF_TOP, key, it->value, it->value2, it->weight);
+	}
+	diff_set_seal(dst);
 }
 
 /* A JSON member as text ("[unknown]" when absent). */

@@ -79,9 +79,21 @@ void diff_set_add_top(struct diff_set *s, const struct hist_snapshot *snap, unsi
 void diff_set_add_counters(struct diff_set *s, const struct counters_snapshot *snaps, size_t n);
 void diff_set_add_latency(struct diff_set *s, const struct frame_latency *fl);
 
-/* A frame's rows: Top from event's rows (grouped by group), the counters
- * scopes taken and the latency rows; sealed. */
-void diff_set_from_frame(struct diff_set *s, const struct frame *f, size_t event, unsigned group);
+/* A screen's rows: Top from event's rows of top (grouped by group), the
+ * counters scopes taken and the latency rows of f (they may be one
+ * frame); sealed. */
+void diff_set_from_frame(struct diff_set *s, const struct frame *top, const struct frame *f,
+                         size_t event, unsigned group);
+
+/* The Top rows of src keyed by the fields of group only (a subset of
+ * src->group), rows then keyed alike added up: a baseline of every field
+ * seen by a coarser grouping. dst is sealed. */
+void diff_set_project(struct diff_set *dst, const struct diff_set *src, unsigned group);
+
+/* The grouping a baseline taken from a frame keys Top rows by: every field
+ * but the thread (a row's thread is only its latest sample's). */
+#define DIFF_GROUP_ALL                                                                             \
+	(HIST_GROUP_COMM | HIST_GROUP_PID | HIST_GROUP_CGROUP | HIST_GROUP_DSO | HIST_GROUP_SYM)
 
 /* A set from tracetop's batch JSON reports (-b --format json of the top,
  * counters and latency views; one object per line): the last report of
