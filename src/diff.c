@@ -604,9 +604,39 @@ diff_change(const struct diff_set *base, enum diff_kind k, const char *key, doub
 	return diff_row_of(diff_set_find(base, k, key), key, cur, cur2);
 }
 
+/* A counter row's change. */
+bool
+diff_counter_change(const struct diff_set *base, const struct counters_row *r, struct diff_row *d)
+{
+	char key[512];
+	double v;
+
+	if (base == NULL || !diff_counter_value(r, &v))
+		return false;
+	diff_counter_key(r, key, sizeof key);
+	*d = diff_change(base, DIFF_COUNTERS, key, v, 0);
+	d->key = NULL;
+	return true;
+}
+
+/* A latency row's change. */
+bool
+diff_latency_change(const struct diff_set *base, const struct lat_row *r, struct diff_row *d)
+{
+	char key[512];
+
+	if (base == NULL || r->hist.count == 0)
+		return false;
+	diff_latency_key(r, key, sizeof key);
+	*d = diff_change(base, DIFF_LATENCY, key, (double)lat_hist_percentile(&r->hist, 50),
+	                 (double)lat_hist_percentile(&r->hist, 99));
+	d->key = NULL;
+	return true;
+}
+
 /* How much a row changed, for ordering. */
-static double
-diff_score(const struct diff_row *r, bool points)
+double
+diff_row_score(const struct diff_row *r, bool points)
 {
 	if (points)
 		return fabs(r->delta);
@@ -625,7 +655,7 @@ static int
 diff_row_cmp(const void *pa, const void *pb)
 {
 	const struct diff_row *a = pa, *b = pb;
-	double x = diff_score(a, diff_sort_points), y = diff_score(b, diff_sort_points);
+	double x = diff_row_score(a, diff_sort_points), y = diff_row_score(b, diff_sort_points);
 
 	if (x != y)
 		return x > y ? -1 : 1;

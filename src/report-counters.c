@@ -22,21 +22,6 @@ report_counters_scope(const struct counters_row *r, char *buf, size_t len)
 	snprintf(buf, len, "%s %s%s", r->scope, comm, r->exited ? " (exited)" : "");
 }
 
-/* A row's change against the baseline; false without one or a value. */
-static bool
-row_change(const struct report_counters_info *ri, const struct counters_row *r, struct diff_row *d)
-{
-	char key[512];
-	double v;
-
-	if (ri->base == NULL || !diff_counter_value(r, &v))
-		return false;
-	diff_counter_key(r, key, sizeof key);
-	*d = diff_change(ri->base, DIFF_COUNTERS, key, v, 0);
-	d->key = NULL; /* key is ours, gone after the return */
-	return true;
-}
-
 /* The metric computed from event row i of its scope key, or NULL. */
 static const struct counters_row *
 text_metric(const struct counters_snapshot *s, size_t i)
@@ -80,7 +65,7 @@ text_row(FILE *out, const struct report_counters_info *ri, const struct counters
 		fprintf(out, "%12.3f /sec", r->rate);
 	if (r->supported && r->share < 0.9999)
 		fprintf(out, "  (%.2f%%)", 100.0 * r->share);
-	if (row_change(ri, r, &d)) {
+	if (diff_counter_change(ri->base, r, &d)) {
 		char delta[32], ratio[32];
 
 		report_diff_cells(&d, false, delta, sizeof delta, ratio, sizeof ratio);
@@ -145,7 +130,7 @@ json_row(FILE *out, const struct report_counters_info *ri, const struct counters
 		fputs(",\"value\":null,\"rate\":null,\"total\":null,\"share\":null", out);
 	fprintf(out, ",\"supported\":%s", r->supported ? "true" : "false");
 	report_json_member(out, "reason", r->supported ? NULL : r->reason);
-	if (row_change(ri, r, &d))
+	if (diff_counter_change(ri->base, r, &d))
 		report_diff_json_members(out, &d, "rate");
 	fputc('}', out);
 }

@@ -55,6 +55,16 @@ report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dle
 		snprintf(ratio, rlen, "-");
 }
 
+/* Both cells in one: "DELTA RATIO". */
+void
+report_diff_text_cell(const struct diff_row *r, bool points, char *buf, size_t len)
+{
+	char delta[32], ratio[32];
+
+	report_diff_cells(r, points, delta, sizeof delta, ratio, sizeof ratio);
+	snprintf(buf, len, "%s %s", delta, ratio);
+}
+
 /* A change's JSON members. */
 void
 report_diff_json_members(FILE *out, const struct diff_row *r, const char *name)

@@ -188,22 +188,6 @@ text_threads(FILE *out, const struct report_latency_info *ri, const struct frame
 	free(v);
 }
 
-/* A row's change of p50 (p99 in cur2) against the baseline; false
- * without one. */
-static bool
-row_change(const struct report_latency_info *ri, const struct lat_row *r, struct diff_row *d)
-{
-	char key[512];
-
-	if (ri->base == NULL || r->hist.count == 0)
-		return false;
-	diff_latency_key(r, key, sizeof key);
-	*d = diff_change(ri->base, DIFF_LATENCY, key, (double)lat_hist_percentile(&r->hist, 50),
-	                 (double)lat_hist_percentile(&r->hist, 99));
-	d->key = NULL; /* key is ours, gone after the return */
-	return true;
-}
-
 /* A signed duration: "+1.05ms", "-850ns". */
 static void
 signed_ns(char *buf, size_t len, double ns)
@@ -219,7 +203,7 @@ text_change(FILE *out, const struct report_latency_info *ri, const struct lat_ro
 	char d50[20], d99[20], ratio[24];
 	struct diff_row d;
 
-	if (!row_change(ri, r, &d))
+	if (!diff_latency_change(ri->base, r, &d))
 		return;
 	signed_ns(d50, sizeof d50, d.delta);
 	signed_ns(d99, sizeof d99, d.cur2 - d.base2);
@@ -347,7 +331,7 @@ json_row(FILE *out, const struct report_latency_info *ri, const struct lat_row *
 	        (unsigned long long)r->hist.total, (unsigned long long)r->interval, r->rate);
 	if (r->stack != NULL)
 		json_stacks(out, cg, r->stack);
-	if (row_change(ri, r, &d)) {
+	if (diff_latency_change(ri->base, r, &d)) {
 		report_diff_json_members(out, &d, "p50_ns");
 		fprintf(out, ",\"delta_p99_ns\":%.0f,\"base_p99_ns\":%.0f", d.cur2 - d.base2,
 		        d.base2);

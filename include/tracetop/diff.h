@@ -120,12 +120,23 @@ struct diff_row {
 struct diff_row diff_change(const struct diff_set *base, enum diff_kind k, const char *key,
                             double cur, double cur2);
 
+/* The change of a counter row (its rate; a metric: its value) and of a
+ * latency row (p50; p99 in cur2 and base2) against base; false without a
+ * base or a value to compare (d->key is NULL). */
+bool diff_counter_change(const struct diff_set *base, const struct counters_row *r,
+                         struct diff_row *d);
+bool diff_latency_change(const struct diff_set *base, const struct lat_row *r, struct diff_row *d);
+
 /* Every row of kind k in cur or base, most changed first: Top by
  * |delta|, the others by how far the ratio is from 1 (x2 as
  * far as x0.5), with new and gone rows first. A
  * malloc'd array (free it) of how many the return says. */
 size_t diff_compare(const struct diff_set *base, const struct diff_set *cur, enum diff_kind k,
                     struct diff_row **out);
+
+/* How much a row changed, the order of diff_compare: |delta| with
+ * points, else the ratio's distance from 1 (new and gone: infinite). */
+double diff_row_score(const struct diff_row *r, bool points);
 
 /* "same", "new" or "gone". */
 const char *diff_status_name(enum diff_status st);

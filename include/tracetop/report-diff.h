@@ -22,6 +22,9 @@ void report_diff_json(FILE *out, const struct diff_set *base, const struct diff_
 void report_diff_cells(const struct diff_row *r, bool points, char *delta, size_t dlen, char *ratio,
                        size_t rlen);
 
+/* Both cells as one text, "DELTA RATIO". */
+void report_diff_text_cell(const struct diff_row *r, bool points, char *buf, size_t len);
+
 /* The members of a row's change: ,"status":"...","delta_NAME":D,"ratio":R
  * (ratio null when new or gone), with ,"base_NAME":B. */
 void report_diff_json_members(FILE *out, const struct diff_row *r, const char *name);

@@ -75,16 +75,23 @@ wait_order diff 5 "split_gamma split_beta split_alpha "
 ok $? "sorted by Delta: gamma, beta, then alpha, in the order of their change"
 diag "$(row_order diff)"
 
-# Enter on the gone row does nothing to it, and says why
-tmux_keys diff Home
-for _ in 1 2 3 4 5 6; do
-	selected_is diff 'split_alpha' && break
-	tmux_keys diff Down
-	sleep 0.2
-done
+# Enter on the gone row does nothing to it, and says why (sorted by
+# Delta, split_alpha's -50 is the last row)
+tmux_keys diff End
+wait_for 5 selected_is diff 'split_alpha'
+ok $? "End selects the gone row, the most lost"
 tmux_keys diff Enter
 tmux_wait_text diff 5 'gone since the baseline: nothing of it to act on'
 ok $? "Enter on a gone row says there is nothing to act on"
+
+# the Counters pane: each rate's change against the same baseline
+tmux_keys diff Tab
+tmux_wait_text diff 5 'Change'
+ok $? "Counters pane: a Change column with the baseline"
+tmux_wait_text diff 5 'task-clock .* [-+][0-9.]+[KMG]? +x[0-9]+\.[0-9]+'
+ok $? "Counters pane: task-clock's change of rate and ratio"
+tmux_keys diff BTab
+tmux_wait_text diff 5 'Overhead +Samples +.Delta'
 
 tmux_keys diff B
 tmux_wait_text diff 5 'baseline cleared'
