@@ -196,22 +196,35 @@ signed_ns(char *buf, size_t len, double ns)
 	lat_format_ns(buf + 1, len - 1, (uint64_t)(ns < 0 ? -ns : ns));
 }
 
-/* Text: " [p50 +DELTA RATIO, p99 +DELTA]" after a row, with a baseline. */
-static void
-text_change(FILE *out, const struct report_latency_info *ri, const struct lat_row *r)
+/* A row's change of p50 as "+DELTA RATIO" (with p99's "+DELTA" after a
+ * comma when p99 is set); false without a baseline. */
+bool
+report_latency_change(const struct diff_set *base, const struct lat_row *r, bool p99, char *buf,
+                      size_t len)
 {
 	char d50[20], d99[20], ratio[24];
 	struct diff_row d;
 
-	if (!diff_latency_change(ri->base, r, &d))
-		return;
+	if (!diff_latency_change(base, r, &d))
+		return false;
 	signed_ns(d50, sizeof d50, d.delta);
 	signed_ns(d99, sizeof d99, d.cur2 - d.base2);
 	if (d.status != DIFF_SAME)
 		snprintf(ratio, sizeof ratio, "%s", diff_status_name(d.status));
 	else
 		snprintf(ratio, sizeof ratio, "x%.2f", d.ratio);
-	fprintf(out, " [p50 %s %s, p99 %s]", d50, ratio, d99);
+	snprintf(buf, len, p99 ? "%s %s, p99 %s" : "%s %s", d50, ratio, d99);
+	return true;
+}
+
+/* Text: " [p50 +DELTA RATIO, p99 +DELTA]" after a row, with a baseline. */
+static void
+text_change(FILE *out, const struct report_latency_info *ri, const struct lat_row *r)
+{
+	char change[80];
+
+	if (report_latency_change(ri->base, r, true, change, sizeof change))
+		fprintf(out, " [p50 %s]", change);
 }
 
 /* A table of the rows, then each row's histogram. */

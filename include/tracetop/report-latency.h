@@ -44,6 +44,12 @@ struct report_latency_thread {
  * first: a malloc'd array (free it) of how many the return says. */
 size_t report_latency_threads(const struct frame_latency *fl, struct report_latency_thread **out);
 
+/* A row's change of p50 against base as "+DELTA RATIO" (RATIO "x1.50",
+ * "new"), with ", p99 +DELTA" after it when p99 is set; false without
+ * base. */
+bool report_latency_change(const struct diff_set *base, const struct lat_row *r, bool p99,
+                           char *buf, size_t len);
+
 /* A row's name for people, escaped ("I/O tid 123" for an offcpu row). */
 void report_latency_name(const struct lat_row *r, char *buf, size_t len);
 

@@ -137,6 +137,33 @@ ok $? "--view counters --baseline: task-clock same, ratio about 1, delta_rate"
 	--baseline "$TT_TMP/cb.json" >"$TT_TMP/ct.txt" 2>/dev/null
 like "$(cat "$TT_TMP/ct.txt")" "task-clock .*\[[-+][0-9.KMG]+ x[0-9.]+\]" "counters text: [delta ratio] after the rate"
 
+# latency: each row's change of p50 and p99 (the same syscalls of the
+# same program, run twice)
+if "$TRACETOP" -b --view latency -d 0.5 -n 2 --format json -- "$WORKLOADS/sysload" forks 200 \
+	>"$TT_TMP/la.json" 2>"$TT_TMP/la.err"; then
+	"$TRACETOP" -b --view latency -d 0.5 -n 2 --format json --baseline "$TT_TMP/la.json" \
+		-- "$WORKLOADS/sysload" forks 200 >"$TT_TMP/lb.json" 2>"$TT_TMP/lb.err"
+	ok $? "--view latency --baseline exits 0" || diag "$(cat "$TT_TMP/lb.err")"
+	python3 - "$TT_TMP/lb.json" <<'PY'
+import json, sys
+rep = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]
+w = [r for r in rep["rows"] if r["name"] == "wait4" and r["comm"] == "sysload"]
+ok = w and w[0]["status"] == "same" and w[0]["ratio"] > 0 and "delta_p99_ns" in w[0] \
+    and w[0]["base_p50_ns"] > 0
+sys.exit(0 if ok else 1)
+PY
+	ok $? "--view latency --baseline: wait4 same, with its p50 ratio and p99 change"
+	"$TRACETOP" -b --view latency -d 0.5 -n 1 --baseline "$TT_TMP/la.json" \
+		-- "$WORKLOADS/sysload" forks 200 >"$TT_TMP/lt.txt" 2>/dev/null
+	like "$(cat "$TT_TMP/lt.txt")" "wait4 .*\[p50 [-+][0-9.]+[num]?s x[0-9.]+, p99 [-+][0-9.]+[num]?s\]" \
+		"latency text: [p50 DELTA RATIO, p99 DELTA] after the row"
+else
+	why="no latency view here: $(head -c 200 "$TT_TMP/la.err")"
+	for name in "latency --baseline exits 0" "latency --baseline JSON" "latency text"; do
+		skip "$why" "$name"
+	done
+fi
+
 # bad baselines: clear errors, non-zero exits
 printf '{"view":"top","rows":[{' >"$TT_TMP/bad.json"
 "$TRACETOP" -b -p "$pid" -n 1 --baseline "$TT_TMP/bad.json" >/dev/null 2>"$TT_TMP/bad.err"
