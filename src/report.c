@@ -201,7 +201,7 @@ report_gone_text(void *arg, const struct report_info *ri, const struct diff_row 
 	report_diff_cells(r, true, delta, sizeof delta, ratio, sizeof ratio);
 	if (ri->cg != NULL)
 		fprintf(arg, "%7.2f%% ", 0.0);
-	fprintf(arg, "%7.2f%% %9d %8s %7s  %-16s %7s  ", 0.0, 0, delta, ratio, comm, pid);
+	fprintf(arg, "%7.2f%% %9d  %8s %7s  %-16s %7s  ", 0.0, 0, delta, ratio, comm, pid);
 	if (ri->group & HIST_GROUP_TID)
 		fprintf(arg, "%7s  ", "-");
 	if (ri->cgroup)
