@@ -101,6 +101,7 @@ batch_report(struct batch_view *v, const struct frame *f)
 		    .group = o->group,
 		    .chain_depth = o->max_stack,
 		    .base = v->has_base ? &v->base : NULL,
+		    .sort_delta = o->sort_delta,
 		};
 
 		if (o->format == FORMAT_FOLDED)

@@ -78,7 +78,8 @@ static const struct opt_def opt_defs[] = {
      "graph of the last refresh) or pprof (the window's profile, gzipped, at the end)"},
     {"sort", 's', "KEYS",
      "group rows by the KEYS comm, pid, tid, cgroup, dso, sym (default comm,dso,sym) and "
-     "sort them in the order given (overhead, samples and children sort too)"},
+     "sort them in the order given (overhead, samples and children sort too; delta: by "
+     "the change against --baseline)"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",
@@ -351,6 +352,33 @@ options_duration(const char *name, const char *arg, double *out, struct tt_err *
 	return 0;
 }
 
+/* -s KEYS: hist's sort keys, and "delta" (the change against --baseline)
+ * among them, taken out: rows by their change, then by the others. */
+static int
+options_sort(struct options *o, const char *arg, struct tt_err *err)
+{
+	char *copy = xstrdup(arg), *rest = xmalloc(strlen(arg) + 1), *save = NULL, *w;
+	size_t n = 0;
+	int rc;
+
+	o->sort_delta = false;
+	for (w = strtok_r(copy, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
+		size_t b = strspn(w, " \t"), e = strlen(w);
+
+		while (e > b && (w[e - 1] == ' ' || w[e - 1] == '\t'))
+			e--;
+		if (e - b == 5 && strncmp(w + b, "delta", 5) == 0)
+			o->sort_delta = true;
+		else
+			n += (size_t)sprintf(rest + n, "%s%s", n ? "," : "", w);
+	}
+	rest[n] = '\0';
+	rc = hist_parse_sort(!o->sort_delta ? arg : n ? rest : "overhead", o->sort, err);
+	free(copy);
+	free(rest);
+	return rc;
+}
+
 /* Apply one parsed option. */
 static int
 options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
@@ -506,7 +534,7 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return 0;
 	case 's':
 		o->sort_given = true;
-		return hist_parse_sort(arg, o->sort, err);
+		return options_sort(o, arg, err);
 	case 'z':
 		o->zero = true;
 		return 0;
@@ -734,6 +762,9 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		return err_set(
 		    err, "--baseline adds its changes to text or json reports, not --format %s",
 		    format_names[o->format]);
+	if (o->sort_delta && o->baseline == NULL)
+		return err_set(err, "-s delta sorts rows by their change against a baseline: add "
+		                    "--baseline FILE (on the screen, B marks one: sort by Delta)");
 	if (o->children && o->callgraph == CALLGRAPH_NONE)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);

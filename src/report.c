@@ -170,6 +170,38 @@ report_row_change(const struct report_info *ri, const struct hist_row *r, char *
 	return diff_change(ri->base, DIFF_TOP, key, r->overhead, 0);
 }
 
+/* qsort_r order of row indices by their change, most gained first. */
+static int
+report_delta_cmp(const void *a, const void *b, void *arg)
+{
+	const double *d = arg;
+	double x = d[*(const size_t *)a], y = d[*(const size_t *)b];
+
+	return x != y ? (x < y ? 1 : -1) : CMP3(*(const size_t *)a, *(const size_t *)b);
+}
+
+/* The order rows print in: by their change with -s delta (a malloc'd
+ * array of snap->n indices), else NULL: as sorted. */
+static size_t *
+report_order(const struct report_info *ri, const struct hist_snapshot *snap)
+{
+	size_t *ord;
+	double *d;
+	char key[8192];
+
+	if (ri->base == NULL || !ri->sort_delta || snap->n == 0)
+		return NULL;
+	ord = xmalloc(snap->n * sizeof *ord);
+	d = xmalloc(snap->n * sizeof *d);
+	for (size_t i = 0; i < snap->n; i++) {
+		ord[i] = i;
+		d[i] = report_row_change(ri, &snap->rows[i], key, sizeof key).delta;
+	}
+	qsort_r(ord, snap->n, sizeof *ord, report_delta_cmp, d);
+	free(d);
+	return ord;
+}
+
 /* The baseline's rows that snap lacks (calls back with each one's
  * change and arg), in the baseline's order of shares. */
 static void
@@ -215,7 +247,7 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 {
 	char comm[64], cgroup[256], dso[256], sym[4096], pid[16];
 	bool tid = ri->group & HIST_GROUP_TID;
-	size_t i, n = snap->n;
+	size_t i, n = snap->n, *ord = report_order(ri, snap);
 
 	if (ri->max_rows && n > ri->max_rows)
 		n = ri->max_rows;
@@ -239,7 +271,7 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, "%-16s ", "Cgroup");
 	fprintf(out, "%-24s %s\n", "Shared Object", "Symbol");
 	for (i = 0; i < n; i++) {
-		const struct hist_row *r = &snap->rows[i];
+		const struct hist_row *r = &snap->rows[ord != NULL ? ord[i] : i];
 
 		report_comm(r->entry, comm, sizeof comm);
 		report_dso(r->entry, dso, sizeof dso);
@@ -270,6 +302,7 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	}
 	if (ri->base != NULL)
 		report_gone(ri, snap, report_gone_text, out);
+	free(ord);
 	fputc('\n', out);
 	fflush(out);
 }
@@ -425,7 +458,7 @@ report_gone_json(void *arg, const struct report_info *ri, const struct diff_row 
 void
 report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
-	size_t i, n = snap->n;
+	size_t i, n = snap->n, *ord = report_order(ri, snap);
 
 	if (ri->max_rows && n > ri->max_rows)
 		n = ri->max_rows;
@@ -449,7 +482,7 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	}
 	fputs(",\"rows\":[", out);
 	for (i = 0; i < n; i++) {
-		const struct hist_row *r = &snap->rows[i];
+		const struct hist_row *r = &snap->rows[ord != NULL ? ord[i] : i];
 		const struct hist_entry *e = r->entry;
 		const char *dso = "[unknown]";
 
@@ -493,6 +526,7 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 
 		report_gone(ri, snap, report_gone_json, &g);
 	}
+	free(ord);
 	fputs("]}\n", out);
 	fflush(out);
 }

@@ -446,6 +446,8 @@ top_init(struct tui *t)
 	table_sort_by(&p->list.table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
 	              true);
 	top_cgroup_init(p, t);
+	if (t->opts != NULL && t->opts->sort_delta) /* -s delta with --baseline */
+		table_sort_by(&p->list.table, p->delta_col, true);
 	return p;
 }
 

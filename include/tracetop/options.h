@@ -98,6 +98,7 @@ struct options {
 	double history;       /* --history: seconds kept (default 600; 0: none) */
 	bool history_dump;    /* --history-dump */
 	const char *baseline; /* --baseline FILE, or NULL */
+	bool sort_delta;      /* -s delta: Top rows by their change against it */
 	const char *diff_a;   /* --diff A B: the two reports, or NULL */
 	const char *diff_b;
 };

@@ -33,6 +33,7 @@ struct report_info {
 	/* --baseline: each row's change against it (Delta, Ratio; JSON
 	 * status, delta_pct, ratio), and its rows gone since at the end */
 	const struct diff_set *base;
+	bool sort_delta; /* with base: rows by their change, most gained first (-s delta) */
 };
 
 /* The call graph roots a row of grouping group stands for: its command,

@@ -64,7 +64,7 @@ PY
 
 profile base 5:3:2
 ok $? "baseline run (50/30/20) exits 0" || diag "$(cat "$TT_TMP/base.err")"
-profile cur 2:3:5 --baseline "$TT_TMP/base.json"
+profile cur 2:3:5 --baseline "$TT_TMP/base.json" -s delta
 ok $? "-b --baseline run (20/30/50) exits 0" || diag "$(cat "$TT_TMP/cur.err")"
 res=$(deltas "$TT_TMP/cur.json")
 near "$res" split_alpha=same:-30 split_beta=same:0 split_gamma=same:30
@@ -78,6 +78,14 @@ g = [r for r in rep["rows"] if r.get("symbol") == "split_gamma" and r["comm"] ==
 sys.exit(0 if 2.0 < g["ratio"] < 3.2 and abs(g["base_pct"] - 20) < 4 else 1)
 PY
 ok $? "--baseline JSON: split_gamma's ratio about x2.5 of its base 20 %"
+python3 - "$TT_TMP/cur.json" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["rows"]
+d = [r["delta_pct"] for r in rows if r["status"] != "gone"]
+syms = [r["symbol"] for r in rows if r.get("comm") == "diffsplit" and r["symbol"].startswith("split_")]
+sys.exit(0 if d == sorted(d, reverse=True) and syms == ["split_gamma", "split_beta", "split_alpha"] else 1)
+PY
+ok $? "-s delta: rows by their change, most gained first (gamma, beta, alpha)"
 
 # the same two reports compared after the fact
 "$TRACETOP" --diff "$TT_TMP/base.json" "$TT_TMP/cur.json" --format json >"$TT_TMP/d.json" \

@@ -369,6 +369,15 @@ test_diff(void **state)
 	assert_int_equal(o.format, FORMAT_JSON);
 	assert_null(o.argv);
 	options_free(&o);
+	parse_ok(&o, ARGS("-b", "-s", "pid, delta", "--baseline", "base.json"));
+	assert_true(o.sort_delta);
+	assert_int_equal(o.sort[0], HIST_SORT_PID);
+	assert_int_equal(o.sort[1], HIST_SORT_END);
+	options_free(&o);
+	parse_ok(&o, ARGS("-s", "delta", "--baseline", "base.json"));
+	assert_true(o.sort_delta);
+	assert_int_equal(o.sort[0], HIST_SORT_OVERHEAD);
+	options_free(&o);
 	parse_ok(&o, ARGS("-b", "--baseline", "base.json", "--view", "latency"));
 	assert_string_equal(o.baseline, "base.json");
 	assert_null(o.diff_a);
@@ -495,6 +504,8 @@ test_errors(void **state)
 	    {{"--diff", "a", "b", "--format", "csv"}, {"--diff prints text or json", "csv"}},
 	    {{"--baseline", "x", "--diff", "a", "b"}, {"drop --baseline"}},
 	    {{"--baseline", "x", "--view", "trace"}, {"--baseline compares", "--view trace"}},
+	    {{"-s", "comm,delta"}, {"-s delta", "add --baseline FILE"}},
+	    {{"-s", "delta,bogus", "--baseline", "x"}, {"unknown sort key 'bogus'"}},
 	    {{"-b", "--baseline", "x", "--format", "pprof"}, {"--baseline", "pprof"}},
 	    {{"--format", "csv"}, {"csv is for the system view (--view system)", "--view top"}},
 	    {{"--view", "counters", "--format", "csv"}, {"csv", "counters"}},
