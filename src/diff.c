@@ -379,7 +379,6 @@ diff_load_top(struct diff_set *s, const struct json *rep, const char *name, size
 	}
 	for (size_t i = 0; i < rows->n; i++) {
 		const struct json *r = &rows->items[i];
-		const struct json *inl = json_get(r, "inlined");
 		struct diff_top_fields f = {
 		    .comm = diff_json_text(r, "comm"),
 		    .cgroup = diff_json_text(r, "cgroup"),
@@ -387,7 +386,7 @@ diff_load_top(struct diff_set *s, const struct json *rep, const char *name, size
 		    .sym = diff_json_text(r, "symbol"),
 		    .pid = diff_json_int(r, "pid"),
 		    .tid = diff_json_int(r, "tid"),
-		    .inlined = inl != NULL && inl->type == JSON_BOOL && inl->boolean,
+		    .inlined = json_get_true(r, "inlined"),
 		};
 		const char *st = json_get_str(r, "status");
 		double share, samples = 0;
@@ -415,9 +414,9 @@ diff_load_counters(struct diff_set *s, const struct json *rep, const char *name,
 	if (rows == NULL)
 		return -1;
 	for (size_t i = 0; i < rows->n; i++) {
-		const struct json *r = &rows->items[i], *metric = json_get(r, "metric");
+		const struct json *r = &rows->items[i];
 		const char *event = json_get_str(r, "event");
-		bool is_metric = metric != NULL && metric->type == JSON_BOOL && metric->boolean;
+		bool is_metric = json_get_true(r, "metric");
 		double v, total = 0;
 
 		if (event == NULL)

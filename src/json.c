@@ -373,6 +373,15 @@ json_get_str(const struct json *v, const char *key)
 	return m != NULL && m->type == JSON_STRING ? m->string : NULL;
 }
 
+/* A boolean member that is true. */
+bool
+json_get_true(const struct json *v, const char *key)
+{
+	const struct json *m = json_get(v, key);
+
+	return m != NULL && m->type == JSON_BOOL && m->boolean;
+}
+
 /* A number member. */
 bool
 json_get_num(const struct json *v, const char *key, double *out)

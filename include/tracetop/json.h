@@ -45,6 +45,9 @@ const struct json *json_get(const struct json *v, const char *key);
 /* Member key as a string, or NULL when absent or not a string. */
 const char *json_get_str(const struct json *v, const char *key);
 
+/* Member key is true (false when absent or not a boolean). */
+bool json_get_true(const struct json *v, const char *key);
+
 /* Member key as a number into *out: false when absent or not a number. */
 bool json_get_num(const struct json *v, const char *key, double *out);
 
