@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tracetop/batch.h"
+#include "tracetop/diff.h"
 #include "tracetop/flame.h"
 #include "tracetop/session.h"
 #include "tracetop/report-counters.h"
@@ -66,6 +67,8 @@ struct batch_view {
 	uint64_t start_ns;              /* latency view: when the run began */
 	struct flame flame;             /* flame view and SVG: the last refresh's */
 	bool no_stacks;                 /* said that there are no call stacks */
+	struct diff_set base;           /* --baseline: the rows compared with */
+	bool has_base;
 };
 
 /* Print one refresh of every event. */
@@ -97,6 +100,8 @@ batch_report(struct batch_view *v, const struct frame *f)
 		    .cgroup = hist_sort_has(o->sort, HIST_SORT_CGROUP),
 		    .group = o->group,
 		    .chain_depth = o->max_stack,
+		    .base = v->has_base ? &v->base : NULL,
+		    .sort_delta = o->sort_delta,
 		};
 
 		if (o->format == FORMAT_FOLDED)
@@ -233,6 +238,7 @@ batch_counters_report(struct batch_view *v, const struct frame *f)
 	    .time = snaps[0].elapsed,
 	    .interval = snaps[0].interval,
 	    .header = v->reports == 0,
+	    .base = v->has_base ? &v->base : NULL,
 	};
 	/* text shows the notice when it changes, JSON in every object */
 	if (notice != NULL && (v->o->format == FORMAT_JSON || strcmp(notice, v->notice) != 0))
@@ -360,6 +366,7 @@ batch_latency_report(struct batch_view *v, const struct frame *f)
 	    .time = (double)(f->time_ns - v->start_ns) / 1e9,
 	    .max_rows = v->o->rows,
 	    .header = v->reports == 0,
+	    .base = v->has_base ? &v->base : NULL,
 	};
 
 	if (!f->has_latency)
@@ -456,6 +463,41 @@ batch_svg_flush(struct batch_view *v)
 	batch_svg_write(v, session_frame(v->s));
 }
 
+/* --baseline: load it; it must have the view's kind of rows, and Top's
+ * grouped as this run's. 0, or 1 after saying why. */
+static int
+batch_baseline(struct batch_view *v)
+{
+	const struct options *o = v->o;
+	enum diff_kind k = o->view == VIEW_COUNTERS  ? DIFF_COUNTERS
+	                   : o->view == VIEW_LATENCY ? DIFF_LATENCY
+	                                             : DIFF_TOP;
+	static const char *const views[DIFF_NKINDS] = {"top", "counters", "latency"};
+	char g[64];
+	struct tt_err err;
+
+	if (o->baseline == NULL)
+		return 0;
+	if (diff_set_load_file(&v->base, o->baseline, &err) != 0) {
+		fprintf(stderr, "tracetop: --baseline: %s\n", err.msg);
+		return 1;
+	}
+	v->has_base = true;
+	if (!v->base.has[k]) {
+		fprintf(stderr,
+		        "tracetop: --baseline: %s has no %s report: make it with tracetop -b "
+		        "--format json --view %s\n",
+		        o->baseline, views[k], views[k]);
+		return 1;
+	}
+	if (k == DIFF_TOP && v->base.group != o->group) {
+		fprintf(stderr, "tracetop: --baseline: %s groups its rows by %s: add -s %s\n",
+		        o->baseline, hist_group_name(v->base.group, g, sizeof g), g);
+		return 1;
+	}
+	return 0;
+}
+
 /* Run the view o->view asks for until done. */
 int
 batch_run(struct session *s, const struct options *o, FILE *out)
@@ -494,7 +536,12 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 		                "redirect the output\n");
 		return 1;
 	}
+	if (batch_baseline(&v) != 0) {
+		diff_set_free(&v.base);
+		return 1;
+	}
 	status = batch_loop(&v);
+	diff_set_free(&v.base);
 	report_system_state_free(&v.sys);
 	flame_free(&v.flame);
 	if (v.no_stacks)

@@ -13,6 +13,8 @@
 
 #include "tracetop/batch.h"
 #include "tracetop/counters.h"
+#include "tracetop/diff.h"
+#include "tracetop/report-diff.h"
 #include "tracetop/rcfile.h"
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
@@ -559,6 +561,49 @@ setup_unload(struct options *o)
 	free(o->rc_path);
 }
 
+/* --diff A B: load both reports, print every row's change. */
+static int
+diff_reports(const struct options *o)
+{
+	struct diff_set a, b;
+	struct tt_err err;
+	int status = 0;
+
+	if (diff_set_load_file(&a, o->diff_a, &err) != 0) {
+		fprintf(stderr, "tracetop: --diff: %s\n", err.msg);
+		return EXIT_RUNTIME;
+	}
+	if (diff_set_load_file(&b, o->diff_b, &err) != 0) {
+		fprintf(stderr, "tracetop: --diff: %s\n", err.msg);
+		diff_set_free(&a);
+		return EXIT_RUNTIME;
+	}
+	if (a.has[DIFF_TOP] && b.has[DIFF_TOP] && a.group != b.group) {
+		char ga[64], gb[64];
+
+		fprintf(stderr,
+		        "tracetop: --diff: %s groups its rows by %s, %s by %s: make both with the "
+		        "same -s\n",
+		        o->diff_a, hist_group_name(a.group, ga, sizeof ga), o->diff_b,
+		        hist_group_name(b.group, gb, sizeof gb));
+		status = EXIT_RUNTIME;
+	} else if (!(a.has[DIFF_TOP] && b.has[DIFF_TOP]) &&
+	           !(a.has[DIFF_COUNTERS] && b.has[DIFF_COUNTERS]) &&
+	           !(a.has[DIFF_LATENCY] && b.has[DIFF_LATENCY])) {
+		fprintf(stderr,
+		        "tracetop: --diff: %s and %s have no view in common (top, counters "
+		        "or latency)\n",
+		        o->diff_a, o->diff_b);
+		status = EXIT_RUNTIME;
+	} else if (o->format == FORMAT_JSON)
+		report_diff_json(stdout, &a, &b, o->diff_a, o->diff_b);
+	else
+		report_diff_text(stdout, &a, &b, o->diff_a, o->diff_b);
+	diff_set_free(&a);
+	diff_set_free(&b);
+	return status == 0 && ferror(stdout) ? EXIT_RUNTIME : status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -577,6 +622,11 @@ main(int argc, char **argv)
 	}
 	if (o.cleanup) {
 		status = cleanup();
+		options_free(&o);
+		return status;
+	}
+	if (o.diff_a != NULL) {
+		status = diff_reports(&o);
 		options_free(&o);
 		return status;
 	}

@@ -41,6 +41,8 @@ enum {
 	OPT_HISTORY_DUMP,
 	OPT_MAX_STACK,
 	OPT_NO_CONFIG,
+	OPT_BASELINE,
+	OPT_DIFF,
 };
 
 /* Default and limits of the user stack copied per sample in dwarf mode. */
@@ -76,7 +78,8 @@ static const struct opt_def opt_defs[] = {
      "graph of the last refresh) or pprof (the window's profile, gzipped, at the end)"},
     {"sort", 's', "KEYS",
      "group rows by the KEYS comm, pid, tid, cgroup, dso, sym (default comm,dso,sym) and "
-     "sort them in the order given (overhead, samples and children sort too)"},
+     "sort them in the order given (overhead, samples and children sort too; delta: by "
+     "the change against --baseline)"},
     {"zero", 'z', NULL, "zero the counts every refresh instead of decaying them"},
     {"graph", 'g', NULL, "record call stacks with frame pointers (--call-graph fp)"},
     {"call-graph", OPT_CALL_GRAPH, "MODE",
@@ -91,6 +94,12 @@ static const struct opt_def opt_defs[] = {
      "record the session into FILE as it runs (every refresh, symbolized; replay with -r)"},
     {"replay", 'r', "FILE",
      "replay a recording made with -w: the screen (or -b reports) from FILE, nothing sampled"},
+    {"baseline", OPT_BASELINE, "FILE",
+     "show each Top, counter and latency row's change against FILE, a report of "
+     "tracetop -b --format json (new and gone rows marked)"},
+    {"diff", OPT_DIFF, "A B",
+     "compare the reports A and B (each from tracetop -b --format json): every row's change, "
+     "most changed first, as text or --format json; then exit"},
     {"max-stack", OPT_MAX_STACK, "N",
      "batch text with call stacks: print at most N caller levels under each row (default 16)"},
     {"rows", OPT_ROWS, "N", "print at most N rows per batch report (default all)"},
@@ -348,6 +357,33 @@ options_duration(const char *name, const char *arg, double *out, struct tt_err *
 	return 0;
 }
 
+/* -s KEYS: hist's sort keys, and "delta" (the change against --baseline)
+ * among them, taken out: rows by their change, then by the others. */
+static int
+options_sort(struct options *o, const char *arg, struct tt_err *err)
+{
+	char *copy = xstrdup(arg), *rest = xmalloc(strlen(arg) + 1), *save = NULL, *w;
+	size_t n = 0;
+	int rc;
+
+	o->sort_delta = false;
+	for (w = strtok_r(copy, ",", &save); w != NULL; w = strtok_r(NULL, ",", &save)) {
+		size_t b = strspn(w, " \t"), e = strlen(w);
+
+		while (e > b && (w[e - 1] == ' ' || w[e - 1] == '\t'))
+			e--;
+		if (e - b == 5 && strncmp(w + b, "delta", 5) == 0)
+			o->sort_delta = true;
+		else
+			n += (size_t)sprintf(rest + n, "%s%s", n ? "," : "", w);
+	}
+	rest[n] = '\0';
+	rc = hist_parse_sort(!o->sort_delta ? arg : n ? rest : "overhead", o->sort, err);
+	free(copy);
+	free(rest);
+	return rc;
+}
+
 /* Apply one parsed option. */
 static int
 options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
@@ -502,9 +538,15 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 	case OPT_HISTORY_DUMP:
 		o->history_dump = true;
 		return 0;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		return 0;
+	case OPT_DIFF:
+		o->diff_a = arg;
+		return 0;
 	case 's':
 		o->sort_given = true;
-		return hist_parse_sort(arg, o->sort, err);
+		return options_sort(o, arg, err);
 	case 'z':
 		o->zero = true;
 		return 0;
@@ -608,6 +650,24 @@ options_replay_check(const struct options *o, struct tt_err *err)
 	return 0;
 }
 
+/* --diff A B: two reports, printed as text or JSON. */
+static int
+options_diff(struct options *o, int argc, char **argv, struct tt_err *err)
+{
+	if (o->diff_b == NULL)
+		return err_set(err, "--diff needs two reports: --diff A B (each from tracetop -b "
+		                    "--format json)");
+	if (optind < argc)
+		return err_set(err, "--diff compares two reports, A and B: unexpected '%s'",
+		               argv[optind]);
+	if (o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		return err_set(err, "--diff prints text or json, not --format %s",
+		               format_names[o->format]);
+	if (o->baseline != NULL)
+		return err_set(err, "--diff A B compares A with B: drop --baseline");
+	return 0;
+}
+
 /* Parse the command line into o. */
 int
 options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
@@ -635,6 +695,12 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		int before = optind;
 
 		c = getopt_long(argc, argv, shorts, longs, NULL);
+		/* --diff A B: B is the first word that is no option; options may follow it */
+		if (c == -1 && o->diff_a != NULL && o->diff_b == NULL && optind < argc &&
+		    strcmp(argv[optind - 1], "--") != 0) {
+			o->diff_b = argv[optind++];
+			continue;
+		}
 		if (c == -1)
 			break;
 		if (c == '?' || c == ':') {
@@ -647,6 +713,8 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 			return -1;
 		mmap_given |= c == 'm';
 	}
+	if (o->diff_a != NULL)
+		return options_diff(o, argc, argv, err);
 	if (optind < argc) {
 		if (strcmp(argv[optind - 1], "--") != 0)
 			return err_set(err, "unexpected argument '%s' (a command goes after --)",
@@ -722,6 +790,19 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 		               view_names[o->view]);
 	if (o->annotate && (o->format == FORMAT_FOLDED || o->format == FORMAT_PPROF))
 		return err_set(err, "--annotate prints text or json, not folded stacks or pprof");
+	if (o->baseline != NULL && o->view != VIEW_TOP && o->view != VIEW_COUNTERS &&
+	    o->view != VIEW_LATENCY)
+		return err_set(err,
+		               "--baseline compares the top, counters and latency views, not "
+		               "--view %s",
+		               view_names[o->view]);
+	if (o->baseline != NULL && o->batch && o->format != FORMAT_TEXT && o->format != FORMAT_JSON)
+		return err_set(
+		    err, "--baseline adds its changes to text or json reports, not --format %s",
+		    format_names[o->format]);
+	if (o->sort_delta && o->baseline == NULL)
+		return err_set(err, "-s delta sorts rows by their change against a baseline: add "
+		                    "--baseline FILE (on the screen, B marks one: sort by Delta)");
 	if (o->children && o->callgraph == CALLGRAPH_NONE && o->replay == NULL)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);

@@ -5,6 +5,7 @@
 
 #include "tracetop/cgroup.h"
 #include "tracetop/report-counters.h"
+#include "tracetop/report-diff.h"
 #include "tracetop/report.h"
 
 /* The scope column: the key, the escaped command, whether it exited. */
@@ -38,6 +39,7 @@ text_row(FILE *out, const struct report_counters_info *ri, const struct counters
 {
 	const struct counters_row *r = &s->rows[i], *m = text_metric(s, i);
 	char event[256], scope[128], count[32];
+	struct diff_row d;
 
 	str_escape(event, sizeof event, r->event, strlen(r->event));
 	report_counters_scope(r, scope, sizeof scope);
@@ -63,6 +65,12 @@ text_row(FILE *out, const struct report_counters_info *ri, const struct counters
 		fprintf(out, "%12.3f /sec", r->rate);
 	if (r->supported && r->share < 0.9999)
 		fprintf(out, "  (%.2f%%)", 100.0 * r->share);
+	if (diff_counter_change(ri->base, r, &d)) {
+		char delta[32], ratio[32];
+
+		report_diff_cells(&d, false, delta, sizeof delta, ratio, sizeof ratio);
+		fprintf(out, "  [%s %s]", delta, ratio);
+	}
 	fputc('\n', out);
 }
 
@@ -76,7 +84,9 @@ report_counters_text(FILE *out, const struct report_counters_info *ri,
 		if (ri->notice != NULL)
 			fprintf(out, "# note: %s\n", ri->notice);
 		fprintf(out, "#%13s %18s %-4s %-24s %-24s  # %s\n", "time", "counts", "unit",
-		        "event", "scope", "metric or rate");
+		        "event", "scope",
+		        ri->base != NULL ? "metric or rate  [change of the rate: delta ratio]"
+		                         : "metric or rate");
 	}
 	for (size_t k = 0; k < n; k++)
 		for (size_t i = 0; i < snaps[k].n; i++)
@@ -87,8 +97,10 @@ report_counters_text(FILE *out, const struct report_counters_info *ri,
 
 /* One row as a JSON object. */
 static void
-json_row(FILE *out, const struct counters_row *r)
+json_row(FILE *out, const struct report_counters_info *ri, const struct counters_row *r)
 {
+	struct diff_row d;
+
 	fputs("{\"event\":", out);
 	report_json_string(out, r->event);
 	report_json_member(out, "scope", r->scope);
@@ -118,6 +130,8 @@ json_row(FILE *out, const struct counters_row *r)
 		fputs(",\"value\":null,\"rate\":null,\"total\":null,\"share\":null", out);
 	fprintf(out, ",\"supported\":%s", r->supported ? "true" : "false");
 	report_json_member(out, "reason", r->supported ? NULL : r->reason);
+	if (diff_counter_change(ri->base, r, &d))
+		report_diff_json_members(out, &d, "rate");
 	fputc('}', out);
 }
 
@@ -138,7 +152,7 @@ report_counters_json(FILE *out, const struct report_counters_info *ri,
 		for (size_t i = 0; i < snaps[k].n; i++) {
 			if (!first)
 				fputc(',', out);
-			json_row(out, &snaps[k].rows[i]);
+			json_row(out, ri, &snaps[k].rows[i]);
 			first = false;
 		}
 	fputs("]}\n", out);

@@ -7,6 +7,7 @@
 #include "tracetop/callgraph.h"
 #include "tracetop/offcpu.h"
 #include "tracetop/report-latency.h"
+#include "tracetop/report-diff.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
 
@@ -187,6 +188,45 @@ text_threads(FILE *out, const struct report_latency_info *ri, const struct frame
 	free(v);
 }
 
+/* A signed duration: "+1.05ms", "-850ns". */
+static void
+signed_ns(char *buf, size_t len, double ns)
+{
+	buf[0] = ns < 0 ? '-' : '+';
+	lat_format_ns(buf + 1, len - 1, (uint64_t)(ns < 0 ? -ns : ns));
+}
+
+/* A row's change of p50 as "+DELTA RATIO" (with p99's "+DELTA" after a
+ * comma when p99 is set); false without a baseline. */
+bool
+report_latency_change(const struct diff_set *base, const struct lat_row *r, bool p99, char *buf,
+                      size_t len)
+{
+	char d50[20], d99[20], ratio[24];
+	struct diff_row d;
+
+	if (!diff_latency_change(base, r, &d))
+		return false;
+	signed_ns(d50, sizeof d50, d.delta);
+	signed_ns(d99, sizeof d99, d.cur2 - d.base2);
+	if (d.status != DIFF_SAME)
+		snprintf(ratio, sizeof ratio, "%s", diff_status_name(d.status));
+	else
+		snprintf(ratio, sizeof ratio, "x%.2f", d.ratio);
+	snprintf(buf, len, p99 ? "%s %s, p99 %s" : "%s %s", d50, ratio, d99);
+	return true;
+}
+
+/* Text: " [p50 +DELTA RATIO, p99 +DELTA]" after a row, with a baseline. */
+static void
+text_change(FILE *out, const struct report_latency_info *ri, const struct lat_row *r)
+{
+	char change[80];
+
+	if (report_latency_change(ri->base, r, true, change, sizeof change))
+		fprintf(out, " [p50 %s]", change);
+}
+
 /* A table of the rows, then each row's histogram. */
 void
 report_latency_text(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
@@ -215,10 +255,12 @@ report_latency_text(FILE *out, const struct report_latency_info *ri, const struc
 		lat_format_ns(p99, sizeof p99, lat_hist_percentile(&r->hist, 99));
 		lat_format_ns(max, sizeof max, r->hist.max);
 		lat_format_ns(total, sizeof total, r->hist.total);
-		fprintf(out, " %-8s %-20s %8d %-16s %9llu %7llu %9.1f %8s %8s %8s %8s %8s\n",
+		fprintf(out, " %-8s %-20s %8d %-16s %9llu %7llu %9.1f %8s %8s %8s %8s %8s",
 		        lat_kind_name(r->kind), name, r->pid, comm,
 		        (unsigned long long)r->hist.count, (unsigned long long)r->hist.errors,
 		        r->rate, p50, p90, p99, max, total);
+		text_change(out, ri, r);
+		fputc('\n', out);
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct lat_row *r = &fl->rows[order[i]];
@@ -267,8 +309,10 @@ json_stacks(FILE *out, const struct callgraph *cg, const char *root)
 
 /* One row as a JSON object. */
 static void
-json_row(FILE *out, const struct lat_row *r, const struct callgraph *cg)
+json_row(FILE *out, const struct report_latency_info *ri, const struct lat_row *r,
+         const struct callgraph *cg)
 {
+	struct diff_row d;
 	unsigned first, last;
 	char comm[16];
 	bool any = lat_hist_range(&r->hist, &first, &last);
@@ -300,6 +344,11 @@ json_row(FILE *out, const struct lat_row *r, const struct callgraph *cg)
 	        (unsigned long long)r->hist.total, (unsigned long long)r->interval, r->rate);
 	if (r->stack != NULL)
 		json_stacks(out, cg, r->stack);
+	if (diff_latency_change(ri->base, r, &d)) {
+		report_diff_json_members(out, &d, "p50_ns");
+		fprintf(out, ",\"delta_p99_ns\":%.0f,\"base_p99_ns\":%.0f", d.cur2 - d.base2,
+		        d.base2);
+	}
 	fputc('}', out);
 }
 
@@ -348,7 +397,7 @@ report_latency_json(FILE *out, const struct report_latency_info *ri, const struc
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
 			fputc(',', out);
-		json_row(out, &fl->rows[order[i]], fl->offcpu);
+		json_row(out, ri, &fl->rows[order[i]], fl->offcpu);
 	}
 	fputc(']', out);
 	json_threads(out, fl);

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/report-diff.h"
 #include "tracetop/report.h"
 
 /* The symbol column of an entry in a form, escaped. */
@@ -161,13 +162,92 @@ report_mixed(const struct hist_row *r, unsigned field, const char *text)
 	return r->mixed & field ? "-" : text;
 }
 
+/* A row's change against the baseline. */
+static struct diff_row
+report_row_change(const struct report_info *ri, const struct hist_row *r, char *key, size_t len)
+{
+	diff_top_key(r->entry, ri->base->group, key, len);
+	return diff_change(ri->base, DIFF_TOP, key, r->overhead, 0);
+}
+
+/* qsort_r order of row indices by their change, most gained first. */
+static int
+report_delta_cmp(const void *a, const void *b, void *arg)
+{
+	const double *d = arg;
+	double x = d[*(const size_t *)a], y = d[*(const size_t *)b];
+
+	return x != y ? (x < y ? 1 : -1) : CMP3(*(const size_t *)a, *(const size_t *)b);
+}
+
+/* The order rows print in: by their change with -s delta (a malloc'd
+ * array of snap->n indices), else NULL: as sorted. */
+static size_t *
+report_order(const struct report_info *ri, const struct hist_snapshot *snap)
+{
+	size_t *ord;
+	double *d;
+	char key[8192];
+
+	if (ri->base == NULL || !ri->sort_delta || snap->n == 0)
+		return NULL;
+	ord = xmalloc(snap->n * sizeof *ord);
+	d = xmalloc(snap->n * sizeof *d);
+	for (size_t i = 0; i < snap->n; i++) {
+		ord[i] = i;
+		d[i] = report_row_change(ri, &snap->rows[i], key, sizeof key).delta;
+	}
+	qsort_r(ord, snap->n, sizeof *ord, report_delta_cmp, d);
+	free(d);
+	return ord;
+}
+
+/* The baseline's rows that snap lacks (calls back with each one's
+ * change and arg), in the baseline's order of shares. */
+static void
+report_gone(const struct report_info *ri, const struct hist_snapshot *snap,
+            void (*fn)(void *arg, const struct report_info *ri, const struct diff_row *r),
+            void *arg)
+{
+	struct diff_set cur = {0};
+	struct diff_row *rows;
+	size_t n;
+
+	diff_set_add_top(&cur, snap, ri->base->group);
+	diff_set_seal(&cur);
+	n = diff_compare(ri->base, &cur, DIFF_TOP, &rows);
+	for (size_t i = 0; i < n; i++)
+		if (rows[i].status == DIFF_GONE)
+			fn(arg, ri, &rows[i]);
+	free(rows);
+	diff_set_free(&cur);
+}
+
+/* A gone row as a text line: no share now, the fields its key has. */
+static void
+report_gone_text(void *arg, const struct report_info *ri, const struct diff_row *r)
+{
+	char comm[4096], pid[4096], dso[4096], sym[4096], delta[32], ratio[32];
+
+	report_diff_top_fields(r->key, ri->base->group, comm, pid, dso, sym, sizeof comm);
+	report_diff_cells(r, true, delta, sizeof delta, ratio, sizeof ratio);
+	if (ri->cg != NULL)
+		fprintf(arg, "%7.2f%% ", 0.0);
+	fprintf(arg, "%7.2f%% %9d  %8s %7s  %-16s %7s  ", 0.0, 0, delta, ratio, comm, pid);
+	if (ri->group & HIST_GROUP_TID)
+		fprintf(arg, "%7s  ", "-");
+	if (ri->cgroup)
+		fprintf(arg, "%-16s ", "-");
+	fprintf(arg, "%-24s [?] %s\n", dso, sym);
+}
+
 /* Print one refresh as a table. */
 void
 report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
 	char comm[64], cgroup[256], dso[256], sym[4096], pid[16];
 	bool tid = ri->group & HIST_GROUP_TID;
-	size_t i, n = snap->n;
+	size_t i, n = snap->n, *ord = report_order(ri, snap);
 
 	if (ri->max_rows && n > ri->max_rows)
 		n = ri->max_rows;
@@ -181,15 +261,17 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, "engine: %s (%s)\n", ri->engine, ri->engine_why ? ri->engine_why : "");
 	if (ri->cg != NULL)
 		fprintf(out, "%8s ", "Children");
-	fprintf(out, "%8s %9s  %-16s %7s  ", ri->cg ? "Self" : "Overhead", "Samples", "Command",
-	        "PID");
+	fprintf(out, "%8s %9s  ", ri->cg ? "Self" : "Overhead", "Samples");
+	if (ri->base != NULL)
+		fprintf(out, "%8s %7s  ", "Delta", "Ratio");
+	fprintf(out, "%-16s %7s  ", "Command", "PID");
 	if (tid)
 		fprintf(out, "%7s  ", "TID");
 	if (ri->cgroup)
 		fprintf(out, "%-16s ", "Cgroup");
 	fprintf(out, "%-24s %s\n", "Shared Object", "Symbol");
 	for (i = 0; i < n; i++) {
-		const struct hist_row *r = &snap->rows[i];
+		const struct hist_row *r = &snap->rows[ord != NULL ? ord[i] : i];
 
 		report_comm(r->entry, comm, sizeof comm);
 		report_dso(r->entry, dso, sizeof dso);
@@ -197,8 +279,15 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		if (ri->cg != NULL)
 			fprintf(out, "%7.2f%% ", r->children);
 		snprintf(pid, sizeof pid, "%d", r->entry->key.pid);
-		fprintf(out, "%7.2f%% %9llu  %-16s %7s  ", r->overhead,
-		        (unsigned long long)r->samples, report_mixed(r, HIST_GROUP_COMM, comm),
+		fprintf(out, "%7.2f%% %9llu  ", r->overhead, (unsigned long long)r->samples);
+		if (ri->base != NULL) {
+			char key[8192], delta[32], ratio[32];
+			struct diff_row d = report_row_change(ri, r, key, sizeof key);
+
+			report_diff_cells(&d, true, delta, sizeof delta, ratio, sizeof ratio);
+			fprintf(out, "%8s %7s  ", delta, ratio);
+		}
+		fprintf(out, "%-16s %7s  ", report_mixed(r, HIST_GROUP_COMM, comm),
 		        report_mixed(r, HIST_GROUP_PID, pid));
 		if (tid)
 			fprintf(out, "%7d  ", r->entry->key.tid);
@@ -211,6 +300,9 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		if (ri->cg != NULL && (ri->group & HIST_GROUP_SYM || ri->group == 0))
 			report_row_chains(out, ri, r);
 	}
+	if (ri->base != NULL)
+		report_gone(ri, snap, report_gone_text, out);
+	free(ord);
 	fputc('\n', out);
 	fflush(out);
 }
@@ -337,11 +429,36 @@ report_folded(FILE *out, const struct report_info *ri)
 	fflush(out);
 }
 
+/* Where gone rows go in a JSON array: whether one is its first item. */
+struct report_json_gone {
+	FILE *out;
+	bool first;
+};
+
+/* A gone row as a JSON object after the others. */
+static void
+report_gone_json(void *arg, const struct report_info *ri, const struct diff_row *r)
+{
+	char comm[4096], pid[4096], dso[4096], sym[4096];
+	struct report_json_gone *g = arg;
+	FILE *out = g->out;
+
+	report_diff_top_fields(r->key, ri->base->group, comm, pid, dso, sym, sizeof comm);
+	fputs(g->first ? "{\"overhead\":0.00,\"samples\":0" : ",{\"overhead\":0.00,\"samples\":0",
+	      out);
+	g->first = false;
+	report_json_member(out, "comm", comm);
+	report_json_member(out, "dso", dso);
+	report_json_member(out, "symbol", sym);
+	report_diff_json_members(out, r, "pct");
+	fputc('}', out);
+}
+
 /* Print one refresh as a JSON object on one line. */
 void
 report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
-	size_t i, n = snap->n;
+	size_t i, n = snap->n, *ord = report_order(ri, snap);
 
 	if (ri->max_rows && n > ri->max_rows)
 		n = ri->max_rows;
@@ -365,7 +482,7 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 	}
 	fputs(",\"rows\":[", out);
 	for (i = 0; i < n; i++) {
-		const struct hist_row *r = &snap->rows[i];
+		const struct hist_row *r = &snap->rows[ord != NULL ? ord[i] : i];
 		const struct hist_entry *e = r->entry;
 		const char *dso = "[unknown]";
 
@@ -396,8 +513,20 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, ",\"kernel\":%s", e->key.kernel ? "true" : "false");
 		if (ri->cg != NULL)
 			report_json_chains(out, ri->cg, r, ri->group);
+		if (ri->base != NULL) {
+			char key[8192];
+			struct diff_row d = report_row_change(ri, r, key, sizeof key);
+
+			report_diff_json_members(out, &d, "pct");
+		}
 		fputc('}', out);
 	}
+	if (ri->base != NULL) {
+		struct report_json_gone g = {.out = out, .first = n == 0};
+
+		report_gone(ri, snap, report_gone_json, &g);
+	}
+	free(ord);
 	fputs("]}\n", out);
 	fflush(out);
 }

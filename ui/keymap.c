@@ -160,6 +160,10 @@ static const struct keybind keymap[] = {
     {'R', false, "R", ACT_HIST_RANGE, SCOPE_GLOBAL, NULL,
      "history: start a range at the interval shown, step to its other end (again: drop it)"},
     {'L', false, "L", ACT_HIST_LIVE, SCOPE_GLOBAL, NULL, "history: back to now, the live view"},
+    {'B', false, "B", ACT_BASELINE, SCOPE_GLOBAL, NULL,
+     "diff: mark what the panes show (now, or the history's interval or range) as the baseline: "
+     "Top rows get Delta and Ratio (new, gone), counters and latency rows their change; again: "
+     "clear it"},
     {'d', false, "d", ACT_DELAY, SCOPE_GLOBAL, NULL, "change the refresh interval"},
     {'e', false, "e", ACT_NEXT_EVENT, SCOPE_GLOBAL, NULL, "show the next event given with -e"},
     {'m', false, "m", ACT_METERS, SCOPE_GLOBAL, NULL,

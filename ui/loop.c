@@ -86,6 +86,7 @@ tui_update(struct tui *t, const struct frame *f, unsigned reads)
 		t->frame = f;
 	}
 	if (reads & PANE_READS_SAMPLING) {
+		t->top_frame = f;
 		t->cg = ev != NULL ? ev->cg : NULL;
 		t->snap_samples = ev != NULL ? ev->samples : 0;
 		t->snap_rate = ev != NULL && f->sampling.stats.interval_secs > 0
@@ -225,6 +226,45 @@ loop_picker_key(struct tui *t, wint_t ch, bool is_key)
 	t->dirty = true;
 }
 
+/* Set the baseline (NULL clears it) and let the panes show it. */
+static void
+loop_set_baseline(struct tui *t, struct diff_set *base, const char *what)
+{
+	if (t->base != NULL)
+		diff_set_free(t->base);
+	free(t->base);
+	t->base = base;
+	t->base_seq++;
+	snprintf(t->base_what, sizeof t->base_what, "%s", what);
+}
+
+/* B: what the panes show becomes the baseline (the profile of the
+ * history's interval or range when one is shown); again: none. */
+static int
+loop_baseline(struct tui *t)
+{
+	struct diff_set *b;
+
+	if (t->base != NULL) {
+		loop_set_baseline(t, NULL, "");
+		tui_status(t, false, "baseline cleared");
+	} else {
+		b = xcalloc(1, sizeof *b);
+		diff_set_from_frame(b, t->top_frame != NULL ? t->top_frame : t->frame, t->frame,
+		                    t->event, DIFF_GROUP_ALL);
+		loop_set_baseline(t, b, t->history_label[0] ? t->history_label : "marked with B");
+		tui_status(
+		    t, false,
+		    "baseline: %zu functions, %zu counters, %zu latency rows (B again: clear)",
+		    b->n[DIFF_TOP], b->n[DIFF_COUNTERS], b->n[DIFF_LATENCY]);
+	}
+	if (t->frozen) /* the frozen rows compared, not new ones */
+		tui_update(t, t->top_frame, PANE_READS_SAMPLING);
+	else
+		tui_snapshot(t);
+	return REACT_REDRAW;
+}
+
 /* Actions that are the same on every pane. */
 static int
 loop_global(struct tui *t, enum action a)
@@ -254,6 +294,8 @@ loop_global(struct tui *t, enum action a)
 		session_set_zero(t->session, t->zero);
 		tui_status(t, false, "counts %s at each refresh", t->zero ? "zeroed" : "decayed");
 		return REACT_REDRAW;
+	case ACT_BASELINE:
+		return loop_baseline(t);
 	case ACT_FREEZE:
 		if (timeline_action(t, a) != REACT_IGNORED)
 			return REACT_REDRAW; /* with a history: on its newest interval */
@@ -598,6 +640,17 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 		fprintf(stderr, "tracetop: cannot set up signal handling: %s\n", strerror(errno));
 		return 1;
 	}
+	if (o->baseline != NULL) {
+		struct diff_set *b = xcalloc(1, sizeof *b);
+
+		if (diff_set_load_file(b, o->baseline, &err) != 0) {
+			fprintf(stderr, "tracetop: --baseline: %s\n", err.msg);
+			free(b);
+			close(l.sfd);
+			return 1;
+		}
+		loop_set_baseline(t, b, "--baseline");
+	}
 	if (screen_init(t->mouse) != 0) {
 		close(l.sfd);
 		return 1;
@@ -627,6 +680,7 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	picker_free(&t->picker);
 	timeline_free(t);
 	loop_free_panes(t);
+	loop_set_baseline(t, NULL, "");
 	close(l.sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (status != 0)

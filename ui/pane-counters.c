@@ -13,6 +13,7 @@
 #include "tracetop/counters.h"
 #include "tracetop/evspec.h"
 #include "tracetop/report-counters.h"
+#include "tracetop/report-diff.h"
 #include "tracetop/util.h"
 #include "ui/cntgrid.h"
 #include "ui/listpane.h"
@@ -27,6 +28,7 @@ enum cnt_col {
 	COL_TOTAL,
 	COL_SHARE,
 	COL_HIST,
+	COL_CHANGE, /* with a baseline (B, --baseline): the rate's change */
 	COL_NOTE,
 	COL_COUNT
 };
@@ -71,6 +73,13 @@ static const struct table_col cnt_cols[COL_COUNT] = {
                    .right = true,
                    .sortable = true},
     [COL_HIST] = {.title = "History", .width = 12, .min_width = 8, .priority = 1},
+    [COL_CHANGE] = {.title = "Change",
+                    .width = 14,
+                    .min_width = 6,
+                    .priority = 6,
+                    .right = true,
+                    .hidden = true,
+                    .sortable = true},
     [COL_NOTE] = {.title = "Note", .width = 8, .min_width = 4, .priority = 3, .flex = true},
 };
 
@@ -91,9 +100,21 @@ struct cnt {
 	size_t ncatalog, catalog_cap;
 	char **unsupported; /* while loading: those this machine cannot count */
 	size_t nunsupported, unsupported_cap;
-	int menu_pid; /* the process the Enter menu is about */
-	bool utf8;    /* block glyphs for the sparklines */
+	int menu_pid;                     /* the process the Enter menu is about */
+	bool utf8;                        /* block glyphs for the sparklines */
+	const struct tui *tui;            /* its baseline */
+	struct table_col cols[COL_COUNT]; /* Change shown only with a baseline */
 };
+
+/* How much a row changed since the baseline, for sorting (-1: no change
+ * known). */
+static double
+cnt_change_key(const struct cnt *p, const struct counters_row *r)
+{
+	struct diff_row d;
+
+	return diff_counter_change(p->tui->base, r, &d) ? diff_row_score(&d, false) : -1;
+}
 
 /* A count in a column: thousands grouped ("1,234,567"), or a time in
  * milliseconds for nanosecond events, or a metric's value. */
@@ -186,6 +207,13 @@ cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 		if (r->supported)
 			cnt_sparkline(r, p->utf8, buf, len);
 		break;
+	case COL_CHANGE: {
+		struct diff_row d;
+
+		if (diff_counter_change(p->tui->base, r, &d))
+			report_diff_text_cell(&d, false, buf, len);
+		break;
+	}
 	case COL_NOTE:
 		if (!r->supported)
 			snprintf(buf, len, "%s", r->reason ? r->reason : "");
@@ -227,7 +255,6 @@ cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
 	const struct counters_row *a = pa, *b = pb;
 	double x = 0, y = 0;
 
-	(void)ctx;
 	switch ((enum cnt_col)col) {
 	case COL_EVENT: {
 		int c = strcmp(a->event, b->event);
@@ -245,6 +272,9 @@ cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
 		break;
 	case COL_SHARE:
 		x = cnt_key(a, a->share), y = cnt_key(b, b->share);
+		break;
+	case COL_CHANGE:
+		x = cnt_change_key(ctx, a), y = cnt_change_key(ctx, b);
 		break;
 	default:
 		return cnt_natural(a, b);
@@ -307,7 +337,9 @@ cnt_init(struct tui *t)
 	struct cnt *p = xcalloc(1, sizeof *p);
 
 	p->utf8 = t->theme.utf8;
-	table_init(&p->list.table, cnt_cols, COL_COUNT, &cnt_table_ops, p);
+	p->tui = t;
+	memcpy(p->cols, cnt_cols, sizeof p->cols);
+	table_init(&p->list.table, p->cols, COL_COUNT, &cnt_table_ops, p);
 	cntgrid_init(&p->grid);
 	table_sort_by(&p->list.table, COL_SCOPE, false);
 	return p;
@@ -354,6 +386,7 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 
 	if (t->counters == NULL)
 		return;
+	p->cols[COL_CHANGE].hidden = t->base == NULL;
 	s = counters_scope(t->counters);
 	if (!(f->counters.taken & (1u << s)))
 		return; /* taken before the scope changed: the next frame has it */

@@ -36,6 +36,7 @@ enum lat_col {
 	COL_P99,
 	COL_MAX,
 	COL_TOTAL,
+	COL_CHANGE, /* with a baseline (B, --baseline): p50's change */
 	COL_HIST,
 	COL_NCOLS
 };
@@ -110,6 +111,13 @@ static const struct table_col lat_cols[COL_NCOLS] = {
                    .priority = 4,
                    .right = true,
                    .sortable = true},
+    [COL_CHANGE] = {.title = "P50 CHANGE",
+                    .width = 15,
+                    .min_width = 8,
+                    .priority = 6,
+                    .right = true,
+                    .hidden = true,
+                    .sortable = true},
     [COL_HIST] = {.title = "128ns..1s",
                   .width = (int)SPARK_CHARS,
                   .min_width = (int)SPARK_CHARS,
@@ -134,6 +142,8 @@ struct latpane {
 		char entry[160], ret[160];
 	} * timed;
 	size_t ntimed;
+	const struct tui *tui;            /* its baseline */
+	struct table_col cols[COL_NCOLS]; /* P50 CHANGE only with a baseline */
 };
 
 /* A row's histogram in one line of characters (the bucket's share of its
@@ -163,8 +173,8 @@ static void
 lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 {
 	const struct lat_row *r = row;
+	const struct latpane *p = ctx;
 
-	(void)ctx;
 	buf[0] = '\0';
 	switch ((enum lat_col)col) {
 	case COL_PID:
@@ -203,6 +213,9 @@ lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 	case COL_TOTAL:
 		lat_format_ns(buf, len, r->hist.total);
 		break;
+	case COL_CHANGE:
+		report_latency_change(p->tui->base, r, false, buf, len);
+		break;
 	case COL_HIST:
 		lat_sparkline(&r->hist, buf, len);
 		break;
@@ -213,8 +226,10 @@ lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
 
 /* A row's number in a column (0 for the text ones). */
 static double
-lat_number(const struct lat_row *r, size_t col)
+lat_number(const struct latpane *p, const struct lat_row *r, size_t col)
 {
+	struct diff_row d;
+
 	switch ((enum lat_col)col) {
 	case COL_PID:
 		return r->pid;
@@ -232,6 +247,8 @@ lat_number(const struct lat_row *r, size_t col)
 		return (double)lat_hist_percentile(&r->hist, 99);
 	case COL_MAX:
 		return (double)r->hist.max;
+	case COL_CHANGE: /* how far from the baseline's p50 */
+		return diff_latency_change(p->tui->base, r, &d) ? diff_row_score(&d, false) : -1;
 	case COL_TOTAL:
 	case COL_HIST:
 		return (double)r->hist.total;
@@ -245,10 +262,9 @@ static int
 lat_compare(const void *pa, const void *pb, size_t col, void *ctx)
 {
 	const struct lat_row *a = pa, *b = pb;
-	double x = lat_number(a, col), y = lat_number(b, col);
+	double x = lat_number(ctx, a, col), y = lat_number(ctx, b, col);
 	int c = 0;
 
-	(void)ctx;
 	if (col == COL_COMM)
 		c = strncmp(a->comm, b->comm, sizeof a->comm);
 	else if (col == COL_KIND)
@@ -317,7 +333,9 @@ lat_init(struct tui *t)
 	struct latpane *p = xcalloc(1, sizeof *p);
 
 	(void)t;
-	table_init(&p->list.table, lat_cols, COL_NCOLS, &lat_table_ops, p);
+	p->tui = t;
+	memcpy(p->cols, lat_cols, sizeof p->cols);
+	table_init(&p->list.table, p->cols, COL_NCOLS, &lat_table_ops, p);
 	table_sort_by(&p->list.table, COL_TOTAL, true);
 	return p;
 }
@@ -422,7 +440,7 @@ lat_update(void *pp, struct tui *t, const struct frame *f)
 	struct latpane *p = pp;
 	const struct frame_latency *fl = &f->latency;
 
-	(void)t;
+	p->cols[COL_CHANGE].hidden = t->base == NULL;
 	if (!f->has_latency)
 		return;
 	p->fl = fl;

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/diff.h"
 #include "tracetop/hist.h"
 #include "tracetop/sym-name.h"
 #include "ui/action.h"
@@ -20,6 +21,8 @@ enum top_col {
 	COL_CHILDREN, /* only with call stacks */
 	COL_OVERHEAD,
 	COL_SAMPLES,
+	COL_DELTA, /* B or --baseline: the change in points */
+	COL_RATIO, /* ... and as a ratio, or "new" / "gone" */
 	COL_COMM,
 	COL_PID,
 	COL_CGROUP,
@@ -48,6 +51,20 @@ struct top {
 	char sym_title[48];
 	enum sym_form form; /* names compact, with "…" where UTF-8 is allowed */
 	unsigned group;     /* HIST_GROUP_*: what rows are keyed by (g, --sort) */
+	/* with a baseline: each row's change (diff[i] for rows.rows[i]), the
+	 * baseline keyed by the grouping (cmp: proj, or the baseline when it
+	 * lacks fields of the grouping), and the made-up objects and names
+	 * of the rows gone since (their rows have members 0) */
+	struct diff_row *diff;
+	size_t diff_cap;
+	struct diff_set proj;
+	const struct diff_set *cmp;
+	unsigned cmp_group;
+	uint64_t proj_seq;
+	struct dso *gone_dso;
+	struct sym *gone_sym;
+	size_t gone_cap;
+	size_t delta_col, ratio_col; /* indices of the Delta and Ratio columns */
 };
 
 struct frame;
@@ -57,12 +74,36 @@ struct tui;
  * merged by the grouping (pane-top-rows.c). */
 void top_filter(struct top *p, const struct tui *t, const struct frame *f);
 
+/* With a baseline: each row's change, the rows gone since appended, the
+ * Delta and Ratio columns shown; without, hidden (pane-top-diff.c). */
+void top_diff_rows(struct top *p, const struct tui *t);
+
+/* A gone row (only the baseline has it): nothing to act on. */
+static inline bool
+top_gone(const struct hist_row *r)
+{
+	return r->members == 0;
+}
+
+/* The Delta or Ratio cell of row r (pane-top-diff.c). */
+void top_diff_cell(const struct top *p, const struct hist_row *r, enum top_col kind, char *buf,
+                   size_t len);
+
+/* Ascending order of two rows by their change (pane-top-diff.c). */
+int top_diff_compare(const struct top *p, const struct hist_row *a, const struct hist_row *b);
+
+/* Free the baseline's state (pane-top-diff.c). */
+void top_diff_free(struct top *p);
+
 /* g: group the rows by the next keys of the cycle (pane-top-rows.c). */
 int top_group_cycle(struct top *p, struct tui *t);
 
 /* Annotate r's function in the Annotate pane, with the samples of r
  * alone: its grouping's fields and the zooms' (pane-top-rows.c). */
 int top_annotate(struct top *p, struct tui *t, const struct hist_row *r);
+
+/* Say that a row gone since the baseline has nothing to act on. */
+int top_gone_status(struct tui *t);
 
 /* Rebuild the lines from the snapshot and hand them to the table;
  * select_id, unless 0, becomes the selected line (pane-top.c). */

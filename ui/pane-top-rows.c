@@ -42,6 +42,7 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 	p->rows.total_score = from != NULL ? from->total_score : 0;
 	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+	top_diff_rows(p, t); /* after: a gone row's unknown cgroup is not another one */
 }
 
 /* g: group the rows by the next keys of the cycle. */
@@ -66,6 +67,8 @@ top_annotate(struct top *p, struct tui *t, const struct hist_row *r)
 	unsigned mask = p->tree.group & ADDRHIST_WHO_FIELDS;
 	struct addrhist_who who;
 
+	if (top_gone(r))
+		return top_gone_status(t);
 	if (k->sym == NULL || k->dso == NULL) {
 		tui_status(t, false, "no symbol to annotate here");
 		return REACT_HANDLED | REACT_REDRAW;

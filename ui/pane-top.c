@@ -39,6 +39,21 @@ static const struct table_col top_cols[COL_COUNT] = {
                      .priority = 1,
                      .right = true,
                      .sortable = true},
+    /* shown with a baseline (B, --baseline) */
+    [COL_DELTA] = {.title = "Delta",
+                   .width = 7,
+                   .min_width = 6,
+                   .priority = 8,
+                   .right = true,
+                   .hidden = true,
+                   .sortable = true},
+    [COL_RATIO] = {.title = "Ratio",
+                   .width = 6,
+                   .min_width = 5,
+                   .priority = 5,
+                   .right = true,
+                   .hidden = true,
+                   .sortable = true},
     [COL_COMM] = {.title = "Command",
                   .width = 16,
                   .min_width = 7,
@@ -133,6 +148,10 @@ top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *bu
 	case COL_SAMPLES:
 		snprintf(buf, len, "%llu", (unsigned long long)r->samples);
 		break;
+	case COL_DELTA:
+	case COL_RATIO:
+		top_diff_cell(p, r, p->kind[col], buf, len);
+		break;
 	case COL_COMM:
 		report_comm(r->entry, buf, len);
 		break;
@@ -192,6 +211,9 @@ top_row_compare(const struct top *p, const struct hist_row *a, const struct hist
 		return top_cmp_num(a->entry->key.pid, b->entry->key.pid);
 	case COL_MARK:
 		return (int)a->entry->key.kernel - (int)b->entry->key.kernel;
+	case COL_DELTA:
+	case COL_RATIO:
+		return top_diff_compare(p, a, b);
 	default:
 		top_row_cell(p, a, col, x, sizeof x);
 		top_row_cell(p, b, col, y, sizeof y);
@@ -266,6 +288,8 @@ top_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 {
 	const struct top *p = ctx;
 
+	if (top_node(p, row) == NULL && top_gone(top_hist(row)))
+		return th->attr[TH_DIM]; /* only the baseline has it */
 	if (p->kind[col] != COL_MARK || top_node(p, row) != NULL)
 		return 0;
 	return th->attr[top_hist(row)->entry->key.kernel ? TH_KERNEL : TH_DIM];
@@ -409,6 +433,10 @@ top_init(struct tui *t)
 			p->sym_col = p->ncols;
 		if (k == COL_CGROUP)
 			p->cg_col = p->ncols;
+		if (k == COL_DELTA)
+			p->delta_col = p->ncols;
+		if (k == COL_RATIO)
+			p->ratio_col = p->ncols;
 		p->ncols++;
 	}
 	p->group = t->opts != NULL ? t->opts->group : HIST_GROUP_DEFAULT;
@@ -418,6 +446,8 @@ top_init(struct tui *t)
 	table_sort_by(&p->list.table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
 	              true);
 	top_cgroup_init(p, t);
+	if (t->opts != NULL && t->opts->sort_delta) /* -s delta with --baseline */
+		table_sort_by(&p->list.table, p->delta_col, true);
 	return p;
 }
 
@@ -428,6 +458,7 @@ top_free(void *pp)
 	struct top *p = pp;
 
 	table_free(&p->list.table);
+	top_diff_free(p);
 	calltree_free(&p->tree);
 	hist_snapshot_free(&p->rows);
 	free(p);
@@ -505,6 +536,14 @@ top_unzoom(struct top *p, struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
+/* A gone row has no process, object or function here to act on. */
+int
+top_gone_status(struct tui *t)
+{
+	tui_status(t, false, "a row gone since the baseline: nothing of it to act on now");
+	return REACT_HANDLED | REACT_REDRAW;
+}
+
 /* Open the Enter menu for the selected row. */
 static int
 top_row_menu(struct top *p, struct tui *t)
@@ -516,6 +555,8 @@ top_row_menu(struct top *p, struct tui *t)
 
 	if (r == NULL)
 		return REACT_HANDLED;
+	if (top_gone(r))
+		return top_gone_status(t);
 	report_comm(r->entry, comm, sizeof comm);
 	report_dso(r->entry, dso, sizeof dso);
 	report_symbol(r->entry, p->form, sym, sizeof sym);
@@ -595,6 +636,8 @@ top_time(struct tui *t, const struct hist_row *r)
 	const struct hist_key *k = &r->entry->key;
 
 	menu_close(&t->menu);
+	if (top_gone(r))
+		return top_gone_status(t);
 	if (k->sym == NULL || (!k->kernel && k->dso == NULL))
 		tui_status(t, false, "no symbol to time here");
 	else if (k->inlined)
@@ -643,6 +686,8 @@ top_action(void *pp, struct tui *t, enum action a)
 			tui_status(t, false, "no function selected: F shows one in the Flame pane");
 			return REACT_HANDLED | REACT_REDRAW;
 		}
+		if (top_gone(l->top))
+			return top_gone_status(t);
 		f = calltree_frame(l->top);
 		f.inlined = l->top->entry->key.inlined; /* the trie tells inlined frames apart */
 		pane_flame_open(t, &f);
@@ -675,7 +720,7 @@ top_menu(void *pp, struct tui *t, int id)
 
 	if (listpane_menu(&p->list, id) != REACT_IGNORED)
 		return REACT_REDRAW;
-	if (r == NULL)
+	if (r == NULL || top_gone(r))
 		return REACT_REDRAW;
 	switch (id) {
 	case MENU_ZOOM_PID:

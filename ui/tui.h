@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracetop/diff.h"
 #include "tracetop/engine.h"
 #include "tracetop/frame.h"
 #include "tracetop/hist.h"
@@ -145,6 +146,14 @@ struct tui {
 	int strip_lines;
 	void (*strip_draw)(struct tui *t, int y);
 	char history_label[64];
+	/* B or --baseline: what every Top, counter and latency row is
+	 * compared with (NULL: none); base_seq counts the baselines set, so
+	 * panes know theirs is stale; top_frame: the frame whose profile the
+	 * panes show (live, or the history's interval or range) */
+	struct diff_set *base;
+	uint64_t base_seq;
+	char base_what[64];
+	const struct frame *top_frame;
 	bool dirty; /* something to draw */
 	bool quit;
 };

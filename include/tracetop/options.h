@@ -96,10 +96,14 @@ struct options {
 	bool list_events;
 	bool help_keys; /* --help-keys */
 	bool help, version;
-	double history;     /* --history: seconds kept (default 600; 0: none) */
-	bool history_dump;  /* --history-dump */
-	const char *record; /* -w/--record FILE, or NULL */
-	const char *replay; /* -r/--replay FILE, or NULL */
+	double history;       /* --history: seconds kept (default 600; 0: none) */
+	bool history_dump;    /* --history-dump */
+	const char *record;   /* -w/--record FILE, or NULL */
+	const char *replay;   /* -r/--replay FILE, or NULL */
+	const char *baseline; /* --baseline FILE, or NULL */
+	bool sort_delta;      /* -s delta: Top rows by their change against it */
+	const char *diff_a;   /* --diff A B: the two reports, or NULL */
+	const char *diff_b;
 };
 
 /* Parse argv. 0 on success; -1 with err for a usage error (exit 2). */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "tracetop/counters.h"
+#include "tracetop/diff.h"
 
 struct report_counters_info {
 	const char *target; /* what is counted */
@@ -16,6 +17,9 @@ struct report_counters_info {
 	double time;        /* seconds since counting began */
 	double interval;    /* seconds of this refresh */
 	bool header;        /* text: print the column titles (and the notice) */
+	/* --baseline: each row's change of rate (a metric: of value) against
+	 * it (text: after the rate; JSON: status, delta_rate, ratio) */
+	const struct diff_set *base;
 };
 
 /* The scope column of a row, escaped: "total", "cpu1", "pid 123 comm",

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "tracetop/diff.h"
 #include "tracetop/latency.h"
 
 /* Off-CPU stacks shown per offcpu row. */
@@ -16,6 +17,9 @@ struct report_latency_info {
 	double time;       /* seconds since start */
 	unsigned max_rows; /* rows (text: and histograms) printed; 0: all */
 	bool header;       /* text: the first report */
+	/* --baseline: each row's change of p50 and p99 against it (text:
+	 * after the row; JSON: status, delta_p50_ns, ratio, delta_p99_ns) */
+	const struct diff_set *base;
 };
 
 /* The rows in report order: total time, then count, descending; a
@@ -39,6 +43,12 @@ struct report_latency_thread {
 /* The threads with oncpu or offcpu rows, most wall-clock time (on + off)
  * first: a malloc'd array (free it) of how many the return says. */
 size_t report_latency_threads(const struct frame_latency *fl, struct report_latency_thread **out);
+
+/* A row's change of p50 against base as "+DELTA RATIO" (RATIO "x1.50",
+ * "new"), with ", p99 +DELTA" after it when p99 is set; false without
+ * base. */
+bool report_latency_change(const struct diff_set *base, const struct lat_row *r, bool p99,
+                           char *buf, size_t len);
 
 /* A row's name for people, escaped ("I/O tid 123" for an offcpu row). */
 void report_latency_name(const struct lat_row *r, char *buf, size_t len);

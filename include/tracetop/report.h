@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "tracetop/callgraph.h"
+#include "tracetop/diff.h"
 #include "tracetop/hist.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/util.h"
@@ -29,6 +30,10 @@ struct report_info {
 	bool cgroup;                /* text: a Cgroup column (asked for by --sort cgroup) */
 	unsigned group;             /* HIST_GROUP_* the rows are merged by (0: not said) */
 	unsigned chain_depth;       /* text with -g: caller levels per row (0: the default) */
+	/* --baseline: each row's change against it (Delta, Ratio; JSON
+	 * status, delta_pct, ratio), and its rows gone since at the end */
+	const struct diff_set *base;
+	bool sort_delta; /* with base: rows by their change, most gained first (-s delta) */
 };
 
 /* The call graph roots a row of grouping group stands for: its command,

@@ -352,6 +352,38 @@ test_command(void **state)
 	options_free(&o);
 }
 
+/* --diff A B takes the word after A, options on either side; --baseline. */
+static void
+test_diff(void **state)
+{
+	struct options o;
+
+	(void)state;
+	parse_ok(&o, ARGS("--format", "json", "--diff", "a.json", "b.json"));
+	assert_string_equal(o.diff_a, "a.json");
+	assert_string_equal(o.diff_b, "b.json");
+	assert_int_equal(o.format, FORMAT_JSON);
+	options_free(&o);
+	parse_ok(&o, ARGS("--diff", "a.json", "b.json", "--format", "json"));
+	assert_string_equal(o.diff_b, "b.json");
+	assert_int_equal(o.format, FORMAT_JSON);
+	assert_null(o.argv);
+	options_free(&o);
+	parse_ok(&o, ARGS("-b", "-s", "pid, delta", "--baseline", "base.json"));
+	assert_true(o.sort_delta);
+	assert_int_equal(o.sort[0], HIST_SORT_PID);
+	assert_int_equal(o.sort[1], HIST_SORT_END);
+	options_free(&o);
+	parse_ok(&o, ARGS("-s", "delta", "--baseline", "base.json"));
+	assert_true(o.sort_delta);
+	assert_int_equal(o.sort[0], HIST_SORT_OVERHEAD);
+	options_free(&o);
+	parse_ok(&o, ARGS("-b", "--baseline", "base.json", "--view", "latency"));
+	assert_string_equal(o.baseline, "base.json");
+	assert_null(o.diff_a);
+	options_free(&o);
+}
+
 /* One short/long pair that must parse to the same, non-default settings. */
 struct form_case {
 	const char *a[MAX_ARGS];
@@ -467,6 +499,14 @@ test_errors(void **state)
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
 	    {{"--view", "stat"}, {"--view expects top, counters", "latency or flame"}},
+	    {{"--diff", "a"}, {"--diff needs two reports", "--diff A B"}},
+	    {{"--diff", "a", "b", "c"}, {"two reports", "unexpected 'c'"}},
+	    {{"--diff", "a", "b", "--format", "csv"}, {"--diff prints text or json", "csv"}},
+	    {{"--baseline", "x", "--diff", "a", "b"}, {"drop --baseline"}},
+	    {{"--baseline", "x", "--view", "trace"}, {"--baseline compares", "--view trace"}},
+	    {{"-s", "comm,delta"}, {"-s delta", "add --baseline FILE"}},
+	    {{"-s", "delta,bogus", "--baseline", "x"}, {"unknown sort key 'bogus'"}},
+	    {{"-b", "--baseline", "x", "--format", "pprof"}, {"--baseline", "pprof"}},
 	    {{"--format", "csv"}, {"csv is for the system view (--view system)", "--view top"}},
 	    {{"--view", "counters", "--format", "csv"}, {"csv", "counters"}},
 	    {{"--view", ""}, {"--view", "''"}},
@@ -609,7 +649,7 @@ main(void)
 	    cmocka_unit_test(test_command),  cmocka_unit_test(test_long_forms),
 	    cmocka_unit_test(test_errors),   cmocka_unit_test(test_long_names),
 	    cmocka_unit_test(test_usage),    cmocka_unit_test(test_reparse),
-	    cmocka_unit_test(test_counters),
+	    cmocka_unit_test(test_counters), cmocka_unit_test(test_diff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -351,6 +351,41 @@ test_grouped(void **state)
 	cg_free(cg);
 }
 
+/* With a baseline: each row's change (text columns, JSON members), rows
+ * the baseline lacks marked new, its rows absent now after the others. */
+static void
+test_baseline(void **state)
+{
+	struct fixture *f = *state;
+	struct report_info ri = info;
+	struct diff_set base = {0};
+	const char *t;
+
+	diff_set_add(&base, DIFF_TOP, "app\tlibc.so.6\tmemcpy", 20, 0, 0);
+	diff_set_add(&base, DIFF_TOP, "app\tlibc.so.6\tfree", 5, 0, 0);
+	diff_set_seal(&base);
+	base.group = HIST_GROUP_DEFAULT;
+	ri.group = HIST_GROUP_DEFAULT;
+	ri.base = &base;
+	report_text(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "Overhead   Samples     Delta   Ratio  Command"));
+	assert_non_null(strstr(t, "  50.00%        50    +30.00   x2.50  app "));
+	assert_non_null(strstr(t, "  30.00%        30    +30.00     new  app "));
+	assert_non_null(strstr(t, "   0.00%         0     -5.00    gone  app                    -  "
+	                          "libc.so.6                [?] free\n"));
+	report_json(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(strstr(t, "\"symbol\":\"memcpy\",\"kernel\":false,\"status\":\"same\","
+	                          "\"delta_pct\":30.00,\"base_pct\":20.00,\"ratio\":2.5000}"));
+	assert_non_null(strstr(t, "\"symbol\":\"schedule\",\"kernel\":true,\"status\":\"new\","
+	                          "\"delta_pct\":30.00,\"base_pct\":0.00,\"ratio\":null}"));
+	assert_non_null(strstr(t, ",{\"overhead\":0.00,\"samples\":0,\"comm\":\"app\",\"dso\":"
+	                          "\"libc.so.6\",\"symbol\":\"free\",\"status\":\"gone\","
+	                          "\"delta_pct\":-5.00,\"base_pct\":5.00,\"ratio\":null}]}\n"));
+	diff_set_free(&base);
+}
+
 int
 main(void)
 {
@@ -366,6 +401,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_grouped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_baseline, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

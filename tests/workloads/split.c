@@ -9,8 +9,12 @@
  *
  * Usage: split [SECONDS] [THREADS]   (default 5 s, 1 thread)
  * With SPLIT_PIDFILE set, writes its pid there once running (atomically).
+ * With SPLIT_MIX=A:B:C (calls per round, 1 to 100 each, e.g. 2:3:5 for
+ * 20/30/50) the mix is that instead (a diff's second workload).
  * Prints nothing on stdout.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "driver.h"
@@ -39,11 +43,32 @@ SPLIT_FN(split_alpha, 0x51UL)
 SPLIT_FN(split_beta, 0x52UL)
 SPLIT_FN(split_gamma, 0x53UL)
 
-/* Run rounds of the 5:3:2 mix until the deadline. */
+/* SPLIT_MIX's calls per round of alpha, beta and gamma; 0: the 5:3:2 mix. */
+static unsigned mix[3];
+
+/* Run rounds of SPLIT_MIX's mix until the deadline. */
+static void
+run_custom(void)
+{
+	do {
+		for (unsigned i = 0; i < mix[0]; i++)
+			split_alpha();
+		for (unsigned i = 0; i < mix[1]; i++)
+			split_beta();
+		for (unsigned i = 0; i < mix[2]; i++)
+			split_gamma();
+	} while (!driver_past_deadline());
+}
+
+/* Run rounds of the 5:3:2 mix (or SPLIT_MIX's) until the deadline. */
 static void *
 run_mix(void *arg)
 {
 	(void)arg;
+	if (mix[0] + mix[1] + mix[2] > 0) {
+		run_custom();
+		return NULL;
+	}
 	do {
 		split_alpha();
 		split_beta();
@@ -62,6 +87,15 @@ run_mix(void *arg)
 int
 main(int argc, char **argv)
 {
+	const char *m = getenv("SPLIT_MIX");
+
+	if (m != NULL && (sscanf(m, "%u:%u:%u", &mix[0], &mix[1], &mix[2]) != 3 || mix[0] > 100 ||
+	                  mix[1] > 100 || mix[2] > 100 || mix[0] + mix[1] + mix[2] == 0)) {
+		fprintf(stderr,
+		        "split: SPLIT_MIX expects A:B:C, calls per round (0 to 100), got '%s'\n",
+		        m);
+		return 2;
+	}
 	driver_start("split", argc, argv, "SPLIT_PIDFILE", run_mix);
 	run_mix(NULL);
 	driver_join();
