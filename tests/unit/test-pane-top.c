@@ -356,7 +356,9 @@ test_zoom_thread(void **state)
 	assert_string_equal(header_of(f), "Zoom: pid 100 tid 101");
 	assert_int_equal(zoom_calls, 1);
 	assert_int_equal(zoom_tids[0], 101);
-	/* Annotate within the zoom: that thread's samples only */
+	/* Annotate within the zoom (the screen drawn, as a user sees it):
+	 * that thread's samples only */
+	draw(f, 24, 80);
 	assert_int_equal(act(f, ACT_ANNOTATE), REACT_HANDLED | REACT_REDRAW);
 	assert_true(annotate_open_mask & HIST_GROUP_TID);
 	assert_int_equal(annotate_open_who.tid, 101);
