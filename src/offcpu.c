@@ -243,8 +243,13 @@ offcpu_in(struct offcpu *o, int tid, uint64_t t, struct offcpu_block *b)
 	struct offcpu_held *h = tid > 0 ? held_slot(o, tid) : NULL;
 	struct cg_frame frames[OFFCPU_MAX_IPS];
 	const char *kfuncs[OFFCPU_MAX_IPS];
-	static const char *const tracer[] = {"bpf_prog_", "bpf_trace_run", "__bpf_trace_",
-	                                     "bpf_trampoline_", NULL};
+	static const char *const tracer[] = {"bpf_prog_",
+	                                     "bpf_trace_run",
+	                                     "__bpf_trace_",
+	                                     "bpf_trampoline_",
+	                                     "__traceiter_",
+	                                     "perf_trace_",
+	                                     NULL};
 	struct thread *th = NULL;
 	size_t n = 0, nk = 0;
 	bool kernel = true;
@@ -262,7 +267,9 @@ offcpu_in(struct offcpu *o, int tid, uint64_t t, struct offcpu_block *b)
 			continue;
 		}
 		frames[n] = resolve(o, th, ip, kernel);
-		/* a stack taken in BPF starts in the program that took it */
+		/* a stack taken in BPF starts in the program that took it; one
+		 * taken while another tracer shares the tracepoint, in the
+		 * tracepoint's own iterator */
 		if (kernel && n == 0 && frames[0].sym != NULL &&
 		    has_prefix(frames[0].sym->name, tracer))
 			continue;

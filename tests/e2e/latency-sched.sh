@@ -44,15 +44,23 @@ if "$TRACETOP" -b --engine bpf --view latency --latency-kinds offcpu -d 0.2 -n 1
 else
 	skip "BPF cannot run here: $(head -c 200 "$TT_TMP/bpf.err")" "off-CPU in the kernel (--engine bpf)"
 fi
+# the stack through the read path: kernel pipe read, ksys_read, then the workload's reader
+STACK='[s for r in rows for s in r.get("stacks", []) if any(f.endswith("pipe_read") for f in s["frames"]) and "ksys_read" in s["frames"] and "blocked_reader" in s["frames"]]'
 for e in $engines; do
-	"$TRACETOP" -b --engine $e --view latency --latency-kinds offcpu --format json -- "$W" pipe 300 \
-		>"$TT_TMP/pipe.json" 2>"$TT_TMP/pipe.err"
-	ok $? "$e: --latency-kinds offcpu -- waiters pipe 300: exit 0"
+	# (on the rings the kernel sometimes writes neither a switch record
+	# nor a lost record for it: issue 17's known drop; one more run then,
+	# said in a diag, and the second must hold the stack)
+	for try in 1 2; do
+		"$TRACETOP" -b --engine $e --view latency --latency-kinds offcpu --format json -- "$W" pipe 300 \
+			>"$TT_TMP/pipe.json" 2>"$TT_TMP/pipe.err"
+		st=$?
+		[ "$(rows "$TT_TMP/pipe.json" "len($STACK)")" = 1 ] && break
+		diag "$e: try $try: no off-CPU stack through the read path: $(rows "$TT_TMP/pipe.json" '[(r["name"], r["count"], r["total_ns"], [s["frames"] for s in r.get("stacks", [])][:2]) for r in rows][:3]')"
+	done
+	ok $st "$e: --latency-kinds offcpu -- waiters pipe 300: exit 0"
 	[ -s "$TT_TMP/pipe.err" ] && diag "$(head -c 400 "$TT_TMP/pipe.err")"
 	is "$(rows "$TT_TMP/pipe.json" 'all(r["kind"] == "offcpu" and "tid" in r for r in rows) and len(rows) > 0')" \
 		True "$e: only offcpu rows, each naming its thread"
-	# the stack through the read path: kernel pipe read, ksys_read, then the workload's reader
-	STACK='[s for r in rows for s in r.get("stacks", []) if any(f.endswith("pipe_read") for f in s["frames"]) and "ksys_read" in s["frames"] and "blocked_reader" in s["frames"]]'
 	is "$(rows "$TT_TMP/pipe.json" "len($STACK)")" 1 \
 		"$e: one off-CPU stack through pipe_read, ksys_read and blocked_reader"
 	within "$(rows "$TT_TMP/pipe.json" "${STACK}[0]['ns'] if $STACK else None")" 280000000 600000000 \
