@@ -98,7 +98,9 @@ is "$(rows "$TT_TMP/hogs.json" 'len([r for r in rows if r["kind"] == "runq" and 
 # 3 spinning for 2 s on 2 CPUs: 2 s of waiting between them, at least
 within "$(rows "$TT_TMP/hogs.json" 'sum(r["total_ns"] for r in rows if r["name"] == "hog")')" \
 	500000000 100000000000 "the hogs waited for a CPU for 0.5 s or more in all"
-hog_p50="$(rows "$TT_TMP/hogs.json" 'min(r["p50_ns"] for r in rows if r["name"] == "hog")')"
+# the largest: a hog preempted briefly by a parallel test's busy process
+# has a small p50 (49 us seen under CI's load)
+hog_p50="$(rows "$TT_TMP/hogs.json" 'max(r["p50_ns"] for r in rows if r["name"] == "hog")')"
 
 "$TRACETOP" -b --view latency --latency-kinds runq --format json -- "$W" idle 2 \
 	>"$TT_TMP/idle.json" 2>"$TT_TMP/idle.err"
@@ -108,7 +110,7 @@ is "$(rows "$TT_TMP/idle.json" 'sum(r["count"] for r in rows if r["name"] == "id
 	"the idler's 20 wakeups are counted"
 within "$(rows "$TT_TMP/idle.json" 'max(r["p50_ns"] for r in rows if r["name"] == "idler")')" \
 	0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
-	"the idler's p50 is near zero: under a quarter of the hogs' ($hog_p50 ns) and 5 ms"
+	"the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) and 5 ms"
 [ "$idle" = "[]" ] && diag "idle rows: $(head -c 600 "$TT_TMP/idle.json")"
 
 # ---------------------------------------------------------------- -p

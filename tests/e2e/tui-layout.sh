@@ -29,7 +29,7 @@ entries() {
 entries "$TT_TMP/keys" >"$TT_TMP/keys.entries"
 grep -q 'checklist of the catalog (Space toggles, type to narrow)$' "$TT_TMP/keys.entries"
 ok $? "--help-keys: the Trace pane's Events line whole ('type to narrow')"
-grep -q "a function of a binary or of a target's objects$" "$TT_TMP/keys.entries"
+grep -q "a function of a binary or of a target's objects; or count a tracepoint$" "$TT_TMP/keys.entries"
 ok $? "--help-keys: the Probes pane's Insert line whole ('target's objects')"
 
 start_split 120
