@@ -43,7 +43,9 @@ for eng in bpf perf; do
 	TIMED_MEDIAN="$TT_TMP/$eng.median" \
 		"$TRACETOP" -b --engine $eng --latency "$TIMED:timed_fn" --latency-kinds syscall \
 		--format json -- "$TIMED" 41 \
-		>"$TT_TMP/$eng.json" 2>"$TT_TMP/$eng.err"
+		>"$TT_TMP/$eng.json" 2>"$TT_TMP/$eng.err" &
+	ttpids="${ttpids:-} $!"
+	wait $!
 	ok $? "--engine $eng: exit 0"
 	[ -s "$TT_TMP/$eng.err" ] && diag "$(head -c 300 "$TT_TMP/$eng.err")"
 	is "$(q "$TT_TMP/$eng.json" 'f["count"]')" 41 "--engine $eng: timed_fn counted 41 times"
@@ -71,14 +73,11 @@ b50=$(q "$TT_TMP/bpf.json" 's["p50_ns"]')
 p50=$(q "$TT_TMP/perf.json" 's["p50_ns"]')
 within "$(python3 -c "print(round(100 * $b50 / $p50))" 2>/dev/null)" 80 120 \
 	"the engines' p50s of clock_nanosleep agree within 20 % ($b50 vs $p50 ns)"
-# (a tracetop's probes left behind belong to a pid no longer running;
-# parallel tests' tracetops are still running)
-dead=0
-for g in $(grep -o 'tracetop_[0-9]*/' $tfs/uprobe_events 2>/dev/null | sort -u); do
-	p=${g#tracetop_}
-	[ -d "/proc/${p%/}" ] || dead=$((dead + 1))
+left=0
+for p in $ttpids; do
+	left=$((left + $(probes_of "$p" $tfs/uprobe_events)))
 done
-is "$dead" 0 "no probe of an exited tracetop left in uprobe_events"
+is "$left" 0 "no probe of their tracetops left in uprobe_events"
 
 # --latency alone (no --latency-kinds), and --no-syscalls beside syscall:
 # the function only, on both engines

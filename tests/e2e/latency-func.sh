@@ -29,7 +29,9 @@ PY
 }
 
 TIMED_MEDIAN="$TT_TMP/median" \
-	"$TRACETOP" -b --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 >"$TT_TMP/f.json" 2>"$TT_TMP/f.err"
+	"$TRACETOP" -b --latency "$TIMED:timed_fn" --format json -- "$TIMED" 41 >"$TT_TMP/f.json" 2>"$TT_TMP/f.err" &
+ttpid=$!
+wait $ttpid
 ok $? "--latency timed_fn -- timed 41: exit 0"
 [ -s "$TT_TMP/f.err" ] && diag "$(head -c 400 "$TT_TMP/f.err")"
 is "$(fn "$TT_TMP/f.json" 'r["name"].endswith(":timed_fn") and r["comm"] == "timed"')" True \
@@ -46,8 +48,7 @@ within "$(fn "$TT_TMP/f.json" 'r["max_ns"] >= 2000000 and r["p50_ns"] >= 2000000
 	"no call shorter than its 2 ms sleep at p50"
 within "$(python3 -c 'import json,sys; print([json.loads(l) for l in open(sys.argv[1]) if l.strip()][-1]["unpaired"])' \
 	"$TT_TMP/f.json")" 0 4 "few unpaired exits (the command's own start), none from the uretprobe"
-is "$(grep -c "^[pr]:tracetop_$$\|tracetop_[0-9]*/" $tfs/uprobe_events 2>/dev/null | head -1)" 0 \
-	"no tracetop probe left in uprobe_events"
+is "$(probes_of $ttpid $tfs/uprobe_events)" 0 "no probe of its tracetop left in uprobe_events"
 
 "$TRACETOP" -b --latency "$TIMED:timed_fn+4" -- "$TIMED" 2 >"$TT_TMP/bad.out" 2>"$TT_TMP/bad.err"
 is "$?" 2 "an offset is a usage error (exit 2)"

@@ -536,6 +536,13 @@ tui_pid() {
 	child_pid "$(_tt_tmux display-message -p -t "$1" '#{pane_pid}' 2>/dev/null)" tracetop
 }
 
+# probes_of PID [FILE]: how many probes tracetop PID's group holds in FILE
+# (default: tracefs's uprobe_events).
+probes_of() {
+	local f="${2:-/sys/kernel/tracing/uprobe_events}"
+	grep -c ":tracetop_$1/" "$f" 2>/dev/null || true
+}
+
 # selected_line NAME: the text of the screen lines that start on the
 # selection's cyan background. The colours are followed across lines: tmux
 # writes only what changes.

@@ -13,9 +13,10 @@ TRACEFS=/sys/kernel/tracing
 [ -w "$TRACEFS/uprobe_events" ] || tap_skip_all "no uprobe_events in $TRACEFS (CONFIG_UPROBE_EVENTS)"
 
 
-# our_groups: tracetop's probe groups left in tracefs.
+# our_groups: the probes of the tracetop under test ($tp) in tracefs
+# (parallel tests' tracetops have groups of their own).
 our_groups() {
-	grep -c ':tracetop_[0-9]*/' "$TRACEFS/uprobe_events" 2>/dev/null || true
+	probes_of "$tp" "$TRACEFS/uprobe_events"
 }
 
 start_split 120
@@ -24,6 +25,7 @@ ok $? "workload started"
 
 tui_start pr 140 40 -p "$pid" -d 0.5
 tmux_wait_text pr 5 'split_alpha'
+tp="$(tui_pid pr)"
 tmux_keys pr Tab Tab Tab
 tmux_wait_text pr 3 'group tracetop_[0-9]+: a inserts a probe'
 ok $? "the Probes pane is three Tabs from Top"
@@ -122,6 +124,7 @@ is "$(our_groups)" 0 "nothing of tracetop's left in uprobe_events"
 # (probed waits for SIGUSR1 before its calls: it stays for the pid step)
 tui_start pv 140 40 -d 0.5 -- "$WORKLOADS/probed" 1 wait
 tmux_wait_text pv 5 'Top'
+tp="$(tui_pid pv)"
 tmux_keys pv Tab Tab Tab a
 tmux_wait_text pv 3 'Insert a probe'
 menu_walk pv 'A function of a binary' 6

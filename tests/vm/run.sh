@@ -40,6 +40,9 @@
 #   TT_VM_TEST_TIMEOUT   seconds for one test inside the VM (default 120)
 #   TT_VM_STALL          seconds of silence on both serial ports before a hung
 #                        guest is killed (default TT_VM_TEST_TIMEOUT + 120)
+#   TT_VM_RCU_STALL      seconds of silence on the tests' port, after the guest
+#                        kernel reported an RCU stall or a lockup, before it is
+#                        killed as hung (default TT_VM_TEST_TIMEOUT + 30)
 #   TT_VM_NO_RETRY=1     no second boot after a guest hang
 #   TT_VM_MEM, TT_VM_SMP memory and CPUs of the VM (default 512M, 2)
 #   TT_VM_APPEND         more kernel command-line arguments
@@ -55,6 +58,7 @@ export TT_SRCDIR TT_BUILDDIR
 VM_CACHE="${TT_VM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/tracetop-vm}"
 VM_TEST_TIMEOUT="${TT_VM_TEST_TIMEOUT:-120}"
 VM_STALL="${TT_VM_STALL:-$((VM_TEST_TIMEOUT + 120))}"
+VM_RCU_STALL="${TT_VM_RCU_STALL:-$((VM_TEST_TIMEOUT + 30))}"
 VM_MEM="${TT_VM_MEM:-512M}"
 VM_SMP="${TT_VM_SMP:-2}"
 QEMU=qemu-system-x86_64
@@ -509,7 +513,7 @@ relay() {
 	fi
 	if [ -n "$cur" ]; then
 		if [ -e "$TT_TMP/stalled" ]; then
-			result 1 "${cur%-vm.sh}: did not finish (the VM hung: both serial ports silent for $VM_STALL s)"
+			result 1 "${cur%-vm.sh}: did not finish (the VM hung: $(cat "$TT_TMP/stalled"))"
 		else
 			result 1 "${cur%-vm.sh}: did not finish (the VM crashed or qemu was killed after $VM_TIMEOUT s)"
 		fi
@@ -579,9 +583,13 @@ boot() {
 # for $VM_STALL s. A guest test writes at least every VM_TEST_TIMEOUT s (its
 # watchdog ends it), so silence that long means the guest kernel hung (a
 # TCG guest starved by a loaded host stalls in RCU and never recovers);
-# waiting for VM_TIMEOUT would only burn the rest of the budget.
+# waiting for VM_TIMEOUT would only burn the rest of the budget. A guest
+# that hangs that way keeps its console busy with the kernel's stall
+# reports, so those do not count as life: a stall or lockup report with
+# the tests' port silent for $VM_RCU_STALL s since its last line is a hang
+# too (a test's watchdog would have written by then).
 stall_watch() {
-	local qpid="$1" size last="" quiet=0
+	local qpid="$1" size last="" quiet=0 tsize tlast="" tquiet=0 mark=0
 	while kill -0 "$qpid" 2>/dev/null; do
 		sleep 5
 		size="$(cat "$TT_TMP/tap.log" "$TT_TMP/console.log" 2>/dev/null | wc -c)"
@@ -590,8 +598,21 @@ stall_watch() {
 		else
 			quiet=0 last="$size"
 		fi
+		tsize="$(wc -c <"$TT_TMP/tap.log" 2>/dev/null)"
+		if [ "$tsize" = "$tlast" ]; then
+			tquiet=$((tquiet + 5))
+		else
+			tquiet=0 tlast="$tsize"
+			mark="$(wc -c <"$TT_TMP/console.log" 2>/dev/null)"
+		fi
 		if [ "$quiet" -ge "$VM_STALL" ]; then
-			touch "$TT_TMP/stalled"
+			echo "both serial ports silent for $VM_STALL s" >"$TT_TMP/stalled"
+		elif [ "$tquiet" -ge "$VM_RCU_STALL" ] &&
+			tail -c +"$((mark + 1))" "$TT_TMP/console.log" 2>/dev/null |
+			grep -q -E 'rcu.* stall|detected stalls|soft lockup|hard LOCKUP'; then
+			echo "a kernel stall report, then the tests silent for $VM_RCU_STALL s" >"$TT_TMP/stalled"
+		fi
+		if [ -e "$TT_TMP/stalled" ]; then
 			pkill -TERM -P "$qpid" 2>/dev/null
 			kill -TERM "$qpid" 2>/dev/null
 			return
@@ -652,7 +673,7 @@ if ! grep -q '^TT-VM-DONE' "$TT_TMP/tap.log" && grep -q '^TT-VM-BOOTED' "$TT_TMP
 	! grep -q '^not ok' "$TT_TMP/tap.log" && [ -z "${TT_VM_NO_RETRY:-}" ]; then
 	hung="$(grep '^TT-VM-TEST-BEGIN' "$TT_TMP/tap.log" | tail -n 1 | cut -d' ' -f2)"
 	diag "the VM stopped in ${hung:-?} without a failed test ($([ -e "$TT_TMP/stalled" ] &&
-		echo "silent for $VM_STALL s" || echo "qemu status $QSTATUS")); its console said:"
+		cat "$TT_TMP/stalled" || echo "qemu status $QSTATUS")); its console said:"
 	diag "$(tr -d '\r' <"$TT_TMP/console.log" | grep -m 4 -E 'Kernel panic|BUG:|Oops|WARNING:|stall')"
 	diag "booting it once more, all tests again"
 	cp "$TT_TMP/console.log" "$TT_TMP/console.first.log"
