@@ -25,6 +25,7 @@ enum top_col {
 	COL_RATIO, /* ... and as a ratio, or "new" / "gone" */
 	COL_COMM,
 	COL_PID,
+	COL_TID, /* shown when the rows are grouped by thread */
 	COL_CGROUP,
 	COL_DSO,
 	COL_MARK,
@@ -95,12 +96,26 @@ int top_diff_compare(const struct top *p, const struct hist_row *a, const struct
 /* Free the baseline's state (pane-top-diff.c). */
 void top_diff_free(struct top *p);
 
+/* Make the columns of the grouping's fields key columns (the others
+ * to their own), TID shown only when grouped by thread (pane-top.c). */
+void top_key_cols(struct top *p);
+
 /* g: group the rows by the next keys of the cycle (pane-top-rows.c). */
 int top_group_cycle(struct top *p, struct tui *t);
 
 /* Annotate r's function in the Annotate pane, with the samples of r
  * alone: its grouping's fields and the zooms' (pane-top-rows.c). */
 int top_annotate(struct top *p, struct tui *t, const struct hist_row *r);
+
+/* Enter on a row: its menu (pane-top-menu.c). */
+int top_row_menu(struct top *p, struct tui *t);
+
+/* A menu item was chosen (pane-top-menu.c). */
+int top_menu(void *pp, struct tui *t, int id);
+
+/* Time a row's function: an entry/return probe pair, in the Latency pane
+ * (pane-top-menu.c). */
+int top_time(struct tui *t, const struct hist_row *r);
 
 /* Say that a row gone since the baseline has nothing to act on. */
 int top_gone_status(struct tui *t);

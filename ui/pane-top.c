@@ -15,7 +15,8 @@
 #include "ui/tui.h"
 
 /* Drop order at narrow widths: Cgroup, Samples, PID, Command, Shared
- * Object; c keeps Cgroup (topview.h). The bars shrink to their text
+ * Object; c keeps Cgroup (topview.h); the columns of the grouping's
+ * fields outlast the others (top_key_cols). The bars shrink to their text
  * first; Command and Shared Object are as wide as their names on screen;
  * Symbol drops nothing below 28 columns and takes the rest. */
 static const struct table_col top_cols[COL_COUNT] = {
@@ -66,6 +67,14 @@ static const struct table_col top_cols[COL_COUNT] = {
                  .priority = 2,
                  .right = true,
                  .sortable = true},
+    /* shown when the rows are grouped by thread */
+    [COL_TID] = {.title = "TID",
+                 .width = 7,
+                 .min_width = 5,
+                 .priority = 2,
+                 .right = true,
+                 .hidden = true,
+                 .sortable = true},
     /* shown by itself only when the rows come from several cgroups */
     [COL_CGROUP] = {.title = "Cgroup",
                     .width = 16,
@@ -87,18 +96,6 @@ static const struct table_col top_cols[COL_COUNT] = {
                     .priority = 9,
                     .flex = true,
                     .sortable = true},
-};
-
-enum top_menu_id {
-	MENU_ZOOM_PID,
-	MENU_ZOOM_TID,
-	MENU_ZOOM_DSO,
-	MENU_ZOOM_CGROUP,
-	MENU_ANNOTATE,
-	MENU_PROBE,
-	MENU_TIME,
-	MENU_CALLERS,
-	MENU_CALLEES,
 };
 
 /* The full name of the selected function shows under the table when
@@ -125,9 +122,36 @@ top_node(const struct top *p, const void *row)
 
 /* The grouping field each column shows (0: a number). */
 static const unsigned top_col_group[COL_COUNT] = {
-    [COL_COMM] = HIST_GROUP_COMM, [COL_PID] = HIST_GROUP_PID,  [COL_CGROUP] = HIST_GROUP_CGROUP,
-    [COL_DSO] = HIST_GROUP_DSO,   [COL_MARK] = HIST_GROUP_SYM, [COL_SYMBOL] = HIST_GROUP_SYM,
+    [COL_COMM] = HIST_GROUP_COMM,     [COL_PID] = HIST_GROUP_PID, [COL_TID] = HIST_GROUP_TID,
+    [COL_CGROUP] = HIST_GROUP_CGROUP, [COL_DSO] = HIST_GROUP_DSO, [COL_MARK] = HIST_GROUP_SYM,
+    [COL_SYMBOL] = HIST_GROUP_SYM,
 };
+
+/* The priorities of the key columns among themselves, when even they do
+ * not all fit: the field that tells most apart stays longest (a thread
+ * names its process, a process its command, a symbol mostly its object,
+ * and the symbol's name says more than its [k] or [.]); Cgroup's is
+ * TOP_PRIO_KEY (topview.h). */
+static const int top_key_prio[COL_COUNT] = {
+    [COL_MARK] = 4, [COL_DSO] = 5, [COL_COMM] = TOP_PRIO_KEY, [COL_PID] = 7, [COL_TID] = 8,
+};
+
+/* The columns of the grouping's fields stay at narrow widths; TID shows
+ * only when the rows are grouped by thread. */
+void
+top_key_cols(struct top *p)
+{
+	for (size_t i = 0; i < p->ncols; i++) {
+		enum top_col k = p->kind[i];
+
+		if (top_key_prio[k] == 0)
+			continue;
+		p->cols[i].key = (p->tree.group & top_col_group[k]) != 0;
+		p->cols[i].priority = p->cols[i].key ? top_key_prio[k] : top_cols[k].priority;
+		if (k == COL_TID)
+			p->cols[i].hidden = !(p->tree.group & HIST_GROUP_TID);
+	}
+}
 
 /* Cell text of a snapshot row. */
 static void
@@ -157,6 +181,9 @@ top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *bu
 		break;
 	case COL_PID:
 		snprintf(buf, len, "%d", r->entry->key.pid);
+		break;
+	case COL_TID:
+		snprintf(buf, len, "%d", r->entry->key.tid);
 		break;
 	case COL_CGROUP:
 		report_cgroup(r->entry, buf, len);
@@ -209,6 +236,8 @@ top_row_compare(const struct top *p, const struct hist_row *a, const struct hist
 		return top_cmp_num((double)a->samples, (double)b->samples);
 	case COL_PID:
 		return top_cmp_num(a->entry->key.pid, b->entry->key.pid);
+	case COL_TID:
+		return top_cmp_num(a->entry->key.tid, b->entry->key.tid);
 	case COL_MARK:
 		return (int)a->entry->key.kernel - (int)b->entry->key.kernel;
 	case COL_DELTA:
@@ -348,7 +377,7 @@ top_cgroup_init(struct top *p, const struct tui *t)
 	if (t->opts == NULL || !hist_sort_has(t->opts->sort, HIST_SORT_CGROUP))
 		return;
 	p->cg_show = TOP_CGROUP_SHOWN;
-	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows, p->tree.group);
 	if (t->opts->sort[0] == HIST_SORT_CGROUP)
 		table_sort_by(&p->list.table, p->cg_col, false);
 }
@@ -360,8 +389,14 @@ top_cgroup_toggle(struct top *p, struct tui *t)
 {
 	bool shown = p->list.table.col_x[p->cg_col] >= 0;
 
+	if (shown && (p->tree.group & HIST_GROUP_CGROUP)) {
+		tui_status(t, false,
+		           "the rows are grouped by cgroup: its column stays (g groups "
+		           "them otherwise)");
+		return REACT_HANDLED | REACT_REDRAW;
+	}
 	p->cg_show = shown ? TOP_CGROUP_HIDDEN : TOP_CGROUP_SHOWN;
-	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows, p->tree.group);
 	tui_status(t, false, "Cgroup column %s", shown ? "hidden" : "shown");
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -410,7 +445,7 @@ top_setup(void *pp, struct tui *t, struct rcfile *rc, bool save)
 	for (size_t i = 0; i < ARRAY_SIZE(words); i++)
 		if (strcmp(v, words[i]) == 0)
 			p->cg_show = (enum top_cgroup_col)i;
-	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
+	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows, p->tree.group);
 }
 
 /* Create the pane. */
@@ -544,64 +579,6 @@ top_gone_status(struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Open the Enter menu for the selected row. */
-static int
-top_row_menu(struct top *p, struct tui *t)
-{
-	const struct ct_line *l = table_selected(&p->list.table);
-	const struct hist_row *r = l != NULL ? l->top : NULL;
-	char comm[64], dso[128], sym[256], cgroup[128];
-	struct tt_err err;
-
-	if (r == NULL)
-		return REACT_HANDLED;
-	if (top_gone(r))
-		return top_gone_status(t);
-	report_comm(r->entry, comm, sizeof comm);
-	report_dso(r->entry, dso, sizeof dso);
-	report_symbol(r->entry, p->form, sym, sizeof sym);
-	menu_open(&t->menu, sym);
-	/* a row merged from several processes offers its busiest one's */
-	if (r->procs > 1)
-		menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0,
-		         "Zoom into process %d (%s, the busiest of %u)", r->entry->key.pid, comm,
-		         r->procs);
-	else
-		menu_add(&t->menu, MENU_ZOOM_PID, r->entry->key.pid == 0,
-		         "Zoom into process %d (%s)", r->entry->key.pid, comm);
-	menu_add(&t->menu, MENU_ZOOM_TID, r->entry->key.tid == 0,
-	         "Zoom into thread %d (its samples from now on)", r->entry->key.tid);
-	menu_add(&t->menu, MENU_ZOOM_DSO, r->entry->key.dso == NULL, "Zoom into %s", dso);
-	report_cgroup(r->entry, cgroup, sizeof cgroup);
-	menu_add(&t->menu, MENU_ZOOM_CGROUP, r->entry->key.cgroup == NULL, "Zoom into cgroup %s%s",
-	         cgroup, r->mixed & HIST_GROUP_CGROUP ? " (the busiest process's)" : "");
-	if (r->entry->key.sym == NULL || r->entry->key.dso == NULL)
-		menu_add(&t->menu, MENU_ANNOTATE, true, "Annotate %s (no symbol to annotate)", sym);
-	else if (r->entry->key.inlined)
-		menu_add(&t->menu, MENU_ANNOTATE, true,
-		         "Annotate %s (inlined: annotate its caller)", sym);
-	else
-		menu_add(&t->menu, MENU_ANNOTATE, false, "Annotate %s (instructions, source lines)",
-		         sym);
-	if (t->probes == NULL)
-		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (probes are not available)", sym);
-	else if (r->entry->key.sym == NULL || (!r->entry->key.kernel && r->entry->key.dso == NULL))
-		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (no symbol to probe)", sym);
-	else if (r->entry->key.kernel && !probe_kind_supported(PROBE_KPROBE, &err))
-		menu_add(&t->menu, MENU_PROBE, true, "Probe %s (this kernel has no kprobes)", sym);
-	else
-		menu_add(&t->menu, MENU_PROBE, false, "Probe %s (count its calls, trace them)",
-		         sym);
-	menu_add(&t->menu, MENU_TIME, t->probes == NULL || r->entry->key.sym == NULL,
-	         "Time %s (t: its latency histogram in the Latency pane)", sym);
-	if (p->stacks) {
-		menu_add(&t->menu, MENU_CALLERS, false, "Show callers of %s", sym);
-		menu_add(&t->menu, MENU_CALLEES, false, "Show callees of %s", sym);
-	}
-	listpane_menu_opened(&p->list);
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
 /* Toggle hiding kernel or user rows. */
 static int
 top_toggle_hide(struct top *p, struct tui *t, bool kernel)
@@ -626,26 +603,6 @@ top_enter(struct top *p, struct tui *t)
 	if (p->tree.nodes[l->node].has_kids)
 		calltree_set_node(&p->tree, l->id, !p->tree.nodes[l->node].open);
 	top_rebuild(p, t, 0);
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
-/* Time a row's function: an entry/return probe pair, in the Latency pane. */
-static int
-top_time(struct tui *t, const struct hist_row *r)
-{
-	const struct hist_key *k = &r->entry->key;
-
-	menu_close(&t->menu);
-	if (top_gone(r))
-		return top_gone_status(t);
-	if (k->sym == NULL || (!k->kernel && k->dso == NULL))
-		tui_status(t, false, "no symbol to time here");
-	else if (k->inlined)
-		tui_status(t, false,
-		           "an inlined function makes no call to time: time the function "
-		           "it was inlined into");
-	else
-		pane_latency_time(t, k->kernel ? NULL : k->dso->name, k->sym->name);
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
@@ -708,52 +665,6 @@ top_action(void *pp, struct tui *t, enum action a)
 		/* Esc clears the filter first, then leaves the zoom. */
 		return r == REACT_IGNORED && a == ACT_CLOSE ? top_unzoom(p, t) : r;
 	}
-}
-
-/* A menu item was chosen. */
-static int
-top_menu(void *pp, struct tui *t, int id)
-{
-	struct top *p = pp;
-	const struct ct_line *l = table_selected(&p->list.table);
-	const struct hist_row *r = l != NULL ? l->top : NULL;
-
-	if (listpane_menu(&p->list, id) != REACT_IGNORED)
-		return REACT_REDRAW;
-	if (r == NULL || top_gone(r))
-		return REACT_REDRAW;
-	switch (id) {
-	case MENU_ZOOM_PID:
-		p->zoom.pid = r->entry->key.pid;
-		break;
-	case MENU_ZOOM_TID:
-		p->zoom.tid = r->entry->key.tid;
-		p->zoom.pid = r->entry->key.pid;
-		if (t->engine != NULL) /* a replay has no live thread to sample */
-			engine_zoom_thread(t->engine, p->zoom.tid);
-		break;
-	case MENU_ZOOM_DSO:
-		p->zoom.dso = r->entry->key.dso;
-		break;
-	case MENU_ZOOM_CGROUP:
-		p->zoom.cgroup = r->entry->key.cgroup;
-		break;
-	case MENU_CALLERS:
-	case MENU_CALLEES:
-		return top_show_tree(p, t, r, id == MENU_CALLERS);
-	case MENU_ANNOTATE:
-		return top_annotate(p, t, r);
-	case MENU_TIME:
-		return top_time(t, r);
-	case MENU_PROBE:
-		pane_probes_insert(t, r->entry->key.kernel ? NULL : r->entry->key.dso->name,
-		                   r->entry->key.sym->name);
-		return REACT_REDRAW;
-	default:
-		return REACT_REDRAW;
-	}
-	tui_snapshot(t);
-	return REACT_REDRAW;
 }
 
 const struct pane_ops pane_top = {

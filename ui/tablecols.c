@@ -23,17 +23,33 @@ col_need(const struct table_col *c, int text)
 }
 
 /* The shown column of lowest priority that may drop (the rightmost of
- * equals), or SIZE_MAX. */
+ * equals; a key column only when keys is set), or SIZE_MAX. */
 static size_t
-col_victim(const struct table_col *c, size_t n, const bool *vis, size_t flex, int top)
+col_victim(const struct table_col *c, size_t n, const bool *vis, size_t flex, int top, bool keys)
 {
 	size_t victim = SIZE_MAX;
 
 	for (size_t i = 0; i < n; i++)
-		if (vis[i] && i != flex && c[i].priority < top &&
+		if (vis[i] && i != flex && c[i].priority < top && (keys || !c[i].key) &&
 		    (victim == SIZE_MAX || c[i].priority <= c[victim].priority))
 			victim = i;
 	return victim;
+}
+
+/* Drop columns (key ones only when keys is set) until the line's *total
+ * fits in w or nothing more may drop. */
+static void
+drop_cols(const struct table_col *c, size_t n, bool *vis, const int *cw, size_t flex, int top,
+          bool keys, int w, int *total)
+{
+	while (*total > w) {
+		size_t victim = col_victim(c, n, vis, flex, top, keys);
+
+		if (victim == SIZE_MAX)
+			break;
+		vis[victim] = false;
+		*total -= cw[victim] + 1;
+	}
 }
 
 /* Grow the shown bar columns towards their width, one cell each in turn,
@@ -61,7 +77,7 @@ void
 tablecols_layout(const struct table_col *c, size_t n, const int *text, int w, int *x, int *wd)
 {
 	bool vis[TABLE_MAX_COLS];
-	int cw[TABLE_MAX_COLS];
+	int cw[TABLE_MAX_COLS] = {0};
 	size_t flex = SIZE_MAX;
 	int top = INT_MIN, total = -1, at = 0;
 
@@ -78,14 +94,17 @@ tablecols_layout(const struct table_col *c, size_t n, const int *text, int w, in
 		if (c[i].flex && flex == SIZE_MAX)
 			flex = i;
 	}
-	while (total > w) {
-		size_t victim = col_victim(c, n, vis, flex, top);
+	drop_cols(c, n, vis, cw, flex, top, false, w, &total);
+	if (total > w && flex != SIZE_MAX) { /* the keys stay while the flexible column gives way */
+		int least = c[flex].min_width > 0 ? c[flex].min_width : 1;
+		int cut = total - w < cw[flex] - least ? total - w : cw[flex] - least;
 
-		if (victim == SIZE_MAX)
-			break;
-		vis[victim] = false;
-		total -= cw[victim] + 1;
+		if (cut > 0) {
+			cw[flex] -= cut;
+			total -= cut;
+		}
 	}
+	drop_cols(c, n, vis, cw, flex, top, true, w, &total);
 	if (total <= w) {
 		int extra = grow_bars(c, n, vis, cw, w - total);
 

@@ -23,6 +23,8 @@ struct table_col {
 	                * up to width */
 	bool sortable;
 	bool hidden; /* not shown and not offered for sorting (a pane's toggle) */
+	bool key;    /* what tells rows apart: the flexible column shrinks to
+	              * its min_width before a key column drops */
 };
 
 /* Lay out n columns in a line of w cells. text[i] is the widest text of
@@ -33,8 +35,10 @@ struct table_col {
  * Every column first gets what it needs: a bar column its text
  * (min_width, or its title when wider), a fit column its text within [min_width, width], the
  * flexible column its width, any other its width. While that is too wide
- * the lowest priority column drops (never the flexible one, nor one of the
- * highest priority). Space left over grows the bars up to their width,
+ * the lowest priority column that is not a key drops (never the flexible
+ * one, nor one of the highest priority); then the flexible column shrinks
+ * towards its min_width, and only then do key columns drop, lowest
+ * priority first. Space left over grows the bars up to their width,
  * then the flexible column takes the rest: bars shrink before names do.
  * When even the highest priorities do not fit, the flexible column shrinks
  * to its min_width, then the line is cut at its end. Columns are one blank

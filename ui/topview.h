@@ -57,14 +57,21 @@ void top_group_header(unsigned group, struct pane_header *h);
 enum top_cgroup_col { TOP_CGROUP_AUTO, TOP_CGROUP_SHOWN, TOP_CGROUP_HIDDEN };
 
 /* The Cgroup column's priority in TOP_CGROUP_AUTO (dropped first) and
- * once shown by c (outlasting Samples, PID, Command and Shared Object). */
+ * once shown by c: a key column then (the user asked for it), outlasting
+ * Samples, Command and Shared Object. */
 #define TOP_CGROUP_PRIO_AUTO 0
-#define TOP_CGROUP_PRIO_SHOWN 5
+#define TOP_CGROUP_PRIO_SHOWN 7
+
+/* The Cgroup column's priority when the rows are grouped by cgroup: a key
+ * column, which stays at narrow widths so rows never look alike for want
+ * of their key (the other key columns' are in pane-top.c). */
+#define TOP_PRIO_KEY 6
 
 /* Set the Cgroup column's hidden flag and priority for mode and the rows
- * shown. */
+ * shown; rows grouped by cgroup (group, HIST_GROUP_*) always show it, as
+ * a key column (TOP_PRIO_KEY). */
 void top_cgroup_col(struct table_col *col, enum top_cgroup_col mode,
-                    const struct hist_snapshot *rows);
+                    const struct hist_snapshot *rows, unsigned group);
 
 struct ct_node;
 

@@ -476,6 +476,123 @@ test_cgroup(void **state)
 	assert_string_equal(header_of(f), "Zoom: cgroup ev\\x1bil");
 }
 
+/* The lines of the pane showing text, joined by newlines. */
+static const char *
+lines_with(const char *text)
+{
+	static char out[4096];
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int y = PANE_Y + 1; y < LINES - PANE_FOOT; y++)
+		if (strstr(line(y), text) != NULL && o < sizeof out)
+			o += (size_t)snprintf(out + o, sizeof out - o, "%s%s", o ? "\n" : "",
+			                      line(y));
+	return out;
+}
+
+/* Whether no two of the pane's lines are the same text. */
+static bool
+lines_distinct(void)
+{
+	char seen[32][1024];
+	int n = 0;
+
+	for (int y = PANE_Y + 1; y < LINES - PANE_FOOT && n < 32; y++) {
+		if (line(y)[0] == '\0')
+			continue;
+		for (int i = 0; i < n; i++)
+			if (strcmp(seen[i], line(y)) == 0)
+				return false;
+		snprintf(seen[n++], sizeof seen[0], "%s", line(y));
+	}
+	return true;
+}
+
+/* Two processes of one command in the same function, one of them with
+ * two threads (counted apart, as the engine does when grouped by tid). */
+static void
+add_workers(struct fixture *f)
+{
+	struct hist_key k = {.comm = str_intern("worker"), .dso = &f->app, .sym = &f->gamma};
+
+	k.pid = 110, k.tid = k.thread = 110;
+	add_n(f->h, &k, 9);
+	k.tid = k.thread = 112;
+	add_n(f->h, &k, 8);
+	k.pid = 111, k.tid = k.thread = 111;
+	add_n(f->h, &k, 7);
+	hist_tick(f->h, false);
+	tui_snapshot(&f->t);
+}
+
+/* g to the pid grouping, then to the tid one: at each of the widths
+ * (0-ended) the key columns show and no two lines look alike. */
+static void
+check_group_keys(struct fixture *f, const int *widths)
+{
+	act(f, ACT_GROUP); /* comm,pid,dso,sym */
+	for (size_t i = 0; widths[i] != 0; i++) {
+		draw(f, 24, widths[i]);
+		assert_non_null(strstr(pane_line(0), "PID"));
+		assert_null(strstr(pane_line(0), "TID"));
+		assert_non_null(strstr(lines_with(" 110 "), "gamma_work"));
+		assert_non_null(strstr(lines_with(" 111 "), "gamma_work"));
+		assert_true(lines_distinct());
+	}
+	act(f, ACT_GROUP); /* comm,pid,tid,dso,sym */
+	for (size_t i = 0; widths[i] != 0; i++) {
+		draw(f, 24, widths[i]);
+		assert_non_null(strstr(pane_line(0), "TID"));
+		assert_non_null(strstr(lines_with(" 112 "), "gamma_work"));
+		assert_non_null(strstr(lines_with(" 110 "), "gamma_work"));
+		assert_true(lines_distinct());
+	}
+}
+
+/* The key columns of the grouping stay at narrow widths: PID when
+ * grouped by pid, a TID column when by thread (F6 offers it only then);
+ * rows never look alike for want of their key. */
+static void
+test_group_keys(void **state)
+{
+	struct fixture *f = *state;
+
+	add_workers(f);
+	draw(f, 24, 80); /* by default one row, its PID "-" */
+	assert_null(strchr(lines_with("worker"), '\n'));
+	assert_non_null(strstr(lines_with("worker"), "worker          - gammad"));
+	check_group_keys(f, (const int[]){80, 60, 40, 0});
+	draw(f, 24, 80);
+	assert_non_null(strstr(pane_line(0), "Command       PID     TID Shared Object"));
+	assert_non_null(strstr(lines_with(" 112 "), "worker        110     112 gammad"));
+	act(f, ACT_SORT_MENU);
+	assert_non_null(menu_item(&f->t.menu, "TID"));
+	menu_close(&f->t.menu);
+	act(f, ACT_GROUP); /* dso,sym: no TID column, nor in F6 */
+	draw(f, 24, 80);
+	assert_null(strstr(pane_line(0), "TID"));
+	act(f, ACT_SORT_MENU);
+	assert_null(menu_item(&f->t.menu, "TID"));
+	menu_close(&f->t.menu);
+}
+
+/* The same with call stacks' two bars: PID, not a key by default, gives
+ * way to them at 80 columns; grouped by pid or tid it stays. */
+static void
+test_group_keys_stacks(void **state)
+{
+	struct fixture *f = *state;
+
+	add_workers(f);
+	draw(f, 24, 80);
+	assert_null(strstr(pane_line(0), "PID"));
+	assert_null(strchr(lines_with("worker"), '\n'));
+	check_group_keys(f, (const int[]){80, 60, 0});
+	draw(f, 24, 80);
+	assert_non_null(strstr(pane_line(0), "Command       PID     TID Shared Object"));
+}
+
 /* Clicks select rows and sort by titles; the wheel scrolls; releases are
  * not the pane's. */
 static void
@@ -651,6 +768,8 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_zoom_thread, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_zoom_dso, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_group_keys, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_group_keys_stacks, setup_cg, teardown),
 	    cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_hide, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),

@@ -145,14 +145,53 @@ test_fit_and_hidden(void **state)
 	assert_int_equal(wd[K_DSO], 24);
 }
 
+/* Key columns (what tells rows apart): every other column drops first,
+ * whatever its priority; then the flexible column shrinks to its minimum;
+ * only then do keys drop, lowest priority first; with room, they are
+ * all back and the symbol regains its width. */
+static void
+test_keys(void **state)
+{
+	struct table_col c[K_N];
+	int x[K_N], wd[K_N];
+
+	(void)state;
+	for (size_t i = 0; i < K_N; i++)
+		c[i] = kcols[i];
+	c[K_NUM].key = true; /* Samples, of the lowest priority, is a key */
+	c[K_COMM].key = true;
+	/* 70: Shared Object (priority 4, not a key) drops before Samples (1) */
+	tablecols_layout(c, K_N, ktext, 70, x, wd);
+	check_line(x, wd, K_N, 70);
+	assert_int_equal(x[K_DSO], -1);
+	assert_true(x[K_NUM] >= 0 && x[K_COMM] >= 0);
+	assert_int_equal(wd[K_SYM], 70 - 9 - 8 - 7 - 3 - (wd[K_BAR] - 9));
+	/* 45: the symbol gives way (28 down to 18) before a key drops */
+	tablecols_layout(c, K_N, ktext, 45, x, wd);
+	check_line(x, wd, K_N, 45);
+	assert_true(x[K_NUM] >= 0 && x[K_COMM] >= 0);
+	assert_int_equal(wd[K_BAR], 9);
+	assert_int_equal(wd[K_SYM], 45 - 9 - 8 - 7 - 3);
+	/* 40: the symbol at its minimum is not enough: Samples (the lowest
+	 * key) drops, Command stays; the symbol takes the room back */
+	tablecols_layout(c, K_N, ktext, 40, x, wd);
+	check_line(x, wd, K_N, 40);
+	assert_int_equal(x[K_NUM], -1);
+	assert_true(x[K_COMM] >= 0);
+	assert_int_equal(wd[K_SYM] + wd[K_BAR], 40 - 7 - 2);
+	/* without keys, 45 drops Command and keeps the symbol whole */
+	tablecols_layout(kcols, K_N, ktext, 45, x, wd);
+	assert_int_equal(x[K_COMM], -1);
+	assert_int_equal(wd[K_SYM], 28);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_wide),
-	    cmocka_unit_test(test_bars_shrink_first),
-	    cmocka_unit_test(test_priorities),
-	    cmocka_unit_test(test_fit_and_hidden),
+	    cmocka_unit_test(test_wide),       cmocka_unit_test(test_bars_shrink_first),
+	    cmocka_unit_test(test_priorities), cmocka_unit_test(test_fit_and_hidden),
+	    cmocka_unit_test(test_keys),
 	};
 
 	return cmocka_run_group_tests_name("tablecols", tests, NULL, NULL);
