@@ -456,6 +456,7 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		r->copy = *e;
 		r->members = r->procs = 1;
 		r->mixed = 0;
+		r->ncomm = r->ncgroup = r->ndso = r->nsym = 0;
 		r->total = e->total;
 		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
 		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
@@ -512,7 +513,7 @@ cmp_group(const void *pa, const void *pb, void *arg)
 	return c != 0 ? c : CMP3(a->pid, b->pid);
 }
 
-/* The HIST_GROUP_* fields on which two keys differ. */
+/* The HIST_GROUP_* fields on which two keys differ (and HIST_MIXED_KIND). */
 static unsigned
 key_diff(const struct hist_key *a, const struct hist_key *b)
 {
@@ -521,19 +522,19 @@ key_diff(const struct hist_key *a, const struct hist_key *b)
 	       (a->cgroup != b->cgroup ? HIST_GROUP_CGROUP : 0) |
 	       (a->dso != b->dso ? HIST_GROUP_DSO : 0) |
 	       (a->sym != b->sym || a->addr != b->addr || a->kernel != b->kernel ? HIST_GROUP_SYM
-	                                                                         : 0);
+	                                                                         : 0) |
+	       (a->kernel != b->kernel ? HIST_MIXED_KIND : 0);
 }
 
 /* Add row m's counts into row r (same group); r takes m's key when m
  * weighs more than *best, the heaviest member so far. */
 static void
-row_merge(struct hist_row *r, const struct hist_row *m, int prev_pid, double *best)
+row_merge(struct hist_row *r, const struct hist_row *m, double *best)
 {
 	struct hist_entry *e = &r->copy;
 	const struct hist_entry *f = &m->copy;
 
 	r->mixed |= key_diff(&e->key, &f->key);
-	r->procs += f->key.pid != prev_pid;
 	r->members++;
 	r->overhead += m->overhead;
 	r->children += m->children;
@@ -553,34 +554,62 @@ row_merge(struct hist_row *r, const struct hist_row *m, int prev_pid, double *be
 	e->children_last += f->children_last;
 }
 
+/* How many distinct values of field (HIST_GROUP_*) the n rows have; sorts
+ * them by it. */
+static uint32_t
+count_distinct(struct hist_row *rows, size_t n, unsigned field)
+{
+	uint32_t d = 1;
+
+	qsort_r(rows, n, sizeof *rows, cmp_group, &field);
+	for (size_t i = 1; i < n; i++)
+		d += cmp_group_fields(&rows[i - 1].copy.key, &rows[i].copy.key, field) != 0;
+	return d;
+}
+
+/* One group's n rows (sorted by pid) merged into one row; the fields
+ * they differ on counted, which reorders them. */
+static struct hist_row
+group_merge(struct hist_row *rows, size_t n)
+{
+	struct hist_row r = rows[0];
+	double best = r.copy.score;
+
+	r.members = r.procs = 1;
+	r.mixed = 0;
+	r.ncomm = r.ncgroup = r.ndso = r.nsym = 0;
+	for (size_t i = 1; i < n; i++) {
+		row_merge(&r, &rows[i], &best);
+		r.procs += rows[i].copy.key.pid != rows[i - 1].copy.key.pid;
+	}
+	if (r.mixed & HIST_GROUP_COMM)
+		r.ncomm = count_distinct(rows, n, HIST_GROUP_COMM);
+	if (r.mixed & HIST_GROUP_CGROUP)
+		r.ncgroup = count_distinct(rows, n, HIST_GROUP_CGROUP);
+	if (r.mixed & HIST_GROUP_DSO)
+		r.ndso = count_distinct(rows, n, HIST_GROUP_DSO);
+	if (r.mixed & HIST_GROUP_SYM)
+		r.nsym = count_distinct(rows, n, HIST_GROUP_SYM);
+	return r;
+}
+
 /* Merge rows that agree on the grouping, then sort by keys. */
 void
 hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys)
 {
 	static const enum hist_sort no_keys[] = {HIST_SORT_END};
-	struct hist_key first = {0}; /* the key of the group's first row */
-	size_t i, n = 0;
-	int prev_pid = 0;
-	double best = 0;
+	size_t i, e, n = 0;
 
 	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
-	for (i = 0; i < snap->n; i++) {
-		struct hist_row *r = &snap->rows[i];
-		int pid = r->copy.key.pid;
+	for (i = 0; i < snap->n; i = e) {
+		const struct hist_key *first = &snap->rows[i].copy.key;
 
-		if (n > 0 && cmp_group_fields(&first, &r->copy.key, group) == 0) {
-			row_merge(&snap->rows[n - 1], r, prev_pid, &best);
-			prev_pid = pid;
-			continue;
-		}
-		first = r->copy.key;
-		prev_pid = pid;
-		best = r->copy.score;
-		if (n != i)
-			snap->rows[n] = *r;
-		snap->rows[n].members = snap->rows[n].procs = 1;
-		snap->rows[n].mixed = 0;
-		n++;
+		for (e = i + 1;
+		     e < snap->n && cmp_group_fields(first, &snap->rows[e].copy.key, group) == 0;
+		     e++)
+			;
+		/* n <= i: the merged row lands before the rows it is made of */
+		snap->rows[n++] = group_merge(snap->rows + i, e - i);
 	}
 	snap->n = n;
 	if (keys != hist_unsorted)
@@ -681,6 +710,22 @@ hist_sort_group(const enum hist_sort *keys)
 		if (hist_sort_has(keys, group_keys[i].key))
 			g |= group_keys[i].group;
 	return g != 0 ? g : HIST_GROUP_DEFAULT;
+}
+
+/* Overhead first unless the keys name a share. */
+void
+hist_sort_by_share(enum hist_sort keys[HIST_SORT_MAX + 1])
+{
+	size_t n = 0;
+
+	if (hist_sort_has(keys, HIST_SORT_OVERHEAD) || hist_sort_has(keys, HIST_SORT_SAMPLES) ||
+	    hist_sort_has(keys, HIST_SORT_CHILDREN))
+		return;
+	while (keys[n] != HIST_SORT_END)
+		n++;
+	/* n < HIST_SORT_MAX: the names alone are fewer than all the keys */
+	memmove(keys + 1, keys, (n + 1) * sizeof *keys);
+	keys[0] = HIST_SORT_OVERHEAD;
 }
 
 /* "comm,dso,sym": the grouping's field names in a fixed order. */

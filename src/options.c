@@ -806,10 +806,15 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if (o->children && o->callgraph == CALLGRAPH_NONE && o->replay == NULL)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);
-	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD) {
+	hist_sort_by_share(o->sort);
+	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD &&
+	    !hist_sort_has(o->sort, HIST_SORT_CHILDREN)) { /* children first, the rest after */
+		size_t n = 0;
+
+		while (o->sort[n] != HIST_SORT_END)
+			n++;
+		memmove(o->sort + 1, o->sort, (n + 1) * sizeof *o->sort);
 		o->sort[0] = HIST_SORT_CHILDREN;
-		o->sort[1] = HIST_SORT_OVERHEAD;
-		o->sort[2] = HIST_SORT_END;
 	}
 	/* A dwarf stack copy per sample fills rings fast: give them room. */
 	if (o->callgraph != CALLGRAPH_NONE && !mmap_given)

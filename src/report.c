@@ -154,12 +154,48 @@ report_row_chains(FILE *out, const struct report_info *ri, const struct hist_row
 	cg_view_free(&v);
 }
 
-/* A column of a merged row: its text, or "-" when the merged entries
- * differ there. */
-static const char *
-report_mixed(const struct hist_row *r, unsigned field, const char *text)
+/* The placeholder of a field the merged entries differ on. */
+const char *
+report_mixed_cell(const struct hist_row *r, unsigned field, char *buf, size_t len)
 {
-	return r->mixed & field ? "-" : text;
+	static const struct {
+		unsigned field;
+		const char *one, *many;
+	} what[] = {
+	    {HIST_GROUP_COMM, "command", "commands"},
+	    {HIST_GROUP_CGROUP, "cgroup", "cgroups"},
+	    {HIST_GROUP_DSO, "object", "objects"},
+	    {HIST_GROUP_SYM, "function", "functions"},
+	};
+	const uint32_t counts[] = {r->ncomm, r->ncgroup, r->ndso, r->nsym};
+
+	if (!(r->mixed & field))
+		return NULL;
+	snprintf(buf, len, "-");
+	for (size_t i = 0; i < ARRAY_SIZE(what); i++)
+		if (what[i].field == field && counts[i] > 0)
+			snprintf(buf, len, "(%u %s)", counts[i],
+			         counts[i] == 1 ? what[i].one : what[i].many);
+	return buf;
+}
+
+/* A row's kind marker. */
+const char *
+report_mark(const struct hist_row *r)
+{
+	if (r->mixed & HIST_MIXED_KIND)
+		return "";
+	return r->entry->key.kernel ? "[k]" : "[.]";
+}
+
+/* A column of a merged row: its text, or what its merged entries are when
+ * they differ there (buf holds it). */
+static const char *
+report_mixed(const struct hist_row *r, unsigned field, const char *text, char *buf, size_t len)
+{
+	const char *m = report_mixed_cell(r, field, buf, len);
+
+	return m != NULL ? m : text;
 }
 
 /* A row's change against the baseline. */
@@ -245,7 +281,7 @@ report_gone_text(void *arg, const struct report_info *ri, const struct diff_row 
 void
 report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap)
 {
-	char comm[64], cgroup[256], dso[256], sym[4096], pid[16];
+	char comm[64], cgroup[256], dso[256], sym[4096], pid[16], m1[32], m2[32];
 	bool tid = ri->group & HIST_GROUP_TID;
 	size_t i, n = snap->n, *ord = report_order(ri, snap);
 
@@ -287,16 +323,17 @@ report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 			report_diff_cells(&d, true, delta, sizeof delta, ratio, sizeof ratio);
 			fprintf(out, "%8s %7s  ", delta, ratio);
 		}
-		fprintf(out, "%-16s %7s  ", report_mixed(r, HIST_GROUP_COMM, comm),
-		        report_mixed(r, HIST_GROUP_PID, pid));
+		fprintf(out, "%-16s %7s  ", report_mixed(r, HIST_GROUP_COMM, comm, m1, sizeof m1),
+		        report_mixed(r, HIST_GROUP_PID, pid, m2, sizeof m2));
 		if (tid)
 			fprintf(out, "%7d  ", r->entry->key.tid);
 		if (ri->cgroup) {
 			report_cgroup(r->entry, cgroup, sizeof cgroup);
-			fprintf(out, "%-16s ", report_mixed(r, HIST_GROUP_CGROUP, cgroup));
+			fprintf(out, "%-16s ",
+			        report_mixed(r, HIST_GROUP_CGROUP, cgroup, m1, sizeof m1));
 		}
-		fprintf(out, "%-24s [%c] %s\n", report_mixed(r, HIST_GROUP_DSO, dso),
-		        r->entry->key.kernel ? 'k' : '.', report_mixed(r, HIST_GROUP_SYM, sym));
+		fprintf(out, "%-24s %-3s %s\n", report_mixed(r, HIST_GROUP_DSO, dso, m1, sizeof m1),
+		        report_mark(r), report_mixed(r, HIST_GROUP_SYM, sym, m2, sizeof m2));
 		if (ri->cg != NULL && (ri->group & HIST_GROUP_SYM || ri->group == 0))
 			report_row_chains(out, ri, r);
 	}
@@ -494,6 +531,15 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		fprintf(out, ",\"pid\":%d", e->key.pid);
 		if (r->procs > 1) /* merged: pid is the most sampled one's */
 			fprintf(out, ",\"processes\":%u", r->procs);
+		/* merged from several: the fields are the most sampled one's */
+		if (r->ncomm > 1)
+			fprintf(out, ",\"commands\":%u", r->ncomm);
+		if (r->ncgroup > 1)
+			fprintf(out, ",\"cgroups\":%u", r->ncgroup);
+		if (r->ndso > 1)
+			fprintf(out, ",\"objects\":%u", r->ndso);
+		if (r->nsym > 1)
+			fprintf(out, ",\"functions\":%u", r->nsym);
 		if (ri->group & HIST_GROUP_TID)
 			fprintf(out, ",\"tid\":%d", e->key.tid);
 		if (e->key.cgroup != NULL) {

@@ -157,11 +157,9 @@ top_key_cols(struct top *p)
 static void
 top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *buf, size_t len)
 {
-	/* a merged row's column whose entries differ */
-	if (r->mixed & top_col_group[p->kind[col]]) {
-		snprintf(buf, len, "-");
+	/* a merged row's column whose entries differ: what they are */
+	if (p->kind[col] != COL_MARK && report_mixed_cell(r, top_col_group[p->kind[col]], buf, len))
 		return;
-	}
 	switch (p->kind[col]) {
 	case COL_CHILDREN:
 		snprintf(buf, len, "%.2f%%", r->children);
@@ -192,7 +190,7 @@ top_row_cell(const struct top *p, const struct hist_row *r, size_t col, char *bu
 		report_dso(r->entry, buf, len);
 		break;
 	case COL_MARK:
-		snprintf(buf, len, "[%c]", r->entry->key.kernel ? 'k' : '.');
+		snprintf(buf, len, "%s", report_mark(r));
 		break;
 	default:
 		report_symbol(r->entry, p->form, buf, len);
@@ -370,7 +368,7 @@ top_set_title(struct top *p)
 	p->cols[p->sym_col].title = p->sym_title;
 }
 
-/* --sort cgroup shows the Cgroup column, sorted by when it comes first. */
+/* --sort cgroup shows the Cgroup column. */
 static void
 top_cgroup_init(struct top *p, const struct tui *t)
 {
@@ -378,8 +376,31 @@ top_cgroup_init(struct top *p, const struct tui *t)
 		return;
 	p->cg_show = TOP_CGROUP_SHOWN;
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows, p->tree.group);
-	if (t->opts->sort[0] == HIST_SORT_CGROUP)
-		table_sort_by(&p->list.table, p->cg_col, false);
+}
+
+/* The first sort: by the column of -s's first key, which is the share
+ * unless a name comes before any share (perf's order; with -g Self, or
+ * Children with --children); numbers largest first, names and ids up. */
+static void
+top_sort_init(struct top *p, const struct tui *t)
+{
+	static const enum top_col by_key[HIST_SORT_MAX] = {
+	    [HIST_SORT_OVERHEAD] = COL_OVERHEAD, [HIST_SORT_SAMPLES] = COL_SAMPLES,
+	    [HIST_SORT_COMM] = COL_COMM,         [HIST_SORT_PID] = COL_PID,
+	    [HIST_SORT_DSO] = COL_DSO,           [HIST_SORT_SYM] = COL_SYMBOL,
+	    [HIST_SORT_CHILDREN] = COL_CHILDREN, [HIST_SORT_CGROUP] = COL_CGROUP,
+	    [HIST_SORT_TID] = COL_TID,
+	};
+	enum hist_sort k = t->opts != NULL ? t->opts->sort[0] : HIST_SORT_OVERHEAD;
+	enum top_col want = k >= 0 && k < HIST_SORT_MAX ? by_key[k] : COL_OVERHEAD;
+
+	if (want == COL_CHILDREN && !p->stacks)
+		want = COL_OVERHEAD;
+	for (size_t i = 0; i < p->ncols; i++)
+		if (p->kind[i] == want)
+			table_sort_by(&p->list.table, i,
+			              want == COL_OVERHEAD || want == COL_SAMPLES ||
+			                  want == COL_CHILDREN);
 }
 
 /* c: hide the Cgroup column if it is on screen, else show it (kept at
@@ -477,9 +498,7 @@ top_init(struct tui *t)
 	p->group = t->opts != NULL ? t->opts->group : HIST_GROUP_DEFAULT;
 	top_set_title(p);
 	table_init(&p->list.table, p->cols, p->ncols, &top_table_ops, p);
-	/* by Self, or by Children with --children */
-	table_sort_by(&p->list.table, p->stacks && !(t->opts != NULL && t->opts->children) ? 1 : 0,
-	              true);
+	top_sort_init(p, t);
 	top_cgroup_init(p, t);
 	if (t->opts != NULL && t->opts->sort_delta) /* -s delta with --baseline */
 		table_sort_by(&p->list.table, p->delta_col, true);

@@ -50,9 +50,13 @@ struct hist_row {
 	struct hist_entry copy;         /* the entry as it was at the snapshot */
 	/* after hist_group: the entries merged into this row (copy's key is
 	 * the most sampled one's), the distinct processes among them, and
-	 * the HIST_GROUP_* fields that differ among them (shown as "-") */
+	 * the HIST_GROUP_* fields that differ among them (and
+	 * HIST_MIXED_KIND), shown for what they are ("(3 objects)") */
 	uint32_t members, procs;
 	unsigned mixed;
+	/* of a field in mixed: how many distinct commands, cgroups, objects
+	 * and functions the merged entries have (0: not counted) */
+	uint32_t ncomm, ncgroup, ndso, nsym;
 	const char *sym_name; /* hist_sym_name(entry), for sorting */
 };
 
@@ -82,6 +86,9 @@ enum hist_group {
 	HIST_GROUP_DSO = 1u << 4,
 	HIST_GROUP_SYM = 1u << 5,
 };
+
+/* In hist_row.mixed only: the merged entries are kernel and user ones. */
+#define HIST_MIXED_KIND (1u << 6)
 
 /* perf top's default: the processes of one command merged. */
 #define HIST_GROUP_DEFAULT (HIST_GROUP_COMM | HIST_GROUP_DSO | HIST_GROUP_SYM)
@@ -139,12 +146,19 @@ void hist_snapshot_free(struct hist_snapshot *snap);
 /* Merge the rows of snap (from hist_snapshot) that agree on group's
  * fields (HIST_GROUP_*; a thread is told apart only by key.thread), then
  * sort them by keys as hist_snapshot does (hist_unsorted: left in the
- * grouping's order); fills members, procs, mixed. */
+ * grouping's order); fills members, procs, mixed and the counts of the
+ * mixed fields. */
 void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
 
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
  * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */
 unsigned hist_sort_group(const enum hist_sort *keys);
+
+/* Order rows by their share when keys name none (overhead, samples,
+ * children), as perf's --sort does: "pid,sym" becomes "overhead,pid,sym"
+ * (the names group, the share orders, the names break ties); a share
+ * named after a name ("sym,overhead") keeps its place. */
+void hist_sort_by_share(enum hist_sort keys[HIST_SORT_MAX + 1]);
 
 /* A grouping as "comm,dso,sym" (the order of perf's --sort) in buf. */
 const char *hist_group_name(unsigned group, char *buf, size_t len);

@@ -53,6 +53,14 @@ void report_comm(const struct hist_entry *e, char *buf, size_t len);
 /* The cgroup's short name (cgroup.h), escaped; "[unknown]" without one. */
 void report_cgroup(const struct hist_entry *e, char *buf, size_t len);
 
+/* A merged row's cell for a field (HIST_GROUP_*) its entries differ on,
+ * in buf: how many they are ("(3 objects)", "(12 functions)"), or "-"
+ * for the pid or when they were not counted; NULL when they agree there. */
+const char *report_mixed_cell(const struct hist_row *r, unsigned field, char *buf, size_t len);
+
+/* A row's kind: "[k]" kernel, "[.]" user, "" a merged row of both. */
+const char *report_mark(const struct hist_row *r);
+
 void report_text(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
 void report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot *snap);
 

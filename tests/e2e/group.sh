@@ -6,6 +6,10 @@
 # processes splits by pid again); folded stacks follow the grouping;
 # -g batch text prints each row's callers (the split workload's known
 # paths main -> run_mix -> split_alpha); an unknown key is a usage error.
+# Rows are ordered by their share whatever the keys (perf's --sort: the
+# keys group), unless a key comes before the share (-s pid,overhead); -s pid alone counts
+# the objects and functions a process's row merges. At 80x24 the
+# grouping's key columns stay (PID, a TID column).
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/forkmany" "$WORKLOADS/split"
 need_root_perf
@@ -43,13 +47,38 @@ res=$(rows_of "$TT_TMP/pid.json" \
 	'len(fm) >= 400 and len({r["pid"] for r in fm}) == len(fm) and all("processes" not in r for r in rows) and sum(r["overhead"] for r in fm) >= 40')
 is "$res" True "fm_work is one row per process (>= 400 rows), their sum most samples"
 diag "$(rows_of "$TT_TMP/pid.json" '(len(fm), round(sum(r["overhead"] for r in fm), 2))')"
-res=$(rows_of "$TT_TMP/pid.json" '[r["pid"] for r in rows] == sorted(r["pid"] for r in rows)')
-is "$res" True "... sorted by pid, the first key"
+# as perf's --sort: the keys group, the share orders
+res=$(rows_of "$TT_TMP/pid.json" \
+	'all(a["overhead"] >= b["overhead"] for a, b in zip(rows, rows[1:]))')
+is "$res" True "... sorted by overhead, heaviest first (the keys only group)"
+# a share named before the names still sorts them as given
+timeout 30 "$TRACETOP" -b -d 1 -n 1 -s pid,overhead --format json -- "$FM" 2 100 \
+	>"$TT_TMP/pidfirst.json" 2>/dev/null
+res=$(rows_of "$TT_TMP/pidfirst.json" '[r["pid"] for r in rows] == sorted(r["pid"] for r in rows)')
+is "$res" True "-s pid,overhead: sorted by pid, as perf sorts it"
 
-# 3. Text: the merged row's PID is "-", per-process rows have theirs.
+# 3. Text: the merged row's PID is "-", per-process rows have theirs;
+# with -s pid alone the objects and functions a process's row merges are
+# counted, not shown as placeholders.
 timeout 30 "$TRACETOP" -b -d 1 -n 1 -- "$FM" 2 200 >"$TT_TMP/def.txt" 2>/dev/null
 like "$(cat "$TT_TMP/def.txt")" '% +[0-9]+ +forkmany +- +forkmany +\[\.\] fm_work$' \
 	"text: the merged row shows - as its PID"
+timeout 30 "$TRACETOP" -b -d 1 -n 1 -s pid -- "$FM" 2 200 >"$TT_TMP/ponly.txt" 2>/dev/null
+ok $? "-s pid, text: exits 0"
+fmrows=$(grep -E '% +[0-9]+ +forkmany +[0-9]+ ' "$TT_TMP/ponly.txt")
+n=$(printf '%s\n' "$fmrows" | grep -c .)
+within "$n" 100 200 "-s pid: a row per process ($n)"
+if printf '%s\n' "$fmrows" | grep -Eq ' - *$|\[[k.]\] +- *$| -  +(\[[k.]\])? '; then
+	ok 1 "-s pid: no '-' placeholder for an object or a function"
+	diag "$(printf '%s\n' "$fmrows" | grep -E ' - *$| -  ' | head -3)"
+else
+	ok 0 "-s pid: no '-' placeholder for an object or a function"
+fi
+like "$fmrows" '[0-9]+  +\(([2-9]|[1-9][0-9]+) objects\) +\(([2-9]|[1-9][0-9]+) functions\)$' \
+	"-s pid: a process's row counts the objects and functions it merges"
+like "$fmrows" '[0-9]+  +forkmany +\[\.\] fm_work$' "... and names the one a process ran alone"
+order=$(printf '%s\n' "$fmrows" | awk '{ sub(/%/, "", $1); print $1 }')
+is "$order" "$(sort -rn <<<"$order")" "-s pid: sorted by overhead, heaviest first"
 timeout 30 "$TRACETOP" -b -d 1 -n 1 -s overhead,tid,sym -- "$FM" 2 200 \
 	>"$TT_TMP/tid.txt" 2>/dev/null
 like "$(cat "$TT_TMP/tid.txt")" '^ *Overhead +Samples +Command +PID +TID +Shared Object +Symbol$' \
@@ -93,6 +122,18 @@ need_tmux
 tui_start grp 200 50 -d 0.5 -- "$FM" 120 500
 tmux_wait_text grp 15 'forkmany +- +forkmany +\[\.\] fm_work'
 ok $? "Top: fm_work of 500 processes in one row, PID -" || diag "$(tmux_capture grp)"
+# fm_work_share: the share on the screen of the merged fm_work row
+fm_work_share() {
+	tmux_capture grp | sed -nE 's/^ *([0-9.]+)%.* forkmany +- +forkmany +\[\.\] fm_work *$/\1/p' |
+		head -n 1
+}
+merged_big() {
+	awk -v s="$(fm_work_share)" 'BEGIN { exit !(s + 0 >= 40) }'
+}
+wait_for 15 merged_big
+ok $? "... holding their summed share: $(fm_work_share) % (>= 40)" || diag "$(tmux_capture grp)"
+is "$(tmux_capture grp | grep -Ec 'forkmany +[0-9-]+ +forkmany +\[\.\] fm_work')" 1 \
+	"... and no other fm_work row on the screen"
 tmux_keys grp g
 tmux_wait_text grp 15 'Group: comm,pid,dso,sym'
 ok $? "g: the header says the rows are grouped by pid" || diag "$(tmux_capture grp)"
@@ -105,6 +146,12 @@ many_pid_rows() {
 wait_for 15 many_pid_rows
 n=$(count_pid_rows)
 within "$n" 20 100 "g: fm_work in one row per process ($n on the screen)"
+# each process's row has its own small share (500 share the CPUs)
+big=$(tmux_capture grp | sed -nE 's/^ *([0-9.]+)%.* forkmany +[0-9]+ +forkmany +\[\.\] fm_work *$/\1/p' |
+	awk '$1 >= 5' | wc -l)
+is "$big" 0 "g: no process's row holds 5 % or more (the share is split)"
+pids=$(tmux_capture grp | sed -nE 's/.* forkmany +([0-9]+) +forkmany +\[\.\] fm_work *$/\1/p')
+is "$(sort -u <<<"$pids" | wc -l)" "$(wc -l <<<"$pids")" "g: each row is another pid"
 tmux_keys grp g
 tmux_wait_text grp 15 'Group: comm,pid,tid,dso,sym'
 ok $? "g again: grouped by thread" || diag "$(tmux_capture grp)"
@@ -134,5 +181,39 @@ tmux_wait_text grp 15 "forkmany +$zpid +forkmany +\[\.\] fm_work"
 ok $? "... its row shows its pid: split by process within the zoom" || diag "$(tmux_capture grp)"
 tmux_keys grp q
 tmux_wait_text grp 15 'exit=0'
+ok $? "q exits with status 0"
+tmux_kill
+
+# 8. At 80x24 with -g (two bars): the grouping's key columns stay, so the
+# per-process and per-thread rows never look alike.
+tui_start g80 80 24 -g -d 0.5 -- "$FM" 120 500
+tmux_wait_text g80 15 'fm_work'
+tmux_keys g80 g
+tmux_wait_text g80 15 'Group: comm,pid,'
+pid_rows80() {
+	tmux_capture g80 | grep -Ec '% +forkmany +[0-9]+ +forkmany +\[\.\] fm_work *$'
+}
+wait_for 15 eval '[ "$(pid_rows80)" -ge 5 ]'
+ok $? "80x24 -g grouped by pid: the PID column stays ($(pid_rows80) fm_work rows with theirs)" ||
+	diag "$(tmux_capture g80)"
+titles80=$(tmux_capture g80 | grep -E '^ *Children')
+like "$titles80" 'Command +PID +Shared Object' "... between Command and Shared Object"
+tmux_keys g80 g
+tmux_wait_text g80 15 'Group: comm,pid,ti'
+tid_rows80() {
+	# (the [.] marker, the least of the keys, gives way to TID here)
+	tmux_capture g80 | grep -Ec '% +forkmany +[0-9]+ +[0-9]+ +forkmany +(\[\.\] )?fm_work *$'
+}
+wait_for 15 eval '[ "$(tid_rows80)" -ge 5 ]'
+ok $? "80x24 -g grouped by tid: a TID column beside PID ($(tid_rows80) rows)" ||
+	diag "$(tmux_capture g80)"
+like "$(tmux_capture g80 | grep -E '^ *Children')" 'PID +TID' "... titled TID"
+dups=$(tmux_capture g80 | grep -E '% +forkmany ' | sed -E 's/^ *[0-9.]+% *[^ ]* *[0-9.]+% *//' |
+	sort | uniq -d | wc -l)
+is "$dups" 0 "80x24: no two rows read the same once their shares are set aside"
+[ "$(max_width g80)" -le 80 ]
+ok $? "nothing wider than 80 columns"
+tmux_keys g80 q
+tmux_wait_text g80 15 'exit=0'
 ok $? "q exits with status 0"
 done_testing

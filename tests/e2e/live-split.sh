@@ -84,15 +84,23 @@ check "-z: split within 5 points" "$TT_TMP/z.json" --pid "$pid"
 "$TRACETOP" -b -p "$pid" -d 0.5 -n 1 -o "$TT_TMP/o.txt" >/dev/null 2>&1
 like "$(cat "$TT_TMP/o.txt")" "split_alpha" "-o writes the report to a file"
 
-# --sort comm then pid: rows come out in that order
-"$TRACETOP" -b -d 0.5 -n 1 -s comm,pid --format json >"$TT_TMP/s.json" 2>/dev/null
+# --sort comm,pid,overhead: rows come out in that order (a key before the
+# share sorts, as in perf); --sort comm,pid only groups: heaviest first
+"$TRACETOP" -b -d 0.5 -n 1 -s comm,pid,overhead --format json >"$TT_TMP/s.json" 2>/dev/null
 python3 - "$TT_TMP/s.json" <<'PY'
 import json, sys
 rows = json.loads(open(sys.argv[1]).readlines()[-1])["rows"]
 keys = [(r["comm"], r["pid"]) for r in rows]
 sys.exit(0 if keys == sorted(keys) and len(keys) > 1 else 1)
 PY
-ok $? "--sort comm,pid orders the rows"
+ok $? "--sort comm,pid,overhead orders the rows by command, then pid"
+"$TRACETOP" -b -d 0.5 -n 1 -s comm,pid --format json >"$TT_TMP/s2.json" 2>/dev/null
+python3 - "$TT_TMP/s2.json" <<'PY'
+import json, sys
+rows = json.loads(open(sys.argv[1]).readlines()[-1])["rows"]
+sys.exit(0 if len(rows) > 1 and all(a["overhead"] >= b["overhead"] for a, b in zip(rows, rows[1:])) else 1)
+PY
+ok $? "--sort comm,pid: the keys group, the share orders (heaviest first)"
 
 # A target that exits must not turn the loop into a busy spin (its perf
 # fds report POLLHUP for ever): CPU over a 4 s run stays small.

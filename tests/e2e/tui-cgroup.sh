@@ -4,8 +4,8 @@
 # tracetop system-wide (so rows come from several cgroups): the column
 # shows the container's id, Enter's menu zooms into its cgroup, c shows
 # and hides the column (kept at 80 columns once shown), Esc leaves, the
-# Counters pane's process scope has the column too, --sort cgroup shows
-# it sorted. Skips when this machine has no writable cgroup v2 tree.
+# Counters pane's process scope has the column too, --sort cgroup,overhead
+# shows it sorted (--sort cgroup,comm,... by the share, as perf). Skips when this machine has no writable cgroup v2 tree.
 . "$(dirname "$0")/lib.sh"
 need_built
 need_tmux
@@ -74,14 +74,15 @@ ok $? "Esc leaves the zoom"
 wait_for 5 eval '! only_split cg'
 ok $? "the other cgroups' rows are back"
 _tt_tmux resize-window -t cg -x 80 -y 24
-wait_for 3 titles_are cg 'Cgroup +Shared Object +Symbol$'
-ok $? "at 80 columns the shown Cgroup column stays (Command and PID give way)"
+wait_for 3 titles_are cg 'PID +Cgroup +Symbol$'
+ok $? "at 80 columns the shown Cgroup column stays, and PID (a key of -s pid): Command and Shared Object give way" ||
+	diag "$(titles_line cg)"
 w=$(max_width cg)
 [ "$w" -le 80 ]
 ok $? "no line wider than 80 ($w)"
 tmux_keys cg c
-wait_for 3 eval '! titles_are cg Cgroup && titles_are cg "Command .*Shared Object +Symbol$"'
-ok $? "c again hides it"
+wait_for 3 eval '! titles_are cg Cgroup && titles_are cg "PID .*Shared Object +Symbol$"'
+ok $? "c again hides it (the room goes to the other columns)" || diag "$(titles_line cg)"
 
 # the Counters pane: the process scope lists the workload with its cgroup
 _tt_tmux resize-window -t cg -x 150 -y 30
@@ -104,14 +105,23 @@ tmux_keys cg q
 tmux_wait_text cg 3 'exit=0'
 ok $? "q exits with status 0"
 
-# --sort cgroup: the column shown and sorted by
-tui_start srt 150 30 -d 0.5 --sort cgroup,comm,dso,sym
+# --sort cgroup,overhead,...: the column shown and sorted by (a key before
+# the share sorts, as in perf's --sort)
+tui_start srt 150 30 -d 0.5 --sort cgroup,overhead,comm,dso,sym
 tmux_wait_text srt 5 "Cgroup"
 tmux_keys srt '\' s p l i t _ a l p h a Enter
 tmux_wait_text srt 5 "$ID12 +split +\\[\\.\\] split_alpha"
 ok $? "--sort cgroup shows the workload's container id"
 titles_are srt 'Cgroup *(▲|\^)'
-ok $? "--sort cgroup sorts by the Cgroup column" || diag "$(titles_line srt)"
+ok $? "--sort cgroup,overhead sorts by the Cgroup column" || diag "$(titles_line srt)"
 tmux_keys srt q
 tmux_wait_text srt 3 'exit=0'
+tmux_kill
+# --sort cgroup,comm,dso,sym: the keys group, the share orders
+tui_start srt2 150 30 -d 0.5 --sort cgroup,comm,dso,sym
+tmux_wait_text srt2 5 "Cgroup"
+titles_are srt2 '(▼|v)Overhead'
+ok $? "--sort cgroup,comm,dso,sym sorts by Overhead" || diag "$(titles_line srt2)"
+tmux_keys srt2 q
+tmux_wait_text srt2 3 'exit=0'
 done_testing

@@ -748,8 +748,56 @@ test_group(void **state)
 	assert_int_equal(snap.rows[0].procs, 500);
 	assert_true(snap.rows[0].mixed & HIST_GROUP_SYM);
 	assert_true(snap.rows[0].mixed & HIST_GROUP_DSO);
+	/* ... counted, for the screen and the text to say what they are */
+	assert_int_equal(snap.rows[0].ndso, 2);
+	assert_int_equal(snap.rows[0].nsym, 2);
+	assert_int_equal(snap.rows[0].ncomm, 0);           /* not mixed: not counted */
+	assert_true(snap.rows[0].mixed & HIST_MIXED_KIND); /* kernel and user */
+	assert_int_equal(snap.rows[0].procs, 500);         /* counted before the reorder */
+	assert_false(snap.rows[1].mixed & HIST_MIXED_KIND);
+	/* by dso: the commands of libc's row counted, its function is one */
+	add_n(h, mk(8, "sh", &dso_libc, &sym_malloc, 0, false), 5);
+	hist_tick(h, false);
+	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_DSO, by_overhead);
+	for (size_t i = 0; i < snap.n; i++) {
+		if (snap.rows[i].entry->key.dso != &dso_libc)
+			continue;
+		assert_int_equal(snap.rows[i].ncomm, 2);
+		assert_false(snap.rows[i].mixed & HIST_GROUP_SYM);
+		assert_int_equal(snap.rows[i].nsym, 0);
+		assert_int_equal(snap.rows[i].procs, 501);
+	}
 	hist_snapshot_free(&snap);
 	hist_free(h);
+}
+
+/* -s without a share orders by overhead first, as perf's --sort does; a
+ * share named anywhere keeps the keys as given. */
+static void
+test_sort_by_share(void **state)
+{
+	enum hist_sort k[HIST_SORT_MAX + 1] = {HIST_SORT_PID, HIST_SORT_SYM, HIST_SORT_END};
+
+	(void)state;
+	hist_sort_by_share(k);
+	assert_int_equal(k[0], HIST_SORT_OVERHEAD);
+	assert_int_equal(k[1], HIST_SORT_PID);
+	assert_int_equal(k[2], HIST_SORT_SYM);
+	assert_int_equal(k[3], HIST_SORT_END);
+	hist_sort_by_share(k); /* once is enough */
+	assert_int_equal(k[1], HIST_SORT_PID);
+	k[0] = HIST_SORT_SYM, k[1] = HIST_SORT_SAMPLES, k[2] = HIST_SORT_END;
+	hist_sort_by_share(k);
+	assert_int_equal(k[0], HIST_SORT_SYM);
+	assert_int_equal(k[1], HIST_SORT_SAMPLES);
+	/* all six names: room for the share before them */
+	k[0] = HIST_SORT_COMM, k[1] = HIST_SORT_PID, k[2] = HIST_SORT_TID, k[3] = HIST_SORT_CGROUP,
+	k[4] = HIST_SORT_DSO, k[5] = HIST_SORT_SYM, k[6] = HIST_SORT_END;
+	hist_sort_by_share(k);
+	assert_int_equal(k[0], HIST_SORT_OVERHEAD);
+	assert_int_equal(k[6], HIST_SORT_SYM);
+	assert_int_equal(k[7], HIST_SORT_END);
 }
 
 /* The screen's path: rows left unsorted (hist_unsorted), then merged and
@@ -933,6 +981,7 @@ main(void)
 	    cmocka_unit_test(test_sort_group),
 	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_group_unsorted),
+	    cmocka_unit_test(test_sort_by_share),
 	    cmocka_unit_test(test_group_threads),
 	    cmocka_unit_test(test_sym_name),
 	    cmocka_unit_test(test_steady_state),

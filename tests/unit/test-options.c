@@ -295,11 +295,32 @@ test_batch(void **state)
 	assert_int_equal(o.count, 3);
 	assert_string_equal(o.output, "out.txt");
 	assert_int_equal(o.format, FORMAT_JSON);
-	assert_int_equal(o.sort[0], HIST_SORT_COMM);
-	assert_int_equal(o.sort[1], HIST_SORT_PID);
-	assert_int_equal(o.sort[2], HIST_SORT_END);
+	/* the names group, the share orders (perf's --sort) */
+	assert_int_equal(o.sort[0], HIST_SORT_OVERHEAD);
+	assert_int_equal(o.sort[1], HIST_SORT_COMM);
+	assert_int_equal(o.sort[2], HIST_SORT_PID);
+	assert_int_equal(o.sort[3], HIST_SORT_END);
+	assert_int_equal(o.group, HIST_GROUP_COMM | HIST_GROUP_PID);
 	assert_true(o.zero);
 	assert_int_equal(o.rows, 5);
+	options_free(&o);
+	/* a share named after a name keeps its place, as in perf */
+	parse_ok(&o, ARGS("-b", "-s", "sym,overhead"));
+	assert_int_equal(o.sort[0], HIST_SORT_SYM);
+	assert_int_equal(o.sort[1], HIST_SORT_OVERHEAD);
+	assert_int_equal(o.sort[2], HIST_SORT_END);
+	options_free(&o);
+	parse_ok(&o, ARGS("-b", "-s", "samples,pid"));
+	assert_int_equal(o.sort[0], HIST_SORT_SAMPLES);
+	assert_int_equal(o.sort[1], HIST_SORT_PID);
+	options_free(&o);
+	/* --children: by children, then the share and the names */
+	parse_ok(&o, ARGS("-b", "-g", "--children", "-s", "pid,sym"));
+	assert_int_equal(o.sort[0], HIST_SORT_CHILDREN);
+	assert_int_equal(o.sort[1], HIST_SORT_OVERHEAD);
+	assert_int_equal(o.sort[2], HIST_SORT_PID);
+	assert_int_equal(o.sort[3], HIST_SORT_SYM);
+	assert_int_equal(o.sort[4], HIST_SORT_END);
 	options_free(&o);
 	parse_ok(&o, ARGS("--format", "json", "--format", "text", "-d", "86400"));
 	assert_int_equal(o.format, FORMAT_TEXT);
@@ -371,8 +392,9 @@ test_diff(void **state)
 	options_free(&o);
 	parse_ok(&o, ARGS("-b", "-s", "pid, delta", "--baseline", "base.json"));
 	assert_true(o.sort_delta);
-	assert_int_equal(o.sort[0], HIST_SORT_PID);
-	assert_int_equal(o.sort[1], HIST_SORT_END);
+	assert_int_equal(o.sort[0], HIST_SORT_OVERHEAD);
+	assert_int_equal(o.sort[1], HIST_SORT_PID);
+	assert_int_equal(o.sort[2], HIST_SORT_END);
 	options_free(&o);
 	parse_ok(&o, ARGS("-s", "delta", "--baseline", "base.json"));
 	assert_true(o.sort_delta);

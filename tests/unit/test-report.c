@@ -351,6 +351,32 @@ test_grouped(void **state)
 	cg_free(cg);
 }
 
+/* Grouped by pid alone, a process's row merges objects and functions:
+ * the text says how many (no "-" that reads like a name), the [k]/[.]
+ * marker is left out when both kinds are merged, JSON counts them. */
+static void
+test_grouped_pid(void **state)
+{
+	struct fixture *f = *state;
+	struct report_info ri = info;
+	const char *t;
+
+	hist_group(&f->snap, HIST_GROUP_PID, by_overhead);
+	ri.group = HIST_GROUP_PID;
+	report_text(f->out, &ri, &f->snap);
+	t = text_of(f);
+	assert_non_null(
+	    strstr(t, "  80.00%        80  app                   42  (2 objects)              "
+	              "    (2 functions)\n"));
+	assert_null(strstr(t, " - "));
+	assert_non_null(strstr(t, "[unknown]                [.] [unknown] 0x1a2b\n"));
+	report_json(f->out, &ri, &f->snap);
+	t = text_of(f);
+	/* the most sampled entry's fields, and how many were merged */
+	assert_non_null(
+	    strstr(t, "\"pid\":42,\"objects\":2,\"functions\":2,\"dso\":\"/usr/lib/libc.so.6\""));
+}
+
 /* With a baseline: each row's change (text columns, JSON members), rows
  * the baseline lacks marked new, its rows absent now after the others. */
 static void
@@ -401,6 +427,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_cgroup, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_columns, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_grouped, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_grouped_pid, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_baseline, setup, teardown),
 	};
 
