@@ -201,12 +201,14 @@ engine_trace_format(struct engine_trace *tr, const char *name, struct tt_err *er
 	return ev;
 }
 
-/* The kernel's own words for a refused filter, in err. */
+/* The kernel's own words for a refused filter, in err: the reason first
+ * (a status line at 80 columns shows it), then the filter and the event. */
 static int
 engine_trace_bad_filter(const char *name, const char *filter, int errnum, struct tt_err *err)
 {
+	static const char *const noise[] = {"event filter parse error: ", "error: "};
 	char sys[256], why[sizeof(struct tt_err) + 64];
-	const char *colon = strchr(name, ':');
+	const char *colon = strchr(name, ':'), *reason = why;
 	struct tt_err ierr;
 
 	snprintf(sys, sizeof sys, "%.*s", (int)(colon - name), name);
@@ -214,7 +216,12 @@ engine_trace_bad_filter(const char *name, const char *filter, int errnum, struct
 		snprintf(why, sizeof why, "%s (%s)", strerror(errnum), ierr.msg);
 	else if (why[0] == '\0')
 		snprintf(why, sizeof why, "%s", strerror(errnum));
-	return err_set(err, "bad filter for %s: '%s': %s", name, filter, why);
+	/* the error log's wording around the reason says nothing here */
+	for (size_t i = 0; i < ARRAY_SIZE(noise); i++)
+		if (strncmp(reason, noise[i], strlen(noise[i])) == 0)
+			reason += strlen(noise[i]);
+	return err_set(err, "filter refused by the kernel: %s, in '%s' for %s", reason, filter,
+	               name);
 }
 
 /* Close a tracepoint's fds; their ids feed nothing any more. */

@@ -56,17 +56,23 @@ static const struct table_col trace_cols[TCOL_COUNT] = {
 
 enum sum_col { SCOL_EVENT, SCOL_TOTAL, SCOL_RATE, SCOL_INTERVAL, SCOL_FILTER, SCOL_COUNT };
 
+/* At 80 columns the rate and the filters stay: Last refresh goes first,
+ * the event is as wide as its names, the filter takes the rest. */
 static const struct table_col sum_cols[SCOL_COUNT] = {
-    [SCOL_EVENT] =
-        {.title = "Event", .width = 32, .min_width = 10, .priority = 9, .sortable = true},
+    [SCOL_EVENT] = {.title = "Event",
+                    .width = 40,
+                    .min_width = 10,
+                    .priority = 9,
+                    .fit = true,
+                    .sortable = true},
     [SCOL_TOTAL] = {.title = "Total",
-                    .width = 12,
+                    .width = 10,
                     .min_width = 6,
                     .priority = 8,
                     .right = true,
                     .sortable = true},
     [SCOL_RATE] = {.title = "Per second",
-                   .width = 12,
+                   .width = 11,
                    .min_width = 6,
                    .priority = 7,
                    .right = true,
@@ -74,10 +80,10 @@ static const struct table_col sum_cols[SCOL_COUNT] = {
     [SCOL_INTERVAL] = {.title = "Last refresh",
                        .width = 12,
                        .min_width = 6,
-                       .priority = 5,
+                       .priority = 3,
                        .right = true,
                        .sortable = true},
-    [SCOL_FILTER] = {.title = "Filter", .width = 10, .min_width = 6, .priority = 4, .flex = true},
+    [SCOL_FILTER] = {.title = "Filter", .width = 24, .min_width = 6, .priority = 4, .flex = true},
 };
 
 enum trace_menu_id {
@@ -523,47 +529,6 @@ trace_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		                 &t->theme);
 	else
 		listpane_message(win, y + h / 2, x, w, "Waiting for events...", &t->theme);
-}
-
-/* The catalog being collected, and the screen that says why it is empty. */
-struct trace_catalog {
-	char **v;
-	size_t n, cap;
-	struct tui *t;
-};
-
-/* Collect one tracepoint of the catalog. */
-static void
-trace_catalog_event(void *arg, const char *name, const char *alias, const char *note)
-{
-	struct trace_catalog *c = arg;
-
-	(void)alias;
-	(void)note;
-	names_push(&c->v, &c->n, &c->cap, xstrdup(name));
-}
-
-/* Why the catalog is empty, on the status line. */
-static void
-trace_catalog_message(void *arg, const char *text)
-{
-	struct trace_catalog *c = arg;
-
-	tui_status(c->t, true, "%s", text);
-}
-
-/* Every tracepoint's name, read again each time (probes made since are
- * tracepoints too), for a picker: n of them (0: the status line says
- * why); names_free them. */
-char **
-pane_trace_catalog(struct tui *t, size_t *n)
-{
-	struct trace_catalog c = {.t = t};
-	const struct evspec_visitor v = {trace_catalog_event, trace_catalog_message, &c};
-
-	evspec_catalog(EVSPEC_TRACEPOINT, &v);
-	*n = c.n;
-	return c.v;
 }
 
 /* Open the checklist of every tracepoint, the ones on checked. */

@@ -1,4 +1,5 @@
-/* trace-edit: kernel filters and typed tracepoints for the Trace pane. */
+/* trace-edit: kernel filters, the tracepoint catalog and typed tracepoints
+ * for the Trace pane. */
 #include "config.h"
 
 #include <stdio.h>
@@ -74,4 +75,45 @@ trace_typed(void *ctx, const char *text, char *why, size_t len)
 	else
 		return true;
 	return false;
+}
+
+/* The catalog being collected, and the screen that says why it is empty. */
+struct trace_catalog {
+	char **v;
+	size_t n, cap;
+	struct tui *t;
+};
+
+/* Collect one tracepoint of the catalog. */
+static void
+trace_catalog_event(void *arg, const char *name, const char *alias, const char *note)
+{
+	struct trace_catalog *c = arg;
+
+	(void)alias;
+	(void)note;
+	names_push(&c->v, &c->n, &c->cap, xstrdup(name));
+}
+
+/* Why the catalog is empty, on the status line. */
+static void
+trace_catalog_message(void *arg, const char *text)
+{
+	struct trace_catalog *c = arg;
+
+	tui_status(c->t, true, "%s", text);
+}
+
+/* Every tracepoint's name, read again each time (probes made since are
+ * tracepoints too), for a picker: n of them (0: the status line says
+ * why); names_free them. */
+char **
+pane_trace_catalog(struct tui *t, size_t *n)
+{
+	struct trace_catalog c = {.t = t};
+	const struct evspec_visitor v = {trace_catalog_event, trace_catalog_message, &c};
+
+	evspec_catalog(EVSPEC_TRACEPOINT, &v);
+	*n = c.n;
+	return c.v;
 }

@@ -166,8 +166,8 @@ status=0
 "$TRACETOP" -b -T sched:sched_switch --filter 'prev_pidx == 1' -n 1 >/dev/null 2>"$TT_TMP/err" || status=$?
 is "$status" 1 "bad filter: exit 1"
 like "$(cat "$TT_TMP/err")" \
-	"^tracetop: bad filter for sched:sched_switch: 'prev_pidx == 1': .*Field not found" \
-	"bad filter: the event, the filter and the kernel's own words"
+	"^tracetop: filter refused by the kernel: Field not found \(at column [0-9]+\), in 'prev_pidx == 1' for sched:sched_switch$" \
+	"bad filter: the kernel's own words first, then the filter and the event"
 status=0
 "$TRACETOP" -b --filter 'prev_pid == 1' -n 1 >/dev/null 2>"$TT_TMP/err" || status=$?
 is "$status" 2 "--filter without -T: exit 2"
