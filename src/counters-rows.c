@@ -206,6 +206,15 @@ counters_event_name(const struct counters *c, size_t idx)
 	return idx < c->nev ? c->ev[idx].name : NULL;
 }
 
+/* Why an event cannot be counted, or NULL. */
+const char *
+counters_event_reason(const struct counters *c, size_t idx)
+{
+	if (idx >= c->nev || c->ev[idx].supported)
+		return NULL;
+	return c->ev[idx].reason != NULL ? c->ev[idx].reason : "not supported here";
+}
+
 /* What limits the counting, or NULL. */
 const char *
 counters_notice(const struct counters *c)

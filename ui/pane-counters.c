@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "tracetop/counters.h"
-#include "tracetop/evspec.h"
 #include "tracetop/report-counters.h"
 #include "tracetop/report-diff.h"
 #include "tracetop/util.h"
 #include "ui/cntgrid.h"
+#include "ui/cntpick.h"
 #include "ui/listpane.h"
 #include "ui/meters.h"
 #include "ui/tui.h"
@@ -97,9 +97,7 @@ struct cnt {
 	const struct counters_row **ptrs;
 	size_t cap;
 	char **catalog; /* event names for the picker, loaded on first use */
-	size_t ncatalog, catalog_cap;
-	char **unsupported; /* while loading: those this machine cannot count */
-	size_t nunsupported, unsupported_cap;
+	size_t ncatalog;
 	int menu_pid;                     /* the process the Enter menu is about */
 	bool utf8;                        /* block glyphs for the sparklines */
 	const struct tui *tui;            /* its baseline */
@@ -351,7 +349,7 @@ cnt_catalog_free(struct cnt *p)
 {
 	names_free(p->catalog, p->ncatalog);
 	p->catalog = NULL;
-	p->ncatalog = p->catalog_cap = 0;
+	p->ncatalog = 0;
 }
 
 /* Free the pane. */
@@ -492,73 +490,22 @@ cnt_next_scope(struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Collect one catalog event for the picker: those this machine counts
- * (no note) into the catalog, the others aside with why, for the end. */
-static void
-cnt_catalog_event(void *arg, const char *name, const char *alias, const char *note)
-{
-	struct cnt *p = arg;
-
-	(void)alias;
-	if (*note == '\0')
-		names_push(&p->catalog, &p->ncatalog, &p->catalog_cap, xstrdup(name));
-	else
-		names_push(
-		    &p->unsupported, &p->nunsupported, &p->unsupported_cap,
-		    xasprintf("%s  %s", name,
-		              strcmp(note, "[not supported]") == 0
-		                  ? "[not supported: the kernel has no PMU event for it here]"
-		                  : note));
-}
-
-/* Sections are titled in --list-events; the picker needs only the events. */
-static void
-cnt_catalog_message(void *arg, const char *text)
-{
-	(void)arg;
-	(void)text;
-}
-
-/* Whether a spec typed into the picker can be counted as it is: the event
- * parser's word (modifiers, raw events, tracepoints not listed). */
-static bool
-cnt_typed(void *ctx, const char *text, char *why, size_t len)
-{
-	struct evspec spec;
-	struct tt_err err;
-	char esc[PROMPT_MAX * 4];
-
-	(void)ctx;
-	if (evspec_parse(text, &spec, &err) == 0)
-		return true;
-	str_escape(esc, sizeof esc, text, strlen(text));
-	snprintf(why, len, "nothing matches '%s', and as an event: %s", esc, err.msg);
-	return false;
-}
-
-/* Open the picker over the event catalog: software events, then what else
- * this machine counts, tracepoints, and last what it cannot, saying why. */
+/* Open the picker over the event catalog (cntpick.h): what this machine
+ * counts first, even when a query narrows it, what it cannot last. */
 static int
 cnt_add(struct cnt *p, struct tui *t)
 {
-	static const enum evspec_section order[] = {EVSPEC_SOFTWARE, EVSPEC_HARDWARE, EVSPEC_CACHE,
-	                                            EVSPEC_TRACEPOINT};
-	const struct evspec_visitor v = {cnt_catalog_event, cnt_catalog_message, p};
+	size_t supported;
 
 	if (t->counters == NULL)
 		return REACT_IGNORED;
 	/* read again each time: probes made since are events too */
 	cnt_catalog_free(p);
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
-		evspec_catalog(order[i], &v);
-	for (size_t i = 0; i < p->nunsupported; i++)
-		names_push(&p->catalog, &p->ncatalog, &p->catalog_cap, p->unsupported[i]);
-	free(p->unsupported);
-	p->unsupported = NULL;
-	p->nunsupported = p->unsupported_cap = 0;
+	p->catalog = cntpick_catalog(&p->ncatalog, &supported);
 	picker_open(&t->picker, "Count an event (or type one: minor-faults:u, r1a8)",
 	            (const char *const *)p->catalog, p->ncatalog);
-	picker_allow_typed(&t->picker, cnt_typed, p);
+	picker_rank_last(&t->picker, supported);
+	picker_allow_typed(&t->picker, cntpick_typed, NULL);
 	t->picker_owner = (int)t->cur;
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -766,6 +713,8 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 	struct cnt *p = pp;
 	struct tt_err err;
 	char name[PROMPT_MAX], *sp;
+	const char *why;
+	size_t n;
 
 	(void)toggled; /* not a checklist */
 	if ((idx >= p->ncatalog && idx != PICKER_TYPED) || t->counters == NULL)
@@ -776,6 +725,14 @@ cnt_pick(void *pp, struct tui *t, size_t idx, bool toggled)
 		*sp = '\0'; /* drop the "[not supported]" note */
 	if (counters_add(t->counters, name, &err) != 0) {
 		tui_status(t, true, "%s", err.msg);
+		return REACT_REDRAW;
+	}
+	/* one this machine cannot count is refused, with the kernel's reason,
+	 * not added as a row that never counts */
+	n = counters_nevents(t->counters) - 1;
+	if ((why = counters_event_reason(t->counters, n)) != NULL) {
+		tui_status(t, true, "cannot count %s here: %s", name, why);
+		counters_remove(t->counters, n);
 		return REACT_REDRAW;
 	}
 	tui_status(t, false, "counting %s (values after the next refresh)", name);

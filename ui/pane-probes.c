@@ -28,9 +28,21 @@ enum probes_col {
 	PCOL_COUNT
 };
 
+/* At 80 columns the hits and their rate stay (the target narrows first),
+ * the name, kind and state are as wide as their text. */
 static const struct table_col probes_cols[PCOL_COUNT] = {
-    [PCOL_NAME] = {.title = "Name", .width = 36, .min_width = 10, .priority = 9, .sortable = true},
-    [PCOL_KIND] = {.title = "Kind", .width = 10, .min_width = 6, .priority = 7, .sortable = true},
+    [PCOL_NAME] = {.title = "Name",
+                   .width = 36,
+                   .min_width = 10,
+                   .priority = 9,
+                   .fit = true,
+                   .sortable = true},
+    [PCOL_KIND] = {.title = "Kind",
+                   .width = 10,
+                   .min_width = 6,
+                   .priority = 7,
+                   .fit = true,
+                   .sortable = true},
     [PCOL_TARGET] = {.title = "Target",
                      .width = 24,
                      .min_width = 10,
@@ -43,14 +55,22 @@ static const struct table_col probes_cols[PCOL_COUNT] = {
                    .min_width = 5,
                    .priority = 8,
                    .right = true,
+                   .keep = true,
                    .sortable = true},
     [PCOL_RATE] = {.title = "Per second",
                    .width = 10,
                    .min_width = 6,
-                   .priority = 4,
+                   .priority = 7,
                    .right = true,
+                   .keep = true,
                    .sortable = true},
-    [PCOL_STATE] = {.title = "State", .width = 8, .min_width = 4, .priority = 5, .sortable = true},
+    [PCOL_STATE] = {.title = "State",
+                    .width = 8,
+                    .min_width = 4,
+                    .priority = 5,
+                    .fit = true,
+                    .keep = true,
+                    .sortable = true},
 };
 
 /* A target as the column shows it: "/usr/lib/x/libc.so.6:malloc" as

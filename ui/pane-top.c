@@ -146,8 +146,8 @@ top_key_cols(struct top *p)
 
 		if (top_key_prio[k] == 0)
 			continue;
-		p->cols[i].key = (p->tree.group & top_col_group[k]) != 0;
-		p->cols[i].priority = p->cols[i].key ? top_key_prio[k] : top_cols[k].priority;
+		p->cols[i].keep = (p->tree.group & top_col_group[k]) != 0;
+		p->cols[i].priority = p->cols[i].keep ? top_key_prio[k] : top_cols[k].priority;
 		if (k == COL_TID)
 			p->cols[i].hidden = !(p->tree.group & HIST_GROUP_TID);
 	}

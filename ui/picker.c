@@ -54,13 +54,17 @@ picker_score(const char *item, const char *query)
 }
 
 static long *sort_scores; /* qsort has no context argument */
+static size_t sort_last;  /* ... nor the picker's last items */
 
-/* Order matches by score, then by the list's own order. */
+/* Order matches: the items ranked last after the others, then by score,
+ * then by the list's own order. */
 static int
 match_cmp(const void *a, const void *b)
 {
 	size_t x = *(const size_t *)a, y = *(const size_t *)b;
 
+	if ((x >= sort_last) != (y >= sort_last))
+		return x >= sort_last ? 1 : -1;
 	if (sort_scores[x] != sort_scores[y])
 		return CMP3(sort_scores[x], sort_scores[y]);
 	return CMP3(x, y);
@@ -123,6 +127,7 @@ picker_filter(struct picker *pk)
 		if ((scores[i] = picker_score(pk->items[i], pk->query.text)) >= 0)
 			pk->match[pk->nmatch++] = i;
 	sort_scores = scores;
+	sort_last = pk->last;
 	qsort(pk->match, pk->nmatch, sizeof *pk->match, match_cmp);
 	free(scores);
 	pk->sel = pk->top = 0;
@@ -142,6 +147,7 @@ picker_open(struct picker *pk, const char *title, const char *const *items, size
 		pk->match = xrealloc(pk->match, n * sizeof *pk->match);
 	}
 	prompt_open(&pk->query, "> ", "");
+	pk->last = n;
 	pk->marks = NULL;
 	pk->typed = NULL;
 	pk->typed_ctx = NULL;
@@ -155,6 +161,14 @@ picker_allow_typed(struct picker *pk, picker_typed_fn fn, void *ctx)
 	pk->typed = fn;
 	pk->typed_ctx = ctx;
 	picker_typed_check(pk);
+}
+
+/* The unusable items go last. */
+void
+picker_rank_last(struct picker *pk, size_t from)
+{
+	pk->last = from;
+	picker_filter(pk);
 }
 
 /* Open it as a checklist. */

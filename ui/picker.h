@@ -42,6 +42,7 @@ struct picker {
 	picker_typed_fn typed; /* NULL: only items can be chosen */
 	void *typed_ctx;
 	bool typed_ok; /* the query can be chosen as typed: the first row offers it */
+	size_t last;   /* items from this index on rank after every other match */
 	char why[400]; /* why Enter chooses nothing (PICKER_REFUSED) */
 };
 
@@ -55,6 +56,9 @@ void picker_open_checklist(struct picker *pk, const char *title, const char *con
 /* Also offer the query as typed, first, whenever fn accepts it and no
  * item is named exactly that (the text before an item's first blank). */
 void picker_allow_typed(struct picker *pk, picker_typed_fn fn, void *ctx);
+/* Rank the items from index from on (those this machine cannot use)
+ * after every other match, whatever their score. */
+void picker_rank_last(struct picker *pk, size_t from);
 void picker_close(struct picker *pk);
 void picker_free(struct picker *pk);
 

@@ -39,8 +39,9 @@
 #include "ui/meters.h"
 #include "ui/screen.h"
 
-#define SEG_MAX 8 /* fields on one header line */
-#define SEG_GAP 2 /* blanks between fields */
+#define SEG_MAX 8          /* fields on one header line */
+#define SEG_GAP 2          /* blanks between fields */
+#define SCREEN_TABS_MAX 24 /* tabs the bar draws: the panes and Help */
 
 static volatile sig_atomic_t screen_active;
 static pid_t screen_pid;       /* a forked child must not reset the terminal */
@@ -402,34 +403,68 @@ screen_header_view(struct tui *t, struct segs *l)
 		        "%s", buf);
 }
 
+/* The first tab the bar shows: 0 when every tab fits, else the first
+ * that leaves the active one on screen, a marker's cell kept on each
+ * side that has tabs cut off. */
+static size_t
+screen_first_tab(const int *w, size_t ntabs, size_t active, int gap)
+{
+	size_t first = 0;
+	int all = -gap;
+
+	for (size_t i = 0; i < ntabs; i++)
+		all += w[i] + gap;
+	while (all > COLS && first < active) {
+		int need = first > 0 ? 1 : 0; /* the left marker */
+
+		for (size_t i = first; i <= active; i++)
+			need += w[i] + gap;
+		if (need + (active + 1 < ntabs ? 1 : 0) <= COLS)
+			break;
+		first++;
+	}
+	return first;
+}
+
 /* The tab bar: one tab per pane, and Help while it is shown; the tabs
- * touch (no gap) when spaced they would not all fit. */
+ * touch (no gap) when spaced they would not all fit, and when even so
+ * they do not, the bar scrolls to the active tab with "<" and ">" where
+ * tabs are cut off. */
 static void
 screen_draw_tabs(struct tui *t, int y)
 {
 	const struct theme *th = &t->theme;
-	size_t ntabs = t->npanes + (t->help ? 1 : 0);
-	int x = 0, gap = 1, all = 0;
+	size_t ntabs = t->npanes + (t->help ? 1 : 0), active = t->help ? t->npanes : t->cur, first;
+	char tab[SCREEN_TABS_MAX][64];
+	int w[SCREEN_TABS_MAX], x = 0, gap = 1, all = 0;
 
-	for (size_t i = 0; i < t->npanes; i++)
-		all += prompt_str_width(t->panes[i]->name) + 3;
-	if (all + (t->help ? 7 : 0) > COLS)
-		gap = 0;
-	screen_blank(y, th->attr[TH_NORMAL]);
+	if (ntabs > SCREEN_TABS_MAX)
+		ntabs = SCREEN_TABS_MAX;
 	for (size_t i = 0; i < ntabs; i++) {
-		bool active = i == t->npanes || (i == t->cur && !t->help);
-		char tab[64];
-		int w;
-
-		snprintf(tab, sizeof tab, " %s ", i < t->npanes ? t->panes[i]->name : "Help");
-		prompt_str_trim(tab);
-		w = prompt_str_width(tab);
-		if (x + w > COLS)
+		snprintf(tab[i], sizeof tab[i], " %s ", i < t->npanes ? t->panes[i]->name : "Help");
+		prompt_str_trim(tab[i]);
+		w[i] = prompt_str_width(tab[i]);
+		all += w[i] + 1;
+	}
+	if (all - 1 > COLS)
+		gap = 0;
+	first = screen_first_tab(w, ntabs, active < ntabs ? active : 0, gap);
+	screen_blank(y, th->attr[TH_NORMAL]);
+	if (first > 0) {
+		mvaddstr(y, 0, "<");
+		x = 1;
+	}
+	for (size_t i = first; i < ntabs; i++) {
+		/* room for the right marker unless this is the last tab */
+		if (x + w[i] + (i + 1 < ntabs ? 1 : 0) > COLS) {
+			mvaddstr(y, COLS - 1, ">");
 			break;
+		}
 		wmove(stdscr, y, x);
-		wattrset(stdscr, th->attr[active ? TH_TAB_ACTIVE : TH_TAB]);
-		prompt_str_draw(stdscr, tab, w, NULL);
-		x += w + gap;
+		wattrset(stdscr, th->attr[i == active ? TH_TAB_ACTIVE : TH_TAB]);
+		prompt_str_draw(stdscr, tab[i], w[i], NULL);
+		wattrset(stdscr, A_NORMAL);
+		x += w[i] + gap;
 	}
 	wattrset(stdscr, A_NORMAL);
 }

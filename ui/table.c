@@ -417,34 +417,33 @@ table_hlimit(struct table *t, int x, int w)
 		t->hscroll = t->hmax;
 }
 
-/* The filter, when one is set, at the right end of the title line (over
- * the blank end of the flexible column's title when it fits there). */
-static void
-draw_filter_title(struct table *t, struct pen *p, int y, int x, int w)
+/* The filter's label for the title line, when one is set, fitted to at
+ * most half of w: its width (0 without a filter). */
+static int
+filter_label(const struct table *t, struct pen *p, int w, struct wtext *wt)
 {
 	char label[TABLE_TEXT_MAX + 16];
-	struct wtext wt;
-	int at;
 
 	if (t->filter[0] == '\0')
-		return;
+		return 0;
 	snprintf(label, sizeof label, " Filter: %s ", t->filter);
-	wtext_set(&wt, label);
-	wtext_fit(&wt, w, &p->ell);
-	at = x + w - wt.width;
-	pen_text(p, y, at, wt.width, &wt, false, p->th->attr[TH_TITLE_SORTED]);
+	wtext_set(wt, label);
+	wtext_fit(wt, w / 2 > 1 ? w / 2 : 1, &p->ell);
+	return wt->width;
 }
 
 /* The title line: titles in TH_TITLE across the width, the sort column's
  * in TH_TITLE_SORTED with a direction marker that is never cut off (after
  * a left-aligned title, before a right-aligned one so the text still lines
  * up with the numbers below); a scrolled column says how far; then the
- * filter. */
+ * filter at the right end, the titles it would cover cut before it. */
 static void
 draw_titles(struct table *t, struct pen *p, int y, int x, int w)
 {
 	const attr_t *attr = p->th->attr;
 	size_t flex = table_flex(t);
+	struct wtext filter;
+	int fw = filter_label(t, p, w, &filter), end = x + w - fw;
 
 	pen_blank(p, y, x, w, attr[TH_TITLE]);
 	for (size_t i = 0; i < t->ncols; i++) {
@@ -455,6 +454,11 @@ draw_titles(struct table *t, struct pen *p, int y, int x, int w)
 		struct wtext wt, both;
 
 		if (t->col_x[i] < 0)
+			continue;
+		/* a title the filter would cover is cut before it instead */
+		if (fw > 0 && t->col_x[i] + cw > end)
+			cw = end - t->col_x[i];
+		if (cw <= 0)
 			continue;
 		snprintf(title, sizeof title, "%s", c->title ? c->title : "");
 		if (i == flex && t->hscroll > 0)
@@ -472,7 +476,8 @@ draw_titles(struct table *t, struct pen *p, int y, int x, int w)
 		wtext_fit(&both, cw, &p->ell);
 		pen_text(p, y, t->col_x[i], cw, &both, c->right, attr[TH_TITLE_SORTED]);
 	}
-	draw_filter_title(t, p, y, x, w);
+	if (fw > 0)
+		pen_text(p, y, end, fw, &filter, false, attr[TH_TITLE_SORTED]);
 }
 
 /* For each bar column on screen, the width of its text field (the widest

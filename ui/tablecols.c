@@ -23,27 +23,27 @@ col_need(const struct table_col *c, int text)
 }
 
 /* The shown column of lowest priority that may drop (the rightmost of
- * equals; a key column only when keys is set), or SIZE_MAX. */
+ * equals; a kept column only when kept is set), or SIZE_MAX. */
 static size_t
-col_victim(const struct table_col *c, size_t n, const bool *vis, size_t flex, int top, bool keys)
+col_victim(const struct table_col *c, size_t n, const bool *vis, size_t flex, int top, bool kept)
 {
 	size_t victim = SIZE_MAX;
 
 	for (size_t i = 0; i < n; i++)
-		if (vis[i] && i != flex && c[i].priority < top && (keys || !c[i].key) &&
+		if (vis[i] && i != flex && c[i].priority < top && (kept || !c[i].keep) &&
 		    (victim == SIZE_MAX || c[i].priority <= c[victim].priority))
 			victim = i;
 	return victim;
 }
 
-/* Drop columns (key ones only when keys is set) until the line's *total
+/* Drop columns (kept ones only when kept is set) until the line's *total
  * fits in w or nothing more may drop. */
 static void
 drop_cols(const struct table_col *c, size_t n, bool *vis, const int *cw, size_t flex, int top,
-          bool keys, int w, int *total)
+          bool kept, int w, int *total)
 {
 	while (*total > w) {
-		size_t victim = col_victim(c, n, vis, flex, top, keys);
+		size_t victim = col_victim(c, n, vis, flex, top, kept);
 
 		if (victim == SIZE_MAX)
 			break;
@@ -95,7 +95,7 @@ tablecols_layout(const struct table_col *c, size_t n, const int *text, int w, in
 			flex = i;
 	}
 	drop_cols(c, n, vis, cw, flex, top, false, w, &total);
-	if (total > w && flex != SIZE_MAX) { /* the keys stay while the flexible column gives way */
+	if (total > w && flex != SIZE_MAX) { /* the kept stay while the flexible column gives way */
 		int least = c[flex].min_width > 0 ? c[flex].min_width : 1;
 		int cut = total - w < cw[flex] - least ? total - w : cw[flex] - least;
 

@@ -23,8 +23,9 @@ struct table_col {
 	                * up to width */
 	bool sortable;
 	bool hidden; /* not shown and not offered for sorting (a pane's toggle) */
-	bool key;    /* what tells rows apart: the flexible column shrinks to
-	              * its min_width before a key column drops */
+	bool keep;   /* what the rows are read for (a key that tells them
+	              * apart, a rate): the flexible column shrinks to its
+	              * min_width before a kept column drops */
 };
 
 /* Lay out n columns in a line of w cells. text[i] is the widest text of
@@ -35,9 +36,9 @@ struct table_col {
  * Every column first gets what it needs: a bar column its text
  * (min_width, or its title when wider), a fit column its text within [min_width, width], the
  * flexible column its width, any other its width. While that is too wide
- * the lowest priority column that is not a key drops (never the flexible
+ * the lowest priority column that is not kept drops (never the flexible
  * one, nor one of the highest priority); then the flexible column shrinks
- * towards its min_width, and only then do key columns drop, lowest
+ * towards its min_width, and only then do kept columns drop, lowest
  * priority first. Space left over grows the bars up to their width,
  * then the flexible column takes the rest: bars shrink before names do.
  * When even the highest priorities do not fit, the flexible column shrinks

@@ -169,13 +169,13 @@ void
 top_cgroup_col(struct table_col *col, enum top_cgroup_col mode, const struct hist_snapshot *rows,
                unsigned group)
 {
-	col->key = (group & HIST_GROUP_CGROUP) != 0;
-	if (col->key) {
+	col->keep = (group & HIST_GROUP_CGROUP) != 0;
+	if (col->keep) {
 		col->priority = TOP_PRIO_KEY;
 		col->hidden = false;
 		return;
 	}
-	col->key = mode == TOP_CGROUP_SHOWN;
+	col->keep = mode == TOP_CGROUP_SHOWN;
 	col->priority = mode == TOP_CGROUP_SHOWN ? TOP_CGROUP_PRIO_SHOWN : TOP_CGROUP_PRIO_AUTO;
 	if (mode == TOP_CGROUP_AUTO)
 		col->hidden = !several_cgroups(rows);

@@ -152,6 +152,10 @@ size_t counters_nevents(const struct counters *c);
 /* The name of event idx as given. */
 const char *counters_event_name(const struct counters *c, size_t idx);
 
+/* Why event idx cannot be counted here ("not supported: no hardware PMU
+ * on this machine"), or NULL when it counts. */
+const char *counters_event_reason(const struct counters *c, size_t idx);
+
 /* What limits the view ("fd limit reached: counting 12 of 40 processes"),
  * or NULL. */
 const char *counters_notice(const struct counters *c);

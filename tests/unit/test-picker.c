@@ -182,6 +182,37 @@ test_typed(void **state)
 	picker_free(&pk);
 }
 
+/* Items ranked last (those this machine cannot use) come after every
+ * other match, with a query too, whatever their score; in list order
+ * without one. */
+static void
+test_rank_last(void **state)
+{
+	static const char *const items[] = {"cpu-clock", "sys_enter_clock_cycle_x", "cycles  [no]",
+	                                    "bus-cycles  [no]"};
+	struct picker pk = {0};
+
+	(void)state;
+	picker_open(&pk, "Count an event", items, ARRAY_SIZE(items));
+	picker_rank_last(&pk, 2);
+	assert_int_equal(pk.nmatch, 4);
+	assert_int_equal(pk.match[0], 0);
+	assert_int_equal(pk.match[3], 3);
+	type(&pk, "cycl");
+	/* "cycles" is a prefix match, the supported one only a substring */
+	assert_true(picker_score(items[2], "cycl") < picker_score(items[1], "cycl"));
+	assert_int_equal(pk.nmatch, 3);
+	assert_int_equal(pk.match[0], 1);
+	assert_int_equal(pk.match[1], 2);
+	assert_int_equal(pk.match[2], 3);
+	picker_close(&pk);
+	/* without picker_rank_last: by score alone */
+	picker_open(&pk, "again", items, ARRAY_SIZE(items));
+	type(&pk, "cycl");
+	assert_int_equal(pk.match[0], 2);
+	picker_free(&pk);
+}
+
 /* The box: title on the border, the query, matches with the selection
  * highlighted, and the count; nothing drawn outside it. */
 static void
@@ -231,10 +262,9 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_score),
-	    cmocka_unit_test(test_narrow_and_choose),
-	    cmocka_unit_test(test_draw),
-	    cmocka_unit_test(test_typed),
+	    cmocka_unit_test(test_score),     cmocka_unit_test(test_narrow_and_choose),
+	    cmocka_unit_test(test_draw),      cmocka_unit_test(test_typed),
+	    cmocka_unit_test(test_rank_last),
 	};
 
 	return headless_run("picker", tests, ARRAY_SIZE(tests), false);

@@ -364,6 +364,12 @@ test_detail_and_filter(void **state)
 	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
 	assert_non_null(strstr(line(0), " Filter: !root"));
 	assert_int_equal((int)strlen(line(0)), 59); /* at the end, a blank after */
+	/* at 26 columns it would cover Command's title: that is cut before
+	 * it (an ellipsis, then the filter), never overwritten */
+	table_set_filter(&t, "!ro");
+	werase(stdscr);
+	table_draw(&t, stdscr, 0, 0, 12, 26, &ascii);
+	assert_string_equal(line(0), "   ^PID Comm~ Filter: !ro");
 	table_set_filter(&t, "");
 	table_draw(&t, stdscr, 0, 0, 12, 60, &ascii);
 	assert_null(strstr(line(0), "Filter"));

@@ -145,7 +145,7 @@ test_fit_and_hidden(void **state)
 	assert_int_equal(wd[K_DSO], 24);
 }
 
-/* Key columns (what tells rows apart): every other column drops first,
+/* Kept columns (a key that tells rows apart): every other column drops first,
  * whatever its priority; then the flexible column shrinks to its minimum;
  * only then do keys drop, lowest priority first; with room, they are
  * all back and the symbol regains its width. */
@@ -158,8 +158,8 @@ test_keys(void **state)
 	(void)state;
 	for (size_t i = 0; i < K_N; i++)
 		c[i] = kcols[i];
-	c[K_NUM].key = true; /* Samples, of the lowest priority, is a key */
-	c[K_COMM].key = true;
+	c[K_NUM].keep = true; /* Samples, of the lowest priority, is a key */
+	c[K_COMM].keep = true;
 	/* 70: Shared Object (priority 4, not a key) drops before Samples (1) */
 	tablecols_layout(c, K_N, ktext, 70, x, wd);
 	check_line(x, wd, K_N, 70);

@@ -688,6 +688,50 @@ test_header_narrow(void **state)
 	assert_true(line_col(3, "####################") >= 0);
 }
 
+/* A tab bar too wide for the screen scrolls to the active tab and marks
+ * each side that has tabs cut off; Help counts as a tab. */
+static void
+test_tabs_scroll(void **state)
+{
+	static const struct pane_ops p[6] = {{.name = "Alpha"},   {.name = "Bravo"},
+	                                     {.name = "Charlie"}, {.name = "Delta"},
+	                                     {.name = "Echo"},    {.name = "Foxtrot"}};
+	static const struct pane_ops *const panes[6] = {&p[0], &p[1], &p[2], &p[3], &p[4], &p[5]};
+	struct fixture f;
+	void *states[6] = {0};
+	char line[512];
+
+	(void)state;
+	fixture_init(&f);
+	f.t.panes = panes;
+	f.t.pane_state = states;
+	f.t.npanes = 6;
+	screen_of(24, 30, false);
+	screen_draw_header(&f.t);
+	line_text(2, line, sizeof line);
+	assert_string_equal(line, " Alpha  Bravo  Charlie       >"); /* the tabs touch */
+	f.t.cur = 3;
+	screen_draw_header(&f.t);
+	line_text(2, line, sizeof line);
+	assert_string_equal(line, "< Bravo  Charlie  Delta      >");
+	assert_int_equal(line_col(2, " Delta "), 17);
+	f.t.cur = 5; /* the last: no right marker */
+	screen_draw_header(&f.t);
+	line_text(2, line, sizeof line);
+	assert_string_equal(line, "< Delta  Echo  Foxtrot        ");
+	f.t.help = true;
+	screen_draw_header(&f.t);
+	line_text(2, line, sizeof line);
+	assert_string_equal(line, "< Delta  Echo  Foxtrot  Help  ");
+	/* room for all: no marker */
+	f.t.help = false;
+	screen_of(24, 60, false);
+	screen_draw_header(&f.t);
+	line_text(2, line, sizeof line);
+	assert_int_equal(line_col(2, " Alpha   Bravo   Charlie   Delta   Echo   Foxtrot "), 0);
+	assert_true(line_col(2, ">") < 0 && line_col(2, "<") < 0);
+}
+
 /* Untrusted text is escaped; without a sampling source the rest still shows. */
 static void
 test_header_escape(void **state)
@@ -792,15 +836,16 @@ int
 main(void)
 {
 	static const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_prompt_insert),     cmocka_unit_test(test_prompt_delete),
-	    cmocka_unit_test(test_prompt_motion),     cmocka_unit_test(test_prompt_enter_esc),
-	    cmocka_unit_test(test_prompt_history),    cmocka_unit_test(test_prompt_max),
-	    cmocka_unit_test(test_prompt_controls),   cmocka_unit_test(test_menu_navigation),
-	    cmocka_unit_test(test_menu_close),        cmocka_unit_test(test_prompt_draw),
-	    cmocka_unit_test(test_menu_draw),         cmocka_unit_test(test_menu_small),
-	    cmocka_unit_test(test_header_wide),       cmocka_unit_test(test_header_narrow),
-	    cmocka_unit_test(test_header_debuginfod), cmocka_unit_test(test_header_escape),
-	    cmocka_unit_test(test_footer_status),     cmocka_unit_test(test_footer_keys),
+	    cmocka_unit_test(test_prompt_insert),   cmocka_unit_test(test_prompt_delete),
+	    cmocka_unit_test(test_prompt_motion),   cmocka_unit_test(test_prompt_enter_esc),
+	    cmocka_unit_test(test_prompt_history),  cmocka_unit_test(test_prompt_max),
+	    cmocka_unit_test(test_prompt_controls), cmocka_unit_test(test_menu_navigation),
+	    cmocka_unit_test(test_menu_close),      cmocka_unit_test(test_prompt_draw),
+	    cmocka_unit_test(test_menu_draw),       cmocka_unit_test(test_menu_small),
+	    cmocka_unit_test(test_header_wide),     cmocka_unit_test(test_header_narrow),
+	    cmocka_unit_test(test_tabs_scroll),     cmocka_unit_test(test_header_debuginfod),
+	    cmocka_unit_test(test_header_escape),   cmocka_unit_test(test_footer_status),
+	    cmocka_unit_test(test_footer_keys),
 	};
 
 	return headless_run("widgets", tests, sizeof tests / sizeof tests[0], true);
