@@ -5,9 +5,11 @@
 # in flame order, moves and the selection, zoom in and out, the callers of
 # a function, icicle, search with its share, freeze, a mouse click (80
 # columns), reached by Tab and by F from Top, the orientation kept in the
-# setup file; monochrome ASCII; the message without -g.
+# setup file; monochrome ASCII; the message without -g. Live: against the
+# phases workload (phase_one and phase_two in turn, 3 s each) the graph
+# follows the profile while not frozen, and stops following once frozen.
 . "$(dirname "$0")/lib.sh"
-need_built "$TRACETOP" "$WORKLOADS/callpaths-fp"
+need_built "$TRACETOP" "$WORKLOADS/callpaths-fp" "$WORKLOADS/phases"
 need_tmux
 need_root_perf
 
@@ -221,6 +223,37 @@ ok $? "NO_COLOR, C locale: the frames show"
 tmux_capture mono | LC_ALL=C grep -q $'[\x80-\xff]'
 ok $((!$?)) "NO_COLOR, C locale: ASCII only"
 like "$(tmux_capture mono -e)" $'\e\\[7m' "NO_COLOR: frames in reverse video"
+tmux_kill
+
+# Live: the graph follows the workload's profile (-z: each refresh's
+# stacks alone), and a freeze stops it following; Z again resumes.
+PHASES_PIDFILE="$TT_TMP/ph.pid" "$WORKLOADS/phases" 120 >/dev/null 2>&1 &
+bg_pid $!
+ppid=$(wait_pidfile "$TT_TMP/ph.pid" 5)
+tmux_start live 80 24 "$TRACETOP" -g -z -p "$ppid" -d 0.5 --view flame
+# only NAME ...: the graph shows NAME and not OTHER
+only() {
+	graph live | grep -q "$1" && ! graph live | grep -q "$2"
+}
+wait_for 10 only phase_one phase_two
+ok $? "live: phase_one's frames while it runs" || diag "$(graph live)"
+wait_for 10 only phase_two phase_one
+ok $? "live: then phase_two's, with phase_one gone: the graph follows the profile" ||
+	diag "$(graph live)"
+wait_for 10 only phase_one phase_two
+ok $? "live: and phase_one's again" || diag "$(graph live)"
+tmux_keys live Z
+tmux_wait_text live 2 '\(frozen\)|HISTORY -[0-9]{2}:[0-9]{2}'
+before=$(graph live)
+sleep 4 # longer than a phase: a live graph would have changed
+is "$(graph live)" "$before" "live: frozen, it stays as it was across a phase change"
+tmux_keys live Z
+if grep -q phase_one <<<"$before"; then
+	wait_for 10 only phase_two phase_one
+else
+	wait_for 10 only phase_one phase_two
+fi
+ok $? "live: Z again: it follows the profile again" || diag "$(graph live)"
 tmux_kill
 
 # Without -g: says how to get stacks.
