@@ -263,11 +263,35 @@ stream_fields_plain(const struct stream *s, const struct stream_entry *en, char 
 	return o;
 }
 
+/* A dynamic probe's print format starts with its address in parentheses
+ * ("(55af8fd4b410) a=1", "(f <- caller)"), the same for every hit of an
+ * entry probe: the arguments come first, the address after them, so a
+ * narrow Fields column shows what the probe fetched. */
+static void
+stream_probe_ip_last(const struct stream *s, const struct stream_entry *en, char *buf, size_t n)
+{
+	const struct tep_event *tev = s->evs[en->ev].tev;
+	char *close, ip[64];
+	size_t k;
+
+	if (n < 4 || buf[0] != '(' || (tep_find_field((struct tep_event *)tev, "__probe_ip") == NULL &&
+	                               tep_find_field((struct tep_event *)tev, "__probe_func") == NULL))
+		return;
+	if ((close = strchr(buf, ')')) == NULL || close[1] != ' ' ||
+	    (k = (size_t)(close - buf) + 1) >= sizeof ip)
+		return;
+	memcpy(ip, buf, k);
+	ip[k] = '\0';
+	memmove(buf, close + 2, n - k - 1 + 1); /* the arguments and the NUL */
+	snprintf(buf + n - k - 1, k + 2, " %s", ip);
+}
+
 /* The fields as the event's print format shows them, escaped. */
 size_t
 stream_format_fields(struct stream *s, const struct stream_entry *en, char *buf, size_t len)
 {
 	struct tep_record rec;
+	size_t n;
 
 	if (len == 0)
 		return 0;
@@ -288,7 +312,9 @@ stream_format_fields(struct stream *s, const struct stream_entry *en, char *buf,
 	trace_seq_terminate(&s->seq);
 	if (s->seq.state != TRACE_SEQ__GOOD || s->seq.buffer == NULL)
 		return stream_fields_plain(s, en, buf, len);
-	return str_escape(buf, len, s->seq.buffer, s->seq.len);
+	n = str_escape(buf, len, s->seq.buffer, s->seq.len);
+	stream_probe_ip_last(s, en, buf, strlen(buf));
+	return n;
 }
 
 /* "comm-tid [cpu] secs.usecs: subsys:name: fields", escaped. */
