@@ -1,22 +1,29 @@
 #!/bin/bash
-# Probe hits never cost the profile: a busy uprobe (busycall's bc_hit,
-# called 200,000 times a second) inserted by keypress in the Probes pane
-# while the screen profiles the whole machine through the rings (--engine
-# perf) is only counted (no stream fds open), so the profile's Samples/s
-# stays within 5 % and its Lost at 0; its events stream (one more perf fd
-# per CPU) only while the Trace pane is seen.
+# Probe hits never cost the profile: a busy probe inserted by keypress in
+# the Probes pane while the screen profiles the whole machine through the
+# rings (--engine perf) is only counted (no stream fds open), so the
+# profile's Samples/s stays within 5 % and its Lost at 0; its events
+# stream (one more perf fd per CPU) only while the Trace pane is seen.
 #
-# A uprobe hit costs about 50 us on these VMs (the trap is emulated), so
-# the probe reaches some 20,000 hits/s here, not the 150,000 a real
-# machine gets; the test asks for 10,000 and says what it got.
-#
-# The busy probe at full rate is a tracepoint counted by keypress (Probes
-# pane, a, "A tracepoint"): syscalls:sys_enter_getppid, hit 250,000 times
-# a second by busycall's system calls, while hotloop's threads keep every
-# CPU busy, so the system-wide profile's Samples/s is every CPU's whole
-# sampling rate, whatever parallel tests run: it must stay within 5 % of
-# the rate before (medians of 5 refreshes each), with Lost 0, and the
-# probe's row must show >= 150,000 hits/s.
+# DEVIATION FROM THE ISSUE, stated plainly: the issue's busy probe is a
+# uprobe at >= 150,000 hits/s. On these VMs a uprobe hit is an emulated
+# trap of some 17 us: one thread calling a probed function as fast as it
+# can reaches 55,000-60,000 hits/s (measured with busycall at 1,000,000
+# calls/s asked, load 4-5), 28,000 in this test beside other helpers'
+# builds, 5,320 at the worst seen under the suite's parallel tests; no
+# uprobe here gets near 150,000. So:
+#  - the issue's rate is held with the fastest probe this machine has, a
+#    tracepoint, inserted by keypress (Probes pane, a, "A tracepoint"):
+#    syscalls:sys_enter_getppid, hit 250,000 times a second by busycall's
+#    system calls while hotloop's threads keep every CPU busy (so the
+#    system-wide Samples/s is every CPU's whole sampling rate, whatever
+#    parallel tests run). Asserted: its row shows >= 150,000 hits/s, the
+#    profile's Samples/s stays within 5 % of the rate before (medians of 5
+#    refreshes each), Lost stays 0.
+#  - the uprobe case runs at the rate the trap allows: busycall asks for
+#    200,000 calls of bc_hit a second; the rate reached is reported, and
+#    only >= 2,000 is required (a loaded run saw 5,320); the profile's
+#    Samples/s must not fall by 5 % and its Lost must stay 0.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/busycall" "$WORKLOADS/hotloop"
 need_tmux
@@ -91,15 +98,15 @@ ok $? "the probe on bc_hit is made by keypress" || diag "$(tmux_capture pc)"
 probe_rate() {
 	tmux_capture pc | sed -nE 's/.*:bc_hit +uprobe .* [0-9]+ +([0-9]+)(\.[0-9]+)? +on *$/\1/p' | head -n 1
 }
-# The uprobe trap is emulated here: some 20,000 hits/s on a quiet machine,
-# a quarter of that with the suite's parallel tests beside it (5,320 seen);
-# the busy tracepoint below is the one held to the issue's 150,000.
+# The uprobe trap is emulated here (see the header): 55,000-60,000 hits/s
+# at best, about 5,000 with the suite's parallel tests beside it (5,320
+# seen); the busy tracepoint below is the one held to the issue's 150,000.
 busy() {
 	[ "$(probe_rate)" -ge 10000 ] 2>/dev/null
 }
 wait_for 10 busy || diag "under 10,000 hits/s: a loaded machine"
 [ "$(probe_rate)" -ge 2000 ] 2>/dev/null
-ok $? "it is busy: $(probe_rate) hits/s (>= 2,000)" || diag "$(tmux_capture pc)"
+ok $? "it is as busy as a uprobe gets here: $(probe_rate) hits/s (>= 2,000; the issue's 150,000 is the tracepoint's below)" || diag "$(tmux_capture pc)"
 
 # perf_fds: tracetop's perf event fds (a streamed probe has one per CPU
 # more than a counted one).
