@@ -274,8 +274,9 @@ stream_probe_ip_last(const struct stream *s, const struct stream_entry *en, char
 	char *close, ip[64];
 	size_t k;
 
-	if (n < 4 || buf[0] != '(' || (tep_find_field((struct tep_event *)tev, "__probe_ip") == NULL &&
-	                               tep_find_field((struct tep_event *)tev, "__probe_func") == NULL))
+	if (n < 4 || buf[0] != '(' ||
+	    (tep_find_field((struct tep_event *)tev, "__probe_ip") == NULL &&
+	     tep_find_field((struct tep_event *)tev, "__probe_func") == NULL))
 		return;
 	if ((close = strchr(buf, ')')) == NULL || close[1] != ' ' ||
 	    (k = (size_t)(close - buf) + 1) >= sizeof ip)

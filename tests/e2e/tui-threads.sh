@@ -110,8 +110,9 @@ ok $? "the search selects spin-2's row (by its tid)"
 tmux_keys thr Enter
 tmux_wait_text thr 5 "Zoom: pid $lpid tid $tid2"
 ok $? "Enter on a thread row zooms Top into that thread"
-tmux_wait_text thr 5 "^ *[0-9.]+% .* spin-2 +$lpid +sysload +\[\.\] spin\$"
-ok $? "Top shows the thread's function"
+# (zoomed into a thread, rows split by it: the TID column shows)
+tmux_wait_text thr 5 "^ *[0-9.]+% .* spin-2 +$lpid +$tid2 +sysload +\[\.\] spin\$"
+ok $? "Top shows the thread's function, in a row of its TID" || diag "$(tmux_capture thr)"
 tmux_keys thr q
 wait_for 5 tmux_exited thr >/dev/null
 tmux_wait_text thr 3 'exit=0'
