@@ -712,20 +712,27 @@ hist_sort_group(const enum hist_sort *keys)
 	return g != 0 ? g : HIST_GROUP_DEFAULT;
 }
 
-/* Overhead first unless the keys name a share. */
-void
-hist_sort_by_share(enum hist_sort keys[HIST_SORT_MAX + 1])
+/* Put k first, the keys after it (k is not among them: there is room). */
+static void
+sort_prepend(enum hist_sort keys[HIST_SORT_MAX + 1], enum hist_sort k)
 {
 	size_t n = 0;
 
-	if (hist_sort_has(keys, HIST_SORT_OVERHEAD) || hist_sort_has(keys, HIST_SORT_SAMPLES) ||
-	    hist_sort_has(keys, HIST_SORT_CHILDREN))
-		return;
 	while (keys[n] != HIST_SORT_END)
 		n++;
-	/* n < HIST_SORT_MAX: the names alone are fewer than all the keys */
 	memmove(keys + 1, keys, (n + 1) * sizeof *keys);
-	keys[0] = HIST_SORT_OVERHEAD;
+	keys[0] = k;
+}
+
+/* Overhead first unless the keys name a share; children before it. */
+void
+hist_sort_by_share(enum hist_sort keys[HIST_SORT_MAX + 1], bool children)
+{
+	if (!hist_sort_has(keys, HIST_SORT_OVERHEAD) && !hist_sort_has(keys, HIST_SORT_SAMPLES) &&
+	    !hist_sort_has(keys, HIST_SORT_CHILDREN))
+		sort_prepend(keys, HIST_SORT_OVERHEAD);
+	if (children && keys[0] == HIST_SORT_OVERHEAD && !hist_sort_has(keys, HIST_SORT_CHILDREN))
+		sort_prepend(keys, HIST_SORT_CHILDREN);
 }
 
 /* "comm,dso,sym": the grouping's field names in a fixed order. */

@@ -806,16 +806,7 @@ options_parse(struct options *o, int argc, char **argv, struct tt_err *err)
 	if (o->children && o->callgraph == CALLGRAPH_NONE && o->replay == NULL)
 		return err_set(err, "--children needs call stacks: add -g or --call-graph dwarf");
 	o->group = hist_sort_group(o->sort);
-	hist_sort_by_share(o->sort);
-	if (o->children && o->sort[0] == HIST_SORT_OVERHEAD &&
-	    !hist_sort_has(o->sort, HIST_SORT_CHILDREN)) { /* children first, the rest after */
-		size_t n = 0;
-
-		while (o->sort[n] != HIST_SORT_END)
-			n++;
-		memmove(o->sort + 1, o->sort, (n + 1) * sizeof *o->sort);
-		o->sort[0] = HIST_SORT_CHILDREN;
-	}
+	hist_sort_by_share(o->sort, o->children);
 	/* A dwarf stack copy per sample fills rings fast: give them room. */
 	if (o->callgraph != CALLGRAPH_NONE && !mmap_given)
 		o->mmap_pages = o->callgraph == CALLGRAPH_DWARF ? DWARF_MMAP_PAGES : FP_MMAP_PAGES;

@@ -157,8 +157,9 @@ unsigned hist_sort_group(const enum hist_sort *keys);
 /* Order rows by their share when keys name none (overhead, samples,
  * children), as perf's --sort does: "pid,sym" becomes "overhead,pid,sym"
  * (the names group, the share orders, the names break ties); a share
- * named after a name ("sym,overhead") keeps its place. */
-void hist_sort_by_share(enum hist_sort keys[HIST_SORT_MAX + 1]);
+ * named after a name ("sym,overhead") keeps its place. With children
+ * (--children) keys that start with overhead start with children. */
+void hist_sort_by_share(enum hist_sort keys[HIST_SORT_MAX + 1], bool children);
 
 /* A grouping as "comm,dso,sym" (the order of perf's --sort) in buf. */
 const char *hist_group_name(unsigned group, char *buf, size_t len);

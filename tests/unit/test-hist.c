@@ -780,24 +780,33 @@ test_sort_by_share(void **state)
 	enum hist_sort k[HIST_SORT_MAX + 1] = {HIST_SORT_PID, HIST_SORT_SYM, HIST_SORT_END};
 
 	(void)state;
-	hist_sort_by_share(k);
+	hist_sort_by_share(k, false);
 	assert_int_equal(k[0], HIST_SORT_OVERHEAD);
 	assert_int_equal(k[1], HIST_SORT_PID);
 	assert_int_equal(k[2], HIST_SORT_SYM);
 	assert_int_equal(k[3], HIST_SORT_END);
-	hist_sort_by_share(k); /* once is enough */
+	hist_sort_by_share(k, false); /* once is enough */
 	assert_int_equal(k[1], HIST_SORT_PID);
 	k[0] = HIST_SORT_SYM, k[1] = HIST_SORT_SAMPLES, k[2] = HIST_SORT_END;
-	hist_sort_by_share(k);
+	hist_sort_by_share(k, false);
 	assert_int_equal(k[0], HIST_SORT_SYM);
 	assert_int_equal(k[1], HIST_SORT_SAMPLES);
 	/* all six names: room for the share before them */
 	k[0] = HIST_SORT_COMM, k[1] = HIST_SORT_PID, k[2] = HIST_SORT_TID, k[3] = HIST_SORT_CGROUP,
 	k[4] = HIST_SORT_DSO, k[5] = HIST_SORT_SYM, k[6] = HIST_SORT_END;
-	hist_sort_by_share(k);
+	hist_sort_by_share(k, false);
 	assert_int_equal(k[0], HIST_SORT_OVERHEAD);
 	assert_int_equal(k[6], HIST_SORT_SYM);
 	assert_int_equal(k[7], HIST_SORT_END);
+	/* --children: children first, then the share and the names */
+	hist_sort_by_share(k, true);
+	assert_int_equal(k[0], HIST_SORT_CHILDREN);
+	assert_int_equal(k[1], HIST_SORT_OVERHEAD);
+	assert_int_equal(k[7], HIST_SORT_SYM);
+	assert_int_equal(k[8], HIST_SORT_END);
+	k[0] = HIST_SORT_SYM, k[1] = HIST_SORT_OVERHEAD, k[2] = HIST_SORT_END;
+	hist_sort_by_share(k, true); /* a name first keeps its place */
+	assert_int_equal(k[0], HIST_SORT_SYM);
 }
 
 /* The screen's path: rows left unsorted (hist_unsorted), then merged and
