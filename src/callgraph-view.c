@@ -8,17 +8,19 @@
 #include <string.h>
 
 #include "callgraph-impl.h"
+#include "tracetop/hist.h"
 #include "tracetop/util.h"
 
 #define VIEW_MAX_DEPTH 64    /* view levels below the function */
 #define VIEW_MAX_NODES 10000 /* view nodes, the function included */
 #define VIEW_TABLE 32768     /* view hash slots: > 3 x VIEW_MAX_NODES, a power of two */
 
-/* The outermost nodes matching f under the roots in scope: matches below
- * a match (recursion) are not listed, so totals count once. */
+/* The outermost nodes matching f (or, f NULL, any frame of dso) under the
+ * roots in scope: matches below a match (recursion) are not listed, so
+ * totals count once. */
 static void
 find_matches(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
-             struct idx_vec *out)
+             const struct dso *dso, struct idx_vec *out)
 {
 	struct idx_vec todo = {0};
 	uint32_t idx, c;
@@ -42,7 +44,10 @@ find_matches(const struct callgraph *cg, const struct cg_scope *sc, const struct
 	while (todo.n > 0) {
 		idx = todo.v[--todo.n];
 		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling) {
-			if (!cg->nodes[c].other && cg_frame_eq(&cg->nodes[c].frame, f))
+			const struct cg_frame *cf = &cg->nodes[c].frame;
+
+			if (!cg->nodes[c].other &&
+			    (f != NULL ? cg_frame_eq(cf, f) : cf->dso == dso))
 				cg_vec_push(out, c);
 			else
 				cg_vec_push(&todo, c);
@@ -167,7 +172,7 @@ cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struc
 	size_t i, k;
 
 	view_begin(&b, v, f);
-	find_matches(cg, sc, f, &matches);
+	find_matches(cg, sc, f, NULL, &matches);
 	for (k = 0; k < matches.n; k++) {
 		v->nodes[1].total += cg->nodes[matches.v[k]].total;
 		cg_vec_push(&pairs, 1);
@@ -212,7 +217,7 @@ cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const struc
 	size_t k;
 
 	view_begin(&b, v, f);
-	find_matches(cg, sc, f, &matches);
+	find_matches(cg, sc, f, NULL, &matches);
 	for (k = 0; k < matches.n; k++) {
 		w = cg->nodes[matches.v[k]].total;
 		v->nodes[1].total += w;
@@ -226,6 +231,63 @@ cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const struc
 	}
 	view_end(&b);
 	free(matches.v);
+}
+
+/* The samples whose stacks pass through a frame of dso under the roots in
+ * scope, each stack once (decayed, as node totals). */
+double
+cg_dso_total(const struct callgraph *cg, const struct cg_scope *sc, const struct dso *dso)
+{
+	struct idx_vec matches = {0};
+	double t = 0;
+
+	find_matches(cg, sc, NULL, dso, &matches);
+	for (size_t k = 0; k < matches.n; k++)
+		t += cg->nodes[matches.v[k]].total;
+	free(matches.v);
+	return t;
+}
+
+/* Children of rows merged without their symbol: summed, a stack through
+ * two functions of a row would count twice. A row of whole processes,
+ * threads, commands or cgroups holds every frame of its samples, so its
+ * inclusive count is its self count; a row of a DSO counts the stacks
+ * through it, from the trie (each once). */
+void
+cg_group_children(const struct callgraph *cg, struct hist_snapshot *snap, unsigned group)
+{
+	if (group & HIST_GROUP_SYM)
+		return; /* the members' samples are apart: their sums hold */
+	for (size_t i = 0; i < snap->n; i++) {
+		struct hist_row *r = &snap->rows[i];
+		struct hist_entry *e = &r->copy;
+		struct cg_scope sc = {0};
+		double t, ratio;
+
+		if (!(group & HIST_GROUP_DSO) || cg == NULL) {
+			e->children = e->score;
+			e->children_interval = e->interval;
+			e->children_last = e->last;
+			r->children = r->overhead;
+			continue;
+		}
+		sc.comm = group & HIST_GROUP_COMM ? e->key.comm : NULL;
+		sc.pid = group & HIST_GROUP_PID ? e->key.pid : 0;
+		sc.tid = group & HIST_GROUP_TID ? e->key.thread : 0;
+		/* a sample ending in the DSO passes through it: at least the
+		 * self count (a stack the trie lacks or folded away) */
+		t = cg_dso_total(cg, &sc, e->key.dso);
+		if (t < e->score)
+			t = e->score;
+		/* the interval counts by the same share of the members' sums */
+		ratio = e->children > 0 ? t / e->children : 0;
+		if (ratio < 1) {
+			e->children_interval = (uint64_t)(e->children_interval * ratio + 0.5);
+			e->children_last = (uint64_t)(e->children_last * ratio + 0.5);
+		}
+		e->children = t;
+		r->children = snap->total_score > 0 ? 100.0 * t / snap->total_score : 0.0;
+	}
 }
 
 /* Free a view's nodes and reset it. */

@@ -413,8 +413,10 @@ recframe_snapshot(struct recframe_dec *d, struct frame *f, const enum hist_sort 
 		struct frame_event *ev = &f->sampling.events[i];
 
 		hist_snapshot(d->evs[i].hist, sort, NULL, NULL, &ev->rows);
-		if (group != 0)
+		if (group != 0) {
 			hist_group(&ev->rows, group, sort);
+			cg_group_children(d->evs[i].cg, &ev->rows, group);
+		}
 		if (d->evs[i].cg != NULL) {
 			cg_snapshot(d->evs[i].cg, &ev->cg);
 		} else {

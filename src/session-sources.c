@@ -79,9 +79,11 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 		if (!rows)
 			continue;
 		engine_snapshot(e, i, sort != NULL ? sort : by_overhead, NULL, NULL, &ev->rows);
-		if (session_opts(s)->group != 0)
+		if (session_opts(s)->group != 0) {
 			hist_group(&ev->rows, session_opts(s)->group,
 			           sort != NULL ? sort : by_overhead);
+			cg_group_children(cg, &ev->rows, session_opts(s)->group);
+		}
 		if (cg != NULL)
 			cg_snapshot(cg, &ev->cg);
 		addrhist_copy_wanted(engine_addrhist(e, i), &ev->annot);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "tracetop/addrhist.h"
+#include "tracetop/callgraph.h"
 #include "tracetop/engine.h"
 #include "tracetop/frame.h"
 #include "tracetop/util.h"
@@ -41,6 +42,7 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 		engine_set_group(t->engine, p->tree.group);
 	p->rows.total_score = from != NULL ? from->total_score : 0;
 	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
+	cg_group_children(ev != NULL ? ev->cg : NULL, &p->rows, p->tree.group);
 	top_key_cols(p);
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows, p->tree.group);
 	top_diff_rows(p, t); /* after: a gone row's unknown cgroup is not another one */

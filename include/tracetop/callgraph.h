@@ -138,6 +138,18 @@ void cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const 
                    struct cg_view *v);
 void cg_view_free(struct cg_view *v);
 
+/* The samples whose stacks pass through a frame of dso under the roots in
+ * scope, each stack once (decayed). */
+double cg_dso_total(const struct callgraph *cg, const struct cg_scope *sc, const struct dso *dso);
+
+/* After hist_group by a grouping without the symbol: each row's inclusive
+ * (children) count as its own, not its members' sum (which counts a stack
+ * through two of its functions twice): its self count for whole
+ * processes, threads, commands or cgroups, the stacks through it in cg
+ * (may be NULL: no stacks) for a DSO. */
+struct hist_snapshot;
+void cg_group_children(const struct callgraph *cg, struct hist_snapshot *snap, unsigned group);
+
 /* Display name of a view node, like cg_frame_name, in full. */
 void cg_view_name(const struct cg_view_node *n, char *buf, size_t len);
 

@@ -67,7 +67,7 @@ timeout 30 "$TRACETOP" -b -d 1 -n 1 -s pid -- "$FM" 2 200 >"$TT_TMP/ponly.txt" 2
 ok $? "-s pid, text: exits 0"
 fmrows=$(grep -E '% +[0-9]+ +forkmany +[0-9]+ ' "$TT_TMP/ponly.txt")
 n=$(printf '%s\n' "$fmrows" | grep -c .)
-within "$n" 100 200 "-s pid: a row per process ($n)"
+within "$n" 100 201 "-s pid: a row per process, the parent too ($n)"
 if printf '%s\n' "$fmrows" | grep -Eq ' - *$|\[[k.]\] +- *$| -  +(\[[k.]\])? '; then
 	ok 1 "-s pid: no '-' placeholder for an object or a function"
 	diag "$(printf '%s\n' "$fmrows" | grep -E ' - *$| -  ' | head -3)"
@@ -111,6 +111,20 @@ timeout 30 "$TRACETOP" -b -g --max-stack 1 -d 1 -n 1 -- "$WORKLOADS/split" 2 \
 tree=$(awk '/\[\.\] split_alpha$/ { f = 1; next } f && !/^ {12}/ { exit } f' "$TT_TMP/g1.txt")
 like "$tree" '--max-stack 1' "--max-stack 1 cuts the tree after one level, saying so"
 if printf '%s\n' "$tree" | grep -Eq -- '--main$'; then ok 1 "... main is not printed"; else ok 0 "... main is not printed"; fi
+
+# A row merged without its symbol holds each stack once: with -g the
+# command's row is 100 % inclusive, and the workload's own object holds
+# every stack, its libc a share of them (not their functions' sum).
+timeout 30 "$TRACETOP" -b -g --children -s comm -d 1 -n 1 --format json -- "$WORKLOADS/split" 2 \
+	>"$TT_TMP/gc.json" 2>/dev/null
+is "$(rows_of "$TT_TMP/gc.json" '[round(r["children"]) for r in rows if r["comm"] == "split"]')" "[100]" \
+	"-g -s comm: the command's row is 100 % inclusive, not its functions' sum"
+timeout 30 "$TRACETOP" -b -g --children -s dso -d 1 -n 1 --format json -- "$WORKLOADS/split" 2 \
+	>"$TT_TMP/gd.json" 2>/dev/null
+is "$(rows_of "$TT_TMP/gd.json" 'all(r["overhead"] - 0.01 <= r["children"] <= 100.01 for r in rows)')" True \
+	"-g -s dso: every object's inclusive share between its self share and 100 %"
+within "$(rows_of "$TT_TMP/gd.json" 'round(max(r["children"] for r in rows if r["dso"].endswith("/split")))')" 97 100 \
+	"-g -s dso: the workload's object is on (nearly) every stack"
 
 # 6. Bad keys: a usage error naming the key.
 timeout 10 "$TRACETOP" -b -n 1 -s pid,bogus >"$TT_TMP/bad.out" 2>"$TT_TMP/bad.err"

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "tracetop/callgraph.h"
+#include "tracetop/hist.h"
 #include "tracetop/util.h"
 
 #define EPS 1e-9
@@ -802,6 +803,91 @@ test_frame_names(void **state)
 }
 
 /* Run the tests. */
+/* One sample of a stack (outermost first, each frame its DSO) in both the
+ * trie and the hist (self at the leaf, children once per function). */
+static void
+add_both(struct callgraph *cg, struct hist *h, const char *comm, const struct cg_frame *path,
+         size_t len)
+{
+	struct cg_frame frames[8];
+	struct hist_key k = {.pid = 7, .comm = str_intern(comm)};
+
+	for (size_t i = 0; i < len; i++) {
+		frames[len - 1 - i] = path[i];
+		k.dso = (struct dso *)path[i].dso;
+		k.sym = path[i].sym;
+		k.kernel = path[i].kernel;
+		hist_add_children(h, &k);
+	}
+	hist_add(h, &k);
+	cg_add(cg, k.comm, frames, len);
+}
+
+/* The row of snap whose DSO is d. */
+static const struct hist_row *
+row_of(const struct hist_snapshot *snap, const struct dso *d)
+{
+	for (size_t i = 0; i < snap->n; i++)
+		if (snap->rows[i].copy.key.dso == d)
+			return &snap->rows[i];
+	fail_msg("no row of %s", d->name);
+	return NULL;
+}
+
+/* Rows merged without their symbol have their own inclusive share, not
+ * their members' sum: 100 % for the whole command, the stacks through it
+ * for a DSO (never below its self share). */
+static void
+test_group_children(void **state)
+{
+	struct callgraph *cg = cg_new(0.5, 0);
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot snap = {0};
+	const struct cg_frame m = fr(&sym_main), a = fr(&sym_alpha), b = fr(&sym_beta),
+	                      r = fr(&sym_run), l = {.dso = &dso_libc, .sym = &sym_leaf},
+	                      k = {.dso = &dso_kern, .sym = &sym_sched, .kernel = true};
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		add_both(cg, h, "app", (const struct cg_frame[]){m, a, l}, 3);
+	add_both(cg, h, "app", (const struct cg_frame[]){m, b}, 2);
+	for (i = 0; i < 2; i++)
+		add_both(cg, h, "app", (const struct cg_frame[]){m, r, k}, 3);
+	hist_tick(h, true);
+	cg_tick(cg, true);
+
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_COMM, NULL);
+	assert_int_equal(snap.n, 1);
+	/* summed: main 6 + alpha 3 + leaf 3 + beta 1 + run 2 + schedule 2 = 283 % */
+	cg_group_children(cg, &snap, HIST_GROUP_COMM);
+	assert_near(snap.rows[0].children, 100.0, EPS);
+	assert_near(snap.rows[0].overhead, 100.0, EPS);
+	assert_int_equal(snap.rows[0].copy.children_last, 6);
+
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_DSO, NULL);
+	assert_int_equal(snap.n, 3);
+	cg_group_children(cg, &snap, HIST_GROUP_DSO);
+	/* the app: every stack (summed: main, alpha, beta, run = 200 %) */
+	assert_near(row_of(&snap, &dso_app)->children, 100.0, EPS);
+	assert_near(row_of(&snap, &dso_app)->overhead, 100.0 / 6, EPS);
+	assert_near(row_of(&snap, &dso_libc)->children, 50.0, EPS);
+	assert_near(row_of(&snap, &dso_kern)->children, 100.0 / 3, EPS);
+
+	/* grouped with the symbol, the members' sums stand */
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_DEFAULT, NULL);
+	cg_group_children(cg, &snap, HIST_GROUP_DEFAULT);
+	for (size_t j = 0; j < snap.n; j++)
+		if (snap.rows[j].copy.key.sym == &sym_main)
+			assert_near(snap.rows[j].children, 100.0, EPS);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+	cg_free(cg);
+}
+
 int
 main(void)
 {
@@ -822,6 +908,7 @@ main(void)
 	    cmocka_unit_test(test_many_stacks),
 	    cmocka_unit_test(test_frame_names),
 	    cmocka_unit_test(test_task_roots),
+	    cmocka_unit_test(test_group_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
