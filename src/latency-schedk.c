@@ -247,9 +247,11 @@ latsched_check_delivery(struct latsched *l, bool have_made, uint64_t made)
 	if (l->undelivered > 0 && len < sizeof l->notice_now)
 		snprintf(l->notice_now + len, sizeof l->notice_now - len,
 		         "; %" PRIu64 " of %" PRIu64 " context switches (perf's counter) never "
-		         "reached the rings, counted lost (the kernel wrote no lost record: a BPF "
-		         "program attached to sched_switch through perf that returns 0 does that, "
-		         "see bpftool perf list; --engine bpf reads no ring)",
+		         "reached the rings, counted lost (the kernel wrote no lost record: it "
+		         "withholds some from every perf user, e.g. those out of a CPU's idle task "
+		         "on this kernel at times, or all while a BPF program attached to "
+		         "sched_switch through perf returns 0, see bpftool perf list; --engine bpf "
+		         "reads no ring)",
 		         l->undelivered, got + l->undelivered);
 	return l->notice_now;
 }

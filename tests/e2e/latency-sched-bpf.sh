@@ -32,6 +32,25 @@ print(eval(sys.argv[2]))
 PY
 }
 
+# The rings' path (--engine perf) against what the kernel withholds from
+# perf: tracetop counts every context switch with perf's own counter (a
+# counting context-switches event per CPU) and says in the notice how
+# many never reached the rings, without a lost record. The kernel does
+# that to every perf user, not tracetop's rings alone: on this VM's 6.18
+# kernel, at times (for minutes, then not), nothing written while CPU 1
+# runs its idle task reaches any perf ring. Measured side by side over
+# 2 s: a raw BPF tracepoint on sched_switch counted 355 switches out of
+# CPU 1's idle task, `perf record -a -e sched:sched_switch` got none of
+# them (CPU 0's idle: 402 and 334, the rest within perf's start-up), and
+# perf's counting context-switches event counted them all; `perf record`
+# then got 1 of the idler's 20 wakeups, as tracetop did. A check of the
+# idler or of "nothing lost" is skipped only when the notice says so,
+# naming the count; anything else short fails.
+# withheld FILE: the notice's "N of M context switches", or nothing.
+withheld() {
+	q "$1" 'j.get("sched_notice") or ""' | grep -o '[0-9]* of [0-9]* context switches (perf.s counter) never reached the rings'
+}
+
 HOGS='[r for r in rows if r["kind"] == "runq" and r["name"] == "hog" and r["count"] > 0 and r["p50_ns"] > 0]'
 for e in bpf perf; do
 	"$TRACETOP" -b --engine $e --view latency --latency-kinds runq --format json -- \
@@ -41,7 +60,13 @@ for e in bpf perf; do
 	is "$(q "$TT_TMP/hogs-$e.json" "len($HOGS)")" 3 "$e: three hog processes with run-queue waits"
 	within "$(q "$TT_TMP/hogs-$e.json" "sum(r['total_ns'] for r in $HOGS)")" \
 		500000000 100000000000 "$e: the hogs waited for a CPU for 0.5 s or more in all"
-	is "$(q "$TT_TMP/hogs-$e.json" 'j["lost"]')" 0 "$e: nothing lost"
+	lost="$(q "$TT_TMP/hogs-$e.json" 'j["lost"]')"
+	held="$(withheld "$TT_TMP/hogs-$e.json")"
+	if [ "$lost" != 0 ] && [ -n "$held" ]; then
+		skip "the kernel withheld records from perf ($held)" "$e: nothing lost"
+	else
+		is "$lost" 0 "$e: nothing lost"
+	fi
 	# the largest: one hog preempted briefly by another busy process has a small p50
 	hog_p50="$(q "$TT_TMP/hogs-$e.json" "max(r['p50_ns'] for r in $HOGS)")"
 	"$TRACETOP" -b --engine $e --view latency --latency-kinds runq --format json -- "$W" idle 2 \
@@ -50,17 +75,15 @@ for e in bpf perf; do
 	# a switch-in after a block with no wakeup seen is counted unpaired
 	diag "$e: idler rows $(q "$TT_TMP/idle-$e.json" '[(r["count"], r["p50_ns"]) for r in rows if r["name"] == "idler"]'), unpaired $(q "$TT_TMP/idle-$e.json" 'j.get("unpaired")')"
 	idled="$(q "$TT_TMP/idle-$e.json" 'sum(r["count"] for r in rows if r["name"] == "idler")')"
-	if [ $e = perf ] && [ "$idled" -lt 15 ] 2>/dev/null; then
-		# KNOWN BUG (issue 17, open): on the rings the kernel sometimes
-		# writes neither some sched_switch/sched_wakeup records nor a lost
-		# record for them (their CPU idle meanwhile; bpftrace lost them
-		# once too); the count is short, skipped by name, with the count
-		skip "known bug (issue 17): the kernel dropped the idler's records from the rings ($idled of 20)" \
-			"$e: the idler's 20 wakeups are counted"
-	else
-		[ "$idled" -ge 15 ] 2>/dev/null
-		ok $? "$e: the idler's 20 wakeups are counted ($idled)"
+	held="$(withheld "$TT_TMP/idle-$e.json")"
+	if [ "$idled" -lt 15 ] 2>/dev/null && [ -n "$held" ]; then
+		why="the kernel withheld the idler's records from perf ($idled of 20 counted; $held)"
+		skip "$why" "$e: the idler's 20 wakeups are counted"
+		skip "$why" "$e: the idler's p50 is near zero"
+		continue
 	fi
+	[ "$idled" -ge 15 ] 2>/dev/null
+	ok $? "$e: the idler's 20 wakeups are counted ($idled)"
 	within "$(q "$TT_TMP/idle-$e.json" 'max([r["p50_ns"] for r in rows if r["name"] == "idler"] or [None])')" \
 		0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
 		"$e: the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) and 5 ms"
