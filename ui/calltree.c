@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/latency.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
 #include "ui/calltree.h"
@@ -232,6 +233,12 @@ walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 		view_name(vn, w->utf8, name, sizeof name);
 		at = snprintf(n->text, sizeof n->text, "%s%s%.2f%% ", w->prefix, g[last],
 		              base > 0 ? vn->total / base * 100 : 0.0);
+		if (w->ct->times && at > 0 && (size_t)at < sizeof n->text / 2) {
+			char ns[16];
+
+			lat_format_ns(ns, sizeof ns, (uint64_t)vn->total);
+			at += snprintf(n->text + at, sizeof n->text - (size_t)at, "%s ", ns);
+		}
 		snprintf(n->text + at, sizeof n->text - (size_t)at, "%s", name);
 		n->name = n->text + at;
 		n->sym = vn->other ? NULL : vn->frame.sym;
@@ -265,6 +272,21 @@ build_tree(struct calltree *ct, const struct callgraph *cg, struct walk *w)
 	w->v = ct->view.nodes;
 	w->prefix[0] = '\0';
 	walk_tree(w, 1, (uintptr_t)hash_mix(calltree_row_id(w->top), ct->callers ? 2 : 1), 1);
+}
+
+/* Scroll so the selected line's tree shows below it. */
+void
+calltree_show_below(struct table *t)
+{
+	const struct ct_line *l = table_selected(t);
+	size_t end = t->sel, page = t->height > 0 ? (size_t)t->height : 1;
+
+	if (l == NULL)
+		return;
+	while (end + 1 < t->nrows && ((const struct ct_line *)t->rows[end + 1])->row == l->row)
+		end++;
+	if (end >= t->top + page)
+		t->top = end - page + 1 < t->sel ? end - page + 1 : t->sel;
 }
 
 /* Start the lines over. */

@@ -14,6 +14,7 @@
 
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
+#include "ui/table.h"
 
 #define CT_TEXT_MAX 320   /* bytes of a tree line's text */
 #define CT_MAX_DEPTH 32   /* levels shown below a row */
@@ -47,6 +48,7 @@ struct ct_state {
 struct calltree {
 	bool callers;    /* trees show callers, not callees */
 	bool relative;   /* percent of the parent, not of the total */
+	bool times;      /* the weights are ns: each node's time after its percentage */
 	unsigned group;  /* HIST_GROUP_* of the rows: which roots a row's tree takes */
 	uintptr_t *open; /* ids of the rows shown expanded */
 	size_t nopen, capopen;
@@ -81,6 +83,11 @@ void calltree_add_row(struct calltree *ct, const struct hist_row *top, const voi
                       uint32_t ord, uintptr_t id);
 void calltree_add_view(struct calltree *ct, const struct cg_view *v, double total, bool utf8);
 void calltree_end(struct calltree *ct);
+
+/* Scroll table t, whose rows are a calltree's lines, so that the
+ * selected line's tree shows below it as far as the page allows (the
+ * selection stays on screen). */
+void calltree_show_below(struct table *t);
 
 /* Is the row with this id expanded? */
 bool calltree_is_open(const struct calltree *ct, uintptr_t id);
