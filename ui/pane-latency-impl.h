@@ -78,6 +78,10 @@ void latpane_rebuild(struct latpane *p, struct tui *t, uintptr_t select_id);
 /* + - E C, and Enter on a tree line: the off-CPU stack trees. */
 int latpane_tree_action(struct latpane *p, struct tui *t, enum action a);
 
+/* Lines of a row's detail above its histogram (its title; an offcpu or
+ * oncpu row's thread's times). */
+int latpane_detail_head(const struct lat_row *r);
+
 /* The selected row's histogram (an offcpu row's: with its thread's
  * blocked time) in the h lines at (y, x). */
 void latpane_draw_detail(const struct latpane *p, const struct lat_row *r, WINDOW *win, int y,

@@ -135,7 +135,7 @@ latpane_tree_action(struct latpane *p, struct tui *t, enum action a)
 	}
 }
 
-/* "; thread TID: blocked X in all (sleep A, I/O B, ...)[, on-CPU Y of Z
+/* "thread TID: blocked X in all (sleep A, I/O B, ...)[, on-CPU Y of Z
  * on + blocked (P%)]" for an offcpu or oncpu row of one thread, else "". */
 static void
 latpane_thread_text(const struct frame_latency *fl, const struct lat_row *r, char *buf, size_t len)
@@ -152,7 +152,7 @@ latpane_thread_text(const struct frame_latency *fl, const struct lat_row *r, cha
 		if (v[i].tid != r->tid)
 			continue;
 		lat_format_ns(a, sizeof a, v[i].offcpu_sum);
-		at = (size_t)snprintf(buf, len, "; thread %d: blocked %s in all (", r->tid, a);
+		at = (size_t)snprintf(buf, len, "thread %d: blocked %s in all (", r->tid, a);
 		for (unsigned k = 0, first = 1; k < OFFCPU_NREASONS && at < len; k++)
 			if (v[i].offcpu[k] > 0) {
 				lat_format_ns(a, sizeof a, v[i].offcpu[k]);
@@ -175,6 +175,14 @@ latpane_thread_text(const struct frame_latency *fl, const struct lat_row *r, cha
 		free(v);
 }
 
+/* Lines of a row's detail above its histogram: its title, and its
+ * thread's times for an offcpu or oncpu row of one thread. */
+int
+latpane_detail_head(const struct lat_row *r)
+{
+	return r->tid > 0 && (r->kind == LAT_OFFCPU || r->kind == LAT_ONCPU) ? 2 : 1;
+}
+
 /* The selected row's histogram under its title. */
 void
 latpane_draw_detail(const struct latpane *p, const struct lat_row *r, WINDOW *win, int y, int x,
@@ -187,17 +195,22 @@ latpane_draw_detail(const struct latpane *p, const struct lat_row *r, WINDOW *wi
 	str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
 	report_latency_name(r, name, sizeof name);
 	lat_format_ns(total, sizeof total, r->hist.total);
-	latpane_thread_text(p->fl, r, thread, sizeof thread);
-	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu %s, %s%s%s (Enter closes%s)",
+	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu %s, %s%s (Enter closes%s)",
 	         lat_kind_name(r->kind), name, comm, r->pid, (unsigned long long)r->hist.count,
 	         r->kind == LAT_OFFCPU  ? "blocks"
 	         : r->kind == LAT_ONCPU ? "slices"
 	                                : "calls",
-	         total, r->kind == LAT_OFFCPU ? " blocked" : "", thread,
+	         total, r->kind == LAT_OFFCPU ? " blocked" : "",
 	         r->stack != NULL ? "; + its stacks" : "");
 	wattrset(win, th->attr[TH_TITLE]);
 	mvwaddnstr(win, y + row++, x, line, w);
 	wattrset(win, 0);
+	if (latpane_detail_head(r) > 1 && row < h) {
+		latpane_thread_text(p->fl, r, thread, sizeof thread);
+		wattrset(win, th->attr[TH_DIM]);
+		mvwaddnstr(win, y + row++, x, thread, w);
+		wattrset(win, 0);
+	}
 	if (!lat_hist_range(&r->hist, &first, &last))
 		return;
 	for (unsigned b = first; b <= last && row < h; b++) {

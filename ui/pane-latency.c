@@ -465,7 +465,7 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		unsigned first = 0, last = 0;
 
 		lat_hist_range(&sel->hist, &first, &last);
-		dh = (int)(last - first) + 3;
+		dh = (int)(last - first) + 2 + latpane_detail_head(sel);
 		if (dh > h / 3)
 			dh = h / 3;
 	}
