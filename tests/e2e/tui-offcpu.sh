@@ -23,18 +23,6 @@ tp=/sys/kernel/tracing
 [ -d $tp/events/sched/sched_switch ] ||
 	tap_skip_all "no sched tracepoints (tracefs not mounted or kernel without them)"
 
-# notices NAME: the notice lines under the Latency pane's title, joined
-# (they wrap at the pane's width).
-notices() {
-	tmux_capture "$1" | awk '/^[0-9]+ rows \(/ { on = 1; next } /PID +COMM +KIND/ { on = 0 } on' |
-		tr -d '\n'
-}
-
-# notice_has NAME ERE: the notices match ERE.
-notice_has() {
-	notices "$1" | grep -Eq -- "$2"
-}
-
 engines=perf
 if "$TRACETOP" -b --engine bpf --view latency --latency-kinds offcpu -d 0.2 -n 1 >/dev/null \
 	2>"$TT_TMP/bpf.err"; then
@@ -55,17 +43,17 @@ for e in $engines; do
 	tmux_wait_text $s 3 '^[0-9]+ rows \(.*unpaired; Enter: histogram, \+: off-CPU stacks'
 	ok $? "$e: the title: rows, events, lost, unpaired and the keys"
 	if [ $e = bpf ]; then
-		wait_for 3 notice_has $s '^run-queue and off-CPU times in the kernel \(BPF on BTF tracepoints: no record copied per event'
+		wait_for 3 latency_notice_has $s '^run-queue and off-CPU times in the kernel \(BPF on BTF tracepoints: no record copied per event'
 		ok $? "bpf: the notice: run-queue and off-CPU measured in the kernel"
-		wait_for 3 notice_has $s '; on-CPU times paired in user space: a ring record per context switch; [0-9]+ ring records/s'
+		wait_for 3 latency_notice_has $s '; on-CPU times paired in user space: a ring record per context switch; [0-9]+ ring records/s'
 		ok $? "bpf: ... on-CPU paired from ring records, what it costs, at what rate"
 	else
-		wait_for 3 notice_has $s '^run-queue, off-CPU and on-CPU times paired in user space: a ring record per context switch with both call chains'
+		wait_for 3 latency_notice_has $s '^run-queue, off-CPU and on-CPU times paired in user space: a ring record per context switch with both call chains'
 		ok $? "perf: the notice: all three paired from ring records, what a record holds"
-		wait_for 3 notice_has $s '\(not in the kernel: --engine perf\); [0-9]+ ring records/s'
+		wait_for 3 latency_notice_has $s '\(not in the kernel: --engine perf\); [0-9]+ ring records/s'
 		ok $? "perf: ... why not in the kernel, and the rings' rate"
 	fi
-	notice_has $s 'paired here|sched/block: a ring record per switch'
+	latency_notice_has $s 'paired here|sched/block: a ring record per switch'
 	is $? 1 "$e: no claim of its own about where the times are paired"
 	# the reader's row: the filter keeps the offcpu rows; the reader's,
 	# 300 ms a block and one block after another, has the most in all
