@@ -21,6 +21,15 @@ need_root_perf
 
 W="$WORKLOADS/waiters"
 
+# FIELDS: every field of the rows ROWS (a python list) holds together:
+# max >= p99 >= p50 >= min; the histogram, log2 buckets in order, holds
+# every value, its first bucket's low at most the min, the max in its
+# last; the total between count x min and count x max.
+FIELDS='all(r["max_ns"] >= r["p99_ns"] >= r["p50_ns"] >= r["min_ns"] and sum(c for lo, c in r["hist"]) == r["count"] > 0 and [lo for lo, c in r["hist"]] == sorted(set(lo for lo, c in r["hist"])) and all(lo & (lo - 1) == 0 and c > 0 for lo, c in r["hist"]) and r["hist"][0][0] <= r["min_ns"] and r["hist"][-1][0] <= r["max_ns"] < 2 * max(r["hist"][-1][0], 1) and r["count"] * r["min_ns"] <= r["total_ns"] <= r["count"] * r["max_ns"] for r in ROWS)'
+# BAD: the first rows of ROWS whose fields do not (for a diag)
+ONCPU='of("oncpu")' BIO_ROWS='of("bio")'
+BAD="[{k: r[k] for k in ('kind', 'name', 'count', 'min_ns', 'p50_ns', 'p99_ns', 'max_ns', 'total_ns', 'hist')} for r in ROWS if not ${FIELDS/ for r in ROWS)/ for r in [r])}][:2]"
+
 # q FILE EXPR: EXPR over the last JSON report (j) of FILE and its rows.
 q() {
 	python3 - "$@" <<'PY'
@@ -28,6 +37,7 @@ import json, sys
 reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 j = reps[-1] if reps else {}
 rows = j.get("rows", [])
+of = lambda k: [r for r in rows if r["kind"] == k]
 print(eval(sys.argv[2]))
 PY
 }
@@ -60,6 +70,8 @@ for e in bpf perf; do
 	is "$(q "$TT_TMP/hogs-$e.json" "len($HOGS)")" 3 "$e: three hog processes with run-queue waits"
 	within "$(q "$TT_TMP/hogs-$e.json" "sum(r['total_ns'] for r in $HOGS)")" \
 		500000000 100000000000 "$e: the hogs waited for a CPU for 0.5 s or more in all"
+	is "$(q "$TT_TMP/hogs-$e.json" "${FIELDS//ROWS/rows}")" True \
+		"$e: every runq row's count, p50_ns, p99_ns, max_ns and hist hold together"
 	lost="$(q "$TT_TMP/hogs-$e.json" 'j["lost"]')"
 	held="$(withheld "$TT_TMP/hogs-$e.json")"
 	if [ "$lost" != 0 ] && [ -n "$held" ]; then
@@ -143,8 +155,10 @@ if [ -n "$LOOP" ]; then
 		ok $? "$e: --latency-kinds bio -- 200 O_DIRECT writes to $LOOP: exit 0"
 		within "$(q "$TT_TMP/bio-$e.json" "$BIO")" 200 210 \
 			"$e: $NAME: the 200 writes counted (a flush or a few more allowed)"
-		is "$(q "$TT_TMP/bio-$e.json" "[r['max_ns'] >= r['p50_ns'] > 0 and sum(c for lo, c in r['hist']) == r['count'] for r in rows if r['name'] == '$NAME']")" \
-			"[True]" "$e: $NAME: one row, its histogram holding every request"
+		is "$(q "$TT_TMP/bio-$e.json" "len([r for r in rows if r['name'] == '$NAME'])")" 1 "$e: $NAME: one row"
+		is "$(q "$TT_TMP/bio-$e.json" "${FIELDS//ROWS/$BIO_ROWS}")" True \
+			"$e: every bio row's count, p50_ns, p99_ns, max_ns and hist hold together" ||
+			diag "$(q "$TT_TMP/bio-$e.json" "${BAD//ROWS/$BIO_ROWS}")"
 	done
 	is "$(q "$TT_TMP/bio-bpf.json" "$BIO")" "$(q "$TT_TMP/bio-perf.json" "$BIO")" \
 		"$NAME: the same count of requests under both engines"

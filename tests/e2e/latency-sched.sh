@@ -24,6 +24,15 @@ tp=/sys/kernel/tracing
 
 W="$WORKLOADS/waiters"
 
+# FIELDS: every field of the rows ROWS (a python list) holds together:
+# max >= p99 >= p50 >= min; the histogram, log2 buckets in order, holds
+# every value, its first bucket's low at most the min, the max in its
+# last; the total between count x min and count x max.
+FIELDS='all(r["max_ns"] >= r["p99_ns"] >= r["p50_ns"] >= r["min_ns"] and sum(c for lo, c in r["hist"]) == r["count"] > 0 and [lo for lo, c in r["hist"]] == sorted(set(lo for lo, c in r["hist"])) and all(lo & (lo - 1) == 0 and c > 0 for lo, c in r["hist"]) and r["hist"][0][0] <= r["min_ns"] and r["hist"][-1][0] <= r["max_ns"] < 2 * max(r["hist"][-1][0], 1) and r["count"] * r["min_ns"] <= r["total_ns"] <= r["count"] * r["max_ns"] for r in ROWS)'
+# BAD: the first rows of ROWS whose fields do not (for a diag)
+ONCPU='of("oncpu")' BIO_ROWS='of("bio")'
+BAD="[{k: r[k] for k in ('kind', 'name', 'count', 'min_ns', 'p50_ns', 'p99_ns', 'max_ns', 'total_ns', 'hist')} for r in ROWS if not ${FIELDS/ for r in ROWS)/ for r in [r])}][:2]"
+
 # rows FILE EXPR: EXPR over the rows (rows) of the last JSON report of FILE.
 rows() {
 	python3 - "$@" <<'PY'
@@ -31,6 +40,7 @@ import json, sys
 reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 j = reps[-1] if reps else {}
 rows = j.get("rows", [])
+of = lambda k: [r for r in rows if r["kind"] == k]
 print(eval(sys.argv[2]))
 PY
 }
@@ -77,8 +87,8 @@ for e in $engines; do
 		"['blocked_reader', 'main']" "$e: user frames leaf first: blocked_reader called by main"
 	is "$(rows "$TT_TMP/pipe.json" "[r['name'] for r in rows if any(s in r.get('stacks', []) for s in $STACK)]")" \
 		"['sleep']" "$e: its wait reason: sleep"
-	is "$(rows "$TT_TMP/pipe.json" '[k for r in rows for k in ("p50_ns", "p99_ns", "max_ns", "hist", "count") if k not in r]')" \
-		"[]" "$e: every row has count, p50_ns, p99_ns, max_ns and hist"
+	is "$(rows "$TT_TMP/pipe.json" "${FIELDS//ROWS/rows}")" True \
+		"$e: every offcpu row's count, p50_ns, p99_ns, max_ns and hist hold together"
 
 	"$TRACETOP" -b --engine $e --view latency --latency-kinds offcpu -- "$W" pipe 300 >"$TT_TMP/pipe.txt" 2>/dev/null
 	ok $? "$e: text: exit 0"
@@ -104,6 +114,8 @@ is "$(rows "$TT_TMP/hogs.json" 'len([r for r in rows if r["kind"] == "runq" and 
 # 3 spinning for 2 s on 2 CPUs: 2 s of waiting between them, at least
 within "$(rows "$TT_TMP/hogs.json" 'sum(r["total_ns"] for r in rows if r["name"] == "hog")')" \
 	500000000 100000000000 "the hogs waited for a CPU for 0.5 s or more in all"
+is "$(rows "$TT_TMP/hogs.json" "${FIELDS//ROWS/rows}")" True \
+	"every runq row's count, p50_ns, p99_ns, max_ns and hist hold together"
 # the largest: a hog preempted briefly by a parallel test's busy process
 # has a small p50 (49 us seen under CI's load)
 hog_p50="$(rows "$TT_TMP/hogs.json" 'max(r["p50_ns"] for r in rows if r["name"] == "hog")')"
@@ -134,6 +146,9 @@ is "$(rows "$TT_TMP/p.json" "sorted(set((r['kind'], r['pid']) for r in rows))")"
 "$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" pipe 300 \
 	>"$TT_TMP/wall.json" 2>"$TT_TMP/wall.err"
 ok $? "--latency-kinds offcpu,oncpu -- waiters pipe 300: exit 0"
+is "$(rows "$TT_TMP/wall.json" "${FIELDS//ROWS/$ONCPU}")" True \
+	"every oncpu row's fields hold together" ||
+	diag "$(rows "$TT_TMP/wall.json" "${BAD//ROWS/$ONCPU}")"
 # threads FILE EXPR: EXPR over the threads (ts) of the last JSON report
 threads() {
 	python3 - "$@" <<'PY'
