@@ -11,6 +11,12 @@
 # - -p keeps the rows of that process only;
 # - with oncpu too, the wall clock per thread: the reader spent its
 #   300 ms nearly all blocked, a hog nearly all on a CPU;
+# - wait reasons, under both engines: a thread waiting in O_DIRECT writes
+#   to a file (write_direct) has an "I/O" row, one waiting for a mutex
+#   another thread holds asleep (blocked_locker) a "lock" row, one reading
+#   a mapped file whose pages were dropped (faulting_reader) a "fault"
+#   row, each stack through its function holding a plausible time: at
+#   most what the workload measured it waited, and a good part of it;
 # - a bad kind is refused with a message naming it.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/waiters"
@@ -173,6 +179,41 @@ within "$(threads "$TT_TMP/hog.json" 'max(t["oncpu_ns"] / (t["oncpu_ns"] + t["of
 "$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu -- "$W" pipe 300 3 >"$TT_TMP/wall.txt" 2>/dev/null
 like "$(cat "$TT_TMP/wall.txt")" '^ +[0-9]+ +[0-9]+ waiters +[0-9.]+ms +[0-9.]+[mu]s +[0-9.]+% +[0-9.]+ms ' \
 	"text: the wall clock table, a thread's on-CPU share and sleep"
+
+# ---------------------------------------------------------------- wait reasons
+# reason FILE NAME FN: the blocked ns of NAME rows' stacks through FN
+reason() {
+	rows "$1" "sum(s['ns'] for r in rows if r['name'] == '$2' for s in r.get('stacks', []) if '$3' in s['frames'])"
+}
+# not on tmpfs: O_DIRECT and dropped pages need a disk under the file
+fstype="$(stat -f -c %T "$TT_TMP" 2>/dev/null)"
+for e in $engines; do
+	for w in "I/O write_direct dio $TT_TMP/dio.img 300" "lock blocked_locker lock 200 2" \
+		"fault faulting_reader fault $TT_TMP/fault.img 8"; do
+		set -- $w
+		name=$1 fn=$2
+		shift 2
+		if [ "$name" != lock ] && [ "$fstype" = tmpfs ]; then
+			skip "$TT_TMP is on tmpfs: no disk to wait for" "$e: a $name row through $fn"
+			continue
+		fi
+		rm -f "$TT_TMP/elapsed"
+		WAITERS_ELAPSED="$TT_TMP/elapsed" "$TRACETOP" -b --engine $e --view latency \
+			--latency-kinds offcpu --format json -- "$W" "$@" >"$TT_TMP/why.json" 2>"$TT_TMP/why.err"
+		st=$?
+		rm -f "$TT_TMP/dio.img" "$TT_TMP/fault.img"
+		if [ $st != 0 ] || [ ! -s "$TT_TMP/elapsed" ]; then
+			ok 1 "$e: waiters $*: exit 0, its wait measured"
+			diag "$(head -c 400 "$TT_TMP/why.err")"
+			continue
+		fi
+		waited=$(cat "$TT_TMP/elapsed")
+		got="$(reason "$TT_TMP/why.json" "$name" "$fn")"
+		diag "$e: $*: $got ns blocked as $name through $fn, the workload waited $waited ns"
+		within "$got" $((waited / 5)) $((waited + waited / 4 + 20000000)) \
+			"$e: waiters $1: a $name row whose stack through $fn holds a good part of its wait, at most all"
+	done
+done
 
 # ---------------------------------------------------------------- bad input
 "$TRACETOP" -b --view latency --latency-kinds runq,nope -n 1 >/dev/null 2>"$TT_TMP/bad.err"
