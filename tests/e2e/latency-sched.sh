@@ -9,6 +9,9 @@
 #   an idler sleeping 100 ms at a time on a quieter machine waits far
 #   less per wakeup than the hogs did;
 # - -p keeps the rows of that process only;
+# - --latency-merge: one runq row for the three hogs (their waits summed),
+#   one offcpu row per wait reason (pid -1) whose stacks are the reader's
+#   and the writers' together, and no per-thread table;
 # - with oncpu too, the wall clock per thread: the reader spent its
 #   300 ms nearly all blocked, a hog nearly all on a CPU;
 # - wait reasons, under both engines: a thread waiting in O_DIRECT writes
@@ -147,6 +150,23 @@ sleep 0.3
 ok $? "-p an idler: exit 0"
 is "$(rows "$TT_TMP/p.json" "sorted(set((r['kind'], r['pid']) for r in rows))")" \
 	"[('offcpu', $ipid), ('runq', $ipid)]" "-p: its runq and offcpu rows, no other process's"
+
+# ---------------------------------------------------------------- --latency-merge
+"$TRACETOP" -b --view latency --latency-kinds runq,offcpu --latency-merge --format json -- \
+	taskset -c 0,1 "$W" hogs 3 1 >"$TT_TMP/m.json" 2>"$TT_TMP/m.err"
+ok $? "--latency-merge -- 3 hogs: exit 0"
+is "$(rows "$TT_TMP/m.json" "[(r['pid'], r['comm']) for r in rows if r['kind'] == 'runq' and r['name'] == 'hog']")" \
+	"[(-1, '(all)')]" "--latency-merge: one runq row for the three hogs, of pid -1"
+within "$(rows "$TT_TMP/m.json" "sum(r['total_ns'] for r in rows if r['kind'] == 'runq' and r['name'] == 'hog')")" \
+	250000000 100000000000 "... their waits summed (0.25 s or more)"
+"$TRACETOP" -b --view latency --latency-kinds offcpu --latency-merge --format json -- "$W" pipe 300 \
+	>"$TT_TMP/m2.json" 2>"$TT_TMP/m2.err"
+ok $? "--latency-merge -- waiters pipe 300: exit 0"
+is "$(rows "$TT_TMP/m2.json" "sorted(set((r['kind'], r['pid'], r['tid'] if 'tid' in r else 0) for r in rows))")" \
+	"$(rows "$TT_TMP/m2.json" "sorted(set(('offcpu', -1, 0) for r in rows))")" "offcpu rows of pid -1, no thread's"
+is "$(rows "$TT_TMP/m2.json" "sorted(f for r in rows if r['name'] == 'sleep' for s in r.get('stacks', []) for f in s['frames'] if f in ('blocked_reader', 'clock_nanosleep'))")" \
+	"['blocked_reader', 'clock_nanosleep']" "the sleep row's stacks: the reader's and the writer's together"
+is "$(rows "$TT_TMP/m2.json" 'j.get("threads")')" None "no per-thread table of merged rows"
 
 # ---------------------------------------------------------------- wall clock
 "$TRACETOP" -b --view latency --latency-kinds offcpu,oncpu --format json -- "$W" pipe 300 \
