@@ -10,7 +10,8 @@
 # filter narrows them, Enter shows the row's bpftrace-like histogram and
 # hides it again; the pane is also reached from the tab bar of a plain
 # run, where it starts timing only once shown; --latency adds a
-# function's row, and does not time every syscall unless asked.
+# function's row, and does not time every syscall unless asked; its
+# probe pair is off in the Probes pane (not counted twice).
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/sleepers"
 need_tmux
@@ -126,6 +127,13 @@ if [ -x "$WORKLOADS/timed" ] && [ -e /sys/kernel/tracing/uprobe_events ]; then
 	ok $? "--latency alone: the notice says the syscalls are not timed"
 	lacks_text fn ' syscall +clock_nanosleep '
 	ok $? "... and no syscall row"
+	# its pair's hits are not counted twice (a counter on each probe would
+	# cost every call): off in the Probes pane, as a pair made by t is
+	tmux_keys fn BTab BTab BTab
+	tmux_wait_text fn 5 'tracetop_[0-9]+:timed_fn +uprobe .* off$'
+	ok $? "the Probes pane: its entry probe, off (counted in the Latency pane)"
+	tmux_wait_text fn 3 'tracetop_[0-9]+:timed_fn__return +uretprobe .* off$'
+	ok $? "... and its return probe"
 	tmux_keys fn q
 	tmux_wait_text fn 5 '^exit=0'
 	ok $? "q quits with status 0"
