@@ -20,6 +20,7 @@
 #include "tracetop/report-counters.h"
 #include "tracetop/report-flame.h"
 #include "tracetop/report-probes.h"
+#include "tracetop/latency-merge.h"
 #include "tracetop/report-latency.h"
 #include "tracetop/report-system.h"
 #include "tracetop/report-trace.h"
@@ -69,6 +70,7 @@ struct batch_view {
 	bool no_stacks;                 /* said that there are no call stacks */
 	struct diff_set base;           /* --baseline: the rows compared with */
 	bool has_base;
+	struct frame_latency merged; /* --latency-merge: the rows over every process */
 };
 
 /* Print one refresh of every event. */
@@ -369,12 +371,18 @@ batch_latency_report(struct batch_view *v, const struct frame *f)
 	    .base = v->has_base ? &v->base : NULL,
 	};
 
+	const struct frame_latency *fl = &f->latency;
+
 	if (!f->has_latency)
 		return;
+	if (v->o->latency_merge) {
+		lat_merge(fl, LAT_MERGE_KINDS, &v->merged);
+		fl = &v->merged;
+	}
 	if (v->o->format == FORMAT_JSON)
-		report_latency_json(v->out, &ri, &f->latency);
+		report_latency_json(v->out, &ri, fl);
 	else
-		report_latency_text(v->out, &ri, &f->latency);
+		report_latency_text(v->out, &ri, fl);
 }
 
 /* Columns of the flame view's text: the terminal's, else $COLUMNS, else
@@ -542,6 +550,7 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 	}
 	status = batch_loop(&v);
 	diff_set_free(&v.base);
+	frame_latency_free(&v.merged);
 	report_system_state_free(&v.sys);
 	flame_free(&v.flame);
 	if (v.no_stacks)

@@ -160,23 +160,23 @@ cg_callees(const struct callgraph *cg, const char *comm, const struct cg_frame *
 	cg_callees_in(cg, &(struct cg_scope){.comm = comm}, f, v);
 }
 
-/* Callees of f under the roots in scope. */
-void
-cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
-              struct cg_view *v)
+/* The subtrees under trie nodes idx[0..n), merged into a view whose node
+ * 1 is f. */
+static void
+view_under(const struct callgraph *cg, const uint32_t *idx, size_t n, const struct cg_frame *f,
+           struct cg_view *v)
 {
-	struct idx_vec matches = {0}, pairs = {0}; /* pairs: (view node, trie node) */
+	struct idx_vec pairs = {0}; /* (view node, trie node) */
 	struct view_build b;
 	const struct cg_node *t, *c;
 	uint32_t vc;
 	size_t i, k;
 
 	view_begin(&b, v, f);
-	find_matches(cg, sc, f, NULL, &matches);
-	for (k = 0; k < matches.n; k++) {
-		v->nodes[1].total += cg->nodes[matches.v[k]].total;
+	for (k = 0; k < n; k++) {
+		v->nodes[1].total += cg->nodes[idx[k]].total;
 		cg_vec_push(&pairs, 1);
-		cg_vec_push(&pairs, matches.v[k]);
+		cg_vec_push(&pairs, idx[k]);
 	}
 	/* Breadth first: every trie node adds its children to its view node's. */
 	for (i = 0; i < pairs.n; i += 2) {
@@ -191,8 +191,26 @@ cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struc
 		}
 	}
 	view_end(&b);
-	free(matches.v);
 	free(pairs.v);
+}
+
+/* Callees of f under the roots in scope. */
+void
+cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
+              struct cg_view *v)
+{
+	struct idx_vec matches = {0};
+
+	find_matches(cg, sc, f, NULL, &matches);
+	view_under(cg, matches.v, matches.n, f, v);
+	free(matches.v);
+}
+
+/* The subtrees of some nodes (roots) merged. */
+void
+cg_subtrees(const struct callgraph *cg, const uint32_t *idx, size_t n, struct cg_view *v)
+{
+	view_under(cg, idx, n, &(const struct cg_frame){0}, v);
 }
 
 /* Callers of f: from each outermost occurrence up to the outermost frame,

@@ -306,6 +306,19 @@ evlist_ring_open(struct ring *r, int cpu, uint64_t sample_type, unsigned pages)
 	return fd;
 }
 
+/* A counting software event on cpu. */
+int
+evlist_counter_open(uint32_t config, int cpu)
+{
+	struct perf_event_attr a = {.size = sizeof a,
+	                            .type = PERF_TYPE_SOFTWARE,
+	                            .config = config,
+	                            .disabled = 1,
+	                            .exclude_guest = 1};
+
+	return sys_perf_event_open(&a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 /* Open one more event on (pid, cpu) writing into the ring of out_fd. */
 int
 evlist_attach_fd(int out_fd, struct perf_event_attr *a, int pid, int cpu, uint64_t *id)

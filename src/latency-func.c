@@ -147,20 +147,6 @@ latsys_func_name(const struct latsys *l, size_t k)
 	return k < l->nfuncs ? l->fns[k].name : "";
 }
 
-/* Rows per process or merged. */
-void
-latsys_set_per_process(struct latsys *l, bool on)
-{
-	l->per_process = on;
-}
-
-/* Rows per process? */
-bool
-latsys_per_process(const struct latsys *l)
-{
-	return l->per_process;
-}
-
 /* In the kernel? */
 bool
 latsys_in_kernel(const struct latsys *l)

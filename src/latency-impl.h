@@ -53,7 +53,6 @@ struct latsys {
 	uint64_t events, lost;
 	uint64_t last_tick_ns;
 	const char *target;
-	bool per_process; /* rows per process, else one per (kind, name) */
 	/* the target, for functions timed later */
 	int *cpus, *tids;
 	size_t ncpus, ntids;

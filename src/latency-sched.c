@@ -362,8 +362,9 @@ latsched_new(const struct latsched_opts *o, struct tt_err *err)
 		l->sw_open = true;
 		if (l->kinds & LS_SWITCH_KINDS)
 			l->ev_switch = &l->sw.evsels[0];
-		/* every switch of the machine comes: /proc/stat can tell */
-		l->ctxt_check = l->ev_switch != NULL && o->ncpus == 0;
+		/* every switch of the machine comes: perf's counter can tell */
+		if (l->ev_switch != NULL && o->ncpus == 0)
+			latsched_cs_open(l, ucpus, ncpus);
 	}
 	if (l->kinds & (1u << LAT_RUNQ)) {
 		other[nother++] = "sched:sched_wakeup";
@@ -406,8 +407,10 @@ latsched_start(struct latsched *l, struct tt_err *err)
 		return err_set(err, "cannot enable the sched/block events: %s", strerror(errno));
 	if (l->bpf != NULL)
 		schedbpf_set_on(l->bpf, true);
-	if (l->ctxt_check)
-		l->ctxt_check = latsched_ctxt(&l->ctxt0);
+	/* after the rings: they then see every switch the counters do */
+	latsched_cs_enable(l, true);
+	if (l->ncs > 0 && !latsched_cs_read(l, &l->cs0))
+		l->cs0 = 0;
 	return 0;
 }
 
@@ -415,11 +418,11 @@ latsched_start(struct latsched *l, struct tt_err *err)
 void
 latsched_pause(struct latsched *l, bool paused)
 {
-	uint64_t now;
-
 	if (l->bpf != NULL)
 		schedbpf_set_on(l->bpf, !paused);
 	if (paused) {
+		/* the counters first: the rings still see all they count */
+		latsched_cs_enable(l, false);
 		if (l->sw_open)
 			evlist_disable(&l->sw);
 		if (l->other_open)
@@ -427,9 +430,6 @@ latsched_pause(struct latsched *l, bool paused)
 		latsched_read(l);
 		return;
 	}
-	/* the switches made while paused were not asked for */
-	if (l->ctxt_check && latsched_ctxt(&now))
-		l->ctxt0 = now - (l->switches + l->lost + l->undelivered);
 	latrunq_free(&l->runq);
 	latrunq_init(&l->runq);
 	lat_pair_free(&l->oncpu);
@@ -440,6 +440,7 @@ latsched_pause(struct latsched *l, bool paused)
 		evlist_enable(&l->sw);
 	if (l->other_open)
 		evlist_enable(&l->other);
+	latsched_cs_enable(l, true);
 }
 
 /* The rings' fds. */
@@ -554,13 +555,23 @@ ls_lost_cb(void *arg, uint64_t n)
 	((struct latsched *)arg)->lost += n;
 }
 
+/* The same in a ring of sched_switch records: the delivery check's. */
+static void
+ls_sw_lost_cb(void *arg, uint64_t n)
+{
+	struct latsched *l = arg;
+
+	l->lost += n;
+	l->sw_lost += n;
+}
+
 /* The process records of the first list (each list's rings carry them;
  * one copy is enough), lost records of both. */
 static const struct record_sink ls_sideband = {.mmap = ls_mmap_cb,
                                                .comm = ls_comm_cb,
                                                .fork = ls_fork_cb,
                                                .exit = ls_exit_cb,
-                                               .lost = ls_lost_cb};
+                                               .lost = ls_sw_lost_cb};
 static const struct record_sink ls_lost_only = {.lost = ls_lost_cb};
 
 /* One record of either list. */
@@ -596,15 +607,21 @@ latsched_read(struct latsched *l)
 void
 latsched_tick(struct latsched *l)
 {
-	uint64_t now = now_ns();
+	uint64_t now = now_ns(), made = 0;
 	double secs = (double)(now - l->last_tick_ns) / 1e9;
+	bool have_made;
 
 	l->last_tick_ns = now;
 	l->ticks++;
-	/* what the rings hold belongs to the interval, and the switches
-	 * made are compared with those that came (few left in flight) */
+	/* what the rings hold belongs to the interval; the switches made
+	 * are counted first, so every one of them is in the rings by the
+	 * time they are drained (those made after, and not yet read, would
+	 * look undelivered on a loaded machine) */
+	have_made = latsched_cs_read(l, &made);
 	latsched_read(l);
-	l->notice_shown = latsched_check_delivery(l);
+	l->records_s = secs > 0 ? (double)(l->events - l->last_events) / secs : 0;
+	l->last_events = l->events;
+	l->notice_shown = latsched_check_delivery(l, have_made, made);
 	if (l->bpf != NULL)
 		latsched_bpf_read(l);
 	l->bpf_events = 0;
@@ -691,6 +708,9 @@ latsched_free(struct latsched *l)
 		evlist_close(&l->sw);
 	if (l->other_open)
 		evlist_close(&l->other);
+	for (size_t i = 0; i < l->ncs; i++)
+		close(l->cs_fds[i]);
+	free(l->cs_fds);
 	schedbpf_free(l->bpf);
 	offcpu_free(l->offcpu);
 	latrunq_free(&l->runq);

@@ -64,7 +64,6 @@ latsys_new_offline(void)
 	l->commmask = 255;
 	l->comms = xcalloc(l->commmask + 1, sizeof *l->comms);
 	l->target = "system-wide";
-	l->per_process = true;
 	l->last_tick_ns = now_ns();
 	return l;
 }
@@ -564,36 +563,22 @@ latsys_tick(struct latsys *l)
 void
 latsys_snapshot(struct latsys *l, struct frame_latency *fl)
 {
-	size_t first;
-
 	/* the other sources' rows (runq, bio, offcpu) stay */
 	frame_latency_drop(fl, (1u << LAT_SYSCALL) | (1u << LAT_FUNCTION));
 	frame_latency_reserve(fl, fl->nrows + l->nrows);
-	first = fl->nrows;
 	for (size_t i = 0; i < l->nrows; i++) {
 		const struct latsys_row *r = &l->rows[i];
-		struct lat_row *o = NULL;
+		struct lat_row *o;
 
 		if (r->acc.total.count == 0 ||
 		    (r->nr >= LATSYS_FUNC && l->fns[r->nr - LATSYS_FUNC].gone))
 			continue;
-		/* merged over processes: names are interned, one row each */
-		for (size_t j = first; !l->per_process && j < fl->nrows && o == NULL; j++)
-			if (fl->rows[j].kind == r->kind && fl->rows[j].name == r->name)
-				o = &fl->rows[j];
-		if (o != NULL) {
-			o->interval += r->acc.last_interval;
-			o->rate += r->acc.rate;
-			lat_hist_merge(&o->hist, &r->acc.total);
-			continue;
-		}
 		o = &fl->rows[fl->nrows++];
 		memset(o, 0, sizeof *o);
 		o->kind = r->kind;
 		o->name = r->name;
-		o->pid = l->per_process ? r->pid : -1;
-		snprintf(o->comm, sizeof o->comm, "%s",
-		         l->per_process ? latsys_comm(l, r->pid) : "(all)");
+		o->pid = r->pid;
+		snprintf(o->comm, sizeof o->comm, "%s", latsys_comm(l, r->pid));
 		o->interval = r->acc.last_interval;
 		o->rate = r->acc.rate;
 		o->hist = r->acc.total;

@@ -216,11 +216,10 @@ static int
 open_latency(const struct options *o, struct probes *p, struct session *s, int child, bool tui)
 {
 	struct tt_err err;
-	/* in batch, --latency alone times just its functions: timing every
-	 * syscall beside them would cost more than they do (bench/latency.sh);
-	 * the screen times the syscalls too, as its pane always has */
-	unsigned kinds =
-	    !tui && o->nlatencies > 0 && !o->latency_kinds_given ? 0 : o->latency_kinds;
+	/* --latency alone times just its functions, in batch and on the
+	 * screen: timing every syscall beside them would cost more than they
+	 * do (bench/latency.sh); --latency-kinds syscall asks for both */
+	unsigned kinds = o->nlatencies > 0 && !o->latency_kinds_given ? 0 : o->latency_kinds;
 
 	if ((kinds & (1u << LAT_SYSCALL)) || o->nlatencies > 0) {
 		const char **fev = probe_cli_latency_events(o, p);

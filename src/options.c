@@ -37,6 +37,7 @@ enum {
 	OPT_LATENCY,
 	OPT_LATENCY_KINDS,
 	OPT_NO_SYSCALLS,
+	OPT_LATENCY_MERGE,
 	OPT_HISTORY,
 	OPT_HISTORY_DUMP,
 	OPT_MAX_STACK,
@@ -133,6 +134,9 @@ static const struct opt_def opt_defs[] = {
      "(default syscall; in batch with --latency, only the functions)"},
     {"no-syscalls", OPT_NO_SYSCALLS, NULL,
      "latency: time only the --latency functions, not every syscall"},
+    {"latency-merge", OPT_LATENCY_MERGE, NULL,
+     "latency: one row per syscall, function, wait reason, ... over every process (the "
+     "screen's p), not one per process or thread"},
     {"probe-vars", OPT_PROBE_VARS, "SPEC",
      "list the parameters and variables at a probe point and exit"},
     {"cleanup", OPT_CLEANUP, NULL,
@@ -447,6 +451,9 @@ options_apply(struct options *o, int c, const char *arg, struct tt_err *err)
 		return lat_kinds_parse(arg, &o->latency_kinds, err);
 	case OPT_NO_SYSCALLS:
 		o->no_syscalls = true;
+		return 0;
+	case OPT_LATENCY_MERGE:
+		o->latency_merge = true;
 		return 0;
 	case OPT_PROBE_VARS:
 		o->probe_vars = arg;

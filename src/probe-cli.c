@@ -113,19 +113,27 @@ probe_cli_open(const struct options *o, bool always, struct probes **p)
 			*p = NULL;
 			return usage ? 2 : 1;
 		}
-	/* --latency: an entry and a return probe each, after --probe's */
+	/* --latency: an entry and a return probe each, after --probe's; their
+	 * hits are not counted but in the probes view (the latency source
+	 * counts the calls: a counter on each would cost every call more,
+	 * on the screen as a pair timed by t does not) */
 	for (size_t i = 0; i < o->nlatencies; i++) {
 		char entry[1024], ret[1100];
+		int ie = -1, ir = -1;
 
 		usage = true;
 		if (latency_specs(o->latencies[i], entry, sizeof entry, ret, sizeof ret, &err) !=
 		        0 ||
-		    probes_add(*p, entry, &usage, &err) < 0 ||
-		    probes_add(*p, ret, &usage, &err) < 0) {
+		    (ie = probes_add(*p, entry, &usage, &err)) < 0 ||
+		    (ir = probes_add(*p, ret, &usage, &err)) < 0) {
 			spec_error("--latency", o->latencies[i], err.msg);
 			probes_free(*p);
 			*p = NULL;
 			return usage ? 2 : 1;
+		}
+		if (o->view != VIEW_PROBES) {
+			probes_set_enabled(*p, (size_t)ie, false, &err);
+			probes_set_enabled(*p, (size_t)ir, false, &err);
 		}
 	}
 	return 0;

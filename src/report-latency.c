@@ -156,34 +156,49 @@ report_latency_threads(const struct frame_latency *fl, struct report_latency_thr
 	return n;
 }
 
-/* The threads' wall clocks as a table, when oncpu rows are there to
- * split it. */
+/* The threads' blocked time as a table, by wait reason; with oncpu rows
+ * (any thread on a CPU) their wall clocks too: on-CPU + blocked. */
 static void
 text_threads(FILE *out, const struct report_latency_info *ri, const struct frame_latency *fl)
 {
 	struct report_latency_thread *v;
 	size_t n = report_latency_threads(fl, &v), shown = 0;
 	char comm[80], t[6][16];
+	bool wall = false;
 
+	for (size_t i = 0; i < n; i++)
+		wall = wall || v[i].oncpu > 0;
 	for (size_t i = 0; i < n && (ri->max_rows == 0 || shown < ri->max_rows); i++) {
-		uint64_t wall = v[i].oncpu + v[i].offcpu_sum;
+		uint64_t w = v[i].oncpu + v[i].offcpu_sum;
 
-		if (v[i].oncpu == 0)
+		if (wall && v[i].oncpu == 0)
 			continue;
-		if (shown++ == 0)
+		if (!wall && v[i].offcpu_sum == 0)
+			continue;
+		if (shown++ == 0 && wall)
 			fprintf(out,
 			        "\n# wall clock per thread (on-CPU + blocked):\n#%7s %8s %-16s %8s "
 			        "%8s %6s %8s %8s %8s %8s\n",
 			        "pid", "tid", "comm", "wall", "on-CPU", "on%", "sleep", "I/O",
 			        "lock", "fault");
+		else if (shown == 1)
+			fprintf(
+			    out,
+			    "\n# blocked time per thread:\n#%7s %8s %-16s %8s %8s %8s %8s %8s\n",
+			    "pid", "tid", "comm", "blocked", "sleep", "I/O", "lock", "fault");
 		str_escape(comm, sizeof comm, v[i].comm, strnlen(v[i].comm, sizeof v[i].comm));
-		lat_format_ns(t[0], sizeof t[0], wall);
+		lat_format_ns(t[0], sizeof t[0], wall ? w : v[i].offcpu_sum);
 		lat_format_ns(t[1], sizeof t[1], v[i].oncpu);
 		for (unsigned k = 0; k < OFFCPU_NREASONS; k++)
 			lat_format_ns(t[2 + k], sizeof t[2 + k], v[i].offcpu[k]);
-		fprintf(out, " %7d %8d %-16s %8s %8s %5.1f%% %8s %8s %8s %8s\n", v[i].pid, v[i].tid,
-		        comm, t[0], t[1], wall ? 100.0 * (double)v[i].oncpu / (double)wall : 0.0,
-		        t[2], t[3], t[4], t[5]);
+		if (wall)
+			fprintf(out, " %7d %8d %-16s %8s %8s %5.1f%% %8s %8s %8s %8s\n", v[i].pid,
+			        v[i].tid, comm, t[0], t[1],
+			        w ? 100.0 * (double)v[i].oncpu / (double)w : 0.0, t[2], t[3], t[4],
+			        t[5]);
+		else
+			fprintf(out, " %7d %8d %-16s %8s %8s %8s %8s %8s\n", v[i].pid, v[i].tid,
+			        comm, t[0], t[2], t[3], t[4], t[5]);
 	}
 	free(v);
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tracetop/latency.h"
 #include "tracetop/report.h"
 #include "tracetop/util.h"
 #include "ui/calltree.h"
@@ -19,6 +20,7 @@ struct walk {
 	struct calltree *ct;
 	const struct cg_view_node *v;
 	const struct hist_row *top;
+	const void *row;
 	uint32_t ord, seq;
 	double total; /* cg_total, for percentages of the total */
 	bool utf8;
@@ -151,17 +153,17 @@ calltree_clear(struct calltree *ct)
 	ct->nstates = 0;
 }
 
-/* Append a line. */
+/* Append a line (under the row of the last line but one, when a node's). */
 static void
-add_line(struct calltree *ct, const struct hist_row *top, uint32_t node, uint32_t ord, uint32_t seq,
-         uintptr_t id)
+add_line(struct calltree *ct, const struct hist_row *top, const void *row, uint32_t node,
+         uint32_t ord, uint32_t seq, uintptr_t id)
 {
 	if (ct->nlines == ct->caplines) {
 		ct->caplines = ct->caplines ? ct->caplines * 2 : 256;
 		ct->lines = xrealloc(ct->lines, ct->caplines * sizeof *ct->lines);
 	}
-	ct->lines[ct->nlines++] =
-	    (struct ct_line){.top = top, .node = node, .ord = ord, .seq = seq, .id = id};
+	ct->lines[ct->nlines++] = (struct ct_line){
+	    .top = top, .row = row, .node = node, .ord = ord, .seq = seq, .id = id};
 }
 
 /* Append a node (index returned; pointers into nodes move). */
@@ -231,12 +233,18 @@ walk_tree(struct walk *w, uint32_t parent, uintptr_t parent_id, size_t depth)
 		view_name(vn, w->utf8, name, sizeof name);
 		at = snprintf(n->text, sizeof n->text, "%s%s%.2f%% ", w->prefix, g[last],
 		              base > 0 ? vn->total / base * 100 : 0.0);
+		if (w->ct->times && at > 0 && (size_t)at < sizeof n->text / 2) {
+			char ns[16];
+
+			lat_format_ns(ns, sizeof ns, (uint64_t)vn->total);
+			at += snprintf(n->text + at, sizeof n->text - (size_t)at, "%s ", ns);
+		}
 		snprintf(n->text + at, sizeof n->text - (size_t)at, "%s", name);
 		n->name = n->text + at;
 		n->sym = vn->other ? NULL : vn->frame.sym;
 		n->has_kids = vn->first_child != 0;
 		n->open = node_open(w, c, id, depth);
-		add_line(w->ct, w->top, k, w->ord, ++w->seq, id);
+		add_line(w->ct, w->top, w->row, k, w->ord, ++w->seq, id);
 		if (!n->open)
 			continue;
 		snprintf(w->prefix + plen, sizeof w->prefix - plen, "%s", g[last ? 3 : 2]);
@@ -266,6 +274,69 @@ build_tree(struct calltree *ct, const struct callgraph *cg, struct walk *w)
 	walk_tree(w, 1, (uintptr_t)hash_mix(calltree_row_id(w->top), ct->callers ? 2 : 1), 1);
 }
 
+/* Scroll so the selected line's tree shows below it. */
+void
+calltree_show_below(struct table *t)
+{
+	const struct ct_line *l = table_selected(t);
+	size_t end = t->sel, page = t->height > 0 ? (size_t)t->height : 1;
+
+	if (l == NULL)
+		return;
+	while (end + 1 < t->nrows && ((const struct ct_line *)t->rows[end + 1])->row == l->row)
+		end++;
+	if (end >= t->top + page)
+		t->top = end - page + 1 < t->sel ? end - page + 1 : t->sel;
+}
+
+/* Start the lines over. */
+void
+calltree_begin(struct calltree *ct)
+{
+	ct->nlines = 0;
+	ct->nnodes = 0;
+	add_node(ct); /* index 0: none */
+}
+
+/* A row's line. */
+void
+calltree_add_row(struct calltree *ct, const struct hist_row *top, const void *row, uint32_t ord,
+                 uintptr_t id)
+{
+	add_line(ct, top, row, 0, ord, 0, id);
+}
+
+/* The tree of v under the row last added. */
+void
+calltree_add_view(struct calltree *ct, const struct cg_view *v, double total, bool utf8)
+{
+	const struct ct_line *r;
+	struct walk w = {.ct = ct, .utf8 = utf8};
+
+	if (ct->nlines == 0 || v->n < 2)
+		return;
+	r = &ct->lines[ct->nlines - 1];
+	w.top = r->top;
+	w.row = r->row;
+	w.ord = r->ord;
+	w.v = v->nodes;
+	w.total = total > 0 ? total : v->nodes[1].total;
+	w.prefix[0] = '\0';
+	walk_tree(&w, 1, r->id, 1);
+}
+
+/* Done: the table's pointers. */
+void
+calltree_end(struct calltree *ct)
+{
+	if (ct->capptrs < ct->nlines) {
+		ct->capptrs = ct->nlines * 2;
+		ct->ptrs = xrealloc(ct->ptrs, ct->capptrs * sizeof *ct->ptrs);
+	}
+	for (size_t i = 0; i < ct->nlines; i++)
+		ct->ptrs[i] = &ct->lines[i];
+}
+
 /* Rebuild the lines from a snapshot. */
 void
 calltree_build(struct calltree *ct, const struct callgraph *cg, const struct hist_snapshot *snap,
@@ -273,25 +344,19 @@ calltree_build(struct calltree *ct, const struct callgraph *cg, const struct his
 {
 	struct walk w = {.ct = ct, .utf8 = utf8, .total = cg != NULL ? cg_total(cg) : 0};
 
-	ct->nlines = 0;
-	ct->nnodes = 0;
-	add_node(ct); /* index 0: none */
+	calltree_begin(ct);
 	for (size_t i = 0; i < snap->n; i++) {
 		const struct hist_row *r = &snap->rows[i];
 		uintptr_t id = calltree_row_id(r);
 
-		add_line(ct, r, 0, (uint32_t)i, 0, id);
+		calltree_add_row(ct, r, r, (uint32_t)i, id);
 		if (cg == NULL || ct->nopen == 0 || !calltree_is_open(ct, id))
 			continue;
 		w.top = r;
+		w.row = r;
 		w.ord = (uint32_t)i;
 		w.seq = 0;
 		build_tree(ct, cg, &w);
 	}
-	if (ct->capptrs < ct->nlines) {
-		ct->capptrs = ct->nlines * 2;
-		ct->ptrs = xrealloc(ct->ptrs, ct->capptrs * sizeof *ct->ptrs);
-	}
-	for (size_t i = 0; i < ct->nlines; i++)
-		ct->ptrs[i] = &ct->lines[i];
+	calltree_end(ct);
 }

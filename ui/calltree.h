@@ -1,8 +1,10 @@
-/* calltree: the call-graph trees the Top pane shows under its rows. The
- * pane's rows become lines: each snapshot row, then (when it is expanded)
- * its callee or caller tree, one line per node, drawn with the theme's
- * glyphs. Expanded state is kept by row and node identity, so it survives
- * refreshes; the lines are rebuilt from every new snapshot. */
+/* calltree: the call-graph trees the Top pane shows under its rows (and
+ * the Latency pane under its off-CPU rows). The pane's rows become lines:
+ * each row, then (when it is expanded) its tree, one line per node, drawn
+ * with the theme's glyphs. Expanded state is kept by row and node
+ * identity, so it survives refreshes; the lines are rebuilt from every
+ * new snapshot: by calltree_build for the Top pane's hist rows, by
+ * calltree_begin, _add_row, _add_view and _end for a pane's own rows. */
 #ifndef TRACETOP_UI_CALLTREE_H
 #define TRACETOP_UI_CALLTREE_H
 
@@ -12,6 +14,7 @@
 
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
+#include "ui/table.h"
 
 #define CT_TEXT_MAX 320   /* bytes of a tree line's text */
 #define CT_MAX_DEPTH 32   /* levels shown below a row */
@@ -21,6 +24,7 @@
 /* One displayed line: a snapshot row (node 0) or a node of its tree. */
 struct ct_line {
 	const struct hist_row *top; /* the row, or the row the tree hangs under */
+	const void *row;            /* the same, of a pane's own rows (calltree_add_row) */
 	uint32_t node;              /* 0: the row itself; else index into nodes */
 	uint32_t ord;               /* the row's index in the snapshot */
 	uint32_t seq;               /* 0 for the row, then 1.. down its tree */
@@ -44,6 +48,7 @@ struct ct_state {
 struct calltree {
 	bool callers;    /* trees show callers, not callees */
 	bool relative;   /* percent of the parent, not of the total */
+	bool times;      /* the weights are ns: each node's time after its percentage */
 	unsigned group;  /* HIST_GROUP_* of the rows: which roots a row's tree takes */
 	uintptr_t *open; /* ids of the rows shown expanded */
 	size_t nopen, capopen;
@@ -67,6 +72,22 @@ uintptr_t calltree_row_id(const struct hist_row *r);
  * its tree from cg (NULL: no trees). ct->ptrs then holds ct->nlines. */
 void calltree_build(struct calltree *ct, const struct callgraph *cg,
                     const struct hist_snapshot *snap, bool utf8);
+
+/* The same in steps, for rows of any kind: start over, then each row
+ * (top: a hist row, or NULL; row: the pane's own row) and, when it is
+ * open, the tree of a view under it (its node 1 stands for the row and
+ * is not drawn; total: the percentages' base, 0 for node 1's), then end:
+ * ct->ptrs holds ct->nlines. */
+void calltree_begin(struct calltree *ct);
+void calltree_add_row(struct calltree *ct, const struct hist_row *top, const void *row,
+                      uint32_t ord, uintptr_t id);
+void calltree_add_view(struct calltree *ct, const struct cg_view *v, double total, bool utf8);
+void calltree_end(struct calltree *ct);
+
+/* Scroll table t, whose rows are a calltree's lines, so that the
+ * selected line's tree shows below it as far as the page allows (the
+ * selection stays on screen). */
+void calltree_show_below(struct table *t);
 
 /* Is the row with this id expanded? */
 bool calltree_is_open(const struct calltree *ct, uintptr_t id);

@@ -1,45 +1,26 @@
 /* pane-latency: where time goes when the CPU is not the answer — one row
  * per (kind, name, process) from the latency part of frames: calls,
  * calls per second, errors, p50, p90, p99, max, total and a sparkline of
- * the log2 histogram, in the shared table (sortable, filterable). Enter
- * shows the selected row's histogram under the table, bpftrace-like. The
- * syscall source is opened when the pane is first seen, and paused while
- * it is not: two ring records per syscall cost nothing then. */
+ * the log2 histogram, in the shared table (sortable, filterable), an
+ * offcpu row's stacks as a tree under it (+). Enter shows the selected
+ * row's histogram under the table, bpftrace-like; p merges the rows over
+ * every process. The title says how each kind is measured and what it
+ * costs (the sources' notices). The sources are opened when the pane is
+ * first seen (or a function first timed), and paused while it is not:
+ * their ring records cost nothing then. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/callgraph.h"
-#include "tracetop/engine.h"
+#include "tracetop/latency-merge.h"
 #include "tracetop/latency-sched.h"
 #include "tracetop/latency-sys.h"
-#include "tracetop/offcpu.h"
 #include "tracetop/report-latency.h"
-#include "tracetop/probe-cli.h"
-#include "tracetop/probe.h"
 #include "tracetop/util.h"
-#include "ui/listpane.h"
 #include "ui/meters.h"
-#include "ui/tui.h"
-
-enum lat_col {
-	COL_PID,
-	COL_COMM,
-	COL_KIND,
-	COL_NAME,
-	COL_COUNT,
-	COL_RATE,
-	COL_ERRORS,
-	COL_P50,
-	COL_P90,
-	COL_P99,
-	COL_MAX,
-	COL_TOTAL,
-	COL_CHANGE, /* with a baseline (B, --baseline): p50's change */
-	COL_HIST,
-	COL_NCOLS
-};
+#include "ui/pane-latency-impl.h"
 
 /* The sparkline: 128 ns to 1 s (buckets 8 to 31), two buckets a
  * character; values outside fall into the first or the last. */
@@ -124,28 +105,6 @@ static const struct table_col lat_cols[COL_NCOLS] = {
                   .priority = 2},
 };
 
-struct latpane {
-	struct listpane list; /* first: the listpane_pane_* ops take the pane as it */
-	const void **ptrs;    /* the rows: elements of fl->rows */
-	size_t cap;
-	const struct frame_latency *fl;
-	struct latsys *src;     /* opened on first show, paused while hidden */
-	struct latsched *sched; /* runq, bio, offcpu (--latency-kinds): the same */
-	bool opened;
-	char error[sizeof(struct tt_err)];       /* why the syscall source could not be opened */
-	char sched_error[sizeof(struct tt_err)]; /* why the sched/block one could not */
-	bool detail;         /* Enter: the selected row's histogram under the table */
-	const char *pending; /* a function just timed: select its first row */
-	/* functions timed by keypress: the tracepoints of their probe pair */
-	struct lat_timed {
-		int k; /* the source's function index; -1: removed */
-		char entry[160], ret[160];
-	} * timed;
-	size_t ntimed;
-	const struct tui *tui;            /* its baseline */
-	struct table_col cols[COL_NCOLS]; /* P50 CHANGE only with a baseline */
-};
-
 /* A row's histogram in one line of characters (the bucket's share of its
  * fullest: ' ' none, then . : - = + * # %% @). */
 static void
@@ -168,14 +127,20 @@ lat_sparkline(const struct lat_hist *h, char *buf, size_t len)
 	buf[i < len ? i : len - 1] = '\0';
 }
 
-/* Cell text, escaped. */
+/* Cell text, escaped: a tree line's text only, under NAME. */
 static void
-lat_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
+lat_cell(const void *line, size_t col, char *buf, size_t len, void *ctx)
 {
-	const struct lat_row *r = row;
+	const struct ct_line *l = line;
+	const struct lat_row *r = l->row;
 	const struct latpane *p = ctx;
 
 	buf[0] = '\0';
+	if (l->node != 0) {
+		if (col == COL_NAME)
+			snprintf(buf, len, "%s", p->tree.nodes[l->node].text);
+		return;
+	}
 	switch ((enum lat_col)col) {
 	case COL_PID:
 		snprintf(buf, len, r->pid < 0 ? "all" : "%d", r->pid);
@@ -259,10 +224,10 @@ lat_number(const struct latpane *p, const struct lat_row *r, size_t col)
 
 /* Order two rows by a column, then by pid and name. */
 static int
-lat_compare(const void *pa, const void *pb, size_t col, void *ctx)
+lat_row_compare(const struct latpane *p, const struct lat_row *a, const struct lat_row *b,
+                size_t col)
 {
-	const struct lat_row *a = pa, *b = pb;
-	double x = lat_number(ctx, a, col), y = lat_number(ctx, b, col);
+	double x = lat_number(p, a, col), y = lat_number(p, b, col);
 	int c = 0;
 
 	if (col == COL_COMM)
@@ -275,26 +240,41 @@ lat_compare(const void *pa, const void *pb, size_t col, void *ctx)
 		return c;
 	if (x != y)
 		return CMP3(x, y);
-	return a->pid != b->pid ? CMP3(a->pid, b->pid) : strcmp(a->name, b->name);
+	if (a->pid != b->pid)
+		return CMP3(a->pid, b->pid);
+	return a->tid != b->tid ? CMP3(a->tid, b->tid) : strcmp(a->name, b->name);
 }
 
-/* Identity across refreshes: (kind, name, pid); names are interned. */
+/* Order two lines: rows by the column, a tree's lines right under their
+ * row in tree order (the table reverses the result for a descending
+ * sort: what must not reverse is reversed here first). */
+static int
+lat_compare(const void *pa, const void *pb, size_t col, void *ctx)
+{
+	const struct latpane *p = ctx;
+	const struct ct_line *a = pa, *b = pb;
+	int c;
+
+	if (a->row != b->row && (c = lat_row_compare(p, a->row, b->row, col)) != 0)
+		return c;
+	c = a->row != b->row ? CMP3(a->ord, b->ord) : CMP3(a->seq, b->seq);
+	return p->list.table.descending ? -c : c;
+}
+
+/* A line's identity across refreshes. */
 static uintptr_t
-lat_row_id(const void *row, void *ctx)
+lat_line_id(const void *line, void *ctx)
 {
-	const struct lat_row *r = row;
-
 	(void)ctx;
-	return (uintptr_t)hash_mix(
-	    hash_mix(hash_mix((uint64_t)(uintptr_t)r->name, (uint64_t)r->pid), (uint64_t)r->tid),
-	    (uint64_t)r->kind);
+	return ((const struct ct_line *)line)->id;
 }
 
-/* Filter and search over pid, comm, name and kind ("offcpu"). */
+/* Filter and search over pid, comm, name and kind ("offcpu"); a tree
+ * goes with its row. */
 static bool
-lat_match(const void *row, const char *text, void *ctx)
+lat_match(const void *line, const char *text, void *ctx)
 {
-	const struct lat_row *r = row;
+	const struct lat_row *r = latpane_row(line);
 	char pid[16], comm[sizeof r->comm + 1];
 
 	(void)ctx;
@@ -306,11 +286,13 @@ lat_match(const void *row, const char *text, void *ctx)
 
 /* Errors in the error colour. */
 static attr_t
-lat_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
+lat_cell_attr(const void *line, size_t col, const struct theme *th, void *ctx)
 {
-	const struct lat_row *r = row;
+	const struct lat_row *r = latpane_row(line);
 
 	(void)ctx;
+	if (((const struct ct_line *)line)->node != 0)
+		return 0;
 	if (col == COL_ERRORS && r->hist.errors > 0)
 		return th->attr[TH_ERROR];
 	if (col == COL_HIST)
@@ -318,12 +300,24 @@ lat_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
 	return 0;
 }
 
+/* A tree line is one text from NAME to the end of the line. */
+static bool
+lat_span(const void *line, size_t *col, size_t *from, void *ctx)
+{
+	(void)ctx;
+	if (((const struct ct_line *)line)->node == 0)
+		return false;
+	*col = *from = COL_NAME;
+	return true;
+}
+
 static const struct table_ops lat_table_ops = {
     .cell = lat_cell,
     .compare = lat_compare,
-    .row_id = lat_row_id,
+    .row_id = lat_line_id,
     .match = lat_match,
     .cell_attr = lat_cell_attr,
+    .span = lat_span,
 };
 
 /* Create the pane: most total time first (like perf trace -s). */
@@ -332,11 +326,11 @@ lat_init(struct tui *t)
 {
 	struct latpane *p = xcalloc(1, sizeof *p);
 
-	(void)t;
 	p->tui = t;
 	memcpy(p->cols, lat_cols, sizeof p->cols);
 	table_init(&p->list.table, p->cols, COL_NCOLS, &lat_table_ops, p);
 	table_sort_by(&p->list.table, COL_TOTAL, true);
+	p->merge = t->opts != NULL && t->opts->latency_merge;
 	return p;
 }
 
@@ -347,74 +341,11 @@ lat_free(void *pp)
 	struct latpane *p = pp;
 
 	table_free(&p->list.table);
-	free(p->ptrs);
+	calltree_free(&p->tree);
+	cg_view_free(&p->view);
+	frame_latency_free(&p->merged);
 	free(p->timed);
 	free(p);
-}
-
-/* Open the syscall source on the screen's target (a command started by
- * then is followed as a -p process would be). */
-static void
-lat_open(struct latpane *p, struct tui *t)
-{
-	const struct options *o = t->opts;
-	int child = t->engine != NULL ? engine_child_pid(t->engine) : 0;
-	size_t npids = o != NULL ? o->npids : 0;
-	int *pids = xmalloc((npids + 1) * sizeof *pids);
-	struct latsys_opts lo = {.pids = pids, .npids = npids};
-	bool syscalls = o == NULL || (o->latency_kinds & (1u << LAT_SYSCALL));
-	struct tt_err err;
-
-	/* --view latency: opened before the command ran */
-	p->opened = true;
-	p->src = session_source(t->session, &source_latency);
-	p->sched = session_source(t->session, &source_latsched);
-	if (npids > 0)
-		memcpy(pids, o->pids, npids * sizeof *pids);
-	if (child > 0)
-		pids[lo.npids++] = child;
-	if (o != NULL) {
-		lo.tids = o->tids, lo.ntids = o->ntids;
-		lo.cpus = o->cpus, lo.ncpus = o->ncpus;
-		lo.include_self = o->include_self;
-		lo.backend = o->engine;
-		lo.no_syscalls = o->no_syscalls || !syscalls;
-	}
-	if (p->src == NULL && (syscalls || o->nlatencies > 0)) {
-		const char **fev = o != NULL ? probe_cli_latency_events(o, t->probes) : NULL;
-
-		lo.funcs = fev;
-		lo.func_names = o != NULL ? o->latencies : NULL;
-		lo.nfuncs = fev != NULL ? o->nlatencies : 0;
-		if ((p->src = latsys_new(&lo, &err)) == NULL) {
-			snprintf(p->error, sizeof p->error, "%s", err.msg);
-		} else {
-			session_add(t->session, &source_latency, p->src);
-			if (latsys_start(p->src, &err) != 0)
-				snprintf(p->error, sizeof p->error, "%s", err.msg);
-		}
-		free(fev);
-	}
-	if (p->sched == NULL && o != NULL && latsched_wanted(o->latency_kinds)) {
-		struct latsched_opts so = {.kinds = o->latency_kinds,
-		                           .pids = pids,
-		                           .npids = lo.npids,
-		                           .tids = lo.tids,
-		                           .ntids = lo.ntids,
-		                           .cpus = lo.cpus,
-		                           .ncpus = lo.ncpus,
-		                           .include_self = lo.include_self,
-		                           .backend = o->engine};
-
-		if ((p->sched = latsched_new(&so, &err)) == NULL) {
-			snprintf(p->sched_error, sizeof p->sched_error, "%s", err.msg);
-		} else {
-			session_add(t->session, &source_latsched, p->sched);
-			if (latsched_start(p->sched, &err) != 0)
-				snprintf(p->sched_error, sizeof p->sched_error, "%s", err.msg);
-		}
-	}
-	free(pids);
 }
 
 /* Time syscalls only while the pane is seen. */
@@ -424,7 +355,7 @@ lat_show(void *pp, struct tui *t, bool shown)
 	struct latpane *p = pp;
 
 	if (shown && !p->opened) {
-		lat_open(p, t);
+		latpane_open(p, t, NULL, NULL);
 		return;
 	}
 	if (p->src != NULL)
@@ -433,166 +364,86 @@ lat_show(void *pp, struct tui *t, bool shown)
 		latsched_pause(p->sched, !shown);
 }
 
+/* What the table shows: the frame's rows, or (p) merged. */
+static void
+lat_choose(struct latpane *p)
+{
+	if (p->frame != NULL && p->merge) {
+		lat_merge(p->frame, LAT_MERGE_KINDS, &p->merged);
+		p->fl = &p->merged;
+	} else {
+		p->fl = p->frame;
+	}
+}
+
 /* A refresh: the frame's rows. */
 static void
 lat_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct latpane *p = pp;
-	const struct frame_latency *fl = &f->latency;
 
 	p->cols[COL_CHANGE].hidden = t->base == NULL;
 	if (!f->has_latency)
 		return;
-	p->fl = fl;
-	if (p->cap < fl->nrows) {
-		p->cap = fl->nrows;
-		p->ptrs = xrealloc(p->ptrs, p->cap * sizeof *p->ptrs);
-	}
-	for (size_t i = 0; i < fl->nrows; i++)
-		p->ptrs[i] = &fl->rows[i];
-	table_set_rows(&p->list.table, p->ptrs, fl->nrows);
+	p->frame = &f->latency;
+	lat_choose(p);
+	latpane_rebuild(p, t, 0);
 	/* the function just timed: its row selected, its histogram shown */
-	for (size_t i = 0; p->pending != NULL && i < fl->nrows; i++)
-		if (fl->rows[i].kind == LAT_FUNCTION && fl->rows[i].name == p->pending) {
+	for (size_t i = 0; p->pending != NULL && i < p->fl->nrows; i++)
+		if (p->fl->rows[i].kind == LAT_FUNCTION && p->fl->rows[i].name == p->pending) {
 			table_search(&p->list.table, p->pending);
 			p->detail = true;
 			p->pending = NULL;
 		}
 }
 
-/* Where a stack tree is drawn. */
-struct lat_tree {
-	const struct callgraph *cg;
-	WINDOW *win;
-	int y, x, w, row, h;
-	double total; /* the root's, for percentages */
-};
-
-/* Order children by weight, heaviest first. */
-static int
-lat_child_cmp(const void *a, const void *b, void *cg)
-{
-	double x = cg_node(cg, *(const uint32_t *)a)->total;
-	double y = cg_node(cg, *(const uint32_t *)b)->total;
-
-	return x > y ? -1 : x < y;
-}
-
-/* Node idx and, heaviest first, its subtree, as long as lines are left:
- * one line a frame; a chain of only children stays at one indent, a
- * branch indents its children (as perf report folds chains). */
+/* How each source measures and what it costs, joined: the syscall
+ * source's notice (said to be of syscalls and functions), whether it
+ * times every syscall, the scheduler source's (which names its kinds,
+ * where and how, the rings' record rate and any switches the kernel
+ * withheld), and why a source is absent. */
 static void
-lat_tree_node(struct lat_tree *t, uint32_t idx, int indent)
+lat_notices(const struct latpane *p, char *buf, size_t len)
 {
-	const struct cg_node *n = cg_node(t->cg, idx);
-	uint32_t kids[64];
-	size_t nk = 0;
-	char name[300], when[16], line[512];
-
-	if (n == NULL || t->row >= t->h)
-		return;
-	cg_frame_name(n, SYM_COMPACT, name, sizeof name);
-	lat_format_ns(when, sizeof when, (uint64_t)n->total);
-	snprintf(line, sizeof line, "%*s%5.1f%% %8s  %s", indent, "",
-	         t->total > 0 ? 100.0 * n->total / t->total : 0, when, name);
-	mvwaddnstr(t->win, t->y + t->row++, t->x, line, t->w);
-	for (uint32_t c = n->first_child; c != 0 && nk < 64; c = cg_node(t->cg, c)->next_sibling)
-		kids[nk++] = c;
-	qsort_r(kids, nk, sizeof *kids, lat_child_cmp, (void *)t->cg);
-	for (size_t i = 0; i < nk; i++)
-		lat_tree_node(t, kids[i], nk > 1 ? indent + 2 : indent);
-}
-
-/* An offcpu row's stacks as a tree from the outermost callers down to
- * where the thread blocked, weighted by blocked time. */
-static void
-lat_draw_stacks(const struct lat_row *r, const struct callgraph *cg, WINDOW *win, int y, int x,
-                int h, int w)
-{
-	struct lat_tree t = {.cg = cg, .win = win, .y = y, .x = x, .w = w, .h = h};
-	const struct cg_node *n;
-	uint32_t root;
-
-	for (root = cg != NULL ? cg_first_root(cg) : 0; root != 0; root = n->next_sibling)
-		if ((n = cg_node(cg, root)) == NULL || n->comm == r->stack)
-			break;
-	if (root == 0 || (n = cg_node(cg, root)) == NULL)
-		return;
-	t.total = n->total;
-	for (uint32_t c = n->first_child; c != 0; c = cg_node(cg, c)->next_sibling)
-		lat_tree_node(&t, c, 0);
-}
-
-/* "; thread: on-CPU X of wall Y (Z%)" for a thread with on-CPU and
- * off-CPU rows, else "". */
-static void
-lat_thread_wall(const struct frame_latency *fl, int tid, char *buf, size_t len)
-{
-	struct report_latency_thread *v;
-	size_t n = tid > 0 ? report_latency_threads(fl, &v) : 0;
-	char on[16], wall[16];
+	const struct frame_latency *fl = p->fl;
+	char why[300];
+	size_t n = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < n; i++)
-		if (v[i].tid == tid && v[i].oncpu > 0) {
-			uint64_t total = v[i].oncpu + v[i].offcpu_sum;
+	if (fl->notice != NULL)
+		n += (size_t)snprintf(buf + n, len - n, "%s: %s",
+		                      p->syscalls ? "syscalls and functions" : "functions",
+		                      fl->notice);
+	if (p->src != NULL && !p->syscalls && n < len)
+		n += (size_t)snprintf(buf + n, len - n,
+		                      "%ssyscalls not timed (--latency-kinds syscall times them)",
+		                      n ? "; " : "");
+	if (fl->sched_notice != NULL && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? "; " : "", fl->sched_notice);
+	for (int k = 0; k < 2 && n < len; k++) {
+		const char *e = k == 0 ? p->error : p->sched_error;
 
-			lat_format_ns(on, sizeof on, v[i].oncpu);
-			lat_format_ns(wall, sizeof wall, total);
-			snprintf(buf, len, "; thread: on-CPU %s of %s on + blocked (%.1f%%)", on,
-			         wall, 100.0 * (double)v[i].oncpu / (double)total);
-		}
-	if (n > 0)
-		free(v);
-}
-
-/* The selected row's histogram (an offcpu row's stacks first) in the h
- * lines at (y, x). */
-static void
-lat_draw_detail(const struct latpane *p, const struct lat_row *r, WINDOW *win, int y, int x, int h,
-                int w, const struct theme *th)
-{
-	const struct callgraph *cg = p->fl->offcpu;
-	unsigned first, last;
-	char line[512], comm[80], name[80], total[16], wall[96];
-	int row = 0;
-
-	str_escape(comm, sizeof comm, r->comm, strnlen(r->comm, sizeof r->comm));
-	report_latency_name(r, name, sizeof name);
-	lat_format_ns(total, sizeof total, r->hist.total);
-	lat_thread_wall(p->fl, r->tid, wall, sizeof wall);
-	snprintf(line, sizeof line, "@%s[%s, %s %d]: %llu %s, %s%s%s (Enter closes)",
-	         lat_kind_name(r->kind), name, comm, r->pid, (unsigned long long)r->hist.count,
-	         r->kind == LAT_OFFCPU  ? "blocks"
-	         : r->kind == LAT_ONCPU ? "slices"
-	                                : "calls",
-	         total, r->kind == LAT_OFFCPU ? " blocked; stacks by blocked time" : "", wall);
-	wattrset(win, th->attr[TH_TITLE]);
-	mvwaddnstr(win, y + row++, x, line, w);
-	wattrset(win, 0);
-	if (!lat_hist_range(&r->hist, &first, &last))
-		return;
-	if (r->stack != NULL) {
-		int hh = (int)(last - first) + 1, sh = h - row - (hh < h / 3 ? hh : h / 3);
-
-		lat_draw_stacks(r, cg, win, y + row, x, sh, w);
-		row += sh;
-	}
-	for (unsigned b = first; b <= last && row < h; b++) {
-		lat_hist_line(&r->hist, b, 40, line, sizeof line);
-		mvwaddnstr(win, y + row++, x, line, w);
+		if (e[0] == '\0')
+			continue;
+		str_escape(why, sizeof why, e, strlen(e));
+		n += (size_t)snprintf(buf + n, len - n, "%sabsent: %s", n ? "; " : "", why);
 	}
 }
 
-/* The title line, the table and (Enter) the selected row's histogram. */
+/* Lines of notices shown above the table at most. */
+#define LAT_NOTICE_LINES 3
+
+/* The title line, the notices, the table and (Enter) the selected row's
+ * histogram. */
 static void
 lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
 	struct latpane *p = pp;
 	const struct frame_latency *fl = p->fl;
-	const struct lat_row *sel = table_selected(&p->list.table);
-	char line[768], why[300];
-	int dh = 0;
+	const struct ct_line *l = table_selected(&p->list.table);
+	const struct lat_row *sel = l != NULL ? l->row : NULL;
+	char line[400], notes[2400], why[300];
+	int dh = 0, nh;
 
 	if (h < 2)
 		return;
@@ -614,176 +465,66 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		unsigned first = 0, last = 0;
 
 		lat_hist_range(&sel->hist, &first, &last);
-		dh = sel->stack != NULL ? h / 2 : (int)(last - first) + 3;
-		if (dh > h / 2)
-			dh = h / 2;
+		dh = (int)(last - first) + 2 + latpane_detail_head(sel);
+		if (dh > h / 3)
+			dh = h / 3;
 	}
-	why[0] = '\0';
-	if (p->error[0] != '\0' || p->sched_error[0] != '\0')
-		str_escape(why, sizeof why, p->error[0] != '\0' ? p->error : p->sched_error,
-		           strlen(p->error[0] != '\0' ? p->error : p->sched_error));
 	snprintf(line, sizeof line,
-	         "%zu rows (%s), %llu events, %llu lost, %llu unpaired; %s%s%s%s", fl->nrows,
-	         fl->target ? fl->target : "-", (unsigned long long)(fl->events + fl->sched_events),
+	         "%zu rows (%s%s), %llu events, %llu lost, %llu unpaired; Enter: histogram%s",
+	         fl->nrows, fl->target ? fl->target : "-",
+	         p->merge ? ", merged over processes" : "",
+	         (unsigned long long)(fl->events + fl->sched_events),
 	         (unsigned long long)(fl->lost + fl->sched_lost),
 	         (unsigned long long)(fl->unpaired + fl->sched_unpaired),
-	         fl->notice ? fl->notice : "", p->sched != NULL ? (fl->notice ? "; " : "") : "",
-	         p->sched != NULL ? "sched/block: a ring record per switch (offcpu: with stacks), "
-	                            "paired here; Enter: histogram, stacks"
-	                          : "",
-	         why[0] ? "; absent: " : "");
-	if (why[0])
-		snprintf(line + strlen(line), sizeof line - strlen(line), "%s", why);
-	listpane_draw_titled(&p->list, win, y, x, h - dh, w, line, &t->theme);
+	         fl->offcpu != NULL ? ", +: off-CPU stacks" : "");
+	lat_notices(p, notes, sizeof notes);
+	nh = notes[0] != '\0' ? listpane_detail_lines(notes, w, LAT_NOTICE_LINES) : 0;
+	if (nh > (h - dh) / 3)
+		nh = (h - dh) / 3;
+	/* the title, the notices under it, then the table's own titles */
+	listpane_draw_titled(&p->list, win, y + nh, x, h - dh - nh, w, line, &t->theme);
+	mvwhline(win, y, x, ' ', w);
+	wattrset(win, t->theme.attr[TH_DIM]);
+	mvwaddnstr(win, y, x, line, w);
+	wattrset(win, A_NORMAL);
+	if (nh > 0)
+		listpane_detail(win, y + 1, x, nh, w, notes, &t->theme);
 	if (dh > 0)
-		lat_draw_detail(p, sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
+		latpane_draw_detail(p, sel, win, y + h - dh + 1, x, dh - 1, w, &t->theme);
 }
 
-/* Remove probe tracepoint name of tracetop's (its events are closed). */
-static void
-lat_probe_remove(struct tui *t, const char *name)
-{
-	struct tt_err err;
-	int i = probes_find(t->probes, name);
-
-	if (i >= 0 && probes_remove(t->probes, (size_t)i, &err) != 0)
-		tui_status(t, true, "%s", err.msg);
-}
-
-/* Time func of binary (see tui.h): the probe pair, then the source's
- * events on it. */
-void
-pane_latency_time(struct tui *t, const char *binary, const char *func)
-{
-	struct latpane *p = tui_pane_state(t, &pane_latency);
-	bool kernel = binary == NULL || binary[0] == '\0';
-	char target[4700], ret[4710], esc[200];
-	struct lat_timed *tm;
-	struct tt_err err;
-	int ie, ir, k;
-
-	if (p == NULL)
-		return;
-	str_escape(esc, sizeof esc, func, strlen(func));
-	if (kernel && !probe_kind_supported(PROBE_KPROBE, &err)) {
-		tui_status(t, true,
-		           "cannot time kernel function %s: this kernel has no kprobes (%s); user "
-		           "functions are timed with uprobes",
-		           esc, err.msg);
-		return;
-	}
-	if (t->probes == NULL) {
-		tui_status(t, true, "cannot time %s: probes are not available here", esc);
-		return;
-	}
-	if (probe_spec_target(target, sizeof target, binary, func, &err) != 0) {
-		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
-		return;
-	}
-	snprintf(ret, sizeof ret, "%s%%return", target);
-	tui_show_pane(t, &pane_latency);
-	if (p->src == NULL && p->error[0] == '\0')
-		lat_open(p, t); /* as its first sight would */
-	if (p->src == NULL) {
-		tui_status(t, true, "cannot time %s: %s", esc, p->error);
-		return;
-	}
-	if (latsys_find_func(p->src, target) >= 0) {
-		tui_status(t, false, "%s is timed already (Delete on its row stops)", esc);
-		return;
-	}
-	if ((ie = probes_add(t->probes, target, NULL, &err)) < 0) {
-		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
-		return;
-	}
-	if ((ir = probes_add(t->probes, ret, NULL, &err)) < 0) {
-		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
-		lat_probe_remove(t, probes_tracepoint(t->probes, (size_t)ie));
-		return;
-	}
-	p->timed = xrealloc(p->timed, (p->ntimed + 1) * sizeof *p->timed);
-	tm = &p->timed[p->ntimed];
-	snprintf(tm->entry, sizeof tm->entry, "%s", probes_tracepoint(t->probes, (size_t)ie));
-	snprintf(tm->ret, sizeof tm->ret, "%s", probes_tracepoint(t->probes, (size_t)ir));
-	if ((k = latsys_add_func(p->src, target, tm->entry, tm->ret, &err)) < 0) {
-		tui_status(t, true, "cannot time %s: %s", esc, err.msg);
-		lat_probe_remove(t, tm->entry);
-		lat_probe_remove(t, tm->ret);
-		return;
-	}
-	tm->k = k;
-	p->ntimed++;
-	p->pending = latsys_func_name(p->src, (size_t)k);
-	/* counted here: their hit counters in the Probes pane would only add
-	 * a cost per call (and see none when the kernel times them) */
-	probes_set_enabled(t->probes, (size_t)ie, false, &err);
-	probes_set_enabled(t->probes, (size_t)ir, false, &err);
-	session_repoll(t->session);
-	tui_status(t, false,
-	           "timing %s with a %s pair (%s); its row comes at the next refresh, "
-	           "Delete stops",
-	           esc, kernel ? "kprobe/kretprobe" : "uprobe/uretprobe",
-	           latsys_in_kernel(p->src) ? "histogram in the kernel" : "paired here");
-}
-
-/* Delete: stop timing the selected function, remove its probe pair. */
-static int
-lat_untime(struct latpane *p, struct tui *t)
-{
-	const struct lat_row *r = table_selected(&p->list.table);
-	struct tt_err err;
-	char esc[200];
-	int k;
-
-	if (r == NULL || r->kind != LAT_FUNCTION || p->src == NULL ||
-	    (k = latsys_find_func(p->src, r->name)) < 0) {
-		tui_status(t, false, "select a timed function's row to stop timing it");
-		return REACT_HANDLED | REACT_REDRAW;
-	}
-	str_escape(esc, sizeof esc, r->name, strlen(r->name));
-	if (latsys_remove_func(p->src, (size_t)k, &err) != 0) {
-		tui_status(t, false, "%s", err.msg);
-		return REACT_HANDLED | REACT_REDRAW;
-	}
-	bool ours = false;
-
-	for (size_t i = 0; i < p->ntimed; i++)
-		if (p->timed[i].k == k) {
-			lat_probe_remove(t, p->timed[i].entry);
-			lat_probe_remove(t, p->timed[i].ret);
-			p->timed[i].k = -1;
-			ours = true;
-		}
-	session_repoll(t->session);
-	tui_status(t, false, "stopped timing %s; %s", esc,
-	           ours ? "its probes are removed" : "its --latency probes go at exit");
-	tui_snapshot(t);
-	return REACT_HANDLED | REACT_REDRAW;
-}
-
-/* Enter: show or hide the selected row's histogram; p: per process or
- * not; Delete: stop timing a function; then the list's. */
+/* Enter: show or hide the selected row's histogram (on a tree line:
+ * open or close it); p: per process or not; Delete: stop timing a
+ * function; the tree keys; then the list's. */
 static int
 lat_action(void *pp, struct tui *t, enum action a)
 {
 	struct latpane *p = pp;
+	const struct ct_line *l = table_selected(&p->list.table);
 
 	switch (a) {
 	case ACT_ENTER:
+		if (l != NULL && l->node != 0)
+			return latpane_tree_action(p, t, a);
 		p->detail = !p->detail;
 		return REACT_HANDLED | REACT_REDRAW;
+	case ACT_EXPAND:
+	case ACT_COLLAPSE:
+	case ACT_EXPAND_ALL:
+	case ACT_COLLAPSE_ALL:
+		return latpane_tree_action(p, t, a);
 	case ACT_PER_PROCESS:
-		if (p->src == NULL)
-			return REACT_HANDLED;
-		latsys_set_per_process(p->src, !latsys_per_process(p->src));
+		p->merge = !p->merge;
 		tui_status(t, false, "%s",
-		           latsys_per_process(p->src)
-		               ? "a row per process"
-		               : "a row per function and syscall over all processes");
-		tui_snapshot(t);
+		           p->merge
+		               ? "a row per syscall, function, wait reason and kind over every "
+		                 "process (block I/O rows are by device)"
+		               : "a row per process (off-CPU and on-CPU: per thread)");
+		lat_choose(p);
+		latpane_rebuild(p, t, l != NULL ? latpane_row_id(l->row) : 0);
 		return REACT_HANDLED | REACT_REDRAW;
 	case ACT_REMOVE:
-		return lat_untime(p, t);
+		return latpane_untime(p, t);
 	default:
 		return listpane_action(&p->list, t, a);
 	}

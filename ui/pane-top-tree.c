@@ -17,25 +17,6 @@ top_no_stacks(struct tui *t)
 	return REACT_HANDLED | REACT_REDRAW;
 }
 
-/* Scroll so the selected line's tree shows below it, as far as the
- * page allows (the selection stays on screen). */
-static void
-top_show_below(struct top *p)
-{
-	const struct ct_line *l = table_selected(&p->list.table);
-	size_t end = p->list.table.sel,
-	       page = p->list.table.height > 0 ? (size_t)p->list.table.height : 1;
-
-	if (l == NULL)
-		return;
-	while (end + 1 < p->list.table.nrows &&
-	       ((const struct ct_line *)p->list.table.rows[end + 1])->top == l->top)
-		end++;
-	if (end >= p->list.table.top + page)
-		p->list.table.top =
-		    end - page + 1 < p->list.table.sel ? end - page + 1 : p->list.table.sel;
-}
-
 /* Expand the selected row's tree, or the selected tree node. */
 static int
 top_expand(struct top *p, struct tui *t, const struct ct_line *l)
@@ -46,12 +27,12 @@ top_expand(struct top *p, struct tui *t, const struct ct_line *l)
 		if (p->tree.nodes[l->node].has_kids)
 			calltree_set_node(&p->tree, l->id, true);
 		top_rebuild(p, t, 0);
-		top_show_below(p);
+		calltree_show_below(&p->list.table);
 		return REACT_HANDLED | REACT_REDRAW;
 	}
 	calltree_set_open(&p->tree, l->id, true);
 	top_rebuild(p, t, 0);
-	top_show_below(p);
+	calltree_show_below(&p->list.table);
 	l = table_selected(&p->list.table);
 	if (p->list.table.sel + 1 >= p->list.table.nrows ||
 	    ((const struct ct_line *)p->list.table.rows[p->list.table.sel + 1])->top != l->top) {
@@ -103,7 +84,7 @@ top_show_tree(struct top *p, struct tui *t, const struct hist_row *r, bool calle
 	top_set_title(p);
 	calltree_set_open(&p->tree, calltree_row_id(r), true);
 	top_rebuild(p, t, calltree_row_id(r));
-	top_show_below(p);
+	calltree_show_below(&p->list.table);
 	return REACT_REDRAW;
 }
 

@@ -136,6 +136,11 @@ void cg_callees_in(const struct callgraph *cg, const struct cg_scope *sc, const 
                    struct cg_view *v);
 void cg_callers_in(const struct callgraph *cg, const struct cg_scope *sc, const struct cg_frame *f,
                    struct cg_view *v);
+/* The subtrees of trie nodes idx[0..n) (roots, say) merged by frame level
+ * by level: node 1 stands for them all (a zero frame, their summed
+ * total), children heaviest first, within the same limits. */
+void cg_subtrees(const struct callgraph *cg, const uint32_t *idx, size_t n, struct cg_view *v);
+
 void cg_view_free(struct cg_view *v);
 
 /* The samples whose stacks pass through a frame of dso under the roots in

@@ -79,6 +79,10 @@ int evlist_attach(struct evlist *el, struct perf_event_attr *a, int pid, int cpu
 /* The same into the ring of out_fd (any event owning a mapped ring on cpu). */
 int evlist_attach_fd(int out_fd, struct perf_event_attr *a, int pid, int cpu, uint64_t *id);
 
+/* A software event counting on cpu (all tasks), disabled, no ring: the
+ * fd (read(2) gives its u64 count), or -1 with errno. */
+int evlist_counter_open(uint32_t config, int cpu);
+
 /* Map a ring of pages (a power of two) on cpu of its own, owned by a
  * dummy event that never counts (others write into it by
  * evlist_attach_fd): a source whose records must not crowd the samples'

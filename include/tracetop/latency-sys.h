@@ -93,11 +93,6 @@ int latsys_find_func(const struct latsys *l, const char *name);
 /* Function k's name as its rows show it (interned). */
 const char *latsys_func_name(const struct latsys *l, size_t k);
 
-/* Rows per process (true, the default), or one per syscall and function
- * over every process (pid -1). */
-void latsys_set_per_process(struct latsys *l, bool on);
-bool latsys_per_process(const struct latsys *l);
-
 /* Whether the histograms are computed in the kernel (BPF), and how the
  * source measures and what it costs (the frame's notice). */
 bool latsys_in_kernel(const struct latsys *l);

@@ -84,6 +84,7 @@ struct options {
 	unsigned latency_kinds;   /* --latency-kinds: bits 1u << enum lat_kind (default syscall) */
 	bool latency_kinds_given; /* ...on the command line */
 	bool no_syscalls;         /* --no-syscalls: the latency view times only the functions */
+	bool latency_merge;       /* --latency-merge: its rows over every process */
 	const char *probe_vars;   /* --probe-vars SPEC, or NULL */
 	bool no_config;           /* --no-config: neither read nor write the setup file */
 	/* the setup file (on the screen, without --no-config): its settings,

@@ -120,10 +120,12 @@ hist_add(__u32 id, __u32 pid, __u64 ns, __u32 err, enum hist_name how, const voi
 			return;
 		}
 	}
+	/* a per-CPU entry made on another CPU starts zeroed here: its min
+	 * is none until its first value */
+	if (v->count == 0 || ns < v->min)
+		v->min = ns;
 	v->count += 1;
 	v->sum += ns;
-	if (ns < v->min)
-		v->min = ns;
 	if (ns > v->max)
 		v->max = ns;
 }

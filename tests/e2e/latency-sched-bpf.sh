@@ -21,6 +21,15 @@ need_root_perf
 
 W="$WORKLOADS/waiters"
 
+# FIELDS: every field of the rows ROWS (a python list) holds together:
+# max >= p99 >= p50 >= min; the histogram, log2 buckets in order, holds
+# every value, its first bucket's low at most the min, the max in its
+# last; the total between count x min and count x max.
+FIELDS='all(r["max_ns"] >= r["p99_ns"] >= r["p50_ns"] >= r["min_ns"] and sum(c for lo, c in r["hist"]) == r["count"] > 0 and [lo for lo, c in r["hist"]] == sorted(set(lo for lo, c in r["hist"])) and all(lo & (lo - 1) == 0 and c > 0 for lo, c in r["hist"]) and r["hist"][0][0] <= r["min_ns"] and r["hist"][-1][0] <= r["max_ns"] < 2 * max(r["hist"][-1][0], 1) and r["count"] * r["min_ns"] <= r["total_ns"] <= r["count"] * r["max_ns"] for r in ROWS)'
+# BAD: the first rows of ROWS whose fields do not (for a diag)
+ONCPU='of("oncpu")' BIO_ROWS='of("bio")'
+BAD="[{k: r[k] for k in ('kind', 'name', 'count', 'min_ns', 'p50_ns', 'p99_ns', 'max_ns', 'total_ns', 'hist')} for r in ROWS if not ${FIELDS/ for r in ROWS)/ for r in [r])}][:2]"
+
 # q FILE EXPR: EXPR over the last JSON report (j) of FILE and its rows.
 q() {
 	python3 - "$@" <<'PY'
@@ -28,8 +37,28 @@ import json, sys
 reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 j = reps[-1] if reps else {}
 rows = j.get("rows", [])
+of = lambda k: [r for r in rows if r["kind"] == k]
 print(eval(sys.argv[2]))
 PY
+}
+
+# The rings' path (--engine perf) against what the kernel withholds from
+# perf: tracetop counts every context switch with perf's own counter (a
+# counting context-switches event per CPU) and says in the notice how
+# many never reached the rings, without a lost record. The kernel does
+# that to every perf user, not tracetop's rings alone: on this VM's 6.18
+# kernel, at times (for minutes, then not), nothing written while CPU 1
+# runs its idle task reaches any perf ring. Measured side by side over
+# 2 s: a raw BPF tracepoint on sched_switch counted 355 switches out of
+# CPU 1's idle task, `perf record -a -e sched:sched_switch` got none of
+# them (CPU 0's idle: 402 and 334, the rest within perf's start-up), and
+# perf's counting context-switches event counted them all; `perf record`
+# then got 1 of the idler's 20 wakeups, as tracetop did. A check of the
+# idler or of "nothing lost" is skipped only when the notice says so,
+# naming the count; anything else short fails.
+# withheld FILE: the notice's "N of M context switches", or nothing.
+withheld() {
+	q "$1" 'j.get("sched_notice") or ""' | grep -o '[0-9]* of [0-9]* context switches (perf.s counter) never reached the rings'
 }
 
 HOGS='[r for r in rows if r["kind"] == "runq" and r["name"] == "hog" and r["count"] > 0 and r["p50_ns"] > 0]'
@@ -41,7 +70,15 @@ for e in bpf perf; do
 	is "$(q "$TT_TMP/hogs-$e.json" "len($HOGS)")" 3 "$e: three hog processes with run-queue waits"
 	within "$(q "$TT_TMP/hogs-$e.json" "sum(r['total_ns'] for r in $HOGS)")" \
 		500000000 100000000000 "$e: the hogs waited for a CPU for 0.5 s or more in all"
-	is "$(q "$TT_TMP/hogs-$e.json" 'j["lost"]')" 0 "$e: nothing lost"
+	is "$(q "$TT_TMP/hogs-$e.json" "${FIELDS//ROWS/rows}")" True \
+		"$e: every runq row's count, p50_ns, p99_ns, max_ns and hist hold together"
+	lost="$(q "$TT_TMP/hogs-$e.json" 'j["lost"]')"
+	held="$(withheld "$TT_TMP/hogs-$e.json")"
+	if [ "$lost" != 0 ] && [ -n "$held" ]; then
+		skip "the kernel withheld records from perf ($held)" "$e: nothing lost"
+	else
+		is "$lost" 0 "$e: nothing lost"
+	fi
 	# the largest: one hog preempted briefly by another busy process has a small p50
 	hog_p50="$(q "$TT_TMP/hogs-$e.json" "max(r['p50_ns'] for r in $HOGS)")"
 	"$TRACETOP" -b --engine $e --view latency --latency-kinds runq --format json -- "$W" idle 2 \
@@ -50,17 +87,15 @@ for e in bpf perf; do
 	# a switch-in after a block with no wakeup seen is counted unpaired
 	diag "$e: idler rows $(q "$TT_TMP/idle-$e.json" '[(r["count"], r["p50_ns"]) for r in rows if r["name"] == "idler"]'), unpaired $(q "$TT_TMP/idle-$e.json" 'j.get("unpaired")')"
 	idled="$(q "$TT_TMP/idle-$e.json" 'sum(r["count"] for r in rows if r["name"] == "idler")')"
-	if [ $e = perf ] && [ "$idled" -lt 15 ] 2>/dev/null; then
-		# KNOWN BUG (issue 17, open): on the rings the kernel sometimes
-		# writes neither some sched_switch/sched_wakeup records nor a lost
-		# record for them (their CPU idle meanwhile; bpftrace lost them
-		# once too); the count is short, skipped by name, with the count
-		skip "known bug (issue 17): the kernel dropped the idler's records from the rings ($idled of 20)" \
-			"$e: the idler's 20 wakeups are counted"
-	else
-		[ "$idled" -ge 15 ] 2>/dev/null
-		ok $? "$e: the idler's 20 wakeups are counted ($idled)"
+	held="$(withheld "$TT_TMP/idle-$e.json")"
+	if [ "$idled" -lt 15 ] 2>/dev/null && [ -n "$held" ]; then
+		why="the kernel withheld the idler's records from perf ($idled of 20 counted; $held)"
+		skip "$why" "$e: the idler's 20 wakeups are counted"
+		skip "$why" "$e: the idler's p50 is near zero"
+		continue
 	fi
+	[ "$idled" -ge 15 ] 2>/dev/null
+	ok $? "$e: the idler's 20 wakeups are counted ($idled)"
 	within "$(q "$TT_TMP/idle-$e.json" 'max([r["p50_ns"] for r in rows if r["name"] == "idler"] or [None])')" \
 		0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
 		"$e: the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) and 5 ms"
@@ -120,8 +155,10 @@ if [ -n "$LOOP" ]; then
 		ok $? "$e: --latency-kinds bio -- 200 O_DIRECT writes to $LOOP: exit 0"
 		within "$(q "$TT_TMP/bio-$e.json" "$BIO")" 200 210 \
 			"$e: $NAME: the 200 writes counted (a flush or a few more allowed)"
-		is "$(q "$TT_TMP/bio-$e.json" "[r['max_ns'] >= r['p50_ns'] > 0 and sum(c for lo, c in r['hist']) == r['count'] for r in rows if r['name'] == '$NAME']")" \
-			"[True]" "$e: $NAME: one row, its histogram holding every request"
+		is "$(q "$TT_TMP/bio-$e.json" "len([r for r in rows if r['name'] == '$NAME'])")" 1 "$e: $NAME: one row"
+		is "$(q "$TT_TMP/bio-$e.json" "${FIELDS//ROWS/$BIO_ROWS}")" True \
+			"$e: every bio row's count, p50_ns, p99_ns, max_ns and hist hold together" ||
+			diag "$(q "$TT_TMP/bio-$e.json" "${BAD//ROWS/$BIO_ROWS}")"
 	done
 	is "$(q "$TT_TMP/bio-bpf.json" "$BIO")" "$(q "$TT_TMP/bio-perf.json" "$BIO")" \
 		"$NAME: the same count of requests under both engines"

@@ -536,6 +536,22 @@ tui_pid() {
 	child_pid "$(_tt_tmux display-message -p -t "$1" '#{pane_pid}' 2>/dev/null)" tracetop
 }
 
+# latency_notices NAME: the Latency pane's notice lines under its title
+# (the lines between it and the column titles), joined: they wrap at the
+# pane's width.
+latency_notices() {
+	local w
+	w="$(_tt_tmux display-message -p -t "$1" '#{pane_width}')"
+	# (padded back to the width: tmux trims a line's trailing blanks)
+	tmux_capture "$1" | awk -v w="$w" '/^[0-9]+ rows \(/ { on = 1; next }
+		/PID +COMM +KIND/ { on = 0 } on { printf "%-*s", w, $0 }' | sed -E 's/ +$//'
+}
+
+# latency_notice_has NAME ERE: the Latency pane's notices match ERE.
+latency_notice_has() {
+	latency_notices "$1" | grep -Eq -- "$2"
+}
+
 # probes_of PID [FILE]: how many probes tracetop PID's group holds in FILE
 # (default: tracefs's uprobe_events).
 probes_of() {

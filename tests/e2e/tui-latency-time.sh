@@ -9,7 +9,9 @@
 # removes the pair from uprobe_events. In the Probes pane's insert
 # dialogue, t at the entry-or-return step times the chosen function
 # (timed_fn, 2 ms a call), and t on a Probes row finds that function
-# (timed already). A kernel function cannot be timed without
+# (timed already); t on a --probe row not timed yet times its function
+# (a pair of its own beside the counting probe), and timing by keypress
+# times no syscall (the notice says so). A kernel function cannot be timed without
 # kprobes: the dialogue and, for t on a kernel function's Top row, the
 # status line say so. Nothing is left in uprobe_events.
 . "$(dirname "$0")/lib.sh"
@@ -97,6 +99,38 @@ tmux_wait_text dl 5 '^exit=0'
 ok $? "q quits with status 0"
 tmux_kill
 is "$(our_pairs "$tpid")" 0 "the pair is removed at exit"
+
+# ---------------------------------------------------------------- a Probes row
+tui_start pr 140 40 --probe "$WORKLOADS/timed:timed_fn" -d 0.5 -- "$WORKLOADS/timed" 20000
+tmux_wait_text pr 5 'Top'
+tpid=$(tui_pid pr)
+# (--probe may start on the Probes pane: Tab until it shows)
+for _ in 1 2 3 4 5 6 7 8 9; do
+	_tmux_has_text pr 'tracetop_[0-9]+:timed_fn +uprobe' && break
+	tmux_keys pr Tab
+	sleep 0.2
+done
+tmux_wait_text pr 5 'tracetop_[0-9]+:timed_fn +uprobe'
+ok $? "the Probes pane lists the --probe on timed_fn"
+is "$(our_pairs "$tpid")" 1 "one probe: the counting one"
+tmux_keys pr F3
+tmux_keys pr -l timed_fn
+tmux_keys pr Enter
+tmux_keys pr t
+tmux_wait_text pr 5 'timing timed_fn with a uprobe/uretprobe pair \(.*, syscalls not timed\)'
+ok $? "t on the Probes row: its function timed, without the syscalls"
+tmux_wait_text pr 8 ' timed +function +timed:timed_fn +[0-9]+ .* [0-9.]+ms '
+ok $? "the Latency pane shows its calls (2 ms)"
+wait_for 3 latency_notice_has pr 'syscalls not timed \(--latency-kinds syscall times them\)'
+ok $? "the notice says the syscalls are not timed"
+lacks_text pr ' syscall +clock_nanosleep '
+ok $? "no syscall row"
+is "$(our_pairs "$tpid")" 3 "its pair beside the counting probe"
+tmux_keys pr q
+tmux_wait_text pr 5 '^exit=0'
+ok $? "q quits with status 0"
+tmux_kill
+is "$(our_pairs "$tpid")" 0 "all three removed at exit"
 
 # ---------------------------------------------------------------- kernel
 if grep -q '^[pr]:' $tfs/kprobe_events 2>/dev/null || [ -e $tfs/kprobe_events ]; then

@@ -1,7 +1,8 @@
 /* Unit tests for callgraph: counting into the trie, decay and zeroing (and
  * pure callers keeping their share, which perf top 6.1 gets wrong), folding
  * into [other], freeing and reuse, callee and caller views, recursion,
- * folded output and names, and a large trie. */
+ * folded output and names, and a large trie; subtrees of several roots
+ * merged. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -459,6 +460,45 @@ test_callees(void **state)
 	cg_free(cg);
 }
 
+/* Two roots' subtrees merged by frame: the shared path sums, the rest
+ * stays apart, heaviest first; one root alone is its own subtree. */
+static void
+test_subtrees(void **state)
+{
+	struct callgraph *cg = cg_new(1.0, 0);
+	struct cg_view v = {0};
+	struct cg_frame a[] = {fr(&sym_leaf), fr(&sym_alpha), fr(&sym_main)};
+	struct cg_frame b[] = {fr(&sym_leaf), fr(&sym_beta), fr(&sym_main)};
+	uint32_t roots[2], n = 0, k;
+	const struct cg_view_node *m;
+
+	(void)state;
+	cg_add_n(cg, str_intern("one"), a, 3, 30);
+	cg_add_n(cg, str_intern("two"), a, 3, 10);
+	cg_add_n(cg, str_intern("two"), b, 3, 50);
+	cg_tick(cg, false);
+	for (k = cg_first_root(cg); k != 0; k = cg_node(cg, k)->next_sibling)
+		roots[n++] = k;
+	assert_int_equal(n, 2);
+	cg_subtrees(cg, roots, 2, &v);
+	assert_near(v.nodes[1].total, 90, EPS);
+	m = &v.nodes[v.nodes[1].first_child]; /* main, once */
+	assert_ptr_equal(m->frame.sym, &sym_main);
+	assert_near(m->total, 90, EPS);
+	assert_int_equal(m->next_sibling, 0);
+	assert_ptr_equal(v.nodes[m->first_child].frame.sym, &sym_beta); /* 50 first */
+	assert_near(v.nodes[m->first_child].total, 50, EPS);
+	assert_ptr_equal(v.nodes[v.nodes[m->first_child].next_sibling].frame.sym, &sym_alpha);
+	assert_near(v.nodes[v.nodes[m->first_child].next_sibling].total, 40, EPS);
+	for (k = 0; k < n && strcmp(cg_node(cg, roots[k])->comm, "one") != 0; k++)
+		;
+	cg_subtrees(cg, &roots[k], 1, &v);
+	assert_near(v.nodes[1].total, 30, EPS);
+	assert_int_equal(v.n, 2 + 3);
+	cg_view_free(&v);
+	cg_free(cg);
+}
+
 /* A snapshot is the trie as it was: later samples and ticks of the live
  * graph leave it alone, and a second snapshot reuses its storage. */
 static void
@@ -900,6 +940,7 @@ main(void)
 	    cmocka_unit_test(test_folded_names),
 	    cmocka_unit_test(test_callees),
 	    cmocka_unit_test(test_callers),
+	    cmocka_unit_test(test_subtrees),
 	    cmocka_unit_test(test_recursion),
 	    cmocka_unit_test(test_decay_keeps_callers),
 	    cmocka_unit_test(test_zero_mode),

@@ -15,6 +15,7 @@
 
 #include "tracetop/frame.h"
 #include "tracetop/latency-sys.h"
+#include "tracetop/latency-merge.h"
 #include "tracetop/latency.h"
 
 /* Buckets like bpftrace's hist(): 0, then [2^(k-1), 2^k). */
@@ -408,7 +409,7 @@ test_latsys_merged(void **state)
 {
 	static const char *const names[] = {"/usr/bin/app:work"};
 	struct latsys *l = latsys_new_offline();
-	struct frame_latency fl = {0};
+	struct frame_latency fl = {0}, m = {0};
 	const struct lat_row *r;
 	struct tt_err err;
 
@@ -421,20 +422,24 @@ test_latsys_merged(void **state)
 	latsys_func(l, 200, 201, 0, true, 10);
 	latsys_func(l, 200, 201, 0, false, 20);
 	latsys_tick(l);
-	assert_true(latsys_per_process(l));
-	latsys_set_per_process(l, false);
 	latsys_snapshot(l, &fl);
-	assert_int_equal(fl.nrows, 2);
-	assert_non_null(r = find_row(&fl, "read", -1));
+	assert_int_equal(fl.nrows, 3);
+	/* merged over processes: one row per syscall and function */
+	lat_merge(&fl, LAT_MERGE_KINDS, &m);
+	assert_int_equal(m.nrows, 2);
+	assert_non_null(r = find_row(&m, "read", -1));
 	assert_string_equal(r->comm, "(all)");
 	assert_int_equal(r->hist.count, 2);
 	assert_int_equal(r->interval, 2);
 	assert_int_equal(r->hist.min, 1000);
 	assert_int_equal(r->hist.max, 3000);
-	assert_non_null(find_row(&fl, "app:work", -1));
-	latsys_set_per_process(l, true);
-	latsys_snapshot(l, &fl);
-	assert_int_equal(fl.nrows, 3);
+	assert_non_null(find_row(&m, "app:work", -1));
+	/* the kinds not asked for stay per process */
+	lat_merge(&fl, 1u << LAT_FUNCTION, &m);
+	assert_int_equal(m.nrows, 3);
+	assert_non_null(find_row(&m, "read", 100));
+	assert_non_null(find_row(&m, "app:work", -1));
+	frame_latency_free(&m);
 	assert_int_equal(latsys_find_func(l, "/usr/bin/app:work"), 0);
 	assert_int_equal(latsys_find_func(l, "app:work"), 0);
 	assert_int_equal(latsys_find_func(l, "/usr/bin/app:other"), -1);

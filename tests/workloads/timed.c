@@ -10,7 +10,9 @@
  * call from the top. N > DEPTH >= 1. Prints nothing; with TIMED_MEDIAN
  * set to a path, writes there the median of the top-level calls' own
  * durations in ns (what a tracer should measure, the scheduler's slack on
- * a loaded machine included).
+ * a loaded machine included). With TIMED_FIRST_MS set, the first
+ * thread's first call sleeps that many ms instead (a call still open
+ * when a tracer attaches).
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -18,14 +20,17 @@
 #include <stdlib.h>
 #include <time.h>
 
+static _Thread_local long long_ms; /* this thread's next sleep, if not 2 ms */
+
 /* Sleep 2 ms at depth 0; else recurse once more. */
 __attribute__((noinline)) int
 timed_fn(int depth)
 {
-	struct timespec ts = {0, 2000000};
+	struct timespec ts = {long_ms / 1000, long_ms > 0 ? long_ms % 1000 * 1000000 : 2000000};
 
 	if (depth > 0)
 		return timed_fn(depth - 1) + 1;
+	long_ms = 0;
 	nanosleep(&ts, NULL);
 	__asm__ volatile("" ::: "memory"); /* not a tail call: the return is probed */
 	return 0;
@@ -98,6 +103,8 @@ main(int argc, char **argv)
 		return 1;
 	if (pthread_create(&t, NULL, second, NULL) != 0)
 		return 1;
+	if (getenv("TIMED_FIRST_MS") != NULL)
+		long_ms = atol(getenv("TIMED_FIRST_MS"));
 	for (long i = 0; i < first; i++)
 		timed_call(0, i);
 	pthread_join(t, NULL);
