@@ -453,6 +453,10 @@ int
 engine_trace_setup(struct engine *e, const struct engine_opts *o, struct tt_err *err)
 {
 	engine_trace_get(e);
+	/* events of tasks that were running before us and leave /proc
+	 * before their ring is read keep their names */
+	if (o->ntraces > 0 || o->ftrace != NULL)
+		tasks_prime(e->tasks);
 	for (size_t i = 0; i < o->ntraces; i++)
 		if (engine_trace_enable(e, o->traces[i].event, o->traces[i].filter, err) != 0)
 			return -1;

@@ -9,6 +9,7 @@
 #include <sys/sysmacros.h>
 
 #include "tracetop/cgroup.h"
+#include "tracetop/commseen.h"
 #include "tracetop/sym-jit.h"
 #include "tracetop/tasks.h"
 #include "tracetop/util.h"
@@ -33,8 +34,9 @@ struct tasks {
 	struct itab procs;     /* pid → struct task */
 	struct task **orphans; /* replaced in procs but still referenced */
 	size_t norphans, orphans_cap;
-	uint64_t serials; /* task serials handed out */
-	uint64_t refresh; /* refreshes begun (perf maps are looked at once in each) */
+	uint64_t serials;      /* task serials handed out */
+	uint64_t refresh;      /* refreshes begun (perf maps are looked at once in each) */
+	struct commseen *seen; /* the threads at the start, by tasks_prime (or NULL) */
 };
 
 /* The home slot of key in a table of cap slots. */
@@ -494,6 +496,16 @@ tasks_read_comm(const struct tasks *ts, int pid, int tid)
 
 static struct thread *thread_lookup(struct tasks *ts, int pid, int tid, bool *fresh_proc);
 
+/* The command of tid as the start's scan saw it, else dflt. */
+static const char *
+seen_comm(const struct tasks *ts, int tid, const char *dflt)
+{
+	const char *comm;
+	int pid;
+
+	return commseen_get(ts->seen, tid, &pid, &comm) ? comm : dflt;
+}
+
 /* A thread no longer in /proc: attached to its process (known, or read from
  * /proc through its main thread, else a dead one without maps), and dead
  * itself, so it lasts until reaped. */
@@ -508,11 +520,11 @@ thread_gone(struct tasks *ts, int pid, int tid, bool *fresh_proc)
 		proc = thread_lookup(ts, pid, pid, fresh_proc)->proc;
 	now = now_ns();
 	if (proc == NULL) {
-		proc = task_new(ts, pid, (uid_t)-1, str_intern("[unknown]"));
+		proc = task_new(ts, pid, (uid_t)-1, seen_comm(ts, pid, str_intern("[unknown]")));
 		proc->dead = true;
 		proc->dead_at = now;
 	}
-	th = thread_new(ts, tid, proc->comm, proc);
+	th = thread_new(ts, tid, seen_comm(ts, tid, proc->comm), proc);
 	th->dead = true;
 	th->dead_at = now;
 	return th;
@@ -536,8 +548,11 @@ thread_synth(struct tasks *ts, int pid, int tid, bool *fresh_proc)
 		}
 		return thread_new(ts, 0, proc->comm, proc);
 	}
-	if (proc_status(ts, tid, &tgid, &uid) < 0)
-		return thread_gone(ts, pid < 0 ? tid : pid, tid, fresh_proc);
+	if (proc_status(ts, tid, &tgid, &uid) < 0) {
+		if (pid < 0 && !commseen_get(ts->seen, tid, &pid, &comm))
+			pid = tid;
+		return thread_gone(ts, pid, tid, fresh_proc);
+	}
 	if (pid < 0)
 		pid = tgid;
 	comm = tasks_read_comm(ts, pid, tid);
@@ -589,6 +604,15 @@ tasks_new(const char *proc_root)
 	return ts;
 }
 
+/* Read every thread /proc lists now, for threads that leave it before a
+ * record names them. */
+void
+tasks_prime(struct tasks *ts)
+{
+	if (ts->seen == NULL)
+		ts->seen = commseen_scan(ts->proc_root);
+}
+
 /* itab_sweep predicate: everything. */
 static bool
 pick_all(const void *val, const void *arg)
@@ -611,6 +635,7 @@ tasks_free(struct tasks *ts)
 	free(ts->orphans);
 	free(ts->threads.slots);
 	free(ts->procs.slots);
+	commseen_free(ts->seen);
 	free(ts->proc_root);
 	free(ts);
 }

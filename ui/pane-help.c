@@ -1,12 +1,15 @@
 /* pane-help: the keys, straight from the key map, over the current pane. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/util.h"
 #include "ui/tui.h"
 
-#define HELP_MAX_LINES 256
+#define HELP_MAX_LINES 2048 /* a 40-column screen's wrapped help fits */
+
+static int help_rows = 10; /* lines the help last had on screen: a page */
 
 /* Build the help text for w columns: a title, then a heading and the
  * keys of each scope, wrapped; heading[i] marks the lines drawn as
@@ -24,7 +27,10 @@ help_lines(char lines[][KEYMAP_LINE_MAX], bool *heading, size_t max, int w)
 		lines[n++][0] = '\0';
 		heading[n] = true;
 		snprintf(lines[n++], KEYMAP_LINE_MAX, "%s", keymap_scope_name(keymap_scopes[s]));
-		k = keymap_help_lines(keymap_scopes[s], w - 2, lines + n, max - n);
+		/* the indent below must fit in a line */
+		k = keymap_help_lines(keymap_scopes[s],
+		                      w - 2 < KEYMAP_LINE_MAX - 3 ? w - 2 : KEYMAP_LINE_MAX - 3,
+		                      lines + n, max - n);
 		for (size_t i = 0; i < k; i++) { /* indent under the heading */
 			memmove(lines[n + i] + 2, lines[n + i], KEYMAP_LINE_MAX - 3);
 			memcpy(lines[n + i], "  ", 2);
@@ -39,11 +45,12 @@ help_lines(char lines[][KEYMAP_LINE_MAX], bool *heading, size_t max, int w)
 static void
 help_draw(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 {
-	char lines[HELP_MAX_LINES][KEYMAP_LINE_MAX];
-	bool heading[HELP_MAX_LINES];
+	char(*lines)[KEYMAP_LINE_MAX] = xmalloc(HELP_MAX_LINES * sizeof *lines);
+	bool *heading = xmalloc(HELP_MAX_LINES * sizeof *heading);
 	size_t n = help_lines(lines, heading, HELP_MAX_LINES, w);
 
 	(void)p;
+	help_rows = h > 1 ? h - 1 : 1;
 	if (t->help_top + (size_t)h > n)
 		t->help_top = n > (size_t)h ? n - (size_t)h : 0;
 	for (int i = 0; i < h && t->help_top + (size_t)i < n; i++) {
@@ -53,6 +60,8 @@ help_draw(void *p, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		mvwaddnstr(win, y + i, x, lines[k], w);
 	}
 	wattrset(win, A_NORMAL);
+	free(lines);
+	free(heading);
 }
 
 /* Scroll the help. */
@@ -69,10 +78,10 @@ help_action(void *p, struct tui *t, enum action a)
 		t->help_top++;
 		return REACT_REDRAW;
 	case ACT_PAGE_UP:
-		t->help_top = t->help_top > 10 ? t->help_top - 10 : 0;
+		t->help_top = t->help_top > (size_t)help_rows ? t->help_top - (size_t)help_rows : 0;
 		return REACT_REDRAW;
 	case ACT_PAGE_DOWN:
-		t->help_top += 10;
+		t->help_top += (size_t)help_rows;
 		return REACT_REDRAW;
 	case ACT_HOME:
 		t->help_top = 0;

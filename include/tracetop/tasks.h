@@ -57,6 +57,11 @@ struct tasks;
 struct tasks *tasks_new(const char *proc_root);
 void tasks_free(struct tasks *ts);
 
+/* Read the command of every thread /proc lists now (once): a thread that
+ * leaves /proc before a record names it then keeps its name (a trace
+ * event read after its task exited) instead of "[unknown]". */
+void tasks_prime(struct tasks *ts);
+
 /* The thread for tid, synthesized from /proc when unknown (pid is the
  * process if the caller knows it, else -1; a known tid seen with another pid
  * was reused and is replaced). tid 0 is the idle task "swapper". A tid gone

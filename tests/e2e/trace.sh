@@ -140,6 +140,18 @@ is "$(json "$TT_TMP/drops.json" 'all(len(o["rows"]) <= 16 for o in objs) and sum
 is "$(json "$TT_TMP/drops.json" 'sum(o["dropped"] for o in objs) + len(rows) == sum(s["total"] for s in objs[-1]["summary"])')" \
 	True "drops and printed events add up to the events counted"
 
+# A process running before tracetop that exits before its event is read
+# (gone from /proc by then) keeps its name: the start's scan saw it.
+cp /bin/sleep "$TT_TMP/oldsleeper"
+"$TT_TMP/oldsleeper" 1.2 &
+old=$!
+bg_pid $old
+timeout 60 "$TRACETOP" -b -T sched:sched_process_exit --filter "pid == $old" --format json \
+	-d 1 -n 3 >"$TT_TMP/old.json" 2>"$TT_TMP/old.err"
+ok $? "an exit of a process older than tracetop: exit 0"
+is "$(json "$TT_TMP/old.json" "[(r['comm'], r['pid']) for r in rows]")" "[('oldsleeper', $old)]" \
+	"... named by the command it had, not [unknown]" || diag "$(cat "$TT_TMP/old.err")"
+
 # Call stacks of trace events (-g), on SIGHUP.
 start_bg -b -g -T sched:sched_switch --format json -d 0.2 -n 300 -o "$TT_TMP/stack.json"
 wait_for 10 test -s "$TT_TMP/stack.json"

@@ -102,10 +102,15 @@ tmux_wait_text an 3 'no call followed'
 ok $? "Backspace without a followed call says so"
 
 # help lists the pane's keys
+# (paged through: the help is longer than the screen, other panes' keys
+# come after it)
 tmux_keys an F1
-tmux_keys an End
-tmux_wait_text an 3 'Annotate pane'
-ok $? "help lists the Annotate pane's keys"
+found=1
+for i in 1 2 3 4 5 6 7 8; do
+	tmux_wait_text an 1 '^Annotate pane' && { found=0 && break; }
+	tmux_keys an NPage
+done
+ok $found "help lists the Annotate pane's keys"
 tmux_keys an q
 tmux_keys an q
 wait_for 5 tmux_exited an >/dev/null

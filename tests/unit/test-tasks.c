@@ -747,6 +747,30 @@ test_live(void **state)
 }
 
 /* Run every test against a fresh model. */
+/* A thread /proc listed at tasks_prime keeps its process and name after it
+ * leaves /proc; one the scan never saw is "[unknown]". */
+static void
+test_prime(void **state)
+{
+	struct tasks *ts = *state;
+	struct thread *th;
+
+	put_status(150, 150, 0);
+	put("150/comm", "olddaemon\n");
+	put("150/task/150/comm", "olddaemon\n");
+	put("150/task/151/comm", "daemon-io\n");
+	tasks_prime(ts);
+	fakeproc_put(proc_root, "150/status", ""); /* gone: no Tgid */
+	put("150/comm", "");
+	th = tasks_thread(ts, -1, 151);
+	assert_true(th->dead);
+	assert_string_equal(th->comm, "daemon-io");
+	assert_int_equal(th->proc->pid, 150);
+	assert_string_equal(th->proc->comm, "olddaemon");
+	th = tasks_thread(ts, -1, 152);
+	assert_string_equal(th->comm, "[unknown]");
+}
+
 int
 main(void)
 {
@@ -754,6 +778,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_synth, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_tgid, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_prime, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_idle, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comm_exec_fresh, setup, teardown),

@@ -51,7 +51,7 @@ timeout 60 "$TRACETOP" -b --view trace -d 30 --probe 'do_sys_openat2%return ret=
 	>"$TT_TMP/ret.txt" 2>"$TT_TMP/ret.err" || status=$?
 is "$status" 1 "kretprobe and kprobe with arguments in --view trace: the command's exit status"
 diag "$(cat "$TT_TMP/ret.err")" "$(grep -m 4 tracetop_ "$TT_TMP/ret.txt")"
-like "$(cat "$TT_TMP/ret.txt")" 'tracetop_[0-9]+:do_sys_openat2__return: .*ret=-2$' \
+like "$(cat "$TT_TMP/ret.txt")" 'tracetop_[0-9]+:do_sys_openat2__return: .*ret=-2( \(|$)' \
 	"\$retval of the open of a missing file is -2 (ENOENT)"
 like "$(cat "$TT_TMP/ret.txt")" 'tracetop_[0-9]+:do_sys_openat2: .*fname="/nonexistent-tt-file"' \
 	"+0(%si):string reads the file name"
