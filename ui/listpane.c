@@ -5,6 +5,7 @@
 
 #include "ui/listpane.h"
 #include "ui/prompt.h"
+#include "ui/wtext.h"
 
 /* Open the search or filter prompt for the current pane. */
 static int
@@ -181,19 +182,6 @@ listpane_draw_titled(struct listpane *lp, WINDOW *win, int y, int x, int h, int 
 		                 th);
 }
 
-/* Bytes of the first w characters of s (escaped text: ASCII and whole
- * UTF-8 characters, a character counted as one column). */
-static size_t
-listpane_wrap(const char *s, int w)
-{
-	size_t i = 0;
-
-	for (int cols = 0; s[i] != '\0' && cols < w; cols++)
-		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
-			;
-	return i;
-}
-
 /* Wrapped lines of text, capped. */
 int
 listpane_detail_lines(const char *text, int w, int max)
@@ -203,7 +191,7 @@ listpane_detail_lines(const char *text, int w, int max)
 	if (w <= 0)
 		return 0;
 	while (*text != '\0' && n < max) {
-		text += listpane_wrap(text, w);
+		text += wtext_wrap(text, w);
 		n++;
 	}
 	return n;
@@ -218,13 +206,15 @@ listpane_detail(WINDOW *win, int y, int x, int h, int w, const char *text, const
 
 	wattrset(win, th->attr[TH_DIM]);
 	for (int k = 0; k < h && w > 0; k++) {
-		size_t n = k < h - 1 ? listpane_wrap(text, w) : strlen(text);
+		size_t n = k < h - 1 ? wtext_wrap(text, w) : strlen(text);
 
 		if (n >= sizeof line)
-			n = listpane_wrap(text, ((int)sizeof line - 1) / 4);
+			n = wtext_wrap(text, ((int)sizeof line - 1) / 4);
 		memcpy(line, text, n);
 		line[n] = '\0';
 		text += n;
+		if (n > 0 && line[n - 1] == '\n')
+			line[n - 1] = '\0';
 		mvwhline(win, y + k, x, ' ', w);
 		wmove(win, y + k, x);
 		prompt_str_draw(win, line, w, th->utf8 ? "\u2026" : "...");
