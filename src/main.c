@@ -18,6 +18,8 @@
 #include "tracetop/rcfile.h"
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
+#include "tracetop/history.h"
+#include "tracetop/recframe.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
 #include "tracetop/replay.h"
@@ -34,8 +36,14 @@
 #define EXIT_USAGE 2
 #define EXIT_RUNTIME 1
 
-/* A replay's history holds the whole recording (up to its memory bound). */
+/* A replay's history holds the whole recording, up to a memory bound of
+ * its own (what it drops past it is said). */
 #define REPLAY_HISTORY_SECS 1e12
+#define REPLAY_HISTORY_BYTES ((size_t)4 << 30)
+
+/* The hottest functions a recording writes what Annotate needs of (per
+ * event, per interval). */
+#define RECORD_HOT_FUNCS 16
 
 /* Refresh decay: a sample counts 7/8 as much one refresh later (as perf top). */
 #define TOP_DECAY 0.875
@@ -354,6 +362,10 @@ run(const struct options *o, struct evspec *specs)
 	 * only starts a command (the screen times them while its Latency pane
 	 * is shown: from the start with --view latency, else once shown) */
 	bool latencing = o->view == VIEW_LATENCY && !tui;
+	/* batch -w: what every pane would show is recorded, whatever the
+	 * view printed: the counters, the system's numbers, the probes' hits
+	 * (and latency when it is asked for) beside the view's own */
+	bool recording = o->record != NULL && !tui;
 	int status = EXIT_RUNTIME;
 
 	if (counting || probing || systeming || latencing) {
@@ -404,18 +416,25 @@ run(const struct options *o, struct evspec *specs)
 		goto done;
 	}
 	engine_set_group(e, o->group);
+	if (rec != NULL)
+		engine_copy_hot(e, RECORD_HOT_FUNCS);
 	session_add(s, &source_sampling, e);
 	/* On the screen, counters that cannot be opened only leave their
-	 * pane saying why. */
-	if ((counting || tui) && (c = open_counters(o, e, &err)) == NULL && counting) {
-		fprintf(stderr, "tracetop: %s\n", err.msg);
-		goto done;
+	 * pane saying why (and a recording without them says so). */
+	if ((counting || tui || recording) && (c = open_counters(o, e, &err)) == NULL) {
+		if (counting) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			goto done;
+		}
+		if (recording)
+			fprintf(stderr, "tracetop: -w: the counters are not recorded: %s\n",
+			        err.msg);
 	}
 	session_add(s, &source_counters, c);
 	/* the screen's header meters will read it at every refresh too, the
 	 * process table only while a pane shows it (system_set_procs), its
 	 * threads only while that pane lists them (system_set_threads) */
-	if (systeming || tui)
+	if (systeming || tui || recording)
 		session_add(s, &source_system,
 		            system_new(&(struct system_opts){.procs = systeming,
 		                                             .threads = systeming && o->threads}));
@@ -423,7 +442,7 @@ run(const struct options *o, struct evspec *specs)
 		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))
 		                          ? COUNTERS_PROCESS
 		                          : o->counters_scope);
-	if (p != NULL && (probing || tui)) {
+	if (p != NULL && (probing || tui || recording)) {
 		struct counters_opts po = {TARGET_OPTS(o), .command = engine_child_pid(e)};
 
 		if (probes_count_start(p, &po, &err) != 0) {
@@ -434,7 +453,8 @@ run(const struct options *o, struct evspec *specs)
 	/* --view latency, on the screen too: timed from before the command
 	 * runs (the Latency pane takes these sources; one that cannot be
 	 * opened there is tried again by the pane, which says why) */
-	if (o->view == VIEW_LATENCY &&
+	if ((o->view == VIEW_LATENCY ||
+	     (recording && (o->nlatencies > 0 || o->latency_kinds_given))) &&
 	    (status = open_latency(o, p, s, engine_child_pid(e), tui)) != 0)
 		goto done;
 	status = EXIT_RUNTIME;
@@ -470,6 +490,50 @@ wants_stacks(const struct options *o)
 	       (o->view == VIEW_FLAME && o->batch);
 }
 
+/* The part of a recording view v needs, and what it is called. */
+static unsigned
+replay_view_part(enum options_view v, const char **what)
+{
+	static const struct {
+		enum options_view view;
+		unsigned part;
+		const char *what;
+	} parts[] = {
+	    {VIEW_COUNTERS, RECFRAME_COUNTERS,
+	     "counters (record them with -w beside --counters, "
+	     "or on the screen)"},
+	    {VIEW_PROBES, RECFRAME_PROBES, "probes (record them with -w beside --probe)"},
+	    {VIEW_TRACE, RECFRAME_TRACE, "trace events (record them with -w beside -T)"},
+	    {VIEW_SYSTEM, RECFRAME_SYSTEM, "system counters"},
+	    {VIEW_LATENCY, RECFRAME_LATENCY,
+	     "latency rows (record them with -w beside "
+	     "--latency or --latency-kinds)"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		if (parts[i].view == v) {
+			*what = parts[i].what;
+			return parts[i].part;
+		}
+	*what = "profile (it was recorded with a view that samples nothing)";
+	return RECFRAME_SAMPLING;
+}
+
+/* Say what the replay's history dropped of a long recording (its memory
+ * bound), once. */
+static void
+replay_dropped_note(struct session *s, const char *path, FILE *to)
+{
+	const struct history *h = session_history(s);
+
+	if (h != NULL && history_dropped(h) > 0)
+		fprintf(to,
+		        "tracetop: %s: the replay's history holds its last %zu intervals: the "
+		        "oldest %zu went to stay under %zu MiB (its timeline, pprof and --diff "
+		        "ranges start after them)\n",
+		        path, history_len(h), history_dropped(h), REPLAY_HISTORY_BYTES >> 20);
+}
+
 /* -r FILE: the recording as the one source of the session, its intervals
  * taken one per refresh as fast as they come; the screen then stays on
  * the last one (frozen, the whole recording in its history). */
@@ -481,6 +545,8 @@ run_replay(struct options *o)
 	struct replay *r = replay_open(o->replay, &err);
 	struct session_opts so;
 	struct session *s;
+	const char *what;
+	unsigned part;
 	FILE *out;
 	int status;
 
@@ -494,8 +560,20 @@ run_replay(struct options *o)
 	so.stop_when_finished = !tui;
 	so.idle_when_finished = true;
 	so.history = so.history > 0 ? REPLAY_HISTORY_SECS : 0;
+	so.history_bytes = REPLAY_HISTORY_BYTES;
 	s = session_new(&so);
 	session_add(s, &source_replay, r);
+	part = replay_view_part(o->format == FORMAT_PPROF || o->format == FORMAT_FOLDED ||
+	                                o->format == FORMAT_SVG
+	                            ? VIEW_TOP
+	                            : o->view,
+	                        &what);
+	if (!tui && !(replay_parts(r) & part)) {
+		fprintf(stderr, "tracetop: %s holds no %s: nothing for --view %s\n", o->replay,
+		        what, options_view_name(o->view));
+		session_free(s);
+		return EXIT_USAGE;
+	}
 	if (wants_stacks(o) && o->callgraph == CALLGRAPH_NONE) {
 		fprintf(stderr,
 		        "tracetop: %s was recorded without call stacks: it has no stacks for "
@@ -512,9 +590,10 @@ run_replay(struct options *o)
 		return EXIT_RUNTIME;
 	}
 	if (tui)
-		status = tui_run(s, "a replay has the recorded profile only", o);
+		status = tui_run(s, "a replay has the recorded counters only", o);
 	else
 		status = batch_run(s, o, out);
+	replay_dropped_note(s, o->replay, stderr);
 	session_free(s);
 	return close_output(o, out, status);
 }

@@ -102,6 +102,7 @@ struct replay {
 	struct recfile_reader rd;
 	struct recframe_dec *dec;
 	size_t total;       /* whole intervals in the file */
+	unsigned parts;     /* RECFRAME_* bits: what its intervals hold */
 	size_t consumed;    /* taken by refreshes */
 	struct frame taken; /* the numbers of the interval taken last (no rows) */
 	bool have;          /* taken holds one */
@@ -133,8 +134,10 @@ replay_open(const char *path, struct tt_err *err)
 	{
 		size_t start = r->rd.pos;
 
-		while (recfile_next(&r->rd, &raw, &rawlen) == 1)
+		while (recfile_next(&r->rd, &raw, &rawlen) == 1) {
+			r->parts |= recframe_peek(raw, rawlen);
 			free(raw);
+		}
 		r->total = r->rd.chunks;
 		snprintf(r->stop, sizeof r->stop, "%s", r->rd.stop);
 		r->rd.pos = start;
@@ -166,6 +169,13 @@ size_t
 replay_intervals(const struct replay *r)
 {
 	return r->total;
+}
+
+/* What the intervals hold. */
+unsigned
+replay_parts(const struct replay *r)
+{
+	return r->parts;
 }
 
 /* Why the file ends early, or "". */
@@ -254,6 +264,8 @@ replay_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
 	f->wall = t->wall;
 	f->secs = t->secs;
 	f->has_sampling = t->has_sampling;
+	if (rows)
+		recframe_parts(r->dec, f);
 	if (!t->has_sampling)
 		return;
 	frame_sampling_reserve(fs, t->sampling.nevents);

@@ -16,7 +16,7 @@
 #include "tracetop/util.h"
 
 /* The format version this tracetop writes and the newest it reads. */
-#define RECFILE_VERSION 1
+#define RECFILE_VERSION 2
 /* The file's first 8 bytes and every chunk's first 4. */
 #define RECFILE_MAGIC "TTREC\r\n\x1a"
 #define RECFILE_MAGIC_LEN 8

@@ -50,6 +50,10 @@ const struct recfile_header *replay_header(const struct replay *r);
 size_t replay_intervals(const struct replay *r);
 const char *replay_stop(const struct replay *r);
 
+/* What its intervals hold: RECFRAME_* bits (the profile, counters,
+ * probes, latency, system, trace, code). */
+unsigned replay_parts(const struct replay *r);
+
 /* The options of the recorded run, for the front ends: its events, rate
  * and call stacks into o (the session's other options stay the user's). */
 void replay_apply(const struct replay *r, struct options *o);
