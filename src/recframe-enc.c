@@ -1,8 +1,8 @@
 /* recframe-enc: a frame as the bytes of one chunk: the interval's samples
  * per row key and per stack, with the chunk's own tables of strings, DSOs
  * (with their build-ids) and functions, then the other panes' parts
- * (their coders are src/recframe-counters.c, -system.c, -trace.c and
- * -code.c). */
+ * (their coders are src/recframe-counters.c, -latency.c, -system.c,
+ * -trace.c and -code.c). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -128,6 +128,7 @@ recframe_enc_free(struct recframe_enc *e)
 	if (e == NULL)
 		return;
 	recenc_parts_free(e);
+	recenc_lat_free(e);
 	recenc_trace_free(e);
 	recenc_code_free(e);
 	ptrmap_free(&e->strs);

@@ -1,6 +1,7 @@
 /* recframe-impl: what the chunk encoder (src/recframe-enc.c), the decoder
  * (src/recframe.c) and the coders of the other panes' parts
- * (src/recframe-counters.c, -system.c, -trace.c, -code.c) agree on, and
+ * (src/recframe-counters.c, -latency.c, -system.c, -trace.c, -code.c)
+ * agree on, and
  * nothing else uses. */
 #ifndef TRACETOP_RECFRAME_IMPL_H
 #define TRACETOP_RECFRAME_IMPL_H
@@ -45,6 +46,7 @@ void ptrmap_clear(struct ptrmap *m);
 void ptrmap_free(struct ptrmap *m);
 
 struct recenc_parts; /* the other parts' memory between chunks (recframe-counters.c) */
+struct recenc_lat;   /* recframe-latency.c */
 struct recenc_trace; /* recframe-trace.c */
 struct recenc_code;  /* recframe-code.c */
 struct build_id;
@@ -62,6 +64,7 @@ struct recframe_enc {
 	uint32_t *mark, gen; /* call graph nodes on this interval's stacks: mark == gen */
 	size_t mark_cap;
 	struct recenc_parts *parts;
+	struct recenc_lat *lat;
 	struct recenc_trace *trace;
 	struct recenc_code *code;
 };
@@ -85,6 +88,7 @@ void recenc_code(struct recframe_enc *e, struct pb *b, const struct frame *f);
 bool recenc_has_trace(const struct recframe_enc *e, const struct frame *f);
 bool recenc_has_code(const struct frame *f);
 void recenc_parts_free(struct recframe_enc *e);
+void recenc_lat_free(struct recframe_enc *e);
 void recenc_trace_free(struct recframe_enc *e);
 void recenc_code_free(struct recframe_enc *e);
 
@@ -97,6 +101,7 @@ struct dec_tabs {
 
 struct standin;
 struct recdec_parts;
+struct recdec_lat;
 struct recdec_trace;
 struct recdec_code;
 
@@ -122,6 +127,7 @@ struct recframe_dec {
 	struct frame parts;
 	unsigned has; /* PART_* bits of the last chunk */
 	struct recdec_parts *p;
+	struct recdec_lat *lat;
 	struct recdec_trace *trace;
 	struct recdec_code *code;
 };
@@ -147,6 +153,7 @@ void recdec_system(struct recframe_dec *d, struct rec_cursor *c, const struct de
 void recdec_trace(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t);
 void recdec_code(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t);
 void recdec_parts_free(struct recframe_dec *d);
+void recdec_lat_free(struct recframe_dec *d);
 void recdec_trace_free(struct recframe_dec *d);
 void recdec_code_free(struct recframe_dec *d);
 

@@ -64,6 +64,7 @@ recframe_dec_free(struct recframe_dec *d)
 	free(d->evs);
 	recdec_trace_free(d);
 	recdec_parts_free(d);
+	recdec_lat_free(d);
 	recdec_code_free(d);
 	free(d);
 }

@@ -367,11 +367,24 @@ cnt_free(void *pp)
 	free(p);
 }
 
+/* The scope shown: the counters' in use, or a replay's (the first its
+ * frame took). */
+static enum counters_scope
+cnt_scope(const struct tui *t)
+{
+	if (t->counters != NULL)
+		return counters_scope(t->counters);
+	for (int s = 0; t->frame != NULL && s < COUNTERS_NSCOPES; s++)
+		if (t->frame->counters.taken & (1u << s))
+			return (enum counters_scope)s;
+	return COUNTERS_TOTAL;
+}
+
 /* The list of the scope in use: the grid for processes. */
 static struct listpane *
 cnt_active(struct cnt *p, const struct tui *t)
 {
-	if (t->counters != NULL && counters_scope(t->counters) == COUNTERS_PROCESS)
+	if ((t->counters != NULL || t->replay) && cnt_scope(t) == COUNTERS_PROCESS)
 		return &p->grid.list;
 	return &p->list;
 }
@@ -384,10 +397,10 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 	const struct counters_snapshot *snap;
 	enum counters_scope s;
 
-	if (t->counters == NULL)
+	if (t->counters == NULL && !t->replay)
 		return;
 	p->cols[COL_CHANGE].hidden = t->base == NULL;
-	s = counters_scope(t->counters);
+	s = cnt_scope(t);
 	if (!(f->counters.taken & (1u << s)))
 		return; /* taken before the scope changed: the next frame has it */
 	snap = &f->counters.scopes[s];
@@ -410,7 +423,7 @@ static bool
 cnt_title(struct cnt *p, struct tui *t, char *line, size_t len)
 {
 	const char *notice = t->frame->counters.notice;
-	enum counters_scope s = counters_scope(t->counters);
+	enum counters_scope s = cnt_scope(t);
 	const struct counters_row *sel = NULL;
 	char *reason = NULL, zoom[64] = "", more[48] = "";
 
@@ -423,8 +436,9 @@ cnt_title(struct cnt *p, struct tui *t, char *line, size_t len)
 		         p->grid.zoom_pid);
 	if (s == COUNTERS_PROCESS && p->grid.left_out > 0)
 		snprintf(more, sizeof more, ", %zu more events not shown", p->grid.left_out);
-	snprintf(line, len, "Scope: %s (s switches)%s%s%s%s", counters_scope_name(s), zoom, more,
-	         notice ? "  " : "", notice ? notice : "");
+	snprintf(line, len, "Scope: %s (%s)%s%s%s%s", counters_scope_name(s),
+	         t->replay ? "as recorded" : "s switches", zoom, more, notice ? "  " : "",
+	         notice ? notice : "");
 	free(reason);
 	return notice != NULL;
 }
@@ -437,8 +451,9 @@ cnt_empty(struct cnt *p, struct tui *t, const struct table *tab)
 		return "No rows match the filter (Esc clears it)";
 	if (t->refreshes == 0)
 		return "Counting... (values after one refresh)";
-	if (counters_scope(t->counters) != COUNTERS_PROCESS)
-		return "Nothing counted: add an event with a";
+	if (cnt_scope(t) != COUNTERS_PROCESS)
+		return t->replay ? "Nothing counted in this interval of the recording"
+		                 : "Nothing counted: add an event with a";
 	if (p->grid.zoom_pid != 0)
 		return "The zoomed process is not counted (yet, or it is not the target's)";
 	return "No processes counted in this interval";
@@ -454,10 +469,15 @@ cnt_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 
 	if (h < 2)
 		return;
-	if (t->counters == NULL) {
+	if (t->counters == NULL && !t->replay) {
 		listpane_message(win, y + h / 2, x, w,
 		                 t->counters_error ? t->counters_error
 		                                   : "Counters are not available",
+		                 &t->theme);
+		return;
+	}
+	if (t->replay && (t->frame == NULL || !t->frame->has_counters)) {
+		listpane_message(win, y + h / 2, x, w, "The recording holds no counters",
 		                 &t->theme);
 		return;
 	}
@@ -648,7 +668,7 @@ cnt_row_menu(struct cnt *p, struct tui *t)
 {
 	listpane_menu_opened(cnt_active(p, t));
 	menu_open(&t->menu, "Counters");
-	if (counters_scope(t->counters) == COUNTERS_PROCESS)
+	if (cnt_scope(t) == COUNTERS_PROCESS)
 		cnt_grid_menu(p, t);
 	else
 		cnt_list_menu(p, t);
@@ -663,7 +683,7 @@ cnt_remove_selected(struct cnt *p, struct tui *t)
 {
 	const struct counters_row *r;
 
-	if (counters_scope(t->counters) == COUNTERS_PROCESS) {
+	if (cnt_scope(t) == COUNTERS_PROCESS) {
 		const struct cntgrid_row *gr = cntgrid_selected(&p->grid);
 		size_t col = p->grid.list.table.sort_col;
 
@@ -690,8 +710,10 @@ cnt_action(void *pp, struct tui *t, enum action a)
 	struct cnt *p = pp;
 	int r;
 
-	if (t->counters == NULL)
+	if (t->counters == NULL && !t->replay)
 		return REACT_IGNORED;
+	if (t->counters == NULL && a == ACT_ENTER)
+		return REACT_HANDLED; /* its menu changes what is counted */
 	switch (a) {
 	case ACT_COUNTERS_SCOPE:
 		return cnt_next_scope(t);
@@ -704,8 +726,7 @@ cnt_action(void *pp, struct tui *t, enum action a)
 	case ACT_BACK:
 	case ACT_CLOSE:
 		r = listpane_action(cnt_active(p, t), t, a);
-		if (r != REACT_IGNORED || p->grid.zoom_pid == 0 ||
-		    counters_scope(t->counters) != COUNTERS_PROCESS)
+		if (r != REACT_IGNORED || p->grid.zoom_pid == 0 || cnt_scope(t) != COUNTERS_PROCESS)
 			return r;
 		return cnt_zoom(p, t, 0);
 	default:
