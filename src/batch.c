@@ -15,6 +15,7 @@
 
 #include "tracetop/batch.h"
 #include "tracetop/diff.h"
+#include "tracetop/recdiff.h"
 #include "tracetop/flame.h"
 #include "tracetop/session.h"
 #include "tracetop/report-counters.h"
@@ -504,7 +505,7 @@ batch_baseline(struct batch_view *v)
 
 	if (o->baseline == NULL)
 		return 0;
-	if (diff_set_load_file(&v->base, o->baseline, &err) != 0) {
+	if (recdiff_load(&v->base, o->baseline, o->group, &err) != 0) {
 		fprintf(stderr, "tracetop: --baseline: %s\n", err.msg);
 		return 1;
 	}

@@ -19,6 +19,7 @@
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
 #include "tracetop/history.h"
+#include "tracetop/recdiff.h"
 #include "tracetop/recframe.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
@@ -35,11 +36,6 @@
 /* Exit statuses: usage errors and runtime failures differ for scripts. */
 #define EXIT_USAGE 2
 #define EXIT_RUNTIME 1
-
-/* A replay's history holds the whole recording, up to a memory bound of
- * its own (what it drops past it is said). */
-#define REPLAY_HISTORY_SECS 1e12
-#define REPLAY_HISTORY_BYTES ((size_t)4 << 30)
 
 /* The hottest functions a recording writes what Annotate needs of (per
  * event, per interval). */
@@ -640,7 +636,8 @@ setup_unload(struct options *o)
 	free(o->rc_path);
 }
 
-/* --diff A B: load both reports, print every row's change. */
+/* --diff A B: load both (reports, recordings or ranges of them), print
+ * every row's change. */
 static int
 diff_reports(const struct options *o)
 {
@@ -648,11 +645,11 @@ diff_reports(const struct options *o)
 	struct tt_err err;
 	int status = 0;
 
-	if (diff_set_load_file(&a, o->diff_a, &err) != 0) {
+	if (recdiff_load(&a, o->diff_a, o->group, &err) != 0) {
 		fprintf(stderr, "tracetop: --diff: %s\n", err.msg);
 		return EXIT_RUNTIME;
 	}
-	if (diff_set_load_file(&b, o->diff_b, &err) != 0) {
+	if (recdiff_load(&b, o->diff_b, o->group, &err) != 0) {
 		fprintf(stderr, "tracetop: --diff: %s\n", err.msg);
 		diff_set_free(&a);
 		return EXIT_RUNTIME;

@@ -653,8 +653,9 @@ static int
 options_diff(struct options *o, int argc, char **argv, struct tt_err *err)
 {
 	if (o->diff_b == NULL)
-		return err_set(err, "--diff needs two reports: --diff A B (each from tracetop -b "
-		                    "--format json)");
+		return err_set(err, "--diff needs two things to compare: --diff A B (each a "
+		                    "report of tracetop -b --format json, a recording of -w, or "
+		                    "a range of one: FILE@START..END)");
 	if (optind < argc)
 		return err_set(err, "--diff compares two reports, A and B: unexpected '%s'",
 		               argv[optind]);

@@ -16,6 +16,7 @@
 
 #include "tracetop/counters.h"
 #include "tracetop/history.h"
+#include "tracetop/recdiff.h"
 #include "tracetop/probe.h"
 #include "tracetop/system.h"
 #include "tracetop/util.h"
@@ -675,7 +676,7 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	if (o->baseline != NULL) {
 		struct diff_set *b = xcalloc(1, sizeof *b);
 
-		if (diff_set_load_file(b, o->baseline, &err) != 0) {
+		if (recdiff_load(b, o->baseline, DIFF_GROUP_ALL, &err) != 0) {
 			fprintf(stderr, "tracetop: --baseline: %s\n", err.msg);
 			free(b);
 			close(l.sfd);

@@ -36,6 +36,11 @@ int replay_rec_close(struct replay_rec *r, struct tt_err *err);
 
 /* ---- replay ---- */
 
+/* A replay's history holds the whole recording, up to a memory bound of
+ * its own (what it drops past it is said). */
+#define REPLAY_HISTORY_SECS 1e12
+#define REPLAY_HISTORY_BYTES ((size_t)4 << 30)
+
 struct replay;
 
 /* Read the recording at path: NULL with err when it is not one this
