@@ -402,6 +402,59 @@ more(void *arr, size_t *cap, size_t have, size_t n, size_t size)
 	return xrealloc(arr, *cap * size);
 }
 
+/* Whether a format text from a recording is fit for libtraceevent, whose
+ * parser trusts the kernel's: printable text, its field declarations
+ * whole, and every REC->name its print format reads a field it declares
+ * (one that does not crashes the parser). */
+static bool
+format_sane(const char *text, size_t len)
+{
+	const char *names[256], *p, *end = text + len, *pf;
+	size_t nnames = 0, nlen[256];
+
+	if (len == 0 || len > 65536)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if ((text[i] < 0x20 && text[i] != '\t' && text[i] != '\n') || text[i] == 0x7f)
+			return false;
+	if ((pf = strstr(text, "\nprint fmt: ")) == NULL)
+		return false;
+	for (p = text; p < pf && (p = strstr(p, "\tfield:")) != NULL && p < pf; p++) {
+		const char *semi = memchr(p, ';', (size_t)(pf - p)), *n;
+
+		if (semi == NULL || nnames == 256)
+			return false;
+		n = semi;
+		if (n > p && n[-1] == ']') /* an array: name[N] */
+			while (n > p && *n != '[')
+				n--;
+		nlen[nnames] = 0;
+		while (n > p && (n[-1] == '_' || (n[-1] >= '0' && n[-1] <= '9') ||
+		                 ((n[-1] | 0x20) >= 'a' && (n[-1] | 0x20) <= 'z'))) {
+			n--;
+			nlen[nnames]++;
+		}
+		if (nlen[nnames] == 0)
+			return false;
+		names[nnames++] = n;
+	}
+	for (p = pf; (p = strstr(p, "REC->")) != NULL && p < end;) {
+		size_t k = 0, i;
+
+		p += 5;
+		while (p + k < end && (p[k] == '_' || (p[k] >= '0' && p[k] <= '9') ||
+		                       ((p[k] | 0x20) >= 'a' && (p[k] | 0x20) <= 'z')))
+			k++;
+		for (i = 0; i < nnames; i++)
+			if (nlen[i] == k && memcmp(names[i], p, k) == 0)
+				break;
+		if (i == nnames)
+			return false;
+		p += k;
+	}
+	return true;
+}
+
 /* The formats, symbols and frames the chunk defines. */
 static void
 dec_defs(struct recframe_dec *d, struct recdec_trace *t, struct rec_cursor *c,
@@ -414,6 +467,7 @@ dec_defs(struct recframe_dec *d, struct recdec_trace *t, struct rec_cursor *c,
 		uint64_t ev = rec_get_u(c);
 		const char *sys = recdec_str(d, c, tabs);
 		const uint8_t *text = rec_get_bytes(c, &len);
+		char *copy;
 		int k;
 
 		if (c->bad || ev >= MAX_EVENTS || sys == NULL) {
@@ -426,8 +480,13 @@ dec_defs(struct recframe_dec *d, struct recdec_trace *t, struct rec_cursor *c,
 				t->evmap[j] = -1;
 			t->nevmap = ev + 1;
 		}
-		/* a format that does not parse leaves its entries unknown */
-		k = stream_add_format(t->log, sys, (const char *)text, len, &err);
+		/* a format that does not parse leaves its entries unknown; the
+		 * parser wants its text NUL-ended */
+		copy = xmalloc(len + 1);
+		memcpy(copy, text, len);
+		copy[len] = '\0';
+		k = format_sane(copy, len) ? stream_add_format(t->log, sys, copy, len, &err) : -1;
+		free(copy);
 		t->evmap[ev] = k;
 	}
 	n = rec_get_count(c, 3);
@@ -457,6 +516,12 @@ dec_defs(struct recframe_dec *d, struct recdec_trace *t, struct rec_cursor *c,
 		len = len < sizeof buf - 1 ? len : sizeof buf - 1;
 		memcpy(buf, p, len);
 		buf[len] = '\0';
+		/* written escaped: a file that says otherwise is escaped here */
+		for (size_t k = 0; k < len; k++)
+			if ((unsigned char)buf[k] < 0x20 || buf[k] == 0x7f) {
+				str_escape(buf, sizeof buf, (const char *)p, len);
+				break;
+			}
 		t->frames[t->nframes++] =
 		    (struct tframe){.text = str_intern(buf), .kernel = kernel};
 	}

@@ -36,6 +36,7 @@ replay_rec_open(const char *path, const struct options *o, double decay, struct 
 	    .cg_min_percent = ENGINE_CG_MIN_PERCENT,
 	    .events = o->events,
 	    .nevents = o->nevents,
+	    .view = (uint32_t)o->view,
 	};
 	struct replay_rec *r;
 	struct recfile_writer *w;
@@ -205,6 +206,9 @@ replay_apply(const struct replay *r, struct options *o)
 	o->zero = h->zero;
 	if (h->delay >= 0.05 && h->delay <= 86400)
 		o->delay = h->delay;
+	/* the view the run showed, unless another is asked for */
+	if (!o->view_given && h->view <= VIEW_FLAME)
+		o->view = (enum options_view)h->view;
 }
 
 /* Done when the last interval is the one left: the refresh the session

@@ -41,6 +41,7 @@ struct recfile_header {
 	double cg_min_percent; /* call graph branches under this fold into [other] */
 	char **events;         /* as asked for (-e) */
 	size_t nevents;
+	uint32_t view; /* the view the run showed (enum options_view; version 2) */
 };
 
 void recfile_header_free(struct recfile_header *h);
