@@ -368,7 +368,10 @@ run(const struct options *o, struct evspec *specs)
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
-	if (tracing && evspec_parse("dummy", &dummy, &err) == 0) {
+	/* batch -w of a view that samples nothing records the trace too: the
+	 * dummy event's rings carry it */
+	if ((tracing || (recording && eo.nevents == 0 && (o->ntraces > 0 || o->ftrace != NULL))) &&
+	    evspec_parse("dummy", &dummy, &err) == 0) {
 		eo.events = &dummy;
 		eo.nevents = 1;
 	}

@@ -203,7 +203,7 @@ replay_apply(const struct replay *r, struct options *o)
 	o->period = h->period;
 	o->callgraph =
 	    h->callgraph <= CALLGRAPH_DWARF ? (enum callgraph_mode)h->callgraph : CALLGRAPH_FP;
-	o->zero = h->zero;
+	o->zero = o->zero || h->zero; /* -z on a replay: each interval's own counts */
 	if (h->delay >= 0.05 && h->delay <= 86400)
 		o->delay = h->delay;
 	/* the view the run showed, unless another is asked for */
