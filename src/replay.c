@@ -154,7 +154,6 @@ replay_open(const char *path, struct tt_err *err)
 		free(r);
 		return NULL;
 	}
-	r->dec = recframe_dec_new(r->rd.h.decay, r->rd.h.cg_min_percent);
 	return r;
 }
 
@@ -234,6 +233,12 @@ replay_tick(void *src, bool zero)
 
 	if (r->consumed >= r->total)
 		return;
+	/* zeroed where the run decayed (-z on the replay): each interval's
+	 * stacks as recorded, not folded again (their sum is then the
+	 * recording's pprof, exactly) */
+	if (r->dec == NULL)
+		r->dec = recframe_dec_new(r->rd.h.decay,
+		                          zero && !r->rd.h.zero ? 0 : r->rd.h.cg_min_percent);
 	if (recfile_next(&r->rd, &raw, &len) != 1) {
 		r->total = r->consumed; /* the file changed under us */
 		return;
@@ -262,7 +267,7 @@ replay_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
 	const struct frame *t = &r->taken;
 	struct frame_sampling *fs = &f->sampling;
 
-	if (!r->have)
+	if (!r->have || r->dec == NULL)
 		return;
 	f->time_ns = t->time_ns;
 	f->wall = t->wall;
