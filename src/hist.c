@@ -468,7 +468,7 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 	}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;
-	if (keys != hist_unsorted)
+	if (keys != hist_unsorted && snap->n > 1)
 		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
 	/* Own the entries: a frozen display outlives the ticks that free them. */
@@ -563,7 +563,8 @@ hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *key
 	int prev_pid = 0;
 	double best = 0;
 
-	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
+	if (snap->n > 1)
+		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
 	for (i = 0; i < snap->n; i++) {
 		struct hist_row *r = &snap->rows[i];
 		int pid = r->copy.key.pid;
@@ -583,7 +584,7 @@ hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *key
 		n++;
 	}
 	snap->n = n;
-	if (keys != hist_unsorted)
+	if (keys != hist_unsorted && snap->n > 1)
 		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
 	for (i = 0; i < snap->n; i++)

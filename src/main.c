@@ -524,13 +524,16 @@ static void
 replay_dropped_note(struct session *s, const char *path, FILE *to)
 {
 	const struct history *h = session_history(s);
+	size_t bound = replay_history_bytes();
 
 	if (h != NULL && history_dropped(h) > 0)
 		fprintf(to,
 		        "tracetop: %s: the replay's history holds its last %zu intervals: the "
-		        "oldest %zu went to stay under %zu MiB (its timeline, pprof and --diff "
+		        "oldest %zu went to stay under %zu %s (its timeline, pprof and --diff "
 		        "ranges start after them)\n",
-		        path, history_len(h), history_dropped(h), REPLAY_HISTORY_BYTES >> 20);
+		        path, history_len(h), history_dropped(h),
+		        bound >= (1u << 20) ? bound >> 20 : bound >> 10,
+		        bound >= (1u << 20) ? "MiB" : "KiB");
 }
 
 /* -r FILE: the recording as the one source of the session, its intervals
@@ -559,7 +562,7 @@ run_replay(struct options *o)
 	so.stop_when_finished = !tui;
 	so.idle_when_finished = true;
 	so.history = so.history > 0 ? REPLAY_HISTORY_SECS : 0;
-	so.history_bytes = REPLAY_HISTORY_BYTES;
+	so.history_bytes = replay_history_bytes();
 	s = session_new(&so);
 	session_add(s, &source_replay, r);
 	part = replay_view_part(o->format == FORMAT_PPROF || o->format == FORMAT_FOLDED ||

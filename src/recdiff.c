@@ -152,7 +152,7 @@ recdiff_load_range(struct diff_set *s, const char *path, const char *range, unsi
 	                          .idle_when_finished = true,
 	                          .sort = hist_unsorted,
 	                          .history = REPLAY_HISTORY_SECS,
-	                          .history_bytes = REPLAY_HISTORY_BYTES};
+	                          .history_bytes = replay_history_bytes()};
 	const struct session_hooks hooks = {0};
 	struct range r = {.by_index = true, .ia = 1, .ib = INT_MAX};
 	struct replay *rp;

@@ -410,6 +410,8 @@ recdec_parts_free(struct recframe_dec *d)
 static size_t
 args_pool(struct recdec_parts *p, const char **args, size_t n)
 {
+	if (n == 0)
+		return 0;
 	for (size_t i = 0; i + n <= p->nargs; i++)
 		if (memcmp(p->args + i, args, n * sizeof *args) == 0)
 			return i;
@@ -470,12 +472,12 @@ recdec_probes(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tab
 		if (r->kind > PROBE_FPROBE || r->name == NULL)
 			c->bad = true;
 	}
+	if (c->bad)
+		s->n = 0;
 	/* the pool may have moved while it grew */
 	for (size_t i = 0; i < s->n; i++)
 		s->rows[i].args = s->rows[i].nargs > 0 ? p->args + at[i] : NULL;
 	free(at);
-	if (c->bad)
-		s->n = 0;
 }
 
 /* The probes part into a frame. */

@@ -97,6 +97,19 @@ replay_rec_close(struct replay_rec *r, struct tt_err *err)
 
 /* ---- replay ---- */
 
+/* The memory a replay's history may hold: REPLAY_HISTORY_BYTES, or
+ * $TRACETOP_REPLAY_BYTES (tests). */
+size_t
+replay_history_bytes(void)
+{
+	const char *env = getenv("TRACETOP_REPLAY_BYTES");
+	uint64_t v;
+
+	if (env != NULL && parse_u64(env, &v) == 0 && v >= 4096 && v <= REPLAY_HISTORY_BYTES)
+		return (size_t)v;
+	return REPLAY_HISTORY_BYTES;
+}
+
 struct replay {
 	uint8_t *data;
 	size_t len;

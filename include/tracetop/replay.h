@@ -41,6 +41,9 @@ int replay_rec_close(struct replay_rec *r, struct tt_err *err);
 #define REPLAY_HISTORY_SECS 1e12
 #define REPLAY_HISTORY_BYTES ((size_t)4 << 30)
 
+/* That bound, or $TRACETOP_REPLAY_BYTES when set (tests: a small one). */
+size_t replay_history_bytes(void);
+
 struct replay;
 
 /* Read the recording at path: NULL with err when it is not one this

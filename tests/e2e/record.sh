@@ -166,6 +166,17 @@ ok $? "a recording killed with SIGKILL replays" || diag "$(cat "$TT_TMP/killed.e
 within "$(grep -c '"view":"top"' "$TT_TMP/killed.json")" 2 1000 \
 	"it replays the intervals written before the kill"
 
+# a recording longer than the replay's history may hold: what went is said
+TRACETOP_REPLAY_BYTES=20000 "$TRACETOP" -r "$REC" -b --format pprof -o /dev/null \
+	2>"$TT_TMP/drop.err"
+ok $? "a replay over its history's memory still exits 0"
+like "$(cat "$TT_TMP/drop.err")" "the replay's history holds its last [0-9]+ intervals: the oldest [1-9][0-9]* went to stay under 19 KiB" \
+	"it says how many of the oldest intervals its history dropped"
+TRACETOP_REPLAY_BYTES=20000 "$TRACETOP" --diff "$REC@#1..#2" "$REC" >/dev/null 2>"$TT_TMP/dropd.err"
+is $? 1 "--diff of a range the replay's history dropped exits 1"
+like "$(cat "$TT_TMP/dropd.err")" "too long to replay whole in memory: its first [0-9]+ intervals went" \
+	"it says the range is gone, and from where one may start"
+
 # refused: a newer format, garbage, a directory, a missing file
 python3 -c '
 import sys
