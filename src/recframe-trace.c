@@ -9,9 +9,12 @@
  * trace log. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "recframe-impl.h"
 #include "tracetop/recfile.h"
@@ -455,6 +458,31 @@ format_sane(const char *text, size_t len)
 	return true;
 }
 
+/* Whether libtraceevent parses a format text and lives: its parser
+ * trusts its input (a print format's arithmetic can divide by zero), a
+ * recording's may be crafted, so it is tried in a child first (a new
+ * format is rare: once per tracepoint of a recording). */
+static bool
+format_parses(const char *sys, const char *text, size_t len)
+{
+	pid_t pid = fork();
+	int st = 0;
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		struct stream *s = stream_new(4096, 16);
+		struct tt_err err;
+
+		alarm(10);
+		_exit(stream_add_format(s, sys, text, len, &err) >= 0 ? 0 : 1);
+	}
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return false;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
 /* The formats, symbols and frames the chunk defines. */
 static void
 dec_defs(struct recframe_dec *d, struct recdec_trace *t, struct rec_cursor *c,
@@ -485,7 +513,9 @@ dec_defs(struct recframe_dec *d, struct recdec_trace *t, struct rec_cursor *c,
 		copy = xmalloc(len + 1);
 		memcpy(copy, text, len);
 		copy[len] = '\0';
-		k = format_sane(copy, len) ? stream_add_format(t->log, sys, copy, len, &err) : -1;
+		k = format_sane(copy, len) && format_parses(sys, copy, len)
+		        ? stream_add_format(t->log, sys, copy, len, &err)
+		        : -1;
 		free(copy);
 		t->evmap[ev] = k;
 	}
