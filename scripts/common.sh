@@ -118,6 +118,21 @@ tt_build() {
 	make -s --no-print-directory -C "$BUILD" -j"$(nproc)" >&2
 }
 
+# The pprof test's independent decoder (pprof-format, from the npm
+# registry) into $BUILD/tests/npm, once; a note when npm cannot (the test
+# then says why).
+tt_npm_decoder() {
+	local dir="$BUILD/tests/npm"
+	[ -d "$dir/node_modules/pprof-format" ] && return 0
+	command -v npm >/dev/null 2>&1 || { tt_say "note: no npm: the pprof test installs nothing"; return 0; }
+	mkdir -p "$dir" || return 0
+	if ! (cd "$dir" && timeout 300 npm install --no-audit --no-fund --silent pprof-format) \
+		>"$dir/npm.log" 2>&1; then
+		tt_say "note: npm could not install pprof-format: $(tail -n 1 "$dir/npm.log")"
+	fi
+	return 0
+}
+
 # Mount tracefs when it is not there; only a note if that is impossible.
 tt_tracefs() {
 	local dir=/sys/kernel/tracing

@@ -228,6 +228,36 @@ addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c)
 				}
 }
 
+/* Order of functions by score, the hottest first. */
+static int
+hot_cmp(const void *a, const void *b)
+{
+	const struct addrhist_sym *x = *(const struct addrhist_sym *const *)a;
+	const struct addrhist_sym *y = *(const struct addrhist_sym *const *)b;
+
+	return x->score > y->score ? -1 : x->score < y->score;
+}
+
+/* Append copies of the n hottest functions with per-instruction counts. */
+void
+addrhist_copy_hot(const struct addrhist *ah, size_t n, struct addrhist_copy *c)
+{
+	static const struct addrhist_who nobody;
+	struct addrhist_sym **hot;
+	size_t k = 0;
+
+	if (ah == NULL || n == 0 || ah->count == 0)
+		return;
+	hot = xcalloc(ah->count, sizeof *hot);
+	for (size_t i = 0; i <= ah->mask && k < ah->count; i++)
+		if (ah->tab[i] != NULL && ah->tab[i]->watched && ah->tab[i]->naddrs > 0)
+			hot[k++] = ah->tab[i];
+	qsort(hot, k, sizeof *hot, hot_cmp);
+	for (size_t i = 0; i < k && i < n; i++)
+		copy_push(c, hot[i], 0, &nobody);
+	free(hot);
+}
+
 /* The copy of (dso, sym), or NULL. */
 const struct addrhist_sym *
 addrhist_copy_find(const struct addrhist_copy *c, const struct dso *dso, const struct sym *sym)

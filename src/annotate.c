@@ -106,7 +106,22 @@ struct build {
 	size_t lines_cap;
 	struct srcfile files[SRC_FILES];
 	size_t nfiles;
+	const struct annotate_code *rec; /* a recording's source lines, or NULL */
+	size_t rec_next;                 /* the next of them */
 };
+
+/* Where stand-in functions' code comes from. */
+static struct annotate_source recorded;
+
+/* Set where stand-in functions' code comes from. */
+void
+annotate_set_source(const struct annotate_source *src)
+{
+	if (src != NULL)
+		recorded = *src;
+	else
+		memset(&recorded, 0, sizeof recorded);
+}
 
 /* Keep a malloc'd string with the annotation; returns it. */
 static char *
@@ -280,8 +295,24 @@ make_lines(struct build *b)
 		struct insn *in = &b->insns[i];
 		size_t k;
 
-		if (a->debug && srcline_line(a->dso, in->addr, &file, &lineno) &&
-		    (lineno != prev_line || prev_file == NULL || strcmp(file, prev_file) != 0)) {
+		if (b->rec != NULL) { /* a recording's lines, as the live run made them */
+			const struct annotate_code *r = b->rec;
+
+			while (b->rec_next < r->nlines && r->lines[b->rec_next].addr < in->addr)
+				b->rec_next++;
+			for (; b->rec_next < r->nlines && r->lines[b->rec_next].addr == in->addr;
+			     b->rec_next++) {
+				const struct annotate_srcline *l = &r->lines[b->rec_next];
+
+				k = add_line(b, ANNOTATE_SOURCE, in->addr);
+				a->lines[k].text = own(a, xstrdup(l->text ? l->text : ""));
+				a->lines[k].file = own(a, xstrdup(l->file ? l->file : ""));
+				a->lines[k].lineno = l->lineno;
+				any = true;
+			}
+		} else if (a->debug && srcline_line(a->dso, in->addr, &file, &lineno) &&
+		           (lineno != prev_line || prev_file == NULL ||
+		            strcmp(file, prev_file) != 0)) {
 			k = add_line(b, ANNOTATE_SOURCE, in->addr);
 			a->lines[k].text = own(a, source_text(b, file, lineno));
 			a->lines[k].file = own(a, xstrdup(file));
@@ -366,7 +397,10 @@ resolve_targets(struct annotation *a)
 			l->target_name = own(a, sym_offset_name(a->sym, l->target_addr));
 			continue;
 		}
-		if (a->kernel)
+		if (d->standin) /* a replay: the recorded functions only */
+			s = recorded.find != NULL ? recorded.find(recorded.arg, d, l->target_addr)
+			                          : NULL;
+		else if (a->kernel)
 			d = dso_kernel_resolve(l->target_addr, &s);
 		else
 			s = dso_find_sym(d, l->target_addr);
@@ -413,6 +447,36 @@ read_code(struct annotation *a, struct tt_err *err)
 	return code;
 }
 
+/* A replay's function from what the recording holds: its bytes into a
+ * malloc'd buffer, a the recording's start, size and notes. */
+static unsigned char *
+recorded_code(struct annotation *a, struct build *b, struct tt_err *err)
+{
+	const struct annotate_code *rc =
+	    recorded.code != NULL ? recorded.code(recorded.arg, a->dso, a->sym) : NULL;
+
+	if (rc == NULL)
+		return err_set(err,
+		               "%s was not among the hot functions whose code the recording "
+		               "holds: annotate it on the live run",
+		               a->symbol),
+		       NULL;
+	if (rc->bytes == NULL || rc->size == 0)
+		return err_set(err, "the recording holds no code of %s: %s", a->symbol,
+		               rc->why != NULL ? rc->why : "it could not be read"),
+		       NULL;
+	a->start = rc->start;
+	a->size = rc->size;
+	a->truncated = rc->truncated;
+	a->debug = rc->debug;
+	a->kernel = rc->kernel || a->kernel;
+	a->code_from = rc->code_from != NULL ? rc->code_from : a->dso->name;
+	if (rc->notice != NULL)
+		snprintf(a->notice, sizeof a->notice, "%s", rc->notice);
+	b->rec = rc;
+	return memcpy(xmalloc(rc->size), rc->bytes, rc->size);
+}
+
 /* Build the annotation of a function. */
 struct annotation *
 annotate_new(struct dso *dso, const struct sym *sym, bool kernel, struct tt_err *err)
@@ -424,6 +488,28 @@ annotate_new(struct dso *dso, const struct sym *sym, bool kernel, struct tt_err 
 	if (dso == NULL || sym == NULL) {
 		err_set(err, "no symbol: only a resolved function can be annotated");
 		return NULL;
+	}
+	if (dso->standin) {
+		a = xcalloc(1, sizeof *a);
+		a->symbol = sym_name(sym);
+		a->dso_name = dso->name;
+		a->dso = dso;
+		a->sym = sym;
+		a->kernel = kernel || dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE;
+		a->hottest = -1;
+		b.a = a;
+		if ((code = recorded_code(a, &b, err)) == NULL ||
+		    disassemble(&b, code, a->size, a->start, err)) {
+			free(code);
+			build_done(&b);
+			annotate_free(a);
+			return NULL;
+		}
+		a->code = code;
+		make_lines(&b);
+		resolve_targets(a);
+		build_done(&b);
+		return a;
 	}
 	kernel = kernel || dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE;
 	if (!kernel && dso->kind != DSO_ELF) {
@@ -455,7 +541,7 @@ annotate_new(struct dso *dso, const struct sym *sym, bool kernel, struct tt_err 
 		annotate_free(a);
 		return NULL;
 	}
-	free(code);
+	a->code = code;
 	if (kernel)
 		snprintf(a->notice, sizeof a->notice,
 		         "no debug info for the kernel: disassembly only");
@@ -589,5 +675,6 @@ annotate_free(struct annotation *a)
 	free(a->lines);
 	free(a->insn_line);
 	free(a->hot);
+	free(a->code);
 	free(a);
 }

@@ -58,9 +58,16 @@ batch_annotate(const struct frame *f, const struct options *o, FILE *out)
 	} else if ((a = annotate_new(en->key.dso, en->key.sym, en->key.kernel, &err)) == NULL) {
 		fprintf(stderr, "tracetop: --annotate %s: %s\n", name, err.msg);
 	} else {
+		const struct addrhist_sym *hs;
+
 		addrhist_who_of(&en->key, &who);
 		annotate_set_row(a, o->group, &who);
-		annotate_update(a, frame_annot(f, ev, en->key.dso, en->key.sym, o->group, &who));
+		hs = frame_annot(f, ev, en->key.dso, en->key.sym, o->group, &who);
+		/* a recording holds the whole function's samples, not a row's */
+		if (hs == NULL && en->key.dso->standin &&
+		    (hs = frame_annot(f, ev, en->key.dso, en->key.sym, 0, NULL)) != NULL)
+			annotate_set_row(a, 0, &who);
+		annotate_update(a, hs);
 		if (o->format == FORMAT_JSON)
 			report_annotate_json(out, a);
 		else

@@ -15,6 +15,7 @@
 
 #include "tracetop/batch.h"
 #include "tracetop/diff.h"
+#include "tracetop/recdiff.h"
 #include "tracetop/flame.h"
 #include "tracetop/session.h"
 #include "tracetop/report-counters.h"
@@ -311,12 +312,34 @@ batch_trace_flush(struct batch_view *v)
 		batch_trace_print(v, session_frame(v->s));
 }
 
+/* The probes' group: the source's, or a replay's (the prefix of its
+ * rows' names). */
+static const char *
+batch_probes_group(struct batch_view *v, const struct frame *f, char *buf, size_t len)
+{
+	const struct probes *p = session_source(v->s, &source_probes);
+
+	if (p != NULL)
+		return probes_group(p);
+	buf[0] = '\0';
+	for (size_t i = 0; i < f->probes.n; i++)
+		if (f->probes.rows[i].ours && strchr(f->probes.rows[i].name, ':') != NULL) {
+			snprintf(
+			    buf, len, "%.*s",
+			    (int)(strchr(f->probes.rows[i].name, ':') - f->probes.rows[i].name),
+			    f->probes.rows[i].name);
+			break;
+		}
+	return buf;
+}
+
 /* Print one refresh of the probes: ours with their hits, then others'. */
 static void
 batch_probes_report(struct batch_view *v, const struct frame *f)
 {
+	char group[128];
 	struct report_probes_info ri = {
-	    .group = probes_group(session_source(v->s, &source_probes)),
+	    .group = batch_probes_group(v, f, group, sizeof group),
 	    .target = f->sampling.target,
 	    .header = v->reports == 0,
 	};
@@ -375,6 +398,10 @@ batch_latency_report(struct batch_view *v, const struct frame *f)
 
 	if (!f->has_latency)
 		return;
+	if (v->e == NULL && v->reports == 0) { /* a replay: since its first interval */
+		v->start_ns = f->time_ns - (uint64_t)(f->secs * 1e9);
+		ri.time = f->secs;
+	}
 	if (v->o->latency_merge) {
 		lat_merge(fl, LAT_MERGE_KINDS, &v->merged);
 		fl = &v->merged;
@@ -486,7 +513,7 @@ batch_baseline(struct batch_view *v)
 
 	if (o->baseline == NULL)
 		return 0;
-	if (diff_set_load_file(&v->base, o->baseline, &err) != 0) {
+	if (recdiff_load(&v->base, o->baseline, o->group, &err) != 0) {
 		fprintf(stderr, "tracetop: --baseline: %s\n", err.msg);
 		return 1;
 	}
@@ -518,7 +545,7 @@ batch_run(struct session *s, const struct options *o, FILE *out)
 	int status;
 
 	/* per-instruction counts of that function from the first sample on */
-	if (o->view == VIEW_TOP && o->annotate != NULL)
+	if (o->view == VIEW_TOP && o->annotate != NULL && v.e != NULL)
 		engine_addrhist_want_name(v.e, o->annotate, o->group);
 	if (o->format == FORMAT_SVG) {
 		v.report = batch_svg_report;

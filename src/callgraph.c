@@ -586,7 +586,8 @@ push_sorted(const struct callgraph *cg, struct idx_vec *a, uint32_t first)
 
 	for (; first != 0; first = cg->nodes[first].next_sibling)
 		cg_vec_push(a, first);
-	qsort_r(a->v + from, a->n - from, sizeof *a->v, cmp_trie_name, cg->nodes);
+	if (a->n - from > 1) /* (a->v is NULL while empty) */
+		qsort_r(a->v + from, a->n - from, sizeof *a->v, cmp_trie_name, cg->nodes);
 }
 
 /* Append a name to a folded line, ';' (the separator) turned into ':'. */

@@ -105,6 +105,7 @@ struct engine_defer {
 
 struct engine {
 	struct evlist el;
+	size_t hot_copies; /* the hottest functions' per-instruction samples copied to frames */
 	struct engine_event *events;
 	size_t nheap;             /* heap slots: one per ring, the stream's included */
 	struct engine_head *heap; /* one slot per ring */

@@ -712,6 +712,20 @@ engine_addrhist_want(struct engine *e, const struct dso *dso, const struct sym *
 		addrhist_want_who(engine_event_ah(e, &e->events[i]), dso, sym, kernel, mask, who);
 }
 
+/* Copy the n hottest functions' per-instruction samples to every frame. */
+void
+engine_copy_hot(struct engine *e, size_t n)
+{
+	e->hot_copies = n < ENGINE_ANNOTATE_TOP ? n : ENGINE_ANNOTATE_TOP;
+}
+
+/* How many hottest functions' samples frames get. */
+size_t
+engine_hot_copies(const struct engine *e)
+{
+	return e->hot_copies;
+}
+
 /* Keep per-instruction samples of every function called name. */
 void
 engine_addrhist_want_name(struct engine *e, const char *name, unsigned mask)

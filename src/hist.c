@@ -469,7 +469,7 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 	}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;
-	if (keys != hist_unsorted)
+	if (keys != hist_unsorted && snap->n > 1)
 		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
 	/* Own the entries: a frozen display outlives the ticks that free them. */
@@ -600,7 +600,8 @@ hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *key
 	static const enum hist_sort no_keys[] = {HIST_SORT_END};
 	size_t i, e, n = 0;
 
-	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
+	if (snap->n > 1)
+		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
 	for (i = 0; i < snap->n; i = e) {
 		const struct hist_key *first = &snap->rows[i].copy.key;
 
@@ -612,7 +613,7 @@ hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *key
 		snap->rows[n++] = group_merge(snap->rows + i, e - i);
 	}
 	snap->n = n;
-	if (keys != hist_unsorted)
+	if (keys != hist_unsorted && snap->n > 1)
 		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
 	for (i = 0; i < snap->n; i++)

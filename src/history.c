@@ -57,6 +57,7 @@ struct history {
 	struct hinterval *ring;
 	size_t cap, head, len; /* ring[head] is the oldest */
 	size_t bytes;          /* of the intervals */
+	size_t dropped;        /* intervals evicted for the bytes */
 	struct hist_key *keys; /* ids from 1 */
 	size_t nkeys, keys_cap, keys_live;
 	struct hindex kidx;
@@ -555,6 +556,7 @@ history_add(struct history *h, const struct frame *f, bool rows)
 	/* over the bytes: the oldest go, and what only they used */
 	while (h->len > 1 && history_bytes(h) > h->max_bytes) {
 		evict(h);
+		h->dropped++;
 		compact(h);
 		compact_parts(h);
 	}
@@ -582,6 +584,13 @@ history_find(const struct history *h, uint64_t seq)
 		if (history_info(h, i)->seq == seq)
 			return (long)i;
 	return -1;
+}
+
+/* Intervals evicted for the bytes. */
+size_t
+history_dropped(const struct history *h)
+{
+	return h->dropped;
 }
 
 /* The busiest interval by samples per second. */

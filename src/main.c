@@ -18,6 +18,9 @@
 #include "tracetop/rcfile.h"
 #include "tracetop/engine.h"
 #include "tracetop/evspec.h"
+#include "tracetop/history.h"
+#include "tracetop/recdiff.h"
+#include "tracetop/recframe.h"
 #include "tracetop/options.h"
 #include "tracetop/probe-cli.h"
 #include "tracetop/replay.h"
@@ -34,8 +37,9 @@
 #define EXIT_USAGE 2
 #define EXIT_RUNTIME 1
 
-/* A replay's history holds the whole recording (up to its memory bound). */
-#define REPLAY_HISTORY_SECS 1e12
+/* The hottest functions a recording writes what Annotate needs of (per
+ * event, per interval). */
+#define RECORD_HOT_FUNCS 16
 
 /* Refresh decay: a sample counts 7/8 as much one refresh later (as perf top). */
 #define TOP_DECAY 0.875
@@ -353,13 +357,20 @@ run(const struct options *o, struct evspec *specs)
 	 * only starts a command (the screen times them while its Latency pane
 	 * is shown: from the start with --view latency, else once shown) */
 	bool latencing = o->view == VIEW_LATENCY && !tui;
+	/* batch -w: what every pane would show is recorded, whatever the
+	 * view printed: the counters, the system's numbers, the probes' hits
+	 * (and latency when it is asked for) beside the view's own */
+	bool recording = o->record != NULL && !tui;
 	int status = EXIT_RUNTIME;
 
 	if (counting || probing || systeming || latencing) {
 		eo.nevents = 0;
 		eo.callgraph = CALLGRAPH_NONE;
 	}
-	if (tracing && evspec_parse("dummy", &dummy, &err) == 0) {
+	/* batch -w of a view that samples nothing records the trace too: the
+	 * dummy event's rings carry it */
+	if ((tracing || (recording && eo.nevents == 0 && (o->ntraces > 0 || o->ftrace != NULL))) &&
+	    evspec_parse("dummy", &dummy, &err) == 0) {
 		eo.events = &dummy;
 		eo.nevents = 1;
 	}
@@ -403,18 +414,25 @@ run(const struct options *o, struct evspec *specs)
 		goto done;
 	}
 	engine_set_group(e, o->group);
+	if (rec != NULL)
+		engine_copy_hot(e, RECORD_HOT_FUNCS);
 	session_add(s, &source_sampling, e);
 	/* On the screen, counters that cannot be opened only leave their
-	 * pane saying why. */
-	if ((counting || tui) && (c = open_counters(o, e, &err)) == NULL && counting) {
-		fprintf(stderr, "tracetop: %s\n", err.msg);
-		goto done;
+	 * pane saying why (and a recording without them says so). */
+	if ((counting || tui || recording) && (c = open_counters(o, e, &err)) == NULL) {
+		if (counting) {
+			fprintf(stderr, "tracetop: %s\n", err.msg);
+			goto done;
+		}
+		if (recording)
+			fprintf(stderr, "tracetop: -w: the counters are not recorded: %s\n",
+			        err.msg);
 	}
 	session_add(s, &source_counters, c);
 	/* the screen's header meters will read it at every refresh too, the
 	 * process table only while a pane shows it (system_set_procs), its
 	 * threads only while that pane lists them (system_set_threads) */
-	if (systeming || tui)
+	if (systeming || tui || recording)
 		session_add(s, &source_system,
 		            system_new(&(struct system_opts){.procs = systeming,
 		                                             .threads = systeming && o->threads}));
@@ -422,7 +440,7 @@ run(const struct options *o, struct evspec *specs)
 		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))
 		                          ? COUNTERS_PROCESS
 		                          : o->counters_scope);
-	if (p != NULL && (probing || tui)) {
+	if (p != NULL && (probing || tui || recording)) {
 		struct counters_opts po = {TARGET_OPTS(o), .command = engine_child_pid(e)};
 
 		if (probes_count_start(p, &po, &err) != 0) {
@@ -433,7 +451,8 @@ run(const struct options *o, struct evspec *specs)
 	/* --view latency, on the screen too: timed from before the command
 	 * runs (the Latency pane takes these sources; one that cannot be
 	 * opened there is tried again by the pane, which says why) */
-	if (o->view == VIEW_LATENCY &&
+	if ((o->view == VIEW_LATENCY ||
+	     (recording && (o->nlatencies > 0 || o->latency_kinds_given))) &&
 	    (status = open_latency(o, p, s, engine_child_pid(e), tui)) != 0)
 		goto done;
 	status = EXIT_RUNTIME;
@@ -469,6 +488,53 @@ wants_stacks(const struct options *o)
 	       (o->view == VIEW_FLAME && o->batch);
 }
 
+/* The part of a recording view v needs, and what it is called. */
+static unsigned
+replay_view_part(enum options_view v, const char **what)
+{
+	static const struct {
+		enum options_view view;
+		unsigned part;
+		const char *what;
+	} parts[] = {
+	    {VIEW_COUNTERS, RECFRAME_COUNTERS,
+	     "counters (record them with -w beside --counters, "
+	     "or on the screen)"},
+	    {VIEW_PROBES, RECFRAME_PROBES, "probes (record them with -w beside --probe)"},
+	    {VIEW_TRACE, RECFRAME_TRACE, "trace events (record them with -w beside -T)"},
+	    {VIEW_SYSTEM, RECFRAME_SYSTEM, "system counters"},
+	    {VIEW_LATENCY, RECFRAME_LATENCY,
+	     "latency rows (record them with -w beside "
+	     "--latency or --latency-kinds)"},
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(parts); i++)
+		if (parts[i].view == v) {
+			*what = parts[i].what;
+			return parts[i].part;
+		}
+	*what = "profile (it was recorded with a view that samples nothing)";
+	return RECFRAME_SAMPLING;
+}
+
+/* Say what the replay's history dropped of a long recording (its memory
+ * bound), once. */
+static void
+replay_dropped_note(struct session *s, const char *path, FILE *to)
+{
+	const struct history *h = session_history(s);
+	size_t bound = replay_history_bytes();
+
+	if (h != NULL && history_dropped(h) > 0)
+		fprintf(to,
+		        "tracetop: %s: the replay's history holds its last %zu intervals: the "
+		        "oldest %zu went to stay under %zu %s (its timeline, pprof and --diff "
+		        "ranges start after them)\n",
+		        path, history_len(h), history_dropped(h),
+		        bound >= (1u << 20) ? bound >> 20 : bound >> 10,
+		        bound >= (1u << 20) ? "MiB" : "KiB");
+}
+
 /* -r FILE: the recording as the one source of the session, its intervals
  * taken one per refresh as fast as they come; the screen then stays on
  * the last one (frozen, the whole recording in its history). */
@@ -480,6 +546,8 @@ run_replay(struct options *o)
 	struct replay *r = replay_open(o->replay, &err);
 	struct session_opts so;
 	struct session *s;
+	const char *what;
+	unsigned part;
 	FILE *out;
 	int status;
 
@@ -493,8 +561,20 @@ run_replay(struct options *o)
 	so.stop_when_finished = !tui;
 	so.idle_when_finished = true;
 	so.history = so.history > 0 ? REPLAY_HISTORY_SECS : 0;
+	so.history_bytes = replay_history_bytes();
 	s = session_new(&so);
 	session_add(s, &source_replay, r);
+	part = replay_view_part(o->format == FORMAT_PPROF || o->format == FORMAT_FOLDED ||
+	                                o->format == FORMAT_SVG
+	                            ? VIEW_TOP
+	                            : o->view,
+	                        &what);
+	if (!tui && !(replay_parts(r) & part)) {
+		fprintf(stderr, "tracetop: %s holds no %s: nothing for --view %s\n", o->replay,
+		        what, options_view_name(o->view));
+		session_free(s);
+		return EXIT_USAGE;
+	}
 	if (wants_stacks(o) && o->callgraph == CALLGRAPH_NONE) {
 		fprintf(stderr,
 		        "tracetop: %s was recorded without call stacks: it has no stacks for "
@@ -511,9 +591,10 @@ run_replay(struct options *o)
 		return EXIT_RUNTIME;
 	}
 	if (tui)
-		status = tui_run(s, "a replay has the recorded profile only", o);
+		status = tui_run(s, "a replay has the recorded counters only", o);
 	else
 		status = batch_run(s, o, out);
+	replay_dropped_note(s, o->replay, stderr);
 	session_free(s);
 	return close_output(o, out, status);
 }
@@ -560,7 +641,8 @@ setup_unload(struct options *o)
 	free(o->rc_path);
 }
 
-/* --diff A B: load both reports, print every row's change. */
+/* --diff A B: load both (reports, recordings or ranges of them), print
+ * every row's change. */
 static int
 diff_reports(const struct options *o)
 {
@@ -568,11 +650,11 @@ diff_reports(const struct options *o)
 	struct tt_err err;
 	int status = 0;
 
-	if (diff_set_load_file(&a, o->diff_a, &err) != 0) {
+	if (recdiff_load(&a, o->diff_a, o->group, &err) != 0) {
 		fprintf(stderr, "tracetop: --diff: %s\n", err.msg);
 		return EXIT_RUNTIME;
 	}
-	if (diff_set_load_file(&b, o->diff_b, &err) != 0) {
+	if (recdiff_load(&b, o->diff_b, o->group, &err) != 0) {
 		fprintf(stderr, "tracetop: --diff: %s\n", err.msg);
 		diff_set_free(&a);
 		return EXIT_RUNTIME;

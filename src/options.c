@@ -645,16 +645,14 @@ options_replay_check(const struct options *o, struct tt_err *err)
 		return err_set(err,
 		               "-r FILE replays what FILE holds: drop the command, -p, -t, -C, "
 		               "-e, -T, --ftrace, --probe, --latency and --counters");
-	if (o->annotate != NULL)
-		return err_set(err,
-		               "--annotate reads the function's code, which a recording does not "
-		               "hold yet: annotate on the live run");
-	if (o->batch && o->view != VIEW_TOP && o->view != VIEW_FLAME)
-		return err_set(err,
-		               "a recording holds the profile (the top and flame views); --view %s "
-		               "cannot be replayed in batch",
-		               view_names[o->view]);
 	return 0;
+}
+
+/* A view's name, as --view takes it. */
+const char *
+options_view_name(enum options_view v)
+{
+	return (size_t)v < ARRAY_SIZE(view_names) ? view_names[v] : "?";
 }
 
 /* --diff A B: two reports, printed as text or JSON. */
@@ -662,8 +660,9 @@ static int
 options_diff(struct options *o, int argc, char **argv, struct tt_err *err)
 {
 	if (o->diff_b == NULL)
-		return err_set(err, "--diff needs two reports: --diff A B (each from tracetop -b "
-		                    "--format json)");
+		return err_set(err, "--diff needs two things to compare: --diff A B (each a "
+		                    "report of tracetop -b --format json, a recording of -w, or "
+		                    "a range of one: FILE@START..END)");
 	if (optind < argc)
 		return err_set(err, "--diff compares two reports, A and B: unexpected '%s'",
 		               argv[optind]);

@@ -213,6 +213,7 @@ header_encode(struct pb *b, const struct recfile_header *h)
 	rec_put_u(b, h->nevents);
 	for (size_t i = 0; i < h->nevents; i++)
 		rec_put_str(b, h->events[i]);
+	rec_put_u(b, h->view); /* from version 2 */
 }
 
 /* The header's fields back; -1 when they do not parse. */
@@ -240,6 +241,7 @@ header_decode(struct rec_cursor *c, struct recfile_header *h)
 	h->events = xcalloc(h->nevents + 1, sizeof *h->events);
 	for (size_t i = 0; i < h->nevents; i++)
 		h->events[i] = rec_get_str(c);
+	h->view = c->n > 0 ? (uint32_t)rec_get_u(c) : 0; /* version 1 has none */
 	return c->bad ? -1 : 0;
 }
 

@@ -1,6 +1,8 @@
-/* recframe-enc: a frame's profile part as the bytes of one chunk: the
- * interval's samples per row key and per stack, with the chunk's own
- * tables of strings, DSOs (with their build-ids) and functions. */
+/* recframe-enc: a frame as the bytes of one chunk: the interval's samples
+ * per row key and per stack, with the chunk's own tables of strings, DSOs
+ * (with their build-ids) and functions, then the other panes' parts
+ * (their coders are src/recframe-counters.c, -latency.c, -system.c,
+ * -trace.c and -code.c). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -16,37 +18,40 @@
 /* The longest build-id read. */
 #define BUILD_ID_MAX 64
 
-/* Open addressing from a pointer to an index (1-based; 0: absent). */
-struct ptrmap {
-	const void **keys;
-	uint32_t *vals;
-	size_t mask, n;
-};
+/* The hash of a key: its address, or its contents in a map of texts. */
+static uint64_t
+ptrmap_hash(const struct ptrmap *m, const void *key)
+{
+	return m->hashes != NULL ? str_hash(key) : hash_u64((uintptr_t)key);
+}
 
 /* The slot of key, or the empty one where it would go. */
 static size_t
-ptrmap_slot(const struct ptrmap *m, const void *key)
+ptrmap_slot(const struct ptrmap *m, const void *key, uint64_t h)
 {
-	size_t i = hash_u64((uintptr_t)key) & m->mask;
+	size_t i = h & m->mask;
 
-	while (m->keys[i] != NULL && m->keys[i] != key)
+	while (m->keys[i] != NULL &&
+	       (m->hashes != NULL ? m->hashes[i] != h || strcmp(m->keys[i], key) != 0
+	                          : m->keys[i] != key))
 		i = (i + 1) & m->mask;
 	return i;
 }
 
 /* The index of key, 0 when absent. */
-static uint32_t
+uint32_t
 ptrmap_get(const struct ptrmap *m, const void *key)
 {
 	if (m->n == 0)
 		return 0;
-	return m->vals[ptrmap_slot(m, key)];
+	return m->vals[ptrmap_slot(m, key, ptrmap_hash(m, key))];
 }
 
 /* Set key's index (the map doubles at half load). */
-static void
+void
 ptrmap_put(struct ptrmap *m, const void *key, uint32_t val)
 {
+	uint64_t h = ptrmap_hash(m, key);
 	size_t i;
 
 	if (2 * (m->n + 1) > m->mask + 1 || m->keys == NULL) {
@@ -55,6 +60,8 @@ ptrmap_put(struct ptrmap *m, const void *key, uint32_t val)
 
 		m->keys = xcalloc(cap, sizeof *m->keys);
 		m->vals = xcalloc(cap, sizeof *m->vals);
+		if (old.hashes != NULL)
+			m->hashes = xcalloc(cap, sizeof *m->hashes);
 		m->mask = cap - 1;
 		m->n = 0;
 		for (size_t j = 0; old.keys != NULL && j <= old.mask; j++)
@@ -62,16 +69,19 @@ ptrmap_put(struct ptrmap *m, const void *key, uint32_t val)
 				ptrmap_put(m, old.keys[j], old.vals[j]);
 		free(old.keys);
 		free(old.vals);
+		free(old.hashes);
 	}
-	i = ptrmap_slot(m, key);
+	i = ptrmap_slot(m, key, h);
 	if (m->keys[i] == NULL)
 		m->n++;
 	m->keys[i] = key;
 	m->vals[i] = val;
+	if (m->hashes != NULL)
+		m->hashes[i] = h;
 }
 
 /* Forget every key, keeping the storage. */
-static void
+void
 ptrmap_clear(struct ptrmap *m)
 {
 	if (m->keys != NULL && m->n > 0) {
@@ -81,12 +91,18 @@ ptrmap_clear(struct ptrmap *m)
 	m->n = 0;
 }
 
-static void
+/* Free a map's storage (a map of texts stays one). */
+void
 ptrmap_free(struct ptrmap *m)
 {
+	bool text = m->hashes != NULL;
+
 	free(m->keys);
 	free(m->vals);
+	free(m->hashes);
 	memset(m, 0, sizeof *m);
+	if (text)
+		m->hashes = xcalloc(1, sizeof *m->hashes);
 }
 
 /* A DSO's build-id, read once per recording. */
@@ -95,25 +111,14 @@ struct build_id {
 	size_t len;
 };
 
-struct recframe_enc {
-	struct ptrmap strs, dsos, syms; /* this chunk's tables */
-	struct pb tab, body;            /* scratch (a call graph's nodes), the frame */
-	size_t nstrs, ndsos, nsyms;
-	struct pb strbuf, dsobuf, symbuf; /* the tables' entries */
-	struct ptrmap ids;                /* dso -> index into bids + 1 */
-	struct build_id *bids;
-	size_t nbids;
-	uint32_t *stack, *pos; /* call graph walk: nodes to visit, node -> position */
-	size_t stack_cap;
-	uint32_t *mark, gen; /* call graph nodes on this interval's stacks: mark == gen */
-	size_t mark_cap;
-};
-
 /* Make an encoder. */
 struct recframe_enc *
 recframe_enc_new(void)
 {
-	return xcalloc(1, sizeof(struct recframe_enc));
+	struct recframe_enc *e = xcalloc(1, sizeof *e);
+
+	e->texts.hashes = xcalloc(1, sizeof *e->texts.hashes); /* keyed by contents */
+	return e;
 }
 
 /* Free an encoder. */
@@ -122,12 +127,19 @@ recframe_enc_free(struct recframe_enc *e)
 {
 	if (e == NULL)
 		return;
+	recenc_parts_free(e);
+	recenc_lat_free(e);
+	recenc_trace_free(e);
+	recenc_code_free(e);
 	ptrmap_free(&e->strs);
+	ptrmap_free(&e->texts);
+	free(e->texts.hashes);
 	ptrmap_free(&e->dsos);
 	ptrmap_free(&e->syms);
 	ptrmap_free(&e->ids);
 	pb_free(&e->tab);
 	pb_free(&e->body);
+	pb_free(&e->part);
 	pb_free(&e->strbuf);
 	pb_free(&e->dsobuf);
 	pb_free(&e->symbuf);
@@ -138,9 +150,9 @@ recframe_enc_free(struct recframe_enc *e)
 	free(e);
 }
 
-/* A string's table index + 1 (0 for NULL). */
-static uint32_t
-enc_str(struct recframe_enc *e, const char *s)
+/* A string's table index + 1 (0 for NULL), by its address. */
+uint32_t
+recenc_str(struct recframe_enc *e, const char *s)
 {
 	uint32_t i;
 
@@ -150,6 +162,22 @@ enc_str(struct recframe_enc *e, const char *s)
 		return i;
 	rec_put_str(&e->strbuf, s);
 	ptrmap_put(&e->strs, s, (uint32_t)++e->nstrs);
+	return (uint32_t)e->nstrs;
+}
+
+/* The same by its contents: one entry for equal texts wherever they are
+ * (the key is s itself: it must stay put until the chunk is made). */
+uint32_t
+recenc_text(struct recframe_enc *e, const char *s)
+{
+	uint32_t i;
+
+	if (s == NULL)
+		return 0;
+	if ((i = ptrmap_get(&e->texts, s)) != 0)
+		return i;
+	rec_put_str(&e->strbuf, s);
+	ptrmap_put(&e->texts, s, (uint32_t)++e->nstrs);
 	return (uint32_t)e->nstrs;
 }
 
@@ -174,8 +202,8 @@ enc_build_id(struct recframe_enc *e, const struct dso *d)
 }
 
 /* A DSO's table index + 1 (0 for NULL). */
-static uint32_t
-enc_dso(struct recframe_enc *e, const struct dso *d)
+uint32_t
+recenc_dso(struct recframe_enc *e, const struct dso *d)
 {
 	const struct build_id *b;
 	uint32_t i;
@@ -185,7 +213,7 @@ enc_dso(struct recframe_enc *e, const struct dso *d)
 	if ((i = ptrmap_get(&e->dsos, d)) != 0)
 		return i;
 	b = enc_build_id(e, d);
-	rec_put_u(&e->dsobuf, enc_str(e, d->name));
+	rec_put_u(&e->dsobuf, recenc_str(e, d->name));
 	rec_put_u(&e->dsobuf, d->kind);
 	rec_put_bytes(&e->dsobuf, b->id, b->len);
 	ptrmap_put(&e->dsos, d, (uint32_t)++e->ndsos);
@@ -193,8 +221,8 @@ enc_dso(struct recframe_enc *e, const struct dso *d)
 }
 
 /* A function's table index + 1 (0 for NULL). */
-static uint32_t
-enc_sym(struct recframe_enc *e, const struct dso *d, const struct sym *s)
+uint32_t
+recenc_sym(struct recframe_enc *e, const struct dso *d, const struct sym *s)
 {
 	uint32_t i, di;
 
@@ -202,12 +230,12 @@ enc_sym(struct recframe_enc *e, const struct dso *d, const struct sym *s)
 		return 0;
 	if ((i = ptrmap_get(&e->syms, s)) != 0)
 		return i;
-	di = enc_dso(e, d);
+	di = recenc_dso(e, d);
 	rec_put_u(&e->symbuf, di);
-	rec_put_u(&e->symbuf, enc_str(e, s->name));
+	rec_put_u(&e->symbuf, recenc_str(e, s->name));
 	rec_put_u(&e->symbuf, s->start);
 	rec_put_u(&e->symbuf, s->size);
-	rec_put_u(&e->symbuf, enc_str(e, s->module));
+	rec_put_u(&e->symbuf, recenc_str(e, s->module));
 	ptrmap_put(&e->syms, s, (uint32_t)++e->nsyms);
 	return (uint32_t)e->nsyms;
 }
@@ -217,8 +245,8 @@ static void
 enc_frame(struct recframe_enc *e, struct pb *b, const struct dso *dso, const struct sym *sym,
           uint64_t addr, unsigned flags)
 {
-	rec_put_u(b, enc_dso(e, dso));
-	rec_put_u(b, enc_sym(e, dso, sym));
+	rec_put_u(b, recenc_dso(e, dso));
+	rec_put_u(b, recenc_sym(e, dso, sym));
 	rec_put_u(b, addr);
 	rec_put_u(b, flags);
 }
@@ -230,12 +258,12 @@ enc_row(struct recframe_enc *e, struct pb *b, const struct hist_entry *en)
 	const struct hist_key *k = &en->key;
 
 	rec_put_i(b, k->pid);
-	rec_put_u(b, enc_str(e, k->comm));
+	rec_put_u(b, recenc_str(e, k->comm));
 	enc_frame(e, b, k->dso, k->sym, k->addr,
 	          (k->kernel ? FL_KERNEL : 0) | (k->inlined ? FL_INLINED : 0));
 	rec_put_i(b, k->tid);
 	rec_put_i(b, k->thread);
-	rec_put_u(b, enc_str(e, k->cgroup != NULL ? k->cgroup->path : NULL));
+	rec_put_u(b, recenc_str(e, k->cgroup != NULL ? k->cgroup->path : NULL));
 	rec_put_u(b, en->last);
 	rec_put_u(b, en->children_last);
 }
@@ -288,7 +316,7 @@ enc_cg(struct recframe_enc *e, struct pb *b, const struct callgraph *cg)
 		const struct cg_frame *f = &n->frame;
 
 		rec_put_u(nodes, n->parent != 0 ? e->pos[n->parent] : 0);
-		rec_put_u(nodes, enc_str(e, n->comm));
+		rec_put_u(nodes, recenc_str(e, n->comm));
 		enc_frame(e, nodes, f->dso, f->sym, f->addr,
 		          (f->kernel ? FL_KERNEL : 0) | (f->inlined ? FL_INLINED : 0) |
 		              (n->other ? FL_OTHER : 0));
@@ -321,16 +349,16 @@ enc_sampling(struct recframe_enc *e, struct pb *b, const struct frame_sampling *
 	rec_put_u(b, st->replayed);
 	rec_put_u(b, st->async_loads);
 	rec_put_u(b, st->sync_loads);
-	rec_put_u(b, enc_str(e, fs->notice));
-	rec_put_u(b, enc_str(e, fs->target));
-	rec_put_u(b, enc_str(e, fs->engine));
-	rec_put_u(b, enc_str(e, fs->engine_why));
+	rec_put_u(b, recenc_str(e, fs->notice));
+	rec_put_u(b, recenc_str(e, fs->target));
+	rec_put_u(b, recenc_str(e, fs->engine));
+	rec_put_u(b, recenc_str(e, fs->engine_why));
 	rec_put_u(b, rows && fs->rows);
 	rec_put_u(b, fs->nevents);
 	for (size_t i = 0; i < fs->nevents; i++) {
 		const struct frame_event *ev = &fs->events[i];
 
-		rec_put_u(b, enc_str(e, ev->name));
+		rec_put_u(b, recenc_str(e, ev->name));
 		rec_put_u(b, ev->samples);
 		rec_put_u(b, ev->total);
 		if (!(rows && fs->rows))
@@ -350,13 +378,49 @@ enc_sampling(struct recframe_enc *e, struct pb *b, const struct frame_sampling *
 	}
 }
 
+/* The parts frame f has to record: the profile, and with rows the other
+ * panes' (the system's numbers are every frame's). */
+static unsigned
+enc_parts(const struct recframe_enc *e, const struct frame *f, bool rows)
+{
+	unsigned parts = f->has_sampling ? PART_SAMPLING : 0;
+
+	if (f->has_system)
+		parts |= PART_SYSTEM;
+	if (!rows)
+		return parts;
+	if (f->has_counters && f->counters.taken != 0)
+		parts |= PART_COUNTERS;
+	if (f->has_probes)
+		parts |= PART_PROBES;
+	if (f->has_latency)
+		parts |= PART_LATENCY;
+	if (recenc_has_trace(e, f))
+		parts |= PART_TRACE;
+	if (f->has_sampling && recenc_has_code(f))
+		parts |= PART_CODE;
+	return parts;
+}
+
+/* One of the other parts as a length-prefixed block. */
+static void
+enc_block(struct recframe_enc *e, struct pb *b, const struct frame *f,
+          void (*enc)(struct recframe_enc *, struct pb *, const struct frame *))
+{
+	pb_reset(&e->part);
+	enc(e, &e->part, f);
+	rec_put_bytes(b, e->part.buf, e->part.len);
+}
+
 /* The chunk: tables, then the frame. */
 void
 recframe_encode(struct recframe_enc *e, const struct frame *f, bool rows, struct pb *out)
 {
 	struct pb *b = &e->body;
+	unsigned parts = enc_parts(e, f, rows);
 
 	ptrmap_clear(&e->strs);
+	ptrmap_clear(&e->texts);
 	ptrmap_clear(&e->dsos);
 	ptrmap_clear(&e->syms);
 	e->nstrs = e->ndsos = e->nsyms = 0;
@@ -369,9 +433,21 @@ recframe_encode(struct recframe_enc *e, const struct frame *f, bool rows, struct
 	rec_put_f64(b, f->wall);
 	rec_put_f64(b, f->secs);
 	rec_put_u(b, f->final);
-	rec_put_u(b, f->has_sampling ? PART_SAMPLING : 0);
-	if (f->has_sampling)
+	rec_put_u(b, parts);
+	if (parts & PART_SAMPLING)
 		enc_sampling(e, b, &f->sampling, rows);
+	if (parts & PART_COUNTERS)
+		enc_block(e, b, f, recenc_counters);
+	if (parts & PART_PROBES)
+		enc_block(e, b, f, recenc_probes);
+	if (parts & PART_LATENCY)
+		enc_block(e, b, f, recenc_latency);
+	if (parts & PART_SYSTEM)
+		enc_block(e, b, f, recenc_system);
+	if (parts & PART_TRACE)
+		enc_block(e, b, f, recenc_trace);
+	if (parts & PART_CODE)
+		enc_block(e, b, f, recenc_code);
 	pb_reset(out);
 	rec_put_u(out, e->nstrs);
 	pb_raw(out, e->strbuf.buf, e->strbuf.len);

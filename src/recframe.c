@@ -3,10 +3,12 @@
  * src/recframe-enc.c). */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "recframe-impl.h"
+#include "tracetop/addrhist.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/cgroup.h"
 #include "tracetop/recfile.h"
@@ -22,25 +24,6 @@ struct standin {
 	const char *name; /* interned */
 	uint64_t start;
 	struct sym *sym;
-};
-
-struct recframe_dec {
-	struct standin *syms; /* open addressing */
-	size_t mask, n;
-	/* this chunk's tables */
-	const char **strs;
-	struct dso **dsos;
-	const struct sym **fns;
-	size_t strs_cap, dsos_cap, fns_cap;
-	uint32_t *nodes; /* call graph: position -> node index */
-	size_t nodes_cap;
-	/* the profile the intervals add up to, per event */
-	struct dec_event {
-		struct hist *hist;
-		struct callgraph *cg; /* NULL: no stacks recorded */
-	} * evs;
-	size_t nevs;
-	double decay, cg_min_percent;
 };
 
 /* Make a decoder. */
@@ -76,8 +59,13 @@ recframe_dec_free(struct recframe_dec *d)
 	for (size_t i = 0; i < d->nevs; i++) {
 		hist_free(d->evs[i].hist);
 		cg_free(d->evs[i].cg);
+		addrhist_free(d->evs[i].ah);
 	}
 	free(d->evs);
+	recdec_trace_free(d);
+	recdec_parts_free(d);
+	recdec_lat_free(d);
+	recdec_code_free(d);
 	free(d);
 }
 
@@ -128,6 +116,20 @@ standin_get(struct recframe_dec *d, const struct dso *dso, const char *name, uin
 	return s;
 }
 
+/* The stand-in function of dso holding addr, or NULL. */
+const struct sym *
+recdec_find_standin(struct recframe_dec *d, const struct dso *dso, uint64_t addr)
+{
+	for (size_t i = 0; i <= d->mask; i++) {
+		const struct sym *s = d->syms[i].sym;
+
+		if (s != NULL && d->syms[i].dso == dso && addr >= s->start &&
+		    addr - s->start < (s->size ? s->size : 1))
+			return s;
+	}
+	return NULL;
+}
+
 /* The stand-in for a DSO: the cache's object by path, marked loaded so
  * that nothing reads a file of this machine for it. */
 static struct dso *
@@ -166,7 +168,7 @@ table_room(void *arr, size_t *cap, size_t n, size_t size)
 	return xrealloc(arr, *cap * size);
 }
 
-/* A string reference: NULL for 0, bad past the table. */
+/* A string reference by the table's size: NULL for 0, bad past it. */
 static const char *
 dec_str(struct recframe_dec *d, struct rec_cursor *c, size_t nstrs)
 {
@@ -179,9 +181,26 @@ dec_str(struct recframe_dec *d, struct rec_cursor *c, size_t nstrs)
 	return i == 0 ? NULL : d->strs[i - 1];
 }
 
+/* A string reference: NULL for 0, bad past the table. */
+const char *
+recdec_str(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t)
+{
+	return dec_str(d, c, t->nstrs);
+}
+
+/* A string reference into buf (len bytes, cut to fit; "" for none). */
+void
+recdec_strcpy(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, char *buf,
+              size_t len)
+{
+	const char *s = dec_str(d, c, t->nstrs);
+
+	snprintf(buf, len, "%s", s != NULL ? s : "");
+}
+
 /* A table reference (index + 1; 0: none) below n. */
-static size_t
-dec_ref(struct rec_cursor *c, size_t n)
+size_t
+recdec_ref(struct rec_cursor *c, size_t n)
 {
 	uint64_t i = rec_get_u(c);
 
@@ -220,7 +239,7 @@ dec_tables(struct recframe_dec *d, struct rec_cursor *c, size_t *nstrs, size_t *
 	*nfns = rec_get_count(c, 5);
 	d->fns = table_room(d->fns, &d->fns_cap, *nfns, sizeof *d->fns);
 	for (size_t i = 0; i < *nfns && !c->bad; i++) {
-		size_t di = dec_ref(c, *ndsos);
+		size_t di = recdec_ref(c, *ndsos);
 		const char *name = dec_str(d, c, *nstrs);
 		uint64_t start = rec_get_u(c), size = rec_get_u(c);
 		const char *module = dec_str(d, c, *nstrs);
@@ -231,18 +250,13 @@ dec_tables(struct recframe_dec *d, struct rec_cursor *c, size_t *nstrs, size_t *
 	}
 }
 
-/* Sizes of this chunk's tables, for the references. */
-struct dec_tabs {
-	size_t nstrs, ndsos, nfns;
-};
-
 /* A function's place: DSO, function, offset and flags (the flags
  * returned, FL_OTHER among them). */
 static unsigned
 dec_frame(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
           struct cg_frame *f)
 {
-	size_t di = dec_ref(c, t->ndsos), si = dec_ref(c, t->nfns);
+	size_t di = recdec_ref(c, t->ndsos), si = recdec_ref(c, t->nfns);
 	unsigned fl;
 
 	memset(f, 0, sizeof *f);
@@ -297,7 +311,7 @@ dec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, s
 	d->nodes = table_room(d->nodes, &d->nodes_cap, n, sizeof *d->nodes);
 	for (size_t i = 0; i < n && !c->bad; i++) {
 		struct cg_frame f;
-		size_t parent = dec_ref(c, i);
+		size_t parent = recdec_ref(c, i);
 		const char *comm = dec_str(d, c, t->nstrs);
 		unsigned fl = dec_frame(d, c, t, &f);
 		uint64_t self = rec_get_u(c);
@@ -315,8 +329,8 @@ dec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, s
 
 /* The profile of event i, made on first sight (with a call graph when
  * stacks were recorded). */
-static struct dec_event *
-dec_event(struct recframe_dec *d, size_t i, bool stacks)
+struct dec_event *
+recdec_event(struct recframe_dec *d, size_t i, bool stacks)
 {
 	if (i >= d->nevs) {
 		d->evs = xrealloc(d->evs, (i + 1) * sizeof *d->evs);
@@ -339,11 +353,11 @@ dec_event_rows(struct recframe_dec *d, struct rec_cursor *c, const struct dec_ta
 
 	if (c->bad)
 		return;
-	de = dec_event(d, i, false);
+	de = recdec_event(d, i, false);
 	for (size_t r = 0; r < n && !c->bad; r++)
 		dec_row(d, c, t, de->hist);
 	if (rec_get_u(c) != 0 && !c->bad)
-		dec_cg(d, c, t, dec_event(d, i, true)->cg);
+		dec_cg(d, c, t, recdec_event(d, i, true)->cg);
 }
 
 /* The sampling part back: its numbers into fs, its intervals' samples
@@ -401,6 +415,8 @@ recframe_tick(struct recframe_dec *d, bool zero)
 		hist_tick(d->evs[i].hist, zero);
 		if (d->evs[i].cg != NULL)
 			cg_tick(d->evs[i].cg, zero);
+		if (d->evs[i].ah != NULL)
+			addrhist_tick(d->evs[i].ah, zero);
 	}
 }
 
@@ -424,6 +440,47 @@ recframe_snapshot(struct recframe_dec *d, struct frame *f, const enum hist_sort 
 			ev->cg = NULL;
 		}
 	}
+	recdec_code_copy(d, f);
+}
+
+/* The other panes' parts of the last interval into f. */
+void
+recframe_parts(struct recframe_dec *d, struct frame *f)
+{
+	const struct frame *p = &d->parts;
+
+	f->has_counters = d->has & PART_COUNTERS;
+	f->has_probes = d->has & PART_PROBES;
+	f->has_latency = d->has & PART_LATENCY;
+	f->has_system = d->has & PART_SYSTEM;
+	f->has_trace = d->has & PART_TRACE;
+	if (f->has_counters)
+		recdec_counters_copy(p, f);
+	if (f->has_probes)
+		recdec_probes_copy(p, f);
+	if (f->has_latency)
+		recdec_latency_copy(p, f);
+	if (f->has_system)
+		recdec_system_copy(p, f);
+	if (f->has_trace)
+		recdec_trace_copy(d, f);
+}
+
+/* One of the other parts: its block, decoded by dec (bad when the block
+ * is not wholly its). */
+static void
+dec_block(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
+          void (*dec)(struct recframe_dec *, struct rec_cursor *, const struct dec_tabs *))
+{
+	size_t len;
+	const uint8_t *p = rec_get_bytes(c, &len);
+	struct rec_cursor b = {.p = p, .n = len};
+
+	if (c->bad)
+		return;
+	dec(d, &b, t);
+	if (b.bad || b.n != 0)
+		c->bad = true;
 }
 
 /* A chunk into f. */
@@ -447,7 +504,56 @@ recframe_decode(struct recframe_dec *d, const uint8_t *p, size_t n, struct frame
 	f->has_sampling = parts & PART_SAMPLING;
 	if (f->has_sampling)
 		dec_sampling(d, &c, &t, &f->sampling);
-	if (c.bad)
+	d->has = parts & PART_KNOWN & ~PART_SAMPLING;
+	if (parts & PART_COUNTERS)
+		dec_block(d, &c, &t, recdec_counters);
+	if (parts & PART_PROBES)
+		dec_block(d, &c, &t, recdec_probes);
+	if (parts & PART_LATENCY)
+		dec_block(d, &c, &t, recdec_latency);
+	if (parts & PART_SYSTEM)
+		dec_block(d, &c, &t, recdec_system);
+	if (parts & PART_TRACE)
+		dec_block(d, &c, &t, recdec_trace);
+	if (parts & PART_CODE)
+		dec_block(d, &c, &t, recdec_code);
+	/* a newer writer's parts: skipped, each a block */
+	for (unsigned bit = PART_KNOWN + 1; bit != 0 && !c.bad; bit <<= 1)
+		if (parts & bit) {
+			size_t len;
+
+			rec_get_bytes(&c, &len);
+		}
+	if (c.bad) {
+		d->has = 0;
 		return err_set(err, "a chunk's frame does not parse");
+	}
 	return 0;
+}
+
+/* Skip a chunk's tables and frame header: its parts field. */
+unsigned
+recframe_peek(const uint8_t *p, size_t n)
+{
+	struct rec_cursor c = {.p = p, .n = n};
+	size_t len, k;
+	unsigned parts;
+
+	for (k = rec_get_count(&c, 1); k > 0 && !c.bad; k--)
+		rec_get_bytes(&c, &len);
+	for (k = rec_get_count(&c, 3); k > 0 && !c.bad; k--) {
+		rec_get_u(&c);
+		rec_get_u(&c);
+		rec_get_bytes(&c, &len);
+	}
+	for (k = rec_get_count(&c, 5); k > 0 && !c.bad; k--)
+		for (int i = 0; i < 5; i++)
+			rec_get_u(&c);
+	rec_get_u(&c);
+	rec_get_u(&c);
+	rec_get_f64(&c);
+	rec_get_f64(&c);
+	rec_get_u(&c);
+	parts = (unsigned)rec_get_u(&c);
+	return c.bad ? 0 : parts;
 }

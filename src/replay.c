@@ -36,6 +36,7 @@ replay_rec_open(const char *path, const struct options *o, double decay, struct 
 	    .cg_min_percent = ENGINE_CG_MIN_PERCENT,
 	    .events = o->events,
 	    .nevents = o->nevents,
+	    .view = (uint32_t)o->view,
 	};
 	struct replay_rec *r;
 	struct recfile_writer *w;
@@ -96,12 +97,26 @@ replay_rec_close(struct replay_rec *r, struct tt_err *err)
 
 /* ---- replay ---- */
 
+/* The memory a replay's history may hold: REPLAY_HISTORY_BYTES, or
+ * $TRACETOP_REPLAY_BYTES (tests). */
+size_t
+replay_history_bytes(void)
+{
+	const char *env = getenv("TRACETOP_REPLAY_BYTES");
+	uint64_t v;
+
+	if (env != NULL && parse_u64(env, &v) == 0 && v >= 4096 && v <= REPLAY_HISTORY_BYTES)
+		return (size_t)v;
+	return REPLAY_HISTORY_BYTES;
+}
+
 struct replay {
 	uint8_t *data;
 	size_t len;
 	struct recfile_reader rd;
 	struct recframe_dec *dec;
 	size_t total;       /* whole intervals in the file */
+	unsigned parts;     /* RECFRAME_* bits: what its intervals hold */
 	size_t consumed;    /* taken by refreshes */
 	struct frame taken; /* the numbers of the interval taken last (no rows) */
 	bool have;          /* taken holds one */
@@ -133,8 +148,10 @@ replay_open(const char *path, struct tt_err *err)
 	{
 		size_t start = r->rd.pos;
 
-		while (recfile_next(&r->rd, &raw, &rawlen) == 1)
+		while (recfile_next(&r->rd, &raw, &rawlen) == 1) {
+			r->parts |= recframe_peek(raw, rawlen);
 			free(raw);
+		}
 		r->total = r->rd.chunks;
 		snprintf(r->stop, sizeof r->stop, "%s", r->rd.stop);
 		r->rd.pos = start;
@@ -150,7 +167,6 @@ replay_open(const char *path, struct tt_err *err)
 		free(r);
 		return NULL;
 	}
-	r->dec = recframe_dec_new(r->rd.h.decay, r->rd.h.cg_min_percent);
 	return r;
 }
 
@@ -166,6 +182,13 @@ size_t
 replay_intervals(const struct replay *r)
 {
 	return r->total;
+}
+
+/* What the intervals hold. */
+unsigned
+replay_parts(const struct replay *r)
+{
+	return r->parts;
 }
 
 /* Why the file ends early, or "". */
@@ -192,9 +215,12 @@ replay_apply(const struct replay *r, struct options *o)
 	o->period = h->period;
 	o->callgraph =
 	    h->callgraph <= CALLGRAPH_DWARF ? (enum callgraph_mode)h->callgraph : CALLGRAPH_FP;
-	o->zero = h->zero;
+	o->zero = o->zero || h->zero; /* -z on a replay: each interval's own counts */
 	if (h->delay >= 0.05 && h->delay <= 86400)
 		o->delay = h->delay;
+	/* the view the run showed, unless another is asked for */
+	if (!o->view_given && h->view <= VIEW_FLAME)
+		o->view = (enum options_view)h->view;
 }
 
 /* Done when the last interval is the one left: the refresh the session
@@ -220,6 +246,12 @@ replay_tick(void *src, bool zero)
 
 	if (r->consumed >= r->total)
 		return;
+	/* zeroed where the run decayed (-z on the replay): each interval's
+	 * stacks as recorded, not folded again (their sum is then the
+	 * recording's pprof, exactly) */
+	if (r->dec == NULL)
+		r->dec = recframe_dec_new(r->rd.h.decay,
+		                          zero && !r->rd.h.zero ? 0 : r->rd.h.cg_min_percent);
 	if (recfile_next(&r->rd, &raw, &len) != 1) {
 		r->total = r->consumed; /* the file changed under us */
 		return;
@@ -248,12 +280,14 @@ replay_snapshot(void *src, const struct session *s, struct frame *f, bool rows)
 	const struct frame *t = &r->taken;
 	struct frame_sampling *fs = &f->sampling;
 
-	if (!r->have)
+	if (!r->have || r->dec == NULL)
 		return;
 	f->time_ns = t->time_ns;
 	f->wall = t->wall;
 	f->secs = t->secs;
 	f->has_sampling = t->has_sampling;
+	if (rows)
+		recframe_parts(r->dec, f);
 	if (!t->has_sampling)
 		return;
 	frame_sampling_reserve(fs, t->sampling.nevents);

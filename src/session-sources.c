@@ -87,6 +87,7 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 		if (cg != NULL)
 			cg_snapshot(cg, &ev->cg);
 		addrhist_copy_wanted(engine_addrhist(e, i), &ev->annot);
+		addrhist_copy_hot(engine_addrhist(e, i), engine_hot_copies(e), &ev->annot);
 	}
 	fs->rows |= rows;
 	if (engine_has_stream(e)) {

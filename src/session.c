@@ -43,7 +43,8 @@ session_new(const struct session_opts *o)
 	s->o = *o;
 	s->last_ns = now_ns();
 	if (o->history > 0)
-		s->history = history_new(o->history, HISTORY_MAX_BYTES);
+		s->history = history_new(o->history,
+		                         o->history_bytes ? o->history_bytes : HISTORY_MAX_BYTES);
 	return s;
 }
 

@@ -29,6 +29,9 @@ struct stream_ev {
 	struct stream_field *fields; /* the non-common fields, in order */
 	size_t nfields;
 	uint32_t min_size; /* a payload must hold every fixed field */
+	char *format;      /* the format text it was parsed from (a recording's copy) */
+	size_t format_len;
+	const char *sys; /* the system it was given with, interned */
 	uint64_t total, tick_total, interval;
 	double rate, total_rate;
 };

@@ -77,8 +77,10 @@ stream_free(struct stream *s)
 {
 	if (s == NULL)
 		return;
-	for (size_t i = 0; i < s->nevs; i++)
+	for (size_t i = 0; i < s->nevs; i++) {
 		free(s->evs[i].fields);
+		free(s->evs[i].format);
+	}
 	free(s->evs);
 	free(s->slots);
 	free(s->arena);
@@ -314,6 +316,11 @@ stream_add_format(struct stream *s, const char *sys, const char *text, size_t le
 	ev->tev = tev;
 	snprintf(name, sizeof name, "%s:%s", tev->system, tev->name);
 	ev->name = str_intern(name);
+	ev->format = xmalloc(len + 1);
+	memcpy(ev->format, text, len);
+	ev->format[len] = '\0';
+	ev->format_len = len;
+	ev->sys = str_intern(sys);
 	fields = tep_event_fields(tev);
 	for (n = 0; fields != NULL && fields[n] != NULL; n++)
 		;
@@ -331,6 +338,32 @@ stream_add_format(struct stream *s, const char *sys, const char *text, size_t le
 	stream_mark_symbols(ev);
 	stream_index_id(s, s->nevs);
 	return (int)s->nevs++;
+}
+
+/* The format text event ev was parsed from, its system in *sys. */
+const char *
+stream_event_format(const struct stream *s, int ev, const char **sys, size_t *len)
+{
+	if (ev < 0 || (size_t)ev >= s->nevs) {
+		*sys = NULL;
+		*len = 0;
+		return NULL;
+	}
+	*sys = s->evs[ev].sys;
+	*len = s->evs[ev].format_len;
+	return s->evs[ev].format;
+}
+
+/* Whether event ev prints a field as a kernel symbol. */
+bool
+stream_event_symbolic(const struct stream *s, int ev)
+{
+	if (ev < 0 || (size_t)ev >= s->nevs)
+		return false;
+	for (size_t i = 0; i < s->evs[ev].nfields; i++)
+		if (s->evs[ev].fields[i].symbolic)
+			return true;
+	return false;
 }
 
 /* Parse the ring-buffer page header (for the function tracer's buffers). */

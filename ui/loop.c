@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "tracetop/counters.h"
+#include "tracetop/history.h"
+#include "tracetop/recdiff.h"
 #include "tracetop/probe.h"
 #include "tracetop/system.h"
 #include "tracetop/util.h"
@@ -367,6 +369,30 @@ loop_mouse(struct tui *t)
 		t->dirty = true;
 }
 
+/* Whether action a changes what a live run measures (a replay, which
+ * shows what its file holds, refuses it). */
+static bool
+loop_live_only(enum action a)
+{
+	switch (a) {
+	case ACT_TOGGLE_ZERO:
+	case ACT_DELAY:
+	case ACT_COUNTERS_SCOPE:
+	case ACT_ADD:
+	case ACT_REMOVE:
+	case ACT_PAUSE:
+	case ACT_FTRACE:
+	case ACT_KFILTER:
+	case ACT_TOGGLE:
+	case ACT_THREADS:
+	case ACT_TIME_FUNC:
+	case ACT_PER_PROCESS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* One key: prompt, menu, help, global keys, then the pane. */
 static void
 loop_key(struct tui *t, wint_t ch, bool is_key)
@@ -397,6 +423,13 @@ loop_key(struct tui *t, wint_t ch, bool is_key)
 		return;
 	}
 	a = keymap_lookup(ch, is_key, p->scope);
+	if (t->replay && loop_live_only(a)) {
+		tui_status(t, false,
+		           "a replay shows what %s holds: that key changes what a live run "
+		           "measures",
+		           t->opts->replay);
+		return;
+	}
 	if (t->menu.active) {
 		if (a == ACT_QUIT && is_key) /* F10 quits even from a menu */
 			t->quit = true;
@@ -557,9 +590,15 @@ loop_finished(void *arg)
 {
 	struct tui *t = &((struct loop *)arg)->t;
 	int st = t->engine != NULL ? engine_child_status(t->engine) : -1;
+	const struct history *h = session_history(t->session);
 
 	t->frozen = true;
-	if (t->opts->replay != NULL)
+	if (t->opts->replay != NULL && h != NULL && history_dropped(h) > 0)
+		tui_status(t, false,
+		           "replayed %s: its %ld intervals, frozen on the last; the history holds "
+		           "the last %zu (the oldest %zu went for memory); q quits",
+		           t->opts->replay, t->refreshes, history_len(h), history_dropped(h));
+	else if (t->opts->replay != NULL)
 		tui_status(t, false,
 		           "replayed %s: its %ld intervals, frozen on the last; , . step "
 		           "through them; q quits",
@@ -573,20 +612,13 @@ loop_finished(void *arg)
 	t->status_until = UINT64_MAX;
 }
 
-/* The panes a replay shows: those of the profile a recording holds (not
- * Annotate: the recording has no code bytes for it). */
-static const struct pane_ops *const loop_replay_panes[] = {&pane_top, &pane_flame};
-
-/* Set up the panes, and start on the one --view names. */
+/* Set up the panes (a replay's too: the recording holds every pane's
+ * part), and start on the one --view names. */
 static void
 loop_init_panes(struct tui *t)
 {
 	t->panes = tui_panes;
 	t->npanes = tui_npanes;
-	if (t->opts->replay != NULL) {
-		t->panes = loop_replay_panes;
-		t->npanes = ARRAY_SIZE(loop_replay_panes);
-	}
 	t->pane_state = xcalloc(t->npanes, sizeof *t->pane_state);
 	t->shown = t->npanes;
 	for (size_t i = 0; i < t->npanes; i++) {
@@ -621,6 +653,7 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	                       .mouse = !o->no_mouse,
 	                       .prompt_owner = -1,
 	                       .picker_owner = -1,
+	                       .replay = o->replay != NULL,
 	                       .dirty = true}};
 	const struct session_hooks hooks = {.arg = &l,
 	                                    .pollfds = loop_pollfds,
@@ -643,7 +676,7 @@ tui_run(struct session *s, const char *counters_error, const struct options *o)
 	if (o->baseline != NULL) {
 		struct diff_set *b = xcalloc(1, sizeof *b);
 
-		if (diff_set_load_file(b, o->baseline, &err) != 0) {
+		if (recdiff_load(b, o->baseline, DIFF_GROUP_ALL, &err) != 0) {
 			fprintf(stderr, "tracetop: --baseline: %s\n", err.msg);
 			free(b);
 			close(l.sfd);

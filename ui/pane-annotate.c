@@ -271,7 +271,8 @@ annot_open(struct annot *p, struct tui *t, struct dso *dso, const struct sym *sy
 	/* the samples from now on whatever its rank, into a frame taken now
 	 * (annot_update reads it): the function's so far (kept for the
 	 * hottest ones), or the row's from now on */
-	engine_addrhist_want(t->engine, dso, sym, kernel, p->row.mask, &p->row.who);
+	if (t->engine != NULL) /* a replay has the recorded samples */
+		engine_addrhist_want(t->engine, dso, sym, kernel, p->row.mask, &p->row.who);
 	p->select_hot = true;
 	p->list.table.have_sel = false;
 	tui_snapshot(t);
@@ -416,7 +417,8 @@ pane_annotate_open(struct tui *t, struct dso *dso, const struct sym *sym, bool k
 	if (p == NULL)
 		return;
 	was = p->row;
-	p->row = (struct annot_row){.mask = mask & ADDRHIST_WHO_FIELDS};
+	/* a recording holds the whole function's samples, not a row's */
+	p->row = (struct annot_row){.mask = dso->standin ? 0 : mask & ADDRHIST_WHO_FIELDS};
 	if (p->row.mask != 0)
 		p->row.who = *who;
 	if (!annot_open(p, t, dso, sym, kernel)) {

@@ -6,327 +6,13 @@
  * one process. */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tracetop/counters.h"
-#include "tracetop/report-counters.h"
-#include "tracetop/report-diff.h"
 #include "tracetop/util.h"
-#include "ui/cntgrid.h"
 #include "ui/cntpick.h"
-#include "ui/listpane.h"
-#include "ui/meters.h"
-#include "ui/tui.h"
-
-enum cnt_col {
-	COL_SCOPE,
-	COL_EVENT,
-	COL_VALUE,
-	COL_RATE,
-	COL_TOTAL,
-	COL_SHARE,
-	COL_HIST,
-	COL_CHANGE, /* with a baseline (B, --baseline): the rate's change */
-	COL_NOTE,
-	COL_COUNT
-};
-
-/* Drop order at narrow widths: History, Run%, Total, Per second (the
- * rate outlasts the total); Scope and Event are as wide as their text. */
-static const struct table_col cnt_cols[COL_COUNT] = {
-    [COL_SCOPE] = {.title = "Scope",
-                   .width = 18,
-                   .min_width = 5,
-                   .priority = 8,
-                   .fit = true,
-                   .sortable = true},
-    [COL_EVENT] = {.title = "Event",
-                   .width = 24,
-                   .min_width = 10,
-                   .priority = 9,
-                   .fit = true,
-                   .sortable = true},
-    [COL_VALUE] = {.title = "Interval",
-                   .width = 15,
-                   .min_width = 8,
-                   .priority = 9,
-                   .right = true,
-                   .sortable = true},
-    [COL_RATE] = {.title = "Per second",
-                  .width = 11,
-                  .min_width = 8,
-                  .priority = 7,
-                  .right = true,
-                  .sortable = true},
-    [COL_TOTAL] = {.title = "Total",
-                   .width = 14,
-                   .min_width = 8,
-                   .priority = 5,
-                   .right = true,
-                   .sortable = true},
-    [COL_SHARE] = {.title = "Run%",
-                   .width = 5,
-                   .min_width = 4,
-                   .priority = 2,
-                   .right = true,
-                   .sortable = true},
-    [COL_HIST] = {.title = "History", .width = 12, .min_width = 8, .priority = 1},
-    [COL_CHANGE] = {.title = "Change",
-                    .width = 14,
-                    .min_width = 6,
-                    .priority = 6,
-                    .right = true,
-                    .hidden = true,
-                    .sortable = true},
-    [COL_NOTE] = {.title = "Note", .width = 8, .min_width = 4, .priority = 3, .flex = true},
-};
-
-/* Menu ids: MENU_REMOVE + an event's index stops counting it. */
-enum cnt_menu_id {
-	MENU_ADD,
-	MENU_ZOOM_TOP,
-	MENU_ZOOM,
-	MENU_REMOVE,
-};
-
-struct cnt {
-	struct listpane list; /* the total and CPU scopes */
-	struct cntgrid grid;  /* the process scope */
-	const struct counters_row **ptrs;
-	size_t cap;
-	char **catalog; /* event names for the picker, loaded on first use */
-	size_t ncatalog;
-	int menu_pid;                     /* the process the Enter menu is about */
-	bool utf8;                        /* block glyphs for the sparklines */
-	const struct tui *tui;            /* its baseline */
-	struct table_col cols[COL_COUNT]; /* Change shown only with a baseline */
-};
-
-/* How much a row changed since the baseline, for sorting (-1: no change
- * known). */
-static double
-cnt_change_key(const struct cnt *p, const struct counters_row *r)
-{
-	struct diff_row d;
-
-	return diff_counter_change(p->tui->base, r, &d) ? diff_row_score(&d, false) : -1;
-}
-
-/* A count in a column: thousands grouped ("1,234,567"), or a time in
- * milliseconds for nanosecond events, or a metric's value. */
-static void
-cnt_number(const struct counters_row *r, double v, char *buf, size_t len)
-{
-	char digits[32], *o = buf;
-	size_t n, lead;
-
-	if (r->metric) {
-		snprintf(buf, len, r->percent ? "%.2f%%" : "%.2f", v);
-		return;
-	}
-	if (r->nsec) {
-		snprintf(buf, len, "%.2f ms", v / 1e6);
-		return;
-	}
-	snprintf(digits, sizeof digits, "%.0f", v < 0 ? 0 : v);
-	n = strlen(digits);
-	lead = n % 3 ? n % 3 : 3;
-	if (len < n + n / 3 + 1) {
-		snprintf(buf, len, "%s", digits);
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (i >= lead && (i - lead) % 3 == 0)
-			*o++ = ',';
-		*o++ = digits[i];
-	}
-	*o = '\0';
-}
-
-/* A sparkline of the row's history, scaled to its largest value. */
-static void
-cnt_sparkline(const struct counters_row *r, bool utf8, char *buf, size_t len)
-{
-	size_t used = 0, from = r->nhist > 12 ? r->nhist - 12 : 0;
-	double max = 0;
-
-	buf[0] = '\0';
-	for (size_t i = from; i < r->nhist; i++)
-		max = r->history[i] > max ? r->history[i] : max;
-	for (size_t i = from; i < r->nhist; i++) {
-		int level = max > 0 ? (int)(r->history[i] / max * 7 + 0.5) : 0;
-		const char *g = meter_glyph(level, utf8);
-		size_t gl = strlen(g);
-
-		if (used + gl + 1 > len)
-			break;
-		memcpy(buf + used, g, gl + 1);
-		used += gl;
-	}
-}
-
-/* Cell text. */
-static void
-cnt_cell(const void *row, size_t col, char *buf, size_t len, void *ctx)
-{
-	const struct counters_row *r = row;
-	const struct cnt *p = ctx;
-	char esc[96];
-
-	buf[0] = '\0';
-	switch ((enum cnt_col)col) {
-	case COL_SCOPE:
-		report_counters_scope(r, buf, len);
-		break;
-	case COL_EVENT:
-		str_escape(esc, sizeof esc, r->event, strlen(r->event));
-		snprintf(buf, len, "%s", esc);
-		break;
-	case COL_VALUE:
-		if (!r->supported)
-			snprintf(buf, len, "<not supported>");
-		else
-			cnt_number(r, r->value, buf, len);
-		break;
-	case COL_RATE:
-		cntgrid_rate_text(r, buf, len);
-		break;
-	case COL_TOTAL:
-		if (r->supported)
-			cnt_number(r, r->total, buf, len);
-		break;
-	case COL_SHARE:
-		if (r->supported && !r->metric)
-			snprintf(buf, len, r->share >= 0.9995 ? "100" : "%.1f", r->share * 100);
-		break;
-	case COL_HIST:
-		if (r->supported)
-			cnt_sparkline(r, p->utf8, buf, len);
-		break;
-	case COL_CHANGE: {
-		struct diff_row d;
-
-		if (diff_counter_change(p->tui->base, r, &d))
-			report_diff_text_cell(&d, false, buf, len);
-		break;
-	}
-	case COL_NOTE:
-		if (!r->supported)
-			snprintf(buf, len, "%s", r->reason ? r->reason : "");
-		else if (r->metric && r->note != NULL && strcmp(r->note, r->event) != 0)
-			snprintf(buf, len, "%s", r->note);
-		break;
-	case COL_COUNT:
-		break;
-	}
-}
-
-/* The natural order: scope kind, CPU or pid, then the events as given
- * with their metrics after them. */
-static int
-cnt_natural(const struct counters_row *a, const struct counters_row *b)
-{
-	if (a->kind != b->kind)
-		return CMP3(a->kind, b->kind);
-	if (a->cpu != b->cpu)
-		return CMP3(a->cpu, b->cpu);
-	if (a->pid != b->pid)
-		return CMP3(a->pid, b->pid);
-	if (a->metric != b->metric)
-		return a->metric ? 1 : -1;
-	return CMP3(a->event_idx, b->event_idx);
-}
-
-/* Numbers of unsupported rows sort below every real value. */
-static double
-cnt_key(const struct counters_row *r, double v)
-{
-	return r->supported ? v : -INFINITY;
-}
-
-/* Order two rows by a column. */
-static int
-cnt_compare(const void *pa, const void *pb, size_t col, void *ctx)
-{
-	const struct counters_row *a = pa, *b = pb;
-	double x = 0, y = 0;
-
-	switch ((enum cnt_col)col) {
-	case COL_EVENT: {
-		int c = strcmp(a->event, b->event);
-
-		return c != 0 ? c : cnt_natural(a, b);
-	}
-	case COL_VALUE:
-		x = cnt_key(a, a->value), y = cnt_key(b, b->value);
-		break;
-	case COL_RATE:
-		x = cnt_key(a, a->rate), y = cnt_key(b, b->rate);
-		break;
-	case COL_TOTAL:
-		x = cnt_key(a, a->total), y = cnt_key(b, b->total);
-		break;
-	case COL_SHARE:
-		x = cnt_key(a, a->share), y = cnt_key(b, b->share);
-		break;
-	case COL_CHANGE:
-		x = cnt_change_key(ctx, a), y = cnt_change_key(ctx, b);
-		break;
-	default:
-		return cnt_natural(a, b);
-	}
-	if (x != y)
-		return CMP3(x, y);
-	return cnt_natural(a, b);
-}
-
-/* Identity across refreshes: scope key and event (names are interned). */
-static uintptr_t
-cnt_row_id(const void *row, void *ctx)
-{
-	const struct counters_row *r = row;
-
-	(void)ctx;
-	return (uintptr_t)hash_u64((uint64_t)(uintptr_t)r->event ^
-	                           ((uint64_t)r->kind << 60 | (uint64_t)(uint32_t)r->cpu << 32 |
-	                            (uint32_t)r->pid | (uint64_t)r->metric << 59));
-}
-
-/* Filter and search over scope and event. */
-static bool
-cnt_match(const void *row, const char *text, void *ctx)
-{
-	const struct counters_row *r = row;
-	char scope[96];
-
-	(void)ctx;
-	report_counters_scope(r, scope, sizeof scope);
-	return strcasestr(scope, text) != NULL || strcasestr(r->event, text) != NULL;
-}
-
-/* Dim what cannot be counted. */
-static attr_t
-cnt_cell_attr(const void *row, size_t col, const struct theme *th, void *ctx)
-{
-	const struct counters_row *r = row;
-
-	(void)ctx;
-	if (!r->supported && (col == COL_VALUE || col == COL_NOTE))
-		return th->attr[TH_DIM];
-	if (col == COL_HIST)
-		return th->attr[TH_BAR];
-	return 0;
-}
-
-static const struct table_ops cnt_table_ops = {
-    .cell = cnt_cell,
-    .compare = cnt_compare,
-    .row_id = cnt_row_id,
-    .match = cnt_match,
-    .cell_attr = cnt_cell_attr,
-};
+#include "ui/pane-counters-impl.h"
 
 /* Create the pane. */
 static void *
@@ -365,11 +51,24 @@ cnt_free(void *pp)
 	free(p);
 }
 
+/* The scope shown: the counters' in use, or a replay's (the first its
+ * frame took). */
+static enum counters_scope
+cnt_scope(const struct tui *t)
+{
+	if (t->counters != NULL)
+		return counters_scope(t->counters);
+	for (int s = 0; t->frame != NULL && s < COUNTERS_NSCOPES; s++)
+		if (t->frame->counters.taken & (1u << s))
+			return (enum counters_scope)s;
+	return COUNTERS_TOTAL;
+}
+
 /* The list of the scope in use: the grid for processes. */
 static struct listpane *
 cnt_active(struct cnt *p, const struct tui *t)
 {
-	if (t->counters != NULL && counters_scope(t->counters) == COUNTERS_PROCESS)
+	if ((t->counters != NULL || t->replay) && cnt_scope(t) == COUNTERS_PROCESS)
 		return &p->grid.list;
 	return &p->list;
 }
@@ -382,10 +81,10 @@ cnt_update(void *pp, struct tui *t, const struct frame *f)
 	const struct counters_snapshot *snap;
 	enum counters_scope s;
 
-	if (t->counters == NULL)
+	if (t->counters == NULL && !t->replay)
 		return;
 	p->cols[COL_CHANGE].hidden = t->base == NULL;
-	s = counters_scope(t->counters);
+	s = cnt_scope(t);
 	if (!(f->counters.taken & (1u << s)))
 		return; /* taken before the scope changed: the next frame has it */
 	snap = &f->counters.scopes[s];
@@ -408,7 +107,7 @@ static bool
 cnt_title(struct cnt *p, struct tui *t, char *line, size_t len)
 {
 	const char *notice = t->frame->counters.notice;
-	enum counters_scope s = counters_scope(t->counters);
+	enum counters_scope s = cnt_scope(t);
 	const struct counters_row *sel = NULL;
 	char *reason = NULL, zoom[64] = "", more[48] = "";
 
@@ -421,8 +120,9 @@ cnt_title(struct cnt *p, struct tui *t, char *line, size_t len)
 		         p->grid.zoom_pid);
 	if (s == COUNTERS_PROCESS && p->grid.left_out > 0)
 		snprintf(more, sizeof more, ", %zu more events not shown", p->grid.left_out);
-	snprintf(line, len, "Scope: %s (s switches)%s%s%s%s", counters_scope_name(s), zoom, more,
-	         notice ? "  " : "", notice ? notice : "");
+	snprintf(line, len, "Scope: %s (%s)%s%s%s%s", counters_scope_name(s),
+	         t->replay ? "as recorded" : "s switches", zoom, more, notice ? "  " : "",
+	         notice ? notice : "");
 	free(reason);
 	return notice != NULL;
 }
@@ -435,8 +135,9 @@ cnt_empty(struct cnt *p, struct tui *t, const struct table *tab)
 		return "No rows match the filter (Esc clears it)";
 	if (t->refreshes == 0)
 		return "Counting... (values after one refresh)";
-	if (counters_scope(t->counters) != COUNTERS_PROCESS)
-		return "Nothing counted: add an event with a";
+	if (cnt_scope(t) != COUNTERS_PROCESS)
+		return t->replay ? "Nothing counted in this interval of the recording"
+		                 : "Nothing counted: add an event with a";
 	if (p->grid.zoom_pid != 0)
 		return "The zoomed process is not counted (yet, or it is not the target's)";
 	return "No processes counted in this interval";
@@ -452,10 +153,15 @@ cnt_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 
 	if (h < 2)
 		return;
-	if (t->counters == NULL) {
+	if (t->counters == NULL && !t->replay) {
 		listpane_message(win, y + h / 2, x, w,
 		                 t->counters_error ? t->counters_error
 		                                   : "Counters are not available",
+		                 &t->theme);
+		return;
+	}
+	if (t->replay && (t->frame == NULL || !t->frame->has_counters)) {
+		listpane_message(win, y + h / 2, x, w, "The recording holds no counters",
 		                 &t->theme);
 		return;
 	}
@@ -595,7 +301,7 @@ cnt_row_menu(struct cnt *p, struct tui *t)
 {
 	listpane_menu_opened(cnt_active(p, t));
 	menu_open(&t->menu, "Counters");
-	if (counters_scope(t->counters) == COUNTERS_PROCESS)
+	if (cnt_scope(t) == COUNTERS_PROCESS)
 		cnt_grid_menu(p, t);
 	else
 		cnt_list_menu(p, t);
@@ -610,7 +316,7 @@ cnt_remove_selected(struct cnt *p, struct tui *t)
 {
 	const struct counters_row *r;
 
-	if (counters_scope(t->counters) == COUNTERS_PROCESS) {
+	if (cnt_scope(t) == COUNTERS_PROCESS) {
 		const struct cntgrid_row *gr = cntgrid_selected(&p->grid);
 		size_t col = p->grid.list.table.sort_col;
 
@@ -637,8 +343,10 @@ cnt_action(void *pp, struct tui *t, enum action a)
 	struct cnt *p = pp;
 	int r;
 
-	if (t->counters == NULL)
+	if (t->counters == NULL && !t->replay)
 		return REACT_IGNORED;
+	if (t->counters == NULL && a == ACT_ENTER)
+		return REACT_HANDLED; /* its menu changes what is counted */
 	switch (a) {
 	case ACT_COUNTERS_SCOPE:
 		return cnt_next_scope(t);
@@ -651,8 +359,7 @@ cnt_action(void *pp, struct tui *t, enum action a)
 	case ACT_BACK:
 	case ACT_CLOSE:
 		r = listpane_action(cnt_active(p, t), t, a);
-		if (r != REACT_IGNORED || p->grid.zoom_pid == 0 ||
-		    counters_scope(t->counters) != COUNTERS_PROCESS)
+		if (r != REACT_IGNORED || p->grid.zoom_pid == 0 || cnt_scope(t) != COUNTERS_PROCESS)
 			return r;
 		return cnt_zoom(p, t, 0);
 	default:

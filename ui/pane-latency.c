@@ -354,6 +354,8 @@ lat_show(void *pp, struct tui *t, bool shown)
 {
 	struct latpane *p = pp;
 
+	if (t->replay) /* nothing to open: the recording's rows */
+		return;
 	if (shown && !p->opened) {
 		latpane_open(p, t, NULL, NULL);
 		return;
@@ -457,7 +459,10 @@ lat_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 		return;
 	}
 	if (fl == NULL) {
-		listpane_message(win, y + h / 2, x, w, "Timing... (rows after the next refresh)",
+		listpane_message(win, y + h / 2, x, w,
+		                 t->replay ? "The recording holds no latency rows (record them "
+		                             "with --latency-kinds or --latency)"
+		                           : "Timing... (rows after the next refresh)",
 		                 &t->theme);
 		return;
 	}

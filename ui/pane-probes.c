@@ -305,9 +305,10 @@ probes_update(void *pp, struct tui *t, const struct frame *f)
 {
 	struct probes_pane *p = pp;
 
-	if (t->probes == NULL)
+	if (t->probes == NULL && !t->replay)
 		return;
-	probes_sync_traces(t, f);
+	if (t->probes != NULL)
+		probes_sync_traces(t, f);
 	p->snap = &f->probes;
 	if (p->cap < p->snap->n) {
 		p->cap = p->snap->n;
@@ -332,14 +333,21 @@ probes_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 
 	if (h < 2)
 		return;
-	if (t->probes == NULL) {
-		listpane_message(win, y + h / 2, x, w, "Probes are not available", &t->theme);
+	if (t->probes == NULL && !(t->replay && p->snap != NULL)) {
+		listpane_message(win, y + h / 2, x, w,
+		                 t->replay ? "The recording holds no probes"
+		                           : "Probes are not available",
+		                 &t->theme);
 		return;
 	}
-	snprintf(line, sizeof line,
-	         "group %s: a inserts a probe, Space turns one on or off, "
-	         "Delete removes it%s%s",
-	         probes_group(t->probes), notice ? "  " : "", notice ? notice : "");
+	if (t->probes == NULL)
+		snprintf(line, sizeof line, "the probes as recorded, with their hits%s%s",
+		         notice ? "  " : "", notice ? notice : "");
+	else
+		snprintf(line, sizeof line,
+		         "group %s: a inserts a probe, Space turns one on or off, "
+		         "Delete removes it%s%s",
+		         probes_group(t->probes), notice ? "  " : "", notice ? notice : "");
 	wattrset(win, notice ? t->theme.attr[TH_HEADER_WARN] : t->theme.attr[TH_DIM]);
 	mvwaddnstr(win, y, x, line, w);
 	wattrset(win, A_NORMAL);

@@ -460,7 +460,7 @@ procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 
 	if (h < 2)
 		return;
-	if (t->system == NULL) {
+	if (t->system == NULL && !t->replay) {
 		listpane_message(win, y + h / 2, x, w, "The system source is not running",
 		                 &t->theme);
 		return;
@@ -473,7 +473,11 @@ procs_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	}
 	if (fs == NULL || !fs->procs_on) {
 		listpane_message(win, y + h / 2, x, w,
-		                 "Reading the processes... (rows after the next refresh)",
+		                 t->replay
+		                     ? "The recording holds no process table (it is read "
+		                       "while the Processes pane is shown, or with --view "
+		                       "system)"
+		                     : "Reading the processes... (rows after the next refresh)",
 		                 &t->theme);
 		return;
 	}

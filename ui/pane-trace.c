@@ -607,7 +607,7 @@ trace_stop_selected(struct trace *p, struct tui *t)
 {
 	const char *name = trace_selected_event(p);
 
-	if (name == NULL || !engine_trace_enabled(t->engine, name))
+	if (name == NULL || t->engine == NULL || !engine_trace_enabled(t->engine, name))
 		tui_status(t, false, "select a row of a tracepoint that is on");
 	else
 		trace_set(t, name, false);
@@ -635,7 +635,8 @@ trace_row_menu(struct trace *p, struct tui *t)
 	menu_add(&t->menu, MENU_SHOW_ALL, p->only.pid == 0 && p->only.event == NULL,
 	         "Show every event");
 	if (event != NULL)
-		menu_add(&t->menu, MENU_STOP_EVENT, !engine_trace_enabled(t->engine, event),
+		menu_add(&t->menu, MENU_STOP_EVENT,
+		         t->engine == NULL || !engine_trace_enabled(t->engine, event),
 		         "Stop tracing %s", event);
 	return REACT_HANDLED | REACT_REDRAW;
 }
@@ -645,8 +646,11 @@ static int
 trace_action(void *pp, struct tui *t, enum action a)
 {
 	struct trace *p = pp;
-	struct stream *s = engine_stream(t->engine);
+	struct stream *s = t->engine != NULL ? engine_stream(t->engine) : NULL;
 
+	if (s == NULL && (a == ACT_ADD || a == ACT_REMOVE || a == ACT_PAUSE || a == ACT_FTRACE ||
+	                  a == ACT_KFILTER))
+		return REACT_HANDLED; /* a replay: nothing live to change */
 	switch (a) {
 	case ACT_ADD:
 		return trace_pick(p, t);

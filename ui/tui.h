@@ -109,6 +109,7 @@ struct tui {
 	double delay; /* seconds between refreshes */
 	bool zero;    /* zero counts each refresh instead of decay */
 	bool frozen;  /* the display keeps its snapshot */
+	bool replay;  /* -r FILE: what the panes show is a recording's (read-only) */
 	bool mouse;
 	bool no_meters;             /* the header meters are hidden (m) */
 	size_t event;               /* event shown (index into the frame's) */

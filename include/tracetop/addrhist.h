@@ -163,6 +163,11 @@ struct addrhist_copy {
  * ah is NULL). */
 void addrhist_copy_wanted(const struct addrhist *ah, struct addrhist_copy *c);
 
+/* Append to c copies of ah's n hottest functions whose instructions are
+ * counted (those not in c already), the whole function's each (a
+ * recording writes what Annotate needs of them). */
+void addrhist_copy_hot(const struct addrhist *ah, size_t n, struct addrhist_copy *c);
+
 /* The copy of (dso, sym) in c, or NULL. */
 const struct addrhist_sym *addrhist_copy_find(const struct addrhist_copy *c, const struct dso *dso,
                                               const struct sym *sym);

@@ -60,6 +60,7 @@ struct annotation {
 	char notice[256];      /* why not ("no debug info for libc.so.6:
 	                        * disassembly only"), or "" */
 	const char *code_from; /* the file the bytes were read from */
+	unsigned char *code;   /* the size bytes disassembled (a recording writes them) */
 	struct annotate_line *lines;
 	size_t nlines;
 	size_t ninsns;
@@ -81,6 +82,40 @@ struct annotation {
 	size_t nstrings;
 };
 
+/* A source line of a function as a recording holds it. */
+struct annotate_srcline {
+	uint64_t addr;    /* the instruction it stands above */
+	const char *file; /* as the debug info names it */
+	int lineno;
+	const char *text; /* "file.c:LINE text", raw */
+};
+
+/* A function's code and source lines as a recording holds them. */
+struct annotate_code {
+	uint64_t start, size;
+	const unsigned char *bytes; /* size of them; NULL: not recorded (why says why) */
+	const char *why;
+	bool truncated, debug, kernel;
+	const char *notice;                   /* the live annotation's, or NULL */
+	const char *code_from;                /* the file the live run read */
+	const struct annotate_srcline *lines; /* by address */
+	size_t nlines;
+};
+
+/* Where the code of a replay's stand-in functions comes from (the
+ * recording): the recorded code of (dso, sym), or NULL; the recorded
+ * function of dso that holds addr (a call's target), or NULL. */
+struct annotate_source {
+	const struct annotate_code *(*code)(void *arg, const struct dso *dso,
+	                                    const struct sym *sym);
+	const struct sym *(*find)(void *arg, const struct dso *dso, uint64_t addr);
+	void *arg;
+};
+
+/* Annotate stand-in DSOs' functions from src from now on (NULL: none;
+ * a replay's decoder sets it). */
+void annotate_set_source(const struct annotate_source *src);
+
 /* Disassemble sym of dso (a hist entry's dso and sym; kernel for kernel
  * code) with source lines when there is debug info. The samples are kept
  * per real function: an inlined entry's symbol (key.inlined) has none.
@@ -88,7 +123,9 @@ struct annotation {
  * anonymous), unreadable or changed file, no /proc/kcore and no vmlinux
  * for kernel code. No samples yet: call annotate_update. symbol, dso_name
  * and the dso and sym pointers stay valid as long as the DSO cache (the
- * engine's run); everything else belongs to the annotation. */
+ * engine's run); everything else belongs to the annotation. A replay's
+ * stand-in function is annotated from what the recording holds (see
+ * annotate_set_source), no file being read. */
 struct annotation *annotate_new(struct dso *dso, const struct sym *sym, bool kernel,
                                 struct tt_err *err);
 

@@ -246,4 +246,10 @@ void engine_addrhist_want(struct engine *e, const struct dso *dso, const struct 
  * mask counted apart too. */
 void engine_addrhist_want_name(struct engine *e, const char *name, unsigned mask);
 
+/* Frames get the per-instruction samples of the n hottest functions too
+ * (at most the ones kept: a recording writes what Annotate needs of
+ * them); how many. */
+void engine_copy_hot(struct engine *e, size_t n);
+size_t engine_hot_copies(const struct engine *e);
+
 #endif

@@ -52,6 +52,10 @@ size_t history_len(const struct history *h);
 const struct history_info *history_info(const struct history *h, size_t i);
 long history_find(const struct history *h, uint64_t seq);
 
+/* Intervals dropped to stay under the memory bound (not those past the
+ * window's seconds). */
+size_t history_dropped(const struct history *h);
+
 /* The interval with the most samples per second (0 when empty). */
 size_t history_spike(const struct history *h);
 

@@ -117,4 +117,7 @@ void options_usage(FILE *out);
 /* Every long option name, NULL-terminated (for the man page test). */
 const char *const *options_long_names(void);
 
+/* A view's name, as --view takes it ("top", "counters", ...). */
+const char *options_view_name(enum options_view v);
+
 #endif

@@ -16,7 +16,7 @@
 #include "tracetop/util.h"
 
 /* The format version this tracetop writes and the newest it reads. */
-#define RECFILE_VERSION 1
+#define RECFILE_VERSION 2
 /* The file's first 8 bytes and every chunk's first 4. */
 #define RECFILE_MAGIC "TTREC\r\n\x1a"
 #define RECFILE_MAGIC_LEN 8
@@ -41,6 +41,7 @@ struct recfile_header {
 	double cg_min_percent; /* call graph branches under this fold into [other] */
 	char **events;         /* as asked for (-e) */
 	size_t nevents;
+	uint32_t view; /* the view the run showed (enum options_view; version 2) */
 };
 
 void recfile_header_free(struct recfile_header *h);

@@ -36,6 +36,14 @@ int replay_rec_close(struct replay_rec *r, struct tt_err *err);
 
 /* ---- replay ---- */
 
+/* A replay's history holds the whole recording, up to a memory bound of
+ * its own (what it drops past it is said). */
+#define REPLAY_HISTORY_SECS 1e12
+#define REPLAY_HISTORY_BYTES ((size_t)4 << 30)
+
+/* That bound, or $TRACETOP_REPLAY_BYTES when set (tests: a small one). */
+size_t replay_history_bytes(void);
+
 struct replay;
 
 /* Read the recording at path: NULL with err when it is not one this
@@ -49,6 +57,10 @@ const struct recfile_header *replay_header(const struct replay *r);
  * cut or damaged chunk: "" when it does not). */
 size_t replay_intervals(const struct replay *r);
 const char *replay_stop(const struct replay *r);
+
+/* What its intervals hold: RECFRAME_* bits (the profile, counters,
+ * probes, latency, system, trace, code). */
+unsigned replay_parts(const struct replay *r);
 
 /* The options of the recorded run, for the front ends: its events, rate
  * and call stacks into o (the session's other options stay the user's). */

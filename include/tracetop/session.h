@@ -64,6 +64,7 @@ struct session_opts {
 	unsigned group; /* HIST_GROUP_* the frame rows are merged by; 0: one per process */
 	unsigned counters_scopes; /* scopes to snapshot (bits); 0: the current one */
 	double history;           /* seconds of intervals kept (history.h); 0: none */
+	size_t history_bytes;     /* the memory they may take; 0: HISTORY_MAX_BYTES */
 	/* a replay: once a source has finished nothing new comes, so no
 	 * refresh follows the one that saw it finish */
 	bool idle_when_finished;

@@ -36,6 +36,14 @@ void stream_free(struct stream *s);
 int stream_add_format(struct stream *s, const char *sys, const char *text, size_t len,
                       struct tt_err *err);
 
+/* The format text event ev was parsed from (len bytes, NUL-ended) and
+ * the system given with it, or NULL past the events (a recording writes
+ * it, so a replay decodes the payloads as the live run did). */
+const char *stream_event_format(const struct stream *s, int ev, const char **sys, size_t *len);
+
+/* Whether event ev prints a field as a kernel symbol (%ps). */
+bool stream_event_symbolic(const struct stream *s, int ev);
+
 /* Parse events/header_page, needed to read the function tracer's
  * buffers. 0, or -1 with err. */
 int stream_add_header_page(struct stream *s, const char *text, size_t len, struct tt_err *err);

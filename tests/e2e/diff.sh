@@ -2,7 +2,9 @@
 # Diff: a baseline of the split workload's 50/30/20 mix, then the same
 # program with 20/30/50 (SPLIT_MIX=2:3:5) profiled with --baseline shows
 # Δ -30 / 0 / +30 points within 3; --diff A B of the two reports says the
-# same as text and JSON; a mix without split_alpha marks it gone, and new
+# same as text and JSON, and so does --diff of the two runs' recordings,
+# and of two ranges (in intervals, in seconds) of one recording across a
+# change of mix; a mix without split_alpha marks it gone, and new
 # the other way round; counters carry their change of rate; bad baselines
 # are refused with a reason.
 . "$(dirname "$0")/lib.sh"
@@ -62,9 +64,9 @@ sys.exit(bad)
 PY
 }
 
-profile base 5:3:2
+profile base 5:3:2 -w "$TT_TMP/base.ttr"
 ok $? "baseline run (50/30/20) exits 0" || diag "$(cat "$TT_TMP/base.err")"
-profile cur 2:3:5 --baseline "$TT_TMP/base.json" -s delta
+profile cur 2:3:5 --baseline "$TT_TMP/base.json" -s delta -w "$TT_TMP/cur.ttr"
 ok $? "-b --baseline run (20/30/50) exits 0" || diag "$(cat "$TT_TMP/cur.err")"
 res=$(deltas "$TT_TMP/cur.json")
 near "$res" split_alpha=same:-30 split_beta=same:0 split_gamma=same:30
@@ -108,6 +110,49 @@ like "$(cat "$TT_TMP/d.txt")" "^ +\+[23][0-9]\.[0-9]+ +x[23]\.[0-9]+ .* same +di
 	"--diff text: split_gamma +30 points, x2.5"
 like "$(cat "$TT_TMP/d.txt")" "^ +-[23][0-9]\.[0-9]+ +x0\.[0-9]+ .* same +diffsplit +diffsplit +split_alpha" \
 	"--diff text: split_alpha -30 points"
+
+# the same two runs compared as their recordings (-w)
+"$TRACETOP" --diff "$TT_TMP/base.ttr" "$TT_TMP/cur.ttr" --format json >"$TT_TMP/dr.json" \
+	2>"$TT_TMP/dr.err"
+ok $? "--diff of two recordings exits 0" || diag "$(cat "$TT_TMP/dr.err")"
+res=$(deltas "$TT_TMP/dr.json")
+near "$res" split_alpha=same:-30 split_beta=same:0 split_gamma=same:30
+ok $? "--diff of two recordings: -30 / 0 / +30 within 3"
+diag "$res"
+"$TRACETOP" --diff "$TT_TMP/base.ttr" "$TT_TMP/cur.ttr" >"$TT_TMP/dr.txt" 2>&1
+like "$(cat "$TT_TMP/dr.txt")" "^diff: .*base\.ttr -> .*cur\.ttr" "--diff of recordings, text: names them"
+like "$(cat "$TT_TMP/dr.txt")" "^ +\+[23][0-9]\.[0-9]+ +x[23]\.[0-9]+ .* same +diffsplit +diffsplit +split_gamma" \
+	"--diff of recordings, text: split_gamma +30 points, x2.5"
+"$TRACETOP" --diff "$TT_TMP/base.json" "$TT_TMP/cur.ttr" --format json >"$TT_TMP/dm.json" 2>&1
+res=$(deltas "$TT_TMP/dm.json")
+near "$res" split_alpha=same:-30 split_beta=same:0 split_gamma=same:30
+ok $? "--diff of a report and a recording: -30 / 0 / +30 within 3"
+
+# two ranges of one recording whose workload changes its mix after 4 s
+"$TRACETOP" -b -d 1 -n 8 -w "$TT_TMP/sw.ttr" -- sh -c \
+	"SPLIT_MIX=5:3:2 '$TT_TMP/diffsplit' 4; SPLIT_MIX=2:3:5 '$TT_TMP/diffsplit' 5" \
+	>/dev/null 2>"$TT_TMP/sw.err"
+ok $? "a recording across the change of mix" || diag "$(cat "$TT_TMP/sw.err")"
+for ranges in "#1..#3 #6..#8" "0..3.5 5.5.."; do
+	set -- $ranges
+	"$TRACETOP" --diff "$TT_TMP/sw.ttr@$1" "$TT_TMP/sw.ttr@$2" --format json >"$TT_TMP/rg.json" \
+		2>"$TT_TMP/rg.err"
+	ok $? "--diff of ranges sw.ttr@$1 and @$2 exits 0" || diag "$(cat "$TT_TMP/rg.err")"
+	res=$(deltas "$TT_TMP/rg.json")
+	near "$res" split_alpha=same:-30 split_beta=same:0 split_gamma=same:30
+	ok $? "--diff of ranges @$1 -> @$2: -30 / 0 / +30 within 3"
+	diag "$res"
+done
+like "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["base"])' "$TT_TMP/rg.json")" \
+	'sw\.ttr@0\.\.3\.5$' "--diff JSON names the range"
+"$TRACETOP" --diff "$TT_TMP/sw.ttr@#1..#3" "$TT_TMP/sw.ttr@#30..#40" >/dev/null 2>"$TT_TMP/far.err"
+is $? 1 "--diff of a range past the recording's end exits 1"
+like "$(cat "$TT_TMP/far.err")" 'no interval in that range \(it has 8 intervals, #1\.\.#8' \
+	"it says which intervals there are"
+"$TRACETOP" --diff "$TT_TMP/sw.ttr@3..1" "$TT_TMP/sw.ttr" >/dev/null 2>"$TT_TMP/bad.err"
+is $? 1 "--diff of a backward range exits 1"
+like "$(cat "$TT_TMP/bad.err")" "'3\.\.1' is not a range of a recording: give START\.\.END" \
+	"it says how to write one"
 
 # a mix without split_alpha: gone against the baseline, new the other way
 profile noalpha 0:1:1 --baseline "$TT_TMP/base.json"

@@ -1,10 +1,13 @@
 #!/bin/bash
 # --format pprof checked by an independent decoder (pprof-format from the
-# npm registry, run with node): a known call graph's profile has the same
-# per-function totals as its folded stacks, exactly; a live profile of the
-# split workload (50/30/20) has that split, with and without stacks, as
-# the folded stacks of a run of the same length do; the workload's mapping
-# carries its build-id.
+# npm registry, run with node; scripts/check installs it into the build
+# tree): a known call graph's profile has the same per-function totals as
+# its folded stacks, exactly; a live profile of the split workload
+# (50/30/20) has that split, with and without stacks, as the folded
+# stacks of a run of the same length do; the workload's mapping carries
+# its build-id; a recording's pprof has exactly the totals of tracetop's
+# own reports of that recording (rows without stacks; folded stacks,
+# per stack and per leaf, with -g).
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
@@ -12,15 +15,24 @@ need_tool node nodejs
 need_tool npm npm
 need_tool python3 python3
 
-if ! (cd "$TT_TMP" && timeout 180 npm install --no-audit --no-fund --silent pprof-format \
-	>"$TT_TMP/npm.log" 2>&1) || [ ! -d "$TT_TMP/node_modules/pprof-format" ]; then
-	diag "$(tail -n 5 "$TT_TMP/npm.log")"
-	# e.g. SELF_SIGNED_CERT_IN_CHAIN: a network whose TLS proxy this root's
-	# CA store does not trust
-	why=$(grep -oE 'code [A-Z_]+|E[A-Z_]{4,}' "$TT_TMP/npm.log" | head -n 1)
-	tap_skip_all "npm could not install pprof-format from the registry${why:+ ($why)}"
+# scripts/check installs the decoder into the build tree; else this run
+# installs it (and under scripts/check or CI a missing one is a failure)
+NODE_DIR="$TT_BUILDDIR/tests/npm/node_modules"
+if [ ! -d "$NODE_DIR/pprof-format" ]; then
+	NODE_DIR="$TT_TMP/node_modules"
+	if ! (cd "$TT_TMP" && timeout 180 npm install --no-audit --no-fund --silent pprof-format \
+		>"$TT_TMP/npm.log" 2>&1) || [ ! -d "$NODE_DIR/pprof-format" ]; then
+		diag "$(tail -n 5 "$TT_TMP/npm.log")"
+		# e.g. SELF_SIGNED_CERT_IN_CHAIN: a network whose TLS proxy this
+		# root's CA store does not trust
+		why=$(grep -oE 'code [A-Z_]+|E[A-Z_]{4,}' "$TT_TMP/npm.log" | head -n 1)
+		if [ -n "${TT_STRICT_TOOLS:-}" ] || [ -n "${CI:-}" ]; then
+			bail_out "npm could not install pprof-format${why:+ ($why)}, though scripts/check installs it"
+		fi
+		tap_skip_all "npm could not install pprof-format from the registry${why:+ ($why)}"
+	fi
 fi
-DECODE="node $TT_SRCDIR/tests/e2e/pprof-decode.cjs $TT_TMP/node_modules"
+DECODE="node $TT_SRCDIR/tests/e2e/pprof-decode.cjs $NODE_DIR"
 
 # compare PPROF_JSON FOLDED: per leaf function totals equal (the folded
 # names have ';' as ':'), and the totals.
@@ -126,6 +138,69 @@ $DECODE "$TT_TMP/flat.pb.gz" >"$TT_TMP/flat.json" 2>"$TT_TMP/flat.err"
 ok $? "pprof-format decodes the profile without stacks" || diag "$(cat "$TT_TMP/flat.err")"
 res=$(shares "$TT_TMP/flat.json" $EXPECT 2>&1)
 ok $? "pprof without stacks: the split within 5 points"
+diag "$res"
+
+# a recording: its pprof (every interval's own samples added up) has
+# exactly tracetop's own totals for the same run. Without stacks, per
+# function, those of the replay's rows with -z (each interval's own
+# counts) summed over its intervals; with -g, per stack and per leaf,
+# those of the replay's folded stacks with -z summed, and the same total
+# samples as its JSON reports'.
+"$TRACETOP" -b -d 1 -n 4 -w "$TT_TMP/flat.ttr" -- "$SPLIT" 5 >/dev/null 2>"$TT_TMP/fr.err"
+ok $? "a recording without stacks is made" || diag "$(cat "$TT_TMP/fr.err")"
+"$TRACETOP" -b -g -d 1 -n 4 -w "$TT_TMP/g.ttr" -- "$SPLIT" 5 >/dev/null 2>"$TT_TMP/gr.err"
+ok $? "a recording with -g is made" || diag "$(cat "$TT_TMP/gr.err")"
+for r in flat g; do
+	"$TRACETOP" -r "$TT_TMP/$r.ttr" -b --format pprof -o "$TT_TMP/$r.rec.pb.gz" 2>/dev/null &&
+		$DECODE "$TT_TMP/$r.rec.pb.gz" >"$TT_TMP/$r.rec.json" 2>"$TT_TMP/$r.rec.err"
+	ok $? "pprof-format decodes the pprof of the $r recording" || diag "$(cat "$TT_TMP/$r.rec.err")"
+	"$TRACETOP" -r "$TT_TMP/$r.ttr" -b -z --format json >"$TT_TMP/$r.rep.json" 2>/dev/null
+done
+"$TRACETOP" -r "$TT_TMP/g.ttr" -b -z --format folded >"$TT_TMP/g.rep.folded" 2>/dev/null
+res=$(python3 - "$TT_TMP/flat.rec.json" "$TT_TMP/flat.rep.json" <<'PY'
+import json, sys
+p = json.loads(open(sys.argv[1]).read())
+rows, total = {}, 0
+for o in (json.loads(l) for l in open(sys.argv[2]) if l.strip()):
+    if o.get("view") != "top":
+        continue
+    total += o["samples"]
+    for r in o["rows"]:
+        rows[r["symbol"]] = rows.get(r["symbol"], 0) + r["samples"]
+print("total: pprof %d, tracetop %d; %d functions" % (p["total"], total, len(rows)))
+diff = [(k, rows.get(k), p["functions"].get(k)) for k in set(rows) | set(p["functions"])
+        if rows.get(k) != p["functions"].get(k)]
+print("differ:", diff[:5])
+sys.exit(0 if not diff and p["total"] == total and total > 0 else 1)
+PY
+)
+ok $? "recording without stacks: pprof's per-function totals are the replay's rows', exactly"
+diag "$res"
+res=$(python3 - "$TT_TMP/g.rec.json" "$TT_TMP/g.rep.folded" "$TT_TMP/g.rep.json" <<'PY'
+import json, sys
+p = json.loads(open(sys.argv[1]).read())
+stacks, leaves = {}, {}
+for line in open(sys.argv[2]):
+    if not line.strip():
+        continue
+    stack, n = line.rstrip("\n").rsplit(" ", 1)
+    frames = stack.split(";")[1:]  # the command first, as flamegraph.pl wants
+    key = ";".join(frames)
+    stacks[key] = stacks.get(key, 0) + int(n)
+    leaves[frames[-1]] = leaves.get(frames[-1], 0) + int(n)
+total = sum(o["samples"] for o in (json.loads(l) for l in open(sys.argv[3]) if l.strip())
+            if o.get("view") == "top")
+pl = {k.replace(";", ":"): v for k, v in p["functions"].items()}
+ps = {k: v for k, v in p["stacks"].items()}
+print("total: pprof %d, folded %d, JSON %d; %d stacks" % (p["total"], sum(stacks.values()), total, len(stacks)))
+bad = pl != leaves or ps != stacks or not (p["total"] == sum(stacks.values()) == total > 0)
+if bad:
+    print("leaves:", [(k, leaves.get(k), pl.get(k)) for k in set(leaves) | set(pl) if leaves.get(k) != pl.get(k)][:5])
+    print("stacks:", [(k, stacks.get(k), ps.get(k)) for k in set(stacks) | set(ps) if stacks.get(k) != ps.get(k)][:3])
+sys.exit(1 if bad else 0)
+PY
+)
+ok $? "recording with -g: pprof's stacks and leaves are the replay's folded stacks', its total the JSON's, exactly"
 diag "$res"
 
 # bad uses say what to do

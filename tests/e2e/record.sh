@@ -4,11 +4,13 @@
 # -g, counters asked for and a tracepoint streamed, recorded while the
 # live batch JSON is written; the replay's batch JSON has the same
 # intervals with the same rows and shares, and the symbol names although
-# the binary is gone; folded stacks and pprof come from the recording; the
-# screen replays it in tmux (Top and Flame, the timeline, the status line
-# saying it is a replay); a copy cut at a random byte replays up to its
-# last whole interval and says so; a file of a newer format, garbage, a
-# directory and a missing file are refused with a clear error.
+# the binary is gone; folded stacks and pprof come from the recording;
+# --annotate annotates from the recorded code; the screen replays it in
+# tmux (Top, the timeline, the status line saying it is a replay; every
+# pane: tui-record.sh, every view: record-views.sh); a copy cut at a
+# random byte replays up to its last whole interval and says so; a file
+# of a newer format, garbage, a directory and a missing file are refused
+# with a clear error, and a view the recording has no part for.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/split"
 need_root_perf
@@ -92,6 +94,7 @@ fi
 is "$(grep -c '"view":"top"' "$TT_TMP/three.json")" 3 "-n 3 replays the first 3 intervals"
 
 # the screen: Top with the workload's rows, the timeline, the status line
+# (every pane: tests/e2e/tui-record.sh)
 tui_start rep 130 30 -r "$REC"
 tmux_wait_text rep 15 'recsplit .*split_alpha'
 ok $? "the screen replays the Top pane's rows"
@@ -102,8 +105,8 @@ tmux_keys rep ','
 tmux_wait_text rep 5 'HISTORY -'
 ok $? "',' steps back into the recorded intervals"
 tmux_keys rep Tab
-tmux_wait_text rep 5 '^Flame graph'
-ok $? "Tab shows the Flame pane"
+tmux_wait_text rep 5 '^Scope: total \(as recorded\)'
+ok $? "Tab shows the Counters pane, as recorded"
 tmux_keys rep q
 wait_for 5 tmux_exited rep >/dev/null
 like "$(tmux_capture rep)" 'exit=0' "q quits the replay with status 0"
@@ -163,6 +166,17 @@ ok $? "a recording killed with SIGKILL replays" || diag "$(cat "$TT_TMP/killed.e
 within "$(grep -c '"view":"top"' "$TT_TMP/killed.json")" 2 1000 \
 	"it replays the intervals written before the kill"
 
+# a recording longer than the replay's history may hold: what went is said
+TRACETOP_REPLAY_BYTES=20000 "$TRACETOP" -r "$REC" -b --format pprof -o /dev/null \
+	2>"$TT_TMP/drop.err"
+ok $? "a replay over its history's memory still exits 0"
+like "$(cat "$TT_TMP/drop.err")" "the replay's history holds its last [0-9]+ intervals: the oldest [1-9][0-9]* went to stay under 19 KiB" \
+	"it says how many of the oldest intervals its history dropped"
+TRACETOP_REPLAY_BYTES=20000 "$TRACETOP" --diff "$REC@#1..#2" "$REC" >/dev/null 2>"$TT_TMP/dropd.err"
+is $? 1 "--diff of a range the replay's history dropped exits 1"
+like "$(cat "$TT_TMP/dropd.err")" "too long to replay whole in memory: its first [0-9]+ intervals went" \
+	"it says the range is gone, and from where one may start"
+
 # refused: a newer format, garbage, a directory, a missing file
 python3 -c '
 import sys
@@ -170,7 +184,7 @@ d = bytearray(open(sys.argv[1], "rb").read()); d[8] = 99
 open(sys.argv[2], "wb").write(d)' "$REC" "$TT_TMP/newer.ttr"
 "$TRACETOP" -r "$TT_TMP/newer.ttr" -b >/dev/null 2>"$TT_TMP/newer.err"
 ok $(($? == 0)) "a newer format is refused (non-zero exit)"
-like "$(cat "$TT_TMP/newer.err")" 'format version 99; this tracetop reads version 1 and older' \
+like "$(cat "$TT_TMP/newer.err")" 'format version 99; this tracetop reads version 2 and older' \
 	"it says the file is of a newer format"
 head -c 4000 /dev/urandom >"$TT_TMP/garbage"
 "$TRACETOP" -r "$TT_TMP/garbage" -b >/dev/null 2>"$TT_TMP/garbage.err"
@@ -189,8 +203,16 @@ like "$(cat "$TT_TMP/head.err")" 'holds no whole interval|cut inside its header'
 "$TRACETOP" -r "$REC" -e cycles -b >/dev/null 2>"$TT_TMP/e.err"
 is $? 2 "-r with -e is a usage error"
 like "$(cat "$TT_TMP/e.err")" 'replays what FILE holds' "it says what -r cannot take"
-"$TRACETOP" -r "$REC" -b --annotate split_alpha >/dev/null 2>"$TT_TMP/a.err"
-is $? 2 "-r with --annotate is a usage error"
-like "$(cat "$TT_TMP/a.err")" 'does not hold yet' "it says the recording has no code to annotate"
+"$TRACETOP" -r "$REC" -b --annotate split_alpha >"$TT_TMP/a.out" 2>"$TT_TMP/a.err"
+ok $? "-r with --annotate annotates from the recorded code" || diag "$(cat "$TT_TMP/a.err")"
+like "$(cat "$TT_TMP/a.out")" '^annotate: split_alpha ' "its annotation of split_alpha, the binary gone"
+"$TRACETOP" -r "$REC" -b --annotate no_such_function >/dev/null 2>"$TT_TMP/a2.err"
+is $? 1 "-r --annotate of a function never sampled exits 1"
+"$TRACETOP" -r "$TT_TMP/folded.ttr" -b --view counters >/dev/null 2>&1
+ok $? "a batch top recording holds the counters too (-w records every pane)"
+"$TRACETOP" -r "$TT_TMP/folded.ttr" -b --view trace >/dev/null 2>"$TT_TMP/v.err"
+is $? 2 "a view whose part a recording lacks is a usage error"
+like "$(cat "$TT_TMP/v.err")" 'holds no trace events \(record them with -w beside -T\): nothing for --view trace' \
+	"it says what records that part"
 
 done_testing

@@ -185,6 +185,7 @@ test_window(void **state)
 		live_refresh(&l, h, 1.0);
 	}
 	assert_int_equal(history_len(h), 5);
+	assert_int_equal(history_dropped(h), 0);
 	assert_int_equal(history_info(h, 0)->seq, 16);
 	assert_int_equal(history_info(h, 4)->seq, 20);
 	assert_true(history_info(h, 4)->rows);
@@ -244,6 +245,10 @@ test_memory_bound(void **state)
 	assert_true(history_nstacks(h) <= 2 * (10 * PER + 2) + 4096 + PER);
 	assert_true(bytes_max <= 2 * bytes_early);
 	assert_true(history_len(small) < ROUNDS);
+	/* what the byte limit took is counted (a replay says it), what the
+	 * window's seconds took is not */
+	assert_int_equal(history_dropped(small), ROUNDS - history_len(small));
+	assert_int_equal(history_dropped(h), 0);
 	hist_free(l.hist);
 	cg_free(l.cg);
 	history_free(h);

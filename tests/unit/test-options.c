@@ -521,7 +521,7 @@ test_errors(void **state)
 	    {{"-e", ",a"}, {"-e", ",a"}},
 	    {{"-e", "a,"}, {"-e", "a,"}},
 	    {{"--view", "stat"}, {"--view expects top, counters", "latency or flame"}},
-	    {{"--diff", "a"}, {"--diff needs two reports", "--diff A B"}},
+	    {{"--diff", "a"}, {"--diff needs two things to compare", "FILE@START..END"}},
 	    {{"--diff", "a", "b", "c"}, {"two reports", "unexpected 'c'"}},
 	    {{"--diff", "a", "b", "--format", "csv"}, {"--diff prints text or json", "csv"}},
 	    {{"--baseline", "x", "--diff", "a", "b"}, {"drop --baseline"}},
