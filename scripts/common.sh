@@ -15,7 +15,9 @@ BUILD="$TOP/build"
 # the TUI tests, python3 for their checks, binutils (objdump, nm, c++filt),
 # procps (pgrep, ps), clang-format (the tree's format is checked), rustc
 # (the Rust demangling test builds a workload; g++ comes with
-# build-essential), nodejs and npm (the pprof test decodes with node), debuginfod (the server the debuginfod test runs on
+# build-essential), golang-go (go tool pprof reads the pprof test's
+# profiles), nodejs and npm (pprof-format reads them too, where the npm
+# registry is reachable), debuginfod (the server the debuginfod test runs on
 # loopback), and qemu,
 # busybox, cpio and xz for tests/vm, which boots Debian's kernel with
 # tracetop in an initramfs. Every other command
@@ -29,7 +31,7 @@ TT_PACKAGES=(
 )
 TT_TEST_PACKAGES=(
 	tmux python3 binutils procps clang-format rustc debuginfod
-	qemu-system-x86 busybox-static cpio xz-utils nodejs bpftool libcap2-bin
+	qemu-system-x86 busybox-static cpio xz-utils nodejs bpftool libcap2-bin golang-go
 )
 # npm installs the pprof test's independent decoder (pprof-format); a
 # nodejs from nodesource brings its own npm and conflicts with Debian's.

@@ -3,7 +3,7 @@
 # each for 3 s, then phase_one again. The intervals the history keeps
 # (--history-dump) show the function of their phase on top, the earlier
 # one in the interval where it ran; the window's profile (--format pprof,
-# read back by tests/e2e/pprof.sh's decoder when node is there) holds
+# read back by the pprof decoders of tests/e2e/lib.sh) holds
 # both in proportion; a short --history keeps only the last intervals.
 . "$(dirname "$0")/lib.sh"
 need_built
@@ -58,11 +58,8 @@ like "$(tail -n 2 "$TT_TMP/short.json" | head -n 1)" '"seq":8,' "the newest inte
 PHASES_COUNTS="$TT_TMP/counts" "$TRACETOP" -b -g -d 1 --format pprof -o "$TT_TMP/phases.pb.gz" \
 	-- "$PHASES" 9 2>/dev/null
 ok $? "--format pprof of the phases exits 0"
-if command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 &&
-	(cd "$TT_TMP" && timeout 180 npm install --no-audit --no-fund --silent pprof-format \
-		>/dev/null 2>&1); then
-	node "$TT_SRCDIR/tests/e2e/pprof-decode.cjs" "$TT_TMP/node_modules" "$TT_TMP/phases.pb.gz" \
-		>"$TT_TMP/phases.json"
+if [ -n "$(pprof_decoders)" ]; then
+	pprof_decode "$TT_TMP/phases.pb.gz" >"$TT_TMP/phases.json"
 	res=$(python3 - "$TT_TMP/phases.json" "$TT_TMP/counts" <<'PY'
 import json, sys
 p = json.loads(open(sys.argv[1]).read())
@@ -78,7 +75,7 @@ PY
 	ok $? "the window over both phases shows both in proportion"
 	diag "$res"
 else
-	skip "node and npm with access to the npm registry are needed to read pprof" \
+	skip "no pprof decoder (golang-go, or node and npm's pprof-format)" \
 		"the window over both phases shows both in proportion"
 fi
 

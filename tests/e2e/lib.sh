@@ -552,6 +552,39 @@ latency_notice_has() {
 	latency_notices "$1" | grep -Eq -- "$2"
 }
 
+# pprof_decoders: the independent pprof decoders this machine has, one a
+# line: go (Go's own pprof, from Debian's golang-go; scripts/check installs
+# it) and node (pprof-format from the npm registry, which scripts/check
+# installs into the build tree when the registry is reachable).
+pprof_decoders() {
+	command -v go >/dev/null 2>&1 && echo go
+	command -v node >/dev/null 2>&1 && [ -d "$TT_BUILDDIR/tests/npm/node_modules/pprof-format" ] &&
+		echo node
+	return 0
+}
+
+# pprof_decode FILE: the gzipped pprof profile FILE read by every decoder
+# pprof_decoders names, printed as one JSON object (samples per leaf
+# function and per stack, total, sample types, period, mappings); fails
+# when one cannot read it, or two read it differently.
+pprof_decode() {
+	local d n=0
+	for d in $(pprof_decoders); do
+		n=$((n + 1))
+		case $d in
+		go) python3 "$TT_SRCDIR/tests/e2e/pprof-decode-go.py" "$1" >"$TT_TMP/.pprof.$n" ;;
+		node) node "$TT_SRCDIR/tests/e2e/pprof-decode.cjs" "$TT_BUILDDIR/tests/npm/node_modules" \
+			"$1" >"$TT_TMP/.pprof.$n" ;;
+		esac || return 1
+		if [ $n -gt 1 ] && ! python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])) != json.load(open(sys.argv[2])))' \
+			"$TT_TMP/.pprof.1" "$TT_TMP/.pprof.$n"; then
+			echo "pprof_decode: $d reads $1 differently from $(pprof_decoders | head -n 1)" >&2
+			return 1
+		fi
+	done
+	[ $n -gt 0 ] && cat "$TT_TMP/.pprof.1"
+}
+
 # probes_of PID [FILE]: how many probes tracetop PID's group holds in FILE
 # (default: tracefs's uprobe_events).
 probes_of() {

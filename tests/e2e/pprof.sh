@@ -1,7 +1,8 @@
 #!/bin/bash
-# --format pprof checked by an independent decoder (pprof-format from the
-# npm registry, run with node; scripts/check installs it into the build
-# tree): a known call graph's profile has the same per-function totals as
+# --format pprof checked by independent decoders (Go's own pprof, from
+# Debian's golang-go, and pprof-format from the npm registry run with node
+# where the registry is reachable; scripts/check installs both; they must
+# agree): a known call graph's profile has the same per-function totals as
 # its folded stacks, exactly; a live profile of the split workload
 # (50/30/20) has that split, with and without stacks, as the folded
 # stacks of a run of the same length do; the workload's mapping carries
@@ -11,28 +12,19 @@
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
-need_tool node nodejs
-need_tool npm npm
 need_tool python3 python3
 
-# scripts/check installs the decoder into the build tree; else this run
-# installs it (and under scripts/check or CI a missing one is a failure)
-NODE_DIR="$TT_BUILDDIR/tests/npm/node_modules"
-if [ ! -d "$NODE_DIR/pprof-format" ]; then
-	NODE_DIR="$TT_TMP/node_modules"
-	if ! (cd "$TT_TMP" && timeout 180 npm install --no-audit --no-fund --silent pprof-format \
-		>"$TT_TMP/npm.log" 2>&1) || [ ! -d "$NODE_DIR/pprof-format" ]; then
-		diag "$(tail -n 5 "$TT_TMP/npm.log")"
-		# e.g. SELF_SIGNED_CERT_IN_CHAIN: a network whose TLS proxy this
-		# root's CA store does not trust
-		why=$(grep -oE 'code [A-Z_]+|E[A-Z_]{4,}' "$TT_TMP/npm.log" | head -n 1)
-		if [ -n "${TT_STRICT_TOOLS:-}" ] || [ -n "${CI:-}" ]; then
-			bail_out "npm could not install pprof-format${why:+ ($why)}, though scripts/check installs it"
-		fi
-		tap_skip_all "npm could not install pprof-format from the registry${why:+ ($why)}"
+# Go's own pprof and, where the npm registry was reachable, pprof-format
+# (scripts/check installs both; every one present must read each file the
+# same way)
+if [ -z "$(pprof_decoders)" ]; then
+	if [ -n "${TT_STRICT_TOOLS:-}" ] || [ -n "${CI:-}" ]; then
+		bail_out "no pprof decoder: go (golang-go) is missing, though scripts/check installs it"
 	fi
+	tap_skip_all "no pprof decoder: install golang-go (go tool pprof), or node and npm's pprof-format"
 fi
-DECODE="node $TT_SRCDIR/tests/e2e/pprof-decode.cjs $NODE_DIR"
+diag "pprof decoders: $(pprof_decoders | tr '\n' ' ')"
+DECODE=pprof_decode
 
 # compare PPROF_JSON FOLDED: per leaf function totals equal (the folded
 # names have ';' as ':'), and the totals.
@@ -77,7 +69,7 @@ PY
 TT_PPROF_OUT="$TT_TMP" "$TT_BUILDDIR/tests/unit/test-pprof" >"$TT_TMP/unit.log" 2>&1
 ok $? "the unit test wrote the known graph as pprof and folded stacks"
 $DECODE "$TT_TMP/graph.pb.gz" >"$TT_TMP/graph.json" 2>"$TT_TMP/graph.err"
-ok $? "pprof-format decodes the profile" || diag "$(cat "$TT_TMP/graph.err")"
+ok $? "the decoders read the profile" || diag "$(cat "$TT_TMP/graph.err")"
 res=$(compare "$TT_TMP/graph.json" "$TT_TMP/graph.folded" 2>&1)
 ok $? "known graph: pprof totals per function equal the folded stacks'"
 diag "$res"
@@ -92,7 +84,7 @@ EXPECT="split_alpha=50 split_beta=30 split_gamma=20"
 	2>"$TT_TMP/live.err"
 ok $? "-b -g --format pprof exits 0" || diag "$(cat "$TT_TMP/live.err")"
 $DECODE "$TT_TMP/live.pb.gz" >"$TT_TMP/live.json" 2>"$TT_TMP/live.err"
-ok $? "pprof-format decodes the live profile" || diag "$(cat "$TT_TMP/live.err")"
+ok $? "the decoders read the live profile" || diag "$(cat "$TT_TMP/live.err")"
 res=$(shares "$TT_TMP/live.json" $EXPECT 2>&1)
 ok $? "live pprof with stacks: the split within 5 points"
 diag "$res"
@@ -135,7 +127,7 @@ diag "$res"
 "$TRACETOP" -b -d 1 -n 3 --format pprof -o "$TT_TMP/flat.pb.gz" -- "$SPLIT" 3 2>/dev/null
 ok $? "-b --format pprof without -g exits 0"
 $DECODE "$TT_TMP/flat.pb.gz" >"$TT_TMP/flat.json" 2>"$TT_TMP/flat.err"
-ok $? "pprof-format decodes the profile without stacks" || diag "$(cat "$TT_TMP/flat.err")"
+ok $? "the decoders read the profile without stacks" || diag "$(cat "$TT_TMP/flat.err")"
 res=$(shares "$TT_TMP/flat.json" $EXPECT 2>&1)
 ok $? "pprof without stacks: the split within 5 points"
 diag "$res"
@@ -153,7 +145,7 @@ ok $? "a recording with -g is made" || diag "$(cat "$TT_TMP/gr.err")"
 for r in flat g; do
 	"$TRACETOP" -r "$TT_TMP/$r.ttr" -b --format pprof -o "$TT_TMP/$r.rec.pb.gz" 2>/dev/null &&
 		$DECODE "$TT_TMP/$r.rec.pb.gz" >"$TT_TMP/$r.rec.json" 2>"$TT_TMP/$r.rec.err"
-	ok $? "pprof-format decodes the pprof of the $r recording" || diag "$(cat "$TT_TMP/$r.rec.err")"
+	ok $? "the decoders read the pprof of the $r recording" || diag "$(cat "$TT_TMP/$r.rec.err")"
 	"$TRACETOP" -r "$TT_TMP/$r.ttr" -b -z --format json >"$TT_TMP/$r.rep.json" 2>/dev/null
 done
 "$TRACETOP" -r "$TT_TMP/g.ttr" -b -z --format folded >"$TT_TMP/g.rep.folded" 2>/dev/null
