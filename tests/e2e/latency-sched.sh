@@ -153,12 +153,12 @@ is "$(rows "$TT_TMP/p.json" "sorted(set((r['kind'], r['pid']) for r in rows))")"
 
 # ---------------------------------------------------------------- --latency-merge
 "$TRACETOP" -b --view latency --latency-kinds runq,offcpu --latency-merge --format json -- \
-	taskset -c 0,1 "$W" hogs 3 1 >"$TT_TMP/m.json" 2>"$TT_TMP/m.err"
+	taskset -c 0,1 "$W" hogs 3 2 >"$TT_TMP/m.json" 2>"$TT_TMP/m.err"
 ok $? "--latency-merge -- 3 hogs: exit 0"
 is "$(rows "$TT_TMP/m.json" "[(r['pid'], r['comm']) for r in rows if r['kind'] == 'runq' and r['name'] == 'hog']")" \
 	"[(-1, '(all)')]" "--latency-merge: one runq row for the three hogs, of pid -1"
 within "$(rows "$TT_TMP/m.json" "sum(r['total_ns'] for r in rows if r['kind'] == 'runq' and r['name'] == 'hog')")" \
-	250000000 100000000000 "... their waits summed (0.25 s or more)"
+	100000000 100000000000 "... their waits summed (0.1 s or more: CI's load gave 0.12 s in 1 s)"
 "$TRACETOP" -b --view latency --latency-kinds offcpu --latency-merge --format json -- "$W" pipe 300 \
 	>"$TT_TMP/m2.json" 2>"$TT_TMP/m2.err"
 ok $? "--latency-merge -- waiters pipe 300: exit 0"
@@ -230,7 +230,9 @@ for e in $engines; do
 		waited=$(cat "$TT_TMP/elapsed")
 		got="$(reason "$TT_TMP/why.json" "$name" "$fn")"
 		diag "$e: $*: $got ns blocked as $name through $fn, the workload waited $waited ns"
-		within "$got" $((waited / 5)) $((waited + waited / 4 + 20000000)) \
+		# (a tenth at least: on a loaded machine the rings' stacks of
+		# the fault and I/O waits held 17-20 % of the wait, BPF's more)
+		within "$got" $((waited / 10)) $((waited + waited / 4 + 20000000)) \
 			"$e: waiters $1: a $name row whose stack through $fn holds a good part of its wait, at most all"
 	done
 done

@@ -55,7 +55,9 @@ within "$(awk -v a="$s1" -v p="$all" 'BEGIN { print (p > 0 ? 100 * a / p : -1) }
 	"spin-1 has about half the process's CPU time ($s1 of $all %)"
 within "$(awk -v a="$s2" -v p="$all" 'BEGIN { print (p > 0 ? 100 * a / p : -1) }')" 35 65 \
 	"spin-2 has about half the process's CPU time ($s2 of $all %)"
-within "$s1" 10 100 "spin-1 is busy"
+# (busy, not necessarily much: it shares CPU 0 with whatever else runs
+# there, a whole test suite under CI)
+within "$s1" 2 100 "spin-1 is busy ($s1 %)"
 within "$main" 0 2 "the main thread, which waits, has about none ($main %)"
 within "$(awk -v a="$s1" -v b="$s2" -v m="$main" -v p="$all" 'BEGIN { d = a + b + m - p; print d < 0 ? -d : d }')" \
 	0 5 "the threads add up to the process"
