@@ -4,7 +4,8 @@
 # to the interval where the phases workload ran phase_two on top, then
 # further back to where phase_one did; "R" and "." make a range whose
 # rows are the sums of the intervals it covers (both functions, in
-# proportion); "!" jumps to the spike; "L" returns to the live view; with
+# proportion); B makes the range the baseline (its rows' Delta 0 against
+# it, moving once live); "!" jumps to the spike; "L" returns to the live view; with
 # --history 0 there is no strip and "," says why.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/phases"
@@ -92,6 +93,33 @@ for step in $(seq "$k2" "$last"); do
 done
 is "$(counts)" "$want_one $want_two" \
 	"the range shows both functions with the sums of its intervals (steps $k2..$last)"
+
+# B on the range: the range is the baseline; shown against itself every
+# row's Delta is 0; back to now (L), the phase running moves away from it
+# cell SYM K: the Kth field before the command of SYM's row (Delta: 2)
+cell() {
+	tmux_capture hist | awk -v s="$1" -v k="$2" '
+		$NF == s { for (i = 1; i <= NF; i++) if ($i == "phases") { print $(i - k); exit } }'
+}
+tmux_keys hist 'B'
+tmux_wait_text hist 5 'baseline: [0-9]+ functions'
+ok $? "B on the range: it becomes the baseline"
+tmux_wait_text hist 5 'Delta +Ratio'
+ok $? "... the Delta and Ratio columns appear"
+is "$(cell phase_one 2) $(cell phase_two 2)" "+0.00 +0.00" "... the range against itself: no change"
+tmux_keys hist 'L'
+wait_for 5 lacks_text hist 'HISTORY'
+moved() {
+	local d1 d2
+	d1=$(cell phase_one 2)
+	d2=$(cell phase_two 2)
+	[ -n "$d1$d2" ] && [ "$d1 $d2" != "+0.00 +0.00" ]
+}
+wait_for 10 moved
+ok $? "... live again, the rows move from the range's shares ($(cell phase_one 2), $(cell phase_two 2))"
+tmux_keys hist 'B'
+wait_for 5 lacks_text hist 'Delta +Ratio'
+ok $? "B again clears it"
 
 tmux_keys hist '!'
 tmux_wait_text hist 5 'HISTORY -[0-9]{2}:[0-9]{2} \.\. -[0-9]{2}:[0-9]{2}$|HISTORY -[0-9:]+ \.\. -[0-9:]+ '
