@@ -34,6 +34,7 @@ struct callgraph {
 	size_t mask;           /* slots - 1 */
 	struct cg_walk *stack; /* cg_tick's work stack, kept between ticks */
 	size_t sp, stack_cap;
+	bool keep_last; /* the tick under way adds to last_self (cg_tick_keep_last) */
 };
 
 /* A growable array of node indices. */

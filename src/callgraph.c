@@ -331,11 +331,12 @@ push(struct callgraph *cg, uint32_t node, uint32_t root)
 	cg->sp++;
 }
 
-/* Fold the interval into the decayed counts (factor 0: zeroing). */
+/* Fold the interval into the decayed counts (factor 0: zeroing); keep:
+ * last_self adds the interval up with those before it. */
 static inline void
-decay_node(struct cg_node *n, double factor)
+decay_node(struct cg_node *n, double factor, bool keep)
 {
-	n->last_self = n->interval_self;
+	n->last_self = (keep ? n->last_self : 0) + n->interval_self;
 	n->self = n->self * factor + (double)n->interval_self;
 	n->total = n->total * factor + (double)n->interval_total;
 	n->interval_self = n->interval_total = 0;
@@ -355,7 +356,7 @@ drop_subtree(struct callgraph *cg, uint32_t top, double factor, uint64_t *last)
 	while (cg->sp > base) {
 		idx = cg->stack[--cg->sp].node;
 		if (idx != top)
-			decay_node(&cg->nodes[idx], factor);
+			decay_node(&cg->nodes[idx], factor, cg->keep_last);
 		self += cg->nodes[idx].self;
 		*last += cg->nodes[idx].last_self;
 		for (c = cg->nodes[idx].first_child; c != 0; c = cg->nodes[c].next_sibling)
@@ -378,7 +379,7 @@ tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, doubl
 
 	while ((c = *link) != 0) {
 		n = &cg->nodes[c];
-		decay_node(n, factor);
+		decay_node(n, factor, cg->keep_last);
 		if (n->total < FADE_TOTAL) {
 			*link = n->next_sibling;
 			drop_subtree(cg, c, factor, &gone);
@@ -402,9 +403,10 @@ tick_children(struct callgraph *cg, uint32_t p, uint32_t root, double thr, doubl
 	}
 }
 
-/* End an interval: decay (or zero), fold small branches, free faded nodes. */
-void
-cg_tick(struct callgraph *cg, bool zero)
+/* End an interval: decay (or zero), fold small branches, free faded nodes;
+ * keep: the nodes' last_self add it up with the intervals before. */
+static void
+tick(struct callgraph *cg, bool zero, bool keep)
 {
 	double factor = zero ? 0.0 : cg->decay;
 	uint64_t gone = 0; /* a faded root had no samples in the interval */
@@ -412,8 +414,9 @@ cg_tick(struct callgraph *cg, bool zero)
 	struct cg_walk w;
 
 	cg->sp = 0;
+	cg->keep_last = keep;
 	while ((r = *link) != 0) {
-		decay_node(&cg->nodes[r], factor);
+		decay_node(&cg->nodes[r], factor, keep);
 		if (cg->nodes[r].total < FADE_TOTAL) {
 			*link = cg->nodes[r].next_sibling;
 			drop_subtree(cg, r, factor, &gone);
@@ -426,6 +429,20 @@ cg_tick(struct callgraph *cg, bool zero)
 		w = cg->stack[--cg->sp];
 		tick_children(cg, w.node, w.root, cg->min_frac * cg->nodes[w.root].total, factor);
 	}
+}
+
+/* End an interval. */
+void
+cg_tick(struct callgraph *cg, bool zero)
+{
+	tick(cg, zero, false);
+}
+
+/* End an interval whose last_self nobody took: they add up. */
+void
+cg_tick_keep_last(struct callgraph *cg)
+{
+	tick(cg, false, true);
 }
 
 /* A live node, or NULL for 0, out of range or free. */

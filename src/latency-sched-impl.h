@@ -53,6 +53,11 @@ struct latsched {
 	struct tasks *ts;
 	unsigned ticks; /* refreshes so far */
 	struct offcpu *offcpu;
+	/* whether the refresh's frame took the trie (false: a frozen
+	 * screen's, counts only: its gains add up into the next tick's, so a
+	 * recording misses none), and the refresh that frame was made at */
+	bool offcpu_taken;
+	unsigned taken_tick;
 	struct latrunq runq;   /* per thread: runnable or blocked since when */
 	uint64_t runq_missed;  /* the target's switch-ins with no wakeup seen */
 	struct lat_pair oncpu; /* per thread: when it was switched in */

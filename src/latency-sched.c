@@ -637,9 +637,20 @@ latsched_tick(struct latsched *l)
 			l->bpf_events += 2 * r->acc.total.count;
 	}
 	if (l->offcpu != NULL)
-		offcpu_tick(l->offcpu);
+		offcpu_tick(l->offcpu, !l->offcpu_taken);
 	tasks_refresh(l->ts);
 	tasks_reap(l->ts, now, 5000000000ull);
+}
+
+/* The refresh's frame takes our rows or not; a later snapshot of the
+ * same refresh (a screen taking its frame again) changes nothing. */
+void
+latsched_taken(struct latsched *l, bool rows)
+{
+	if (l->taken_tick == l->ticks)
+		return;
+	l->taken_tick = l->ticks;
+	l->offcpu_taken = rows;
 }
 
 /* Our rows into the frame, the other sources' kept. */
@@ -678,6 +689,7 @@ latsched_snapshot(struct latsched *l, struct frame_latency *fl)
 	                                           : NULL;
 	fl->sched_lost = l->lost + l->bpf_lost + l->undelivered;
 	fl->sched_unpaired = l->runq_missed + l->bio.unpaired + l->bpf_unpaired;
+	latsched_taken(l, true);
 	if (l->offcpu != NULL)
 		cg_snapshot(offcpu_graph(l->offcpu), &fl->offcpu);
 	if (fl->target == NULL)

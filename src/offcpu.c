@@ -115,7 +115,7 @@ offcpu_new(struct tasks *ts)
 	o->ts = ts;
 	/* since start (no decay); branches under 0.1 % of their thread's
 	 * blocked time fold into [other], which bounds the trie */
-	o->cg = cg_new(1.0, 0.1);
+	o->cg = cg_new(1.0, OFFCPU_CG_MIN_PERCENT);
 	o->mask = 63;
 	o->held = xcalloc(o->mask + 1, sizeof *o->held);
 	o->cache = xcalloc(OFFCPU_CACHE, sizeof *o->cache);
@@ -320,9 +320,12 @@ offcpu_reset(struct offcpu *o)
 
 /* The interval joins the totals (no decay). */
 void
-offcpu_tick(struct offcpu *o)
+offcpu_tick(struct offcpu *o, bool untaken)
 {
-	cg_tick(o->cg, false);
+	if (untaken)
+		cg_tick_keep_last(o->cg);
+	else
+		cg_tick(o->cg, false);
 }
 
 /* The trie. */

@@ -2,7 +2,8 @@
  * per row key and per stack, with the chunk's own tables of strings, DSOs
  * (with their build-ids) and functions, then the other panes' parts
  * (their coders are src/recframe-counters.c, -latency.c, -system.c,
- * -trace.c and -code.c). */
+ * -trace.c and -code.c; the Latency pane's off-CPU stacks are written as
+ * the profile's, by recenc_cg). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -293,8 +294,8 @@ enc_cg_mark(struct recframe_enc *e, const struct callgraph *cg, size_t cap)
 
 /* The interval's stacks: the marked nodes, parents first, each with its
  * parent's position in that order (0: a root) and its self samples. */
-static void
-enc_cg(struct recframe_enc *e, struct pb *b, const struct callgraph *cg)
+void
+recenc_cg(struct recframe_enc *e, struct pb *b, const struct callgraph *cg)
 {
 	size_t cap = cg_capacity(cg), sp = 0;
 	uint32_t done = 0;
@@ -374,7 +375,7 @@ enc_sampling(struct recframe_enc *e, struct pb *b, const struct frame_sampling *
 				enc_row(e, b, &ev->rows.rows[r].copy);
 		rec_put_u(b, ev->cg != NULL);
 		if (ev->cg != NULL)
-			enc_cg(e, b, ev->cg);
+			recenc_cg(e, b, ev->cg);
 	}
 }
 
@@ -395,6 +396,8 @@ enc_parts(const struct recframe_enc *e, const struct frame *f, bool rows)
 		parts |= PART_PROBES;
 	if (f->has_latency)
 		parts |= PART_LATENCY;
+	if (f->has_latency && f->latency.offcpu != NULL)
+		parts |= PART_OFFCPU;
 	if (recenc_has_trace(e, f))
 		parts |= PART_TRACE;
 	if (f->has_sampling && recenc_has_code(f))
@@ -448,6 +451,8 @@ recframe_encode(struct recframe_enc *e, const struct frame *f, bool rows, struct
 		enc_block(e, b, f, recenc_trace);
 	if (parts & PART_CODE)
 		enc_block(e, b, f, recenc_code);
+	if (parts & PART_OFFCPU)
+		enc_block(e, b, f, recenc_offcpu);
 	pb_reset(out);
 	rec_put_u(out, e->nstrs);
 	pb_raw(out, e->strbuf.buf, e->strbuf.len);

@@ -25,7 +25,9 @@
 #define PART_SYSTEM RECFRAME_SYSTEM
 #define PART_TRACE RECFRAME_TRACE
 #define PART_CODE RECFRAME_CODE /* what Annotate needs: code, source lines, samples per insn */
-#define PART_KNOWN 127u
+#define PART_OFFCPU                                                                                \
+	RECFRAME_OFFCPU /* the Latency pane's off-CPU stacks (after version 2's first) */
+#define PART_KNOWN 255u
 /* Bits of a frame (row key or call graph node) flags field. */
 #define FL_KERNEL 1u
 #define FL_INLINED 2u
@@ -76,6 +78,9 @@ uint32_t recenc_text(struct recframe_enc *e, const char *s);
 /* A DSO's, a function's table index + 1 (0 for NULL). */
 uint32_t recenc_dso(struct recframe_enc *e, const struct dso *d);
 uint32_t recenc_sym(struct recframe_enc *e, const struct dso *d, const struct sym *s);
+/* What a call graph's trie gained in its last interval (its nodes'
+ * last_self): the nodes on those stacks, parents first, into b. */
+void recenc_cg(struct recframe_enc *e, struct pb *b, const struct callgraph *cg);
 
 /* The other parts of frame f, each appended to b as one block. */
 void recenc_counters(struct recframe_enc *e, struct pb *b, const struct frame *f);
@@ -84,6 +89,7 @@ void recenc_latency(struct recframe_enc *e, struct pb *b, const struct frame *f)
 void recenc_system(struct recframe_enc *e, struct pb *b, const struct frame *f);
 void recenc_trace(struct recframe_enc *e, struct pb *b, const struct frame *f);
 void recenc_code(struct recframe_enc *e, struct pb *b, const struct frame *f);
+void recenc_offcpu(struct recframe_enc *e, struct pb *b, const struct frame *f);
 /* Whether a part has something to say of f (its bit is set when it has). */
 bool recenc_has_trace(const struct recframe_enc *e, const struct frame *f);
 bool recenc_has_code(const struct frame *f);
@@ -143,6 +149,9 @@ void recdec_strcpy(struct recframe_dec *d, struct rec_cursor *c, const struct de
 const struct sym *recdec_find_standin(struct recframe_dec *d, const struct dso *dso, uint64_t addr);
 /* The event i of the profile, made on first sight. */
 struct dec_event *recdec_event(struct recframe_dec *d, size_t i, bool stacks);
+/* An interval's stacks (recenc_cg's) added to cg. */
+void recdec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
+               struct callgraph *cg);
 
 /* The other parts of a chunk into d->parts (bad set in c when they do
  * not parse). */
@@ -152,6 +161,7 @@ void recdec_latency(struct recframe_dec *d, struct rec_cursor *c, const struct d
 void recdec_system(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t);
 void recdec_trace(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t);
 void recdec_code(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t);
+void recdec_offcpu(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t);
 void recdec_parts_free(struct recframe_dec *d);
 void recdec_lat_free(struct recframe_dec *d);
 void recdec_trace_free(struct recframe_dec *d);
@@ -164,5 +174,7 @@ void recdec_latency_copy(const struct frame *from, struct frame *to);
 void recdec_system_copy(const struct frame *from, struct frame *to);
 void recdec_trace_copy(struct recframe_dec *d, struct frame *to);
 void recdec_code_copy(struct recframe_dec *d, struct frame *to);
+/* The off-CPU stacks since start into to's latency part (none: NULL). */
+void recdec_offcpu_copy(struct recframe_dec *d, struct frame *to);
 
 #endif

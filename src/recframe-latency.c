@@ -2,13 +2,20 @@
  * each row defined once per recording, then per interval its calls and
  * what its histogram gained (the buckets that grew), so an unchanged row
  * costs a few bytes; the reader adds the gains up into the since-start
- * histograms the live frames hold. */
+ * histograms the live frames hold. The offcpu rows' stacks are a part of
+ * their own (PART_OFFCPU, after the first version 2 writers: a reader
+ * that knows it not skips it): what the off-CPU trie gained in the
+ * interval, coded as the profile's call graph is, its frames in the
+ * chunk's tables; the reader adds it up into a trie of its own, ticked
+ * as the live one is, so its stacks and their ns are the live ones. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "recframe-impl.h"
+#include "tracetop/callgraph.h"
+#include "tracetop/offcpu.h"
 #include "tracetop/recfile.h"
 
 /* Bounds a reader believes. */
@@ -56,11 +63,20 @@ recenc_lat_free(struct recframe_enc *e)
 	e->lat = NULL;
 }
 
-/* The reader's memory: every row by id, its histogram since start. */
+/* The reader's memory: every row by id, its histogram since start, and
+ * the off-CPU stacks since start (NULL: none recorded). */
 struct recdec_lat {
 	struct lat_row *lat;
 	size_t nlat, lat_cap;
+	struct callgraph *offcpu;
 };
+
+/* The reader's memory, made on first use. */
+static struct recdec_lat *
+lat_dec(struct recframe_dec *d)
+{
+	return d->lat != NULL ? d->lat : (d->lat = xcalloc(1, sizeof *d->lat));
+}
 
 /* Free the reader's memory. */
 void
@@ -69,6 +85,7 @@ recdec_lat_free(struct recframe_dec *d)
 	if (d->lat == NULL)
 		return;
 	free(d->lat->lat);
+	cg_free(d->lat->offcpu);
 	free(d->lat);
 	d->lat = NULL;
 }
@@ -292,7 +309,7 @@ void
 recdec_latency(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t)
 {
 	struct frame_latency *fl = &d->parts.latency;
-	struct recdec_lat *p = d->lat != NULL ? d->lat : (d->lat = xcalloc(1, sizeof *d->lat));
+	struct recdec_lat *p = lat_dec(d);
 	size_t n;
 
 	fl->events = rec_get_u(c);
@@ -373,4 +390,43 @@ recdec_latency_copy(const struct frame *from, struct frame *to)
 	o->sched_lost = s->sched_lost;
 	o->sched_unpaired = s->sched_unpaired;
 	o->sched_notice = s->sched_notice;
+}
+
+/* The offcpu part: what the off-CPU trie gained in the interval (the
+ * live source ticks its trie before the snapshot, so its last_self is
+ * the interval's, or the frozen screen's intervals' since the last one
+ * recorded). */
+void
+recenc_offcpu(struct recframe_enc *e, struct pb *b, const struct frame *f)
+{
+	recenc_cg(e, b, f->latency.offcpu);
+}
+
+/* The offcpu part added to the stacks since start, whose interval then
+ * ends as the live trie's did: the same folds of small branches into
+ * [other], from the same counts. */
+void
+recdec_offcpu(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t)
+{
+	struct recdec_lat *p = lat_dec(d);
+
+	if (p->offcpu == NULL)
+		p->offcpu = cg_new(1.0, OFFCPU_CG_MIN_PERCENT);
+	recdec_cg(d, c, t, p->offcpu);
+	cg_tick(p->offcpu, false);
+}
+
+/* The off-CPU stacks since start into a frame (a recording without
+ * them: none). */
+void
+recdec_offcpu_copy(struct recframe_dec *d, struct frame *to)
+{
+	struct frame_latency *o = &to->latency;
+
+	if (d->lat != NULL && d->lat->offcpu != NULL) {
+		cg_snapshot(d->lat->offcpu, &o->offcpu);
+	} else {
+		cg_free(o->offcpu);
+		o->offcpu = NULL;
+	}
 }

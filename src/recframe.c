@@ -300,9 +300,11 @@ dec_row(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, 
 		hist_add_children_n(h, &k, children);
 }
 
-/* An interval's stacks, added to the event's call graph. */
-static void
-dec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t, struct callgraph *cg)
+/* An interval's stacks, added to a call graph (an event's, or the
+ * off-CPU one). */
+void
+recdec_cg(struct recframe_dec *d, struct rec_cursor *c, const struct dec_tabs *t,
+          struct callgraph *cg)
 {
 	size_t n = rec_get_count(c, 7);
 
@@ -357,7 +359,7 @@ dec_event_rows(struct recframe_dec *d, struct rec_cursor *c, const struct dec_ta
 	for (size_t r = 0; r < n && !c->bad; r++)
 		dec_row(d, c, t, de->hist);
 	if (rec_get_u(c) != 0 && !c->bad)
-		dec_cg(d, c, t, recdec_event(d, i, true)->cg);
+		recdec_cg(d, c, t, recdec_event(d, i, true)->cg);
 }
 
 /* The sampling part back: its numbers into fs, its intervals' samples
@@ -458,8 +460,10 @@ recframe_parts(struct recframe_dec *d, struct frame *f)
 		recdec_counters_copy(p, f);
 	if (f->has_probes)
 		recdec_probes_copy(p, f);
-	if (f->has_latency)
+	if (f->has_latency) {
 		recdec_latency_copy(p, f);
+		recdec_offcpu_copy(d, f);
+	}
 	if (f->has_system)
 		recdec_system_copy(p, f);
 	if (f->has_trace)
@@ -517,6 +521,8 @@ recframe_decode(struct recframe_dec *d, const uint8_t *p, size_t n, struct frame
 		dec_block(d, &c, &t, recdec_trace);
 	if (parts & PART_CODE)
 		dec_block(d, &c, &t, recdec_code);
+	if (parts & PART_OFFCPU)
+		dec_block(d, &c, &t, recdec_offcpu);
 	/* a newer writer's parts: skipped, each a block */
 	for (unsigned bit = PART_KNOWN + 1; bit != 0 && !c.bad; bit <<= 1)
 		if (parts & bit) {

@@ -338,6 +338,8 @@ latsched_src_snapshot(void *src, const struct session *s, struct frame *f, bool 
 	f->has_latency = true;
 	if (rows)
 		latsched_snapshot(src, &f->latency);
+	else
+		latsched_taken(src, false);
 }
 
 /* Close the events. */

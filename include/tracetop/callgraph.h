@@ -86,6 +86,10 @@ cg_root_tid(const struct cg_node *n)
 /* End an interval: decay (or zero) every node, fold small branches, free
  * faded nodes for reuse. */
 void cg_tick(struct callgraph *cg, bool zero);
+/* The same (decaying) for a trie whose last interval nobody took (a
+ * recorder skipped it): each node's last_self adds this interval to it,
+ * so the next taker has both. */
+void cg_tick_keep_last(struct callgraph *cg);
 
 /* Read access for views. */
 const struct cg_node *cg_node(const struct callgraph *cg, uint32_t idx);

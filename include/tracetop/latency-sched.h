@@ -87,6 +87,12 @@ void latsched_tick(struct latsched *l);
  * snapshot into fl->offcpu. */
 void latsched_snapshot(struct latsched *l, struct frame_latency *fl);
 
+/* A refresh's frame left our rows out (rows false: a frozen screen's;
+ * latsched_snapshot says true): the off-CPU trie's gains then add up
+ * until a frame takes them (its nodes' last_self, which a recording
+ * writes), whatever snapshots come between refreshes. */
+void latsched_taken(struct latsched *l, bool rows);
+
 /* What is measured, where and what it costs. */
 const char *latsched_notice(const struct latsched *l);
 

@@ -16,6 +16,10 @@
 struct tasks;
 struct callgraph;
 
+/* The trie's fold: branches under this percent of their root's blocked
+ * time go into [other] (a replay's trie folds the same). */
+#define OFFCPU_CG_MIN_PERCENT 0.1
+
 enum offcpu_reason {
 	OFFCPU_SLEEP, /* waiting for an event, a timer, a pipe, a socket */
 	OFFCPU_IO,    /* waiting for the disk (io_schedule, folio/buffer waits) */
@@ -71,8 +75,11 @@ void offcpu_forget(struct offcpu *o, int tid);
 /* Forget every held switch-out (a pause would count as blocked). */
 void offcpu_reset(struct offcpu *o);
 
-/* End a refresh: the interval's weights join the totals. */
-void offcpu_tick(struct offcpu *o);
+/* End a refresh: the interval's weights join the totals. untaken: no
+ * frame took the trie since its last tick (a frozen screen's refresh),
+ * so its nodes' last_self add this interval to that one's (a recording
+ * writes them at the next frame that takes it). */
+void offcpu_tick(struct offcpu *o, bool untaken);
 
 /* The trie of blocked ns per stack (since start). */
 const struct callgraph *offcpu_graph(const struct offcpu *o);

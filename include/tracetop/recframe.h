@@ -5,7 +5,8 @@
  * samples, and the stacks that ended in it as a prefix tree with each
  * node's self samples, all referring to the tables by index. The other
  * panes' parts follow, one block each: the counters of every scope taken,
- * the probes, the latency rows (what changed since the last interval),
+ * the probes, the latency rows (what changed since the last interval)
+ * and the offcpu rows' stacks (what they gained, coded as the profile's),
  * the system's numbers, the trace (per-event counts and the interval's
  * log entries, raw, with each tracepoint's format once per recording),
  * and what Annotate needs of the hottest functions (their code and
@@ -77,5 +78,6 @@ unsigned recframe_peek(const uint8_t *p, size_t n);
 #define RECFRAME_SYSTEM 16u
 #define RECFRAME_TRACE 32u
 #define RECFRAME_CODE 64u
+#define RECFRAME_OFFCPU 128u
 
 #endif

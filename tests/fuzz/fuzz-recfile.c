@@ -2,9 +2,9 @@
  * (header, framed chunks, each inflated and decoded into a frame), or,
  * when it starts with 'C', the rest as one chunk's bytes after inflating
  * (so the decoder sees inputs past the checksums). Every row, call graph
- * and other part decoded (counters, probes, latency, system, trace
- * entries with their recorded formats, Annotate's samples and code) is
- * then read as the reports and panes read them. A recording is a file
+ * and other part decoded (counters, probes, latency and its off-CPU
+ * stacks, system, trace entries with their recorded formats, Annotate's
+ * samples and code) is then read as the reports and panes read them. A recording is a file
  * from another machine: it can hold anything. Built for libFuzzer by
  * ./configure --enable-fuzzing CC=clang (tests/fuzz/fuzz-recfile, from
  * RECFRAME_SOURCES in Makefile.am), then:
@@ -49,11 +49,37 @@ use_trace(const struct frame *f)
 	return n;
 }
 
+/* Read the off-CPU stacks as the Latency pane's trees and the reports
+ * do: each root's subtree merged, every node's name, folded stacks. */
+static size_t
+use_offcpu(const struct callgraph *cg, FILE *null)
+{
+	struct cg_view v = {0};
+	char name[300];
+	size_t n = 0;
+
+	for (uint32_t r = cg_first_root(cg); r != 0; r = cg_node(cg, r)->next_sibling) {
+		cg_subtrees(cg, &r, 1, &v);
+		for (size_t i = 1; i < v.n; i++) {
+			cg_view_name(&v.nodes[i], name, sizeof name);
+			n += name[0] != '\0';
+		}
+	}
+	cg_view_free(&v);
+	if (null != NULL)
+		cg_print_folded(cg, null);
+	return n;
+}
+
 /* Read the other parts as the panes read them. */
 static size_t
 use_parts(const struct frame *f)
 {
+	static FILE *null;
 	size_t n = 0;
+
+	if (null == NULL)
+		null = fopen("/dev/null", "w");
 
 	for (int s = 0; f->has_counters && s < COUNTERS_NSCOPES; s++)
 		for (size_t i = 0; (f->counters.taken & (1u << s)) && i < f->counters.scopes[s].n;
@@ -69,6 +95,8 @@ use_parts(const struct frame *f)
 			n += strlen(f->probes.rows[i].args[a]);
 	for (size_t i = 0; f->has_latency && i < f->latency.nrows; i++)
 		n += lat_hist_percentile(&f->latency.rows[i].hist, 99) > 0;
+	if (f->has_latency && f->latency.offcpu != NULL)
+		n += use_offcpu(f->latency.offcpu, null);
 	for (size_t i = 0; f->has_system && i < f->system.nprocs; i++)
 		n += strlen(f->system.procs[i].comm) + f->system.procs[i].thread_n;
 	for (size_t i = 0; f->has_system && i < f->system.irqs.n; i++)
@@ -149,6 +177,7 @@ frame_drop(struct frame *f)
 	}
 	free(f->probes.rows);
 	free(f->latency.rows);
+	cg_free(f->latency.offcpu);
 	for (size_t i = 0; i < f->trace.non; i++)
 		free(f->trace.on[i].filter);
 	free(f->trace.on);

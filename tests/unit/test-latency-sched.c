@@ -7,7 +7,9 @@
  * no wakeup counted missed unless its wakeup comes later with an earlier
  * time (another CPU's ring read after it); off-CPU blocks weighing their
  * stack in the trie, by wait reason, runnable switch-outs not blocking;
- * the kinds list; snapshots keeping the other source's rows; rows and
+ * the kinds list; snapshots keeping the other source's rows; the trie's
+ * interval ended by the snapshot, so refreshes without one (a frozen
+ * screen's) add up into the next (what a recording writes); rows and
  * stacks merged over threads; the
  * delivery check against perf's context-switch counters: none missing
  * within its slack, the missing ones counted lost and named in the
@@ -289,6 +291,61 @@ test_offcpu(void **state)
 	latsched_free(l);
 }
 
+/* The leaf's gain in the trie's last interval (last_self) under root. */
+static uint64_t
+leaf_gain(const struct callgraph *cg, const char *root)
+{
+	uint32_t leaves[4];
+	double ns[4];
+
+	assert_int_equal(offcpu_stacks(cg, root, leaves, ns, 4), 1);
+	return cg_node(cg, leaves[0])->last_self;
+}
+
+/* A refresh whose frame leaves the rows out (a frozen screen's): the
+ * next frame's trie holds its blocks with the next interval's as its
+ * last gain, though the screen took the frame again between (a thaw);
+ * a second snapshot of the same refresh changes nothing. */
+static void
+test_offcpu_frozen(void **state)
+{
+	struct latsched *l = latsched_new_offline(1u << LAT_OFFCPU);
+	struct frame_latency fl = {0};
+	const uint64_t ips[] = {(uint64_t)PERF_CONTEXT_USER, 0x10, 0x20};
+	const struct lat_row *r;
+
+	(void)state;
+	latsched_switch(l, 1, 1, 1, 0, 1000, ips, 3);
+	latsched_switch(l, 0, 0, 0, 1, 1000 + 5000, NULL, 0);
+	latsched_tick(l);
+	latsched_snapshot(l, &fl);
+	assert_non_null(r = find(&fl, LAT_OFFCPU, 1, 1));
+	assert_int_equal(leaf_gain(fl.offcpu, r->stack), 5000);
+	latsched_switch(l, 1, 1, 1, 0, 20000, ips, 3);
+	latsched_switch(l, 0, 0, 0, 1, 20000 + 7000, NULL, 0);
+	latsched_tick(l);
+	latsched_taken(l, false);  /* frozen: the frame has no rows */
+	latsched_snapshot(l, &fl); /* thawed: the screen takes the frame again */
+	assert_non_null(r = find(&fl, LAT_OFFCPU, 1, 1));
+	assert_int_equal(r->hist.total, 5000 + 7000);
+	latsched_switch(l, 1, 1, 1, 0, 40000, ips, 3);
+	latsched_switch(l, 0, 0, 0, 1, 40000 + 11000, NULL, 0);
+	latsched_tick(l);
+	latsched_snapshot(l, &fl);
+	assert_non_null(r = find(&fl, LAT_OFFCPU, 1, 1));
+	assert_int_equal(r->hist.total, 5000 + 7000 + 11000);
+	assert_int_equal(leaf_gain(fl.offcpu, r->stack), 7000 + 11000);
+	assert_true(cg_total(fl.offcpu) == 5000 + 7000 + 11000);
+	latsched_snapshot(l, &fl); /* the same refresh again (a new sort, say) */
+	latsched_switch(l, 1, 1, 1, 0, 60000, ips, 3);
+	latsched_switch(l, 0, 0, 0, 1, 60000 + 13000, NULL, 0);
+	latsched_tick(l);
+	latsched_snapshot(l, &fl);
+	assert_int_equal(leaf_gain(fl.offcpu, find(&fl, LAT_OFFCPU, 1, 1)->stack), 13000);
+	frame_latency_free(&fl);
+	latsched_free(l);
+}
+
 /* On-CPU slices: switch in to switch out, per thread; one under way at
  * the start is none. */
 static void
@@ -459,12 +516,13 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_bio_pairing), cmocka_unit_test(test_bio_many),
-	    cmocka_unit_test(test_devname),     cmocka_unit_test(test_classify),
-	    cmocka_unit_test(test_runq),        cmocka_unit_test(test_offcpu),
-	    cmocka_unit_test(test_oncpu),       cmocka_unit_test(test_offcpu_forget),
-	    cmocka_unit_test(test_kinds),       cmocka_unit_test(test_runq_states),
-	    cmocka_unit_test(test_delivery),    cmocka_unit_test(test_offcpu_merged),
+	    cmocka_unit_test(test_bio_pairing),   cmocka_unit_test(test_bio_many),
+	    cmocka_unit_test(test_devname),       cmocka_unit_test(test_classify),
+	    cmocka_unit_test(test_runq),          cmocka_unit_test(test_offcpu),
+	    cmocka_unit_test(test_oncpu),         cmocka_unit_test(test_offcpu_forget),
+	    cmocka_unit_test(test_offcpu_frozen), cmocka_unit_test(test_kinds),
+	    cmocka_unit_test(test_runq_states),   cmocka_unit_test(test_delivery),
+	    cmocka_unit_test(test_offcpu_merged),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -5,8 +5,12 @@
  * live ones), the system's numbers and tables, the trace (entries decoded
  * with the recorded format, kernel symbols and stack frames though the
  * reader has neither a resolver nor an engine), Annotate's samples per
- * instruction (and why a function's code is not held), and a version 1
- * recording still read. */
+ * instruction (and why a function's code is not held), the offcpu rows'
+ * stacks (what the off-CPU trie gained each interval, a branch folded
+ * into [other], an interval with no gain: the replayed trie is the live
+ * one, node for node and ns for ns), a version 1 recording still read,
+ * and a version 2 one of a writer before the off-CPU stacks (its latency
+ * rows, no stacks). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -22,6 +26,7 @@
 #include "tracetop/addrhist.h"
 #include "tracetop/annotate.h"
 #include "tracetop/callgraph.h"
+#include "tracetop/offcpu.h"
 #include "tracetop/recfile.h"
 #include "tracetop/recframe.h"
 #include "tracetop/stream.h"
@@ -63,6 +68,7 @@ parts_drop(struct frame *f)
 	}
 	free(f->probes.rows);
 	free(f->latency.rows);
+	cg_free(f->latency.offcpu);
 	for (size_t i = 0; i < f->trace.non; i++)
 		free(f->trace.on[i].filter);
 	free(f->trace.on);
@@ -536,6 +542,134 @@ test_code(void **state)
 	ev.annot.ents = NULL;
 }
 
+/* A trie as folded stacks ("root;outer;...;leaf NS" per node with ns of
+ * its own, in an order of names, not of history), a new string. */
+static char *
+folded(const struct callgraph *cg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	cg_print_folded(cg, f);
+	fclose(f);
+	return buf;
+}
+
+/* Whether the folded stacks of cg hold line (with its newline). */
+static bool
+folded_has(const struct callgraph *cg, const char *line)
+{
+	char *a = folded(cg);
+	bool has = strstr(a, line) != NULL;
+
+	free(a);
+	return has;
+}
+
+/* The replayed off-CPU stacks are the live trie's. */
+static void
+offcpu_same(const struct callgraph *live, const struct callgraph *replayed)
+{
+	char *a = folded(live), *b = folded(replayed);
+
+	assert_non_null(replayed);
+	assert_string_equal(a, b);
+	assert_int_equal(cg_count(live), cg_count(replayed));
+	assert_true(cg_total(live) == cg_total(replayed));
+	free(a);
+	free(b);
+}
+
+/* Four intervals of a live off-CPU trie (as src/offcpu.c keeps it: one
+ * root per offcpu row, blocked ns, never decayed): a reader and a writer
+ * block; the reader again, with a small branch the tick folds into
+ * [other]; nothing; a new stack of the writer through an unresolved
+ * frame. Each interval recorded and replayed: the replayed trie holds
+ * the same stacks with the same ns, [other] included, and an interval
+ * with no gain writes no node. */
+static void
+test_offcpu(void **state)
+{
+	struct pair *p = *state;
+	static struct dso app = {.name = "/nonexistent/recparts-waiters", .kind = DSO_ELF};
+	static struct sym fmain = {.name = "main", .start = 0x1000, .size = 0x40},
+	                  reader = {.name = "blocked_reader", .start = 0x1100, .size = 0x40},
+	                  nsleep = {.name = "clock_nanosleep", .start = 0x1200, .size = 0x40},
+	                  tiny = {.name = "tiny_wait", .start = 0x1300, .size = 0x10};
+	static struct dso *kern;
+	struct sym kread = {.name = "pipe_read", .start = 0xffffffff81000000ull, .size = 0x100};
+	const char *r1 = str_intern("waiters 5/5 sleep"), *r2 = str_intern("waiters 5/6 sleep");
+	struct callgraph *cg = cg_new(1.0, OFFCPU_CG_MIN_PERCENT);
+	struct cg_frame rd[3], wr[2], small[2], odd[2];
+	struct lat_row rows[2];
+	struct frame live = {.has_latency = true, .latency = {.rows = rows, .nrows = 2}};
+	size_t before;
+
+	kern = dso_kernel(NULL);
+	/* leaf first, as offcpu_in adds them */
+	rd[0] = (struct cg_frame){.dso = kern, .sym = &kread, .kernel = true};
+	rd[1] = (struct cg_frame){.dso = &app, .sym = &reader};
+	rd[2] = (struct cg_frame){.dso = &app, .sym = &fmain};
+	wr[0] = (struct cg_frame){.dso = &app, .sym = &nsleep};
+	wr[1] = rd[2];
+	small[0] = (struct cg_frame){.dso = &app, .sym = &tiny};
+	small[1] = rd[2];
+	odd[0] = (struct cg_frame){.dso = NULL, .addr = 0xdead0, .kernel = false};
+	odd[1] = rd[2];
+	memset(rows, 0, sizeof rows);
+	for (int i = 0; i < 2; i++) {
+		rows[i].kind = LAT_OFFCPU;
+		rows[i].name = str_intern("sleep");
+		rows[i].pid = 5;
+		rows[i].tid = 5 + i;
+		rows[i].stack = i == 0 ? r1 : r2;
+		snprintf(rows[i].comm, sizeof rows[i].comm, "waiters");
+		lat_hist_reset(&rows[i].hist);
+	}
+
+	cg_add_n(cg, r1, rd, 3, 300000000);
+	cg_add_n(cg, r2, wr, 2, 299000000);
+	cg_tick(cg, false);
+	cg_snapshot(cg, &live.latency.offcpu);
+	round_trip(p, &live);
+	assert_true(recframe_peek(p->chunk.buf, p->chunk.len) & RECFRAME_OFFCPU);
+	offcpu_same(live.latency.offcpu, p->out.latency.offcpu);
+
+	cg_add_n(cg, r1, rd, 3, 301000000);
+	cg_add_n(cg, r1, small, 2, 1000); /* under 0.1 % of the reader's 601 ms */
+	cg_tick(cg, false);
+	cg_snapshot(cg, &live.latency.offcpu);
+	round_trip(p, &live);
+	offcpu_same(live.latency.offcpu, p->out.latency.offcpu);
+	assert_true(folded_has(p->out.latency.offcpu, "waiters 5/5 sleep;main;[other] 1000\n"));
+
+	cg_tick(cg, false); /* an interval without blocks */
+	cg_snapshot(cg, &live.latency.offcpu);
+	before = p->chunk.len;
+	round_trip(p, &live);
+	offcpu_same(live.latency.offcpu, p->out.latency.offcpu);
+	assert_true(p->chunk.len < before); /* no node written */
+
+	cg_add_n(cg, r2, odd, 2, 5000000);
+	cg_tick(cg, false);
+	cg_snapshot(cg, &live.latency.offcpu);
+	round_trip(p, &live);
+	offcpu_same(live.latency.offcpu, p->out.latency.offcpu);
+	assert_true(folded_has(p->out.latency.offcpu,
+	                       "waiters 5/6 sleep;main;[unknown] 0xdead0 5000000\n"));
+
+	/* a frame without them: the stacks the last one had stay (the
+	 * latency rows are since start) */
+	cg_free(live.latency.offcpu);
+	live.latency.offcpu = NULL;
+	round_trip(p, &live);
+	assert_false(recframe_peek(p->chunk.buf, p->chunk.len) & RECFRAME_OFFCPU);
+	offcpu_same(cg, p->out.latency.offcpu);
+	cg_free(cg);
+}
+
 /* A recording of version 1 (the profile only) is still read. */
 static void
 test_version1(void **state)
@@ -564,6 +698,40 @@ test_version1(void **state)
 	free(data);
 }
 
+/* A version 2 recording of a writer before the off-CPU stacks (the
+ * corpus's parts.ttr) is still read: its latency rows, no stacks. */
+static void
+test_version2_no_offcpu(void **state)
+{
+	char path[512];
+	uint8_t *data, *raw;
+	size_t len, rawlen, n = 0, rows = 0;
+	struct recfile_reader r;
+	struct tt_err err;
+	struct pair *p = *state;
+
+	snprintf(path, sizeof path, "%s/parts.ttr", TT_CORPUS);
+	if (recfile_load(path, &data, &len, &err) != 0)
+		fail_msg("%s", err.msg);
+	assert_int_equal(recfile_open_mem(&r, data, len, &err), 0);
+	assert_int_equal(r.h.version, 2);
+	while (recfile_next(&r, &raw, &rawlen) == 1) {
+		assert_int_equal(recframe_decode(p->d, raw, rawlen, &p->taken, &err), 0);
+		assert_false(recframe_peek(raw, rawlen) & RECFRAME_OFFCPU);
+		recframe_tick(p->d, false);
+		recframe_parts(p->d, &p->out);
+		if (p->out.has_latency)
+			rows += p->out.latency.nrows;
+		assert_null(p->out.latency.offcpu);
+		free(raw);
+		n++;
+	}
+	assert_true(n > 0);
+	assert_true(rows > 0);
+	recfile_reader_free(&r);
+	free(data);
+}
+
 int
 main(void)
 {
@@ -574,7 +742,9 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_system, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_trace, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_code, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_offcpu, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_version1, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_version2_no_offcpu, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
