@@ -501,6 +501,13 @@ cmp_group_fields(const struct hist_key *a, const struct hist_key *b, unsigned g)
 	return 0;
 }
 
+/* Whether two keys fall in the same row of grouping g. */
+bool
+hist_same_group(const struct hist_key *a, const struct hist_key *b, unsigned g)
+{
+	return cmp_group_fields(a, b, g) == 0;
+}
+
 /* qsort_r order of rows by the grouping's fields, then by pid so a
  * group's processes sit together. */
 static int

@@ -740,6 +740,31 @@ history_sum(const struct history *h, size_t from, size_t to, size_t ev, struct h
 		cg_tick(out->cg, true);
 }
 
+/* Intervals from..to of event ev: their samples and the row's, its keys
+ * found once (a key falls in the row or not in every interval). */
+void
+history_row_counts(const struct history *h, size_t ev, const struct hist_key *key, unsigned group,
+                   size_t from, size_t to, struct history_row_count *out)
+{
+	bool *in = xcalloc(h->nkeys + 1, sizeof *in);
+
+	for (size_t id = 1; id <= h->nkeys; id++)
+		in[id] = hist_same_group(&h->keys[id], key, group);
+	for (size_t i = from; i <= to && i < h->len; i++) {
+		const struct hinterval *iv = &h->ring[(h->head + i) % h->cap];
+		struct history_row_count *o = &out[i - from];
+
+		*o = (struct history_row_count){.seq = iv->info.seq, .rows = iv->info.rows};
+		if (ev >= iv->nev)
+			continue;
+		o->samples = iv->ev[ev].samples;
+		for (uint32_t r = 0; r < iv->ev[ev].nrows; r++)
+			if (in[iv->ev[ev].rows[r].key])
+				o->row += iv->ev[ev].rows[r].self;
+	}
+	free(in);
+}
+
 /* Free a sum's hist and call graph. */
 void
 history_sum_free(struct history_sum *s)

@@ -24,6 +24,7 @@ enum action {
 	ACT_HIST_SPIKE,   /* !: the interval with the most samples/s */
 	ACT_HIST_RANGE,   /* R: a range from the interval shown */
 	ACT_HIST_LIVE,    /* L: back to now */
+	ACT_HIST_SHARE,   /* T: the strip shows samples/s or the selected row's share */
 	ACT_BASELINE,     /* B: mark what is shown as the baseline, or clear it */
 	/* tables */
 	ACT_UP,

@@ -167,6 +167,10 @@ static const struct keybind keymap[] = {
     {'R', false, "R", ACT_HIST_RANGE, SCOPE_GLOBAL, NULL,
      "history: start a range at the interval shown, step to its other end (again: drop it)"},
     {'L', false, "L", ACT_HIST_LIVE, SCOPE_GLOBAL, NULL, "history: back to now, the live view"},
+    {'T', false, "T", ACT_HIST_SHARE, SCOPE_GLOBAL, NULL,
+     "history: the strip under the header shows the share of the Top pane's selected row in "
+     "each interval (it follows the selection; blank: an interval whose rows were not kept); "
+     "again: samples/s"},
     {'B', false, "B", ACT_BASELINE, SCOPE_GLOBAL, NULL,
      "diff: mark what the panes show (now, or the history's interval or range) as the baseline: "
      "Top rows get Delta and Ratio (new, gone), counters and latency rows their change; again: "

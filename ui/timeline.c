@@ -3,7 +3,10 @@
  * the header are given in place of the live one. The profile's part is
  * added up when the stretch shown changes; the other parts again at each
  * live refresh (they are cheap, and they share the live frame's trace
- * log and tracepoints, which a refresh moves). */
+ * log and tracepoints, which a refresh moves). The strip shows samples/s
+ * per interval or (T) the share of the Top pane's selected row, whose
+ * per-interval counts are taken from the history when the row changes
+ * and for each interval that comes, not at every draw. */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,6 +18,10 @@
 #include "ui/meters.h"
 #include "ui/timeline.h"
 #include "ui/tui.h"
+#include "ui/wtext.h"
+
+/* Columns of a row's name in the strip's label at most. */
+#define TIMELINE_NAME_CELLS 24
 
 struct timeline {
 	struct history *h;
@@ -25,6 +32,17 @@ struct timeline {
 	struct frame_event *evs;
 	struct history_sum *sums;
 	size_t nev;
+	/* T: the strip shows the share of the Top pane's selected row (have:
+	 * one was selected; it stays while none is): its key, grouping,
+	 * event and name, and the counts of the intervals held, oldest
+	 * first */
+	bool share, have;
+	struct hist_key key;
+	unsigned group;
+	size_t ev;
+	char name[128];
+	struct history_row_count *counts;
+	size_t ncounts, counts_cap;
 };
 
 /* Free the view's rows and sums. */
@@ -190,63 +208,167 @@ timeline_go(struct tui *t, size_t i)
 	timeline_refresh(t);
 }
 
-/* Draw the strip at line y: a cell per interval (the newest on the right,
- * scrolled to keep the cursor in sight), the shown ones highlighted. */
+/* Follow the Top pane's selection: a row other than the one counted (or
+ * another event shown) is counted again from the start. */
+static void
+timeline_share_row(struct tui *t)
+{
+	struct timeline *tl = t->timeline;
+	struct hist_key key;
+	unsigned group;
+	char name[sizeof tl->name];
+
+	if (!pane_top_selected(t, &key, &group, name, sizeof name))
+		return; /* none selected: the row counted stays */
+	if (tl->have && group == tl->group && t->event == tl->ev &&
+	    hist_same_group(&key, &tl->key, group))
+		return;
+	tl->have = true;
+	tl->key = key;
+	tl->group = group;
+	tl->ev = t->event;
+	memcpy(tl->name, name, sizeof name);
+	tl->ncounts = 0;
+}
+
+/* Bring the row's counts up to the history: the intervals gone dropped,
+ * those that came counted. */
+static void
+timeline_share_sync(struct timeline *tl)
+{
+	size_t n = history_len(tl->h), gone = 0;
+
+	if (!tl->have || n == 0) {
+		tl->ncounts = 0;
+		return;
+	}
+	while (gone < tl->ncounts && tl->counts[gone].seq < history_info(tl->h, 0)->seq)
+		gone++;
+	memmove(tl->counts, tl->counts + gone, (tl->ncounts - gone) * sizeof *tl->counts);
+	tl->ncounts -= gone;
+	if (tl->ncounts > n || (tl->ncounts > 0 && tl->counts[tl->ncounts - 1].seq !=
+	                                               history_info(tl->h, tl->ncounts - 1)->seq))
+		tl->ncounts = 0; /* not the history's intervals any more: again */
+	if (tl->ncounts == n)
+		return;
+	if (tl->counts_cap < n) {
+		tl->counts_cap = 2 * n;
+		tl->counts = xrealloc(tl->counts, tl->counts_cap * sizeof *tl->counts);
+	}
+	history_row_counts(tl->h, tl->ev, &tl->key, tl->group, tl->ncounts, n - 1,
+	                   tl->counts + tl->ncounts);
+	tl->ncounts = n;
+}
+
+/* The strip's label: what it shows ("samples/s", or the row's share and
+ * its peak among the cells drawn) and for which row (its name cut to
+ * TIMELINE_NAME_CELLS), into wt. */
+static void
+timeline_strip_label(struct tui *t, const double *rates, size_t w, struct wtext *wt)
+{
+	struct timeline *tl = t->timeline;
+	struct pen pen;
+	struct wtext tail;
+	double peak = 0;
+	char buf[64];
+
+	wtext_set(wt, "History ");
+	if (!tl->share) {
+		wtext_set(&tail, "samples/s ");
+		wtext_append(wt, &tail);
+		return;
+	}
+	if (!tl->have) {
+		wtext_set(&tail, "share: no Top row selected ");
+		wtext_append(wt, &tail);
+		return;
+	}
+	for (size_t i = 0; i < w; i++)
+		peak = rates[i] > peak ? rates[i] : peak;
+	pen_init(&pen, stdscr, &t->theme);
+	wtext_set(&tail, "share of ");
+	wtext_append(wt, &tail);
+	wtext_set(&tail, tl->name);
+	wtext_fit(&tail, TIMELINE_NAME_CELLS, &pen.ell);
+	wtext_append(wt, &tail);
+	snprintf(buf, sizeof buf, " (peak %.0f%%) ", 100 * peak);
+	wtext_set(&tail, buf);
+	wtext_append(wt, &tail);
+}
+
+/* Draw the strip at line y: a label, then a cell per interval (the
+ * newest on the right, scrolled to keep the cursor in sight), the shown
+ * ones highlighted; with T, the cells are the selected row's share of
+ * each interval's samples, blank for an interval whose rows were not
+ * kept (a frozen screen's). */
 static void
 timeline_draw(struct tui *t, int y)
 {
 	struct timeline *tl = t->timeline;
 	size_t n = history_len(tl->h), first, w, a = 0, b = 0;
-	int cols = COLS - 9, *levels;
+	int cols, *levels;
 	double *rates;
+	bool *blank;
 	char ago[16];
+	struct wtext label;
 
 	move(y, 0);
 	clrtoeol();
-	attrset(t->theme.attr[TH_HEADER_LABEL]);
-	addstr("History ");
-	if (n == 0 || cols < 10) {
-		attrset(A_NORMAL);
-		return;
+	if (tl->share) {
+		timeline_share_row(t);
+		timeline_share_sync(tl);
 	}
 	timeline_ago(ago, sizeof ago,
-	             session_frame(t->session)->wall - history_info(tl->h, 0)->wall +
-	                 history_info(tl->h, 0)->secs);
-	cols -= (int)strlen(ago) + 5;
-	if (cols < 1) {
-		attrset(A_NORMAL);
-		return;
-	}
-	w = n < (size_t)cols ? n : (size_t)cols;
+	             n == 0 ? 0
+	                    : session_frame(t->session)->wall - history_info(tl->h, 0)->wall +
+	                          history_info(tl->h, 0)->secs);
+	/* the cells' room: the label at its widest (a peak of 100 %) */
+	timeline_strip_label(t, (const double[]){1.0}, 1, &label);
+	cols = COLS - label.width - (int)strlen(ago) - 6;
+	w = n < (size_t)(cols > 0 ? cols : 0) ? n : (size_t)(cols > 0 ? cols : 0);
 	first = n - w;
 	if (tl->active) {
 		timeline_span(tl, &a, &b);
 		if (b < first)
 			first = b;
 	}
-	rates = xcalloc(w, sizeof *rates);
-	levels = xcalloc(w, sizeof *levels);
+	rates = xcalloc(w ? w : 1, sizeof *rates);
+	levels = xcalloc(w ? w : 1, sizeof *levels);
+	blank = xcalloc(w ? w : 1, sizeof *blank);
 	for (size_t i = 0; i < w; i++) {
 		const struct history_info *in = history_info(tl->h, first + i);
+		const struct history_row_count *c =
+		    first + i < tl->ncounts ? &tl->counts[first + i] : NULL;
 
-		rates[i] = in->secs > 0 ? (double)in->samples / in->secs : 0;
+		if (!tl->share)
+			rates[i] = in->secs > 0 ? (double)in->samples / in->secs : 0;
+		else if (c != NULL && c->rows)
+			rates[i] = c->samples > 0 ? (double)c->row / (double)c->samples : 0;
+		else
+			blank[i] = true;
 	}
 	timeline_levels(rates, w, levels);
-	attrset(t->theme.attr[TH_HEADER_VALUE]);
-	addstr(ago);
-	addstr(" ");
-	for (size_t i = 0; i < w; i++) {
-		bool shown = tl->active && first + i >= a && first + i <= b;
+	timeline_strip_label(t, rates, w, &label);
+	attrset(t->theme.attr[TH_HEADER_LABEL]);
+	addnwstr(label.s, label.n);
+	if (n > 0 && cols >= 1) {
+		attrset(t->theme.attr[TH_HEADER_VALUE]);
+		addstr(ago);
+		addstr(" ");
+		for (size_t i = 0; i < w; i++) {
+			bool shown = tl->active && first + i >= a && first + i <= b;
 
-		attrset(shown ? A_REVERSE | t->theme.attr[TH_HEADER_WARN]
-		              : t->theme.attr[TH_HEADER_VALUE]);
-		addstr(meter_glyph(levels[i], t->theme.utf8));
+			attrset(shown ? A_REVERSE | t->theme.attr[TH_HEADER_WARN]
+			              : t->theme.attr[TH_HEADER_VALUE]);
+			addstr(blank[i] ? " " : meter_glyph(levels[i], t->theme.utf8));
+		}
+		attrset(t->theme.attr[TH_HEADER_VALUE]);
+		addstr(tl->active ? " " : " now");
 	}
-	attrset(t->theme.attr[TH_HEADER_VALUE]);
-	addstr(tl->active ? " " : " now");
 	attrset(A_NORMAL);
 	free(rates);
 	free(levels);
+	free(blank);
 }
 
 /* Levels of a strip, the largest rate at 7; a non-zero rate at least 1. */
@@ -287,6 +409,7 @@ timeline_free(struct tui *t)
 		return;
 	t->frame = session_frame(t->session); /* not the view, about to go */
 	timeline_clear_view(t->timeline);
+	free(t->timeline->counts);
 	free(t->timeline);
 	t->timeline = NULL;
 }
@@ -326,12 +449,18 @@ timeline_action(struct tui *t, enum action a)
 	size_t n, i;
 
 	if (a != ACT_HIST_BACK && a != ACT_HIST_FORWARD && a != ACT_HIST_SPIKE &&
-	    a != ACT_HIST_RANGE && a != ACT_HIST_LIVE && a != ACT_FREEZE)
+	    a != ACT_HIST_RANGE && a != ACT_HIST_LIVE && a != ACT_FREEZE && a != ACT_HIST_SHARE)
 		return REACT_IGNORED;
 	if (tl == NULL) {
 		if (a == ACT_FREEZE)
 			return REACT_IGNORED; /* the plain freeze */
 		tui_status(t, false, "no history: it was turned off with --history 0");
+		return REACT_REDRAW;
+	}
+	if (a == ACT_HIST_SHARE) {
+		tl->share = !tl->share;
+		tl->have = false; /* the row selected now */
+		tl->ncounts = 0;
 		return REACT_REDRAW;
 	}
 	n = history_len(tl->h);

@@ -223,6 +223,12 @@ void pane_flame_open(struct tui *t, const struct cg_frame *f);
 void pane_top_zoom_pid(struct tui *t, int pid);
 /* Zoom the Top pane into thread tid of process pid and switch to it. */
 void pane_top_zoom_tid(struct tui *t, int pid, int tid);
+/* The Top pane's selected row (the row of a tree line selected): its
+ * key, the rows' grouping (HIST_GROUP_*) and what names the row there
+ * ("phase_two", "libc.so.6", "app pid 12"; escaped) in name; false when
+ * none is (or a row gone since the baseline). */
+bool pane_top_selected(const struct tui *t, struct hist_key *key, unsigned *group, char *name,
+                       size_t len);
 /* Zoom the Counters pane into process pid (its process scope), staying in
  * the pane shown. */
 void pane_counters_zoom_pid(struct tui *t, int pid);

@@ -150,6 +150,10 @@ void hist_snapshot_free(struct hist_snapshot *snap);
  * mixed fields. */
 void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
 
+/* Whether keys a and b fall in the same row of grouping group (HIST_GROUP_*),
+ * as hist_group merges them. */
+bool hist_same_group(const struct hist_key *a, const struct hist_key *b, unsigned group);
+
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
  * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */
 unsigned hist_sort_group(const enum hist_sort *keys);

@@ -76,6 +76,21 @@ void history_sum(const struct history *h, size_t from, size_t to, size_t ev,
                  struct history_sum *out);
 void history_sum_free(struct history_sum *s);
 
+/* One interval's samples of a row (the timeline's strip of a row's
+ * share): the event's samples, those of the rows that fall in the row,
+ * and whether its rows were kept (false: counts only, row is 0). */
+struct history_row_count {
+	uint64_t seq;
+	uint64_t samples, row;
+	bool rows;
+};
+
+/* For intervals from..to (inclusive; n = to - from + 1 entries of out),
+ * event ev's self samples of the rows whose key falls in key's row under
+ * grouping group (HIST_GROUP_*, as hist_group merges rows). */
+void history_row_counts(const struct history *h, size_t ev, const struct hist_key *key,
+                        unsigned group, size_t from, size_t to, struct history_row_count *out);
+
 /* The other panes' parts of intervals from..to (inclusive) added up into
  * out, a frame zeroed or freed with history_view_free: the counters of
  * every scope taken (counts summed, rates over the range's seconds,

@@ -5,8 +5,14 @@
 # further back to where phase_one did; "R" and "." make a range whose
 # rows are the sums of the intervals it covers (both functions, in
 # proportion); B makes the range the baseline (its rows' Delta 0 against
-# it, moving once live); "!" jumps to the spike; "L" returns to the live view; with
-# --history 0 there is no strip and "," says why.
+# it, moving once live); "!" jumps to the spike; "L" returns to the live view;
+# "T" makes the strip the selected Top row's share per interval, its label
+# naming the row and following the selection: with phase_two's row
+# selected, the strip's cell of each interval stepped back to is high
+# where phase_two ran (its row's share in that interval high) and low
+# where phase_one did; once the workload has gone, the intervals taken
+# (counts only) are blank cells; with --history 0 there is no strip and
+# "," says why.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/phases"
 need_tmux
@@ -20,8 +26,8 @@ ok $? "workload started"
 t0=$(date +%s)
 
 tui_start hist 120 32 -d 1 -g -p "$pid"
-tmux_wait_text hist 15 '^History -[0-9]{2}:[0-9]{2} .* now'
-ok $? "the timeline strip is under the header"
+tmux_wait_text hist 15 '^History samples/s -[0-9]{2}:[0-9]{2} .* now'
+ok $? "the timeline strip is under the header, of samples/s"
 
 # counts: the Samples of phase_one and phase_two rows on the screen ("0"
 # when absent), as "ONE TWO".
@@ -129,10 +135,86 @@ wait_for 5 lacks_text hist 'HISTORY'
 ok $? "L returns to the live view"
 tmux_wait_text hist 5 '^History .* now$'
 ok $? "the strip ends at now again"
+
+# T: the share of the selected row, which the strip follows
+search_row() {
+	tmux_keys hist /
+	tmux_keys hist -l "$1"
+	tmux_keys hist Enter
+	wait_for 3 selected_is hist "$1"
+}
+search_row phase_one
+tmux_keys hist 'T'
+tmux_wait_text hist 5 '^History share of phase_one \(peak [0-9]+%\) -[0-9]{2}:[0-9]{2} .* now$'
+ok $? "T: the strip's label says it is phase_one's share, the selected row's"
+search_row phase_two
+tmux_wait_text hist 5 '^History share of phase_two \(peak [0-9]+%\) '
+ok $? "... and follows the selection to phase_two"
+# the strip's cell of the interval shown (reverse video) as a level 0-7
+cursor_level() {
+	tmux_capture hist -e | sed -n 3p | python3 -c '
+import re, sys
+line = sys.stdin.read()
+rev = False
+for tok in re.findall(r"\x1b\[([0-9;]*)m|(.)", line):
+    if tok[1] == "":
+        codes = [int(c or 0) for c in tok[0].split(";")]
+        for c in codes:
+            rev = True if c == 7 else False if c in (0, 27) else rev
+    elif rev and tok[1] != " ":
+        print(ord(tok[1]) - 0x2581 if "\u2581" <= tok[1] <= "\u2588" else "_.-:=+*#".find(tok[1]))
+        break'
+}
+# the share of phase_two's row on the screen (its Self %), 0 when absent
+two_share() {
+	tmux_capture hist | awk '/ \[\.\] phase_two *$/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+%$/) p = $i;
+		sub("%", "", p); print p; found = 1; exit } END { if (!found) print 0 }'
+}
+# only phase_two's row in the table: stepping through the history keeps it selected
+tmux_keys hist F4
+tmux_keys hist -l phase_two
+tmux_keys hist Enter
+wait_for 3 lacks_text hist ' phase_one *$'
+tmux_keys hist 'Z'
+tmux_wait_text hist 5 'HISTORY '
+ok $? "Z freezes on the newest interval, the strip still phase_two's share" ||
+	diag "$(tmux_capture hist | sed -n 3p)"
+high=0
+low=0
+bad=""
+for step in $(seq 1 10); do
+	was=$(tmux_capture hist | sed -n 2p)
+	tmux_keys hist ','
+	wait_for 3 eval '[ "$(tmux_capture hist | sed -n 2p)" != "$was" ]' || break
+	sleep 0.3
+	sh=$(two_share)
+	lv=$(cursor_level)
+	diag "step $step back: phase_two's share ${sh} %, its cell level ${lv:-none}"
+	if python3 -c "import sys; sys.exit(not $sh >= 80)"; then
+		[ "${lv:--1}" -ge 5 ] && high=$((high + 1)) || bad="$bad $step:$sh%:${lv:-none}"
+	elif python3 -c "import sys; sys.exit(not $sh <= 20)"; then
+		[ "${lv:-9}" -le 2 ] && low=$((low + 1)) || bad="$bad $step:$sh%:${lv:-none}"
+	fi
+done
+[ -z "$bad" ] && [ "$high" -ge 2 ] && [ "$low" -ge 2 ]
+ok $? "phase_two's cells: high in the intervals where it ran ($high), low where phase_one did ($low)" ||
+	diag "wrong cells (step:share:level):$bad"
+tmux_keys hist 'L'
+wait_for 5 lacks_text hist 'HISTORY'
+# the workload gone, the screen freezes: its intervals keep counts only
+kill "$pid" 2>/dev/null
+tmux_wait_text hist 10 'the profiled processes have exited'
+ok $? "the workload gone: the screen says so"
+tmux_wait_text hist 10 '^History share of phase_two .*[^ ] {3,}now$'
+ok $? "... and the strip's cells of the intervals after are blank (no rows kept)" ||
+	diag "$(tmux_capture hist | sed -n 3p)"
+tmux_keys hist 'T'
+tmux_wait_text hist 5 '^History samples/s '
+ok $? "T again: samples/s"
 tmux_keys hist 'q'
 tmux_kill
 
-tui_start nohist 100 30 -d 1 --history 0 -p "$pid"
+tui_start nohist 100 30 -d 1 --history 0 -- sleep 60
 tmux_wait_text nohist 15 'Samples/s'
 ok $? "--history 0 starts"
 lacks_text nohist '^History '

@@ -1,7 +1,9 @@
 /* Unit tests for history: exact per-interval counts of rows and stacks
  * under decay and folding, stepping to an interval and adding up a range,
- * the spike, eviction by the window and by bytes, and compaction of the
- * shared keys and stacks keeping memory bounded. */
+ * the spike, a row's samples per interval as the rows are grouped (the
+ * timeline's strip of its share; a counts-only interval marked),
+ * eviction by the window and by bytes, and compaction of the shared keys
+ * and stacks keeping memory bounded. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -51,9 +53,10 @@ live_add(struct live *l, const struct sym *leaf, unsigned n)
 	l->samples += n;
 }
 
-/* End the interval as the session does (tick, snapshot) into h. */
+/* End the interval as the session does (tick, snapshot) into h; rows:
+ * the frame has its rows (false: a frozen screen's, counts only). */
 static void
-live_refresh(struct live *l, struct history *h, double secs)
+live_refresh_rows(struct live *l, struct history *h, double secs, bool rows)
 {
 	static const enum hist_sort keys[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
 	struct frame_event ev = {.name = "cpu-clock", .samples = l->samples};
@@ -67,10 +70,17 @@ live_refresh(struct live *l, struct history *h, double secs)
 	f.sampling.events = &ev;
 	f.sampling.nevents = 1;
 	f.sampling.stats.interval_secs = secs;
-	history_add(h, &f, true);
+	history_add(h, &f, rows);
 	hist_snapshot_free(&ev.rows);
 	cg_free(ev.cg);
 	l->samples = 0;
+}
+
+/* The same with its rows. */
+static void
+live_refresh(struct live *l, struct history *h, double secs)
+{
+	live_refresh_rows(l, h, secs, true);
 }
 
 /* The summed samples of leaf's row, or 0. */
@@ -140,6 +150,65 @@ test_phases(void **state)
 	assert_int_equal(history_spike(h), 5);
 	assert_int_equal(history_find(h, 3), 2);
 	assert_int_equal(history_find(h, 99), -1);
+	hist_free(l.hist);
+	cg_free(l.cg);
+	history_free(h);
+}
+
+/* A row's samples per interval: "two" under the default grouping in
+ * intervals of one, of both (30/70) and of two, one of them counts only
+ * (a frozen screen's: no row, marked); by command the row is every
+ * sample; a process that has none, none; a stretch of the intervals the
+ * same as the whole's. */
+static void
+test_row_counts(void **state)
+{
+	struct live l = {.hist = hist_new(0.5), .cg = cg_new(0.5, 1.0)};
+	struct history *h = history_new(600, HISTORY_MAX_BYTES);
+	struct hist_key two = {
+	    .pid = 7, .comm = str_intern("app"), .dso = &dso_app, .sym = &sym_two};
+	struct hist_key other = two;
+	struct history_row_count c[6], part[2];
+	const uint64_t samples[6] = {100, 100, 100, 100, 80, 90}, row[6] = {0, 70, 0, 0, 80, 90};
+	const bool rows[6] = {true, true, true, false, true, true};
+
+	(void)state;
+	live_add(&l, &sym_one, 100);
+	live_refresh(&l, h, 1.0);
+	live_add(&l, &sym_one, 30);
+	live_add(&l, &sym_two, 70);
+	live_refresh(&l, h, 1.0);
+	live_add(&l, &sym_one, 100);
+	live_refresh(&l, h, 1.0);
+	live_add(&l, &sym_two, 100);
+	live_refresh_rows(&l, h, 1.0, false); /* frozen */
+	live_add(&l, &sym_two, 80);
+	live_refresh(&l, h, 1.0);
+	live_add(&l, &sym_two, 90);
+	live_refresh(&l, h, 1.0);
+	history_row_counts(h, 0, &two, HIST_GROUP_DEFAULT, 0, 5, c);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(c[i].seq, (uint64_t)i + 1);
+		assert_int_equal(c[i].samples, samples[i]);
+		assert_int_equal(c[i].row, row[i]);
+		assert_int_equal(c[i].rows, rows[i]);
+	}
+	history_row_counts(h, 0, &two, HIST_GROUP_COMM, 0, 5, c);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(c[i].row, rows[i] ? samples[i] : 0);
+	other.pid = 8;
+	history_row_counts(h, 0, &other, HIST_GROUP_PID | HIST_GROUP_SYM, 0, 5, c);
+	for (int i = 0; i < 6; i++)
+		assert_int_equal(c[i].row, 0);
+	history_row_counts(h, 0, &other, HIST_GROUP_SYM, 0, 5, c); /* any process's two */
+	assert_int_equal(c[1].row, 70);
+	history_row_counts(h, 0, &two, HIST_GROUP_DEFAULT, 4, 5, part);
+	assert_int_equal(part[0].seq, 5);
+	assert_int_equal(part[0].row, 80);
+	assert_int_equal(part[1].row, 90);
+	history_row_counts(h, 3, &two, HIST_GROUP_DEFAULT, 0, 0, c); /* no such event */
+	assert_int_equal(c[0].samples, 0);
+	assert_int_equal(c[0].row, 0);
 	hist_free(l.hist);
 	cg_free(l.cg);
 	history_free(h);
@@ -260,9 +329,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_phases),
-	    cmocka_unit_test(test_folded_branch),
-	    cmocka_unit_test(test_window),
+	    cmocka_unit_test(test_phases),       cmocka_unit_test(test_folded_branch),
+	    cmocka_unit_test(test_row_counts),   cmocka_unit_test(test_window),
 	    cmocka_unit_test(test_memory_bound),
 	};
 
