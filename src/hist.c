@@ -460,8 +460,9 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		r->total = e->total;
 		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
 		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
-		/* llround for a score >= 0, without needing libm. */
-		r->samples = (uint64_t)(e->score + 0.5);
+		/* llround for a score >= 0, without needing libm (a recording's
+		 * counts can pass what a uint64_t holds) */
+		r->samples = e->score < 0x1p64 ? (uint64_t)(e->score + 0.5) : UINT64_MAX;
 		/* once per row, not per comparison: with tens of thousands of
 		 * rows (system-wide on a busy machine), the names the ties of
 		 * the sort read were most of a refresh's CPU */
