@@ -244,8 +244,10 @@ timeline_share_sync(struct timeline *tl)
 	}
 	while (gone < tl->ncounts && tl->counts[gone].seq < history_info(tl->h, 0)->seq)
 		gone++;
-	memmove(tl->counts, tl->counts + gone, (tl->ncounts - gone) * sizeof *tl->counts);
-	tl->ncounts -= gone;
+	if (gone > 0) {
+		memmove(tl->counts, tl->counts + gone, (tl->ncounts - gone) * sizeof *tl->counts);
+		tl->ncounts -= gone;
+	}
 	if (tl->ncounts > n || (tl->ncounts > 0 && tl->counts[tl->ncounts - 1].seq !=
 	                                               history_info(tl->h, tl->ncounts - 1)->seq))
 		tl->ncounts = 0; /* not the history's intervals any more: again */
