@@ -146,7 +146,9 @@ struct engine {
 	struct engine_bpf *bpf;     /* the in-kernel counts, or NULL: the rings */
 	const char *backend;        /* "bpf" or "perf" */
 	char backend_why[sizeof(struct tt_err)];
-	char bpf_notice[480]; /* auto: why BPF was refused (a load, privileges) */
+	char bpf_notice[480];   /* auto: why BPF was refused (a load, privileges) */
+	char bpf_unjudged[160]; /* frameless leaves the BPF engine could not judge */
+	char notice[1024];      /* all of them (engine_compose_notice) */
 };
 
 struct hist_key;
@@ -176,6 +178,9 @@ bool engine_rekey_jit(void *arg, struct hist_key *key);
 /* Count one sample record (engine.c): the hot path, and the replay of a
  * sample that waited. */
 void engine_sample(struct engine *e, const struct perf_event_header *h);
+
+/* Join the notices into e->notice (engine.c). */
+void engine_compose_notice(struct engine *e);
 
 /* Count n samples the kernel could not deliver (engine.c). */
 void engine_lost(struct engine *e, uint64_t n);

@@ -126,6 +126,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		}
 		break;
 	}
+	engine_compose_notice(e);
 	e->inherit = t.inherit;
 	e->nheap = e->el.nrings;
 	e->heap = xcalloc(e->nheap ? e->nheap : 1, sizeof *e->heap);
@@ -594,13 +595,31 @@ engine_event_name(const struct engine *e, size_t idx)
 	return e->el.evsels[idx].spec.name;
 }
 
-/* The fallback notice, if any. */
+/* Every notice of the session, joined by "; ", in e->notice: the event's
+ * fallback (no PMU: cpu-clock), the BPF engine's refusal, and what the
+ * BPF engine could not do (frameless leaves left unjudged). Each part is
+ * "what: detail" with no "; " of its own, so the screen can show each
+ * one's head. */
+void
+engine_compose_notice(struct engine *e)
+{
+	const char *parts[] = {e->el.notice, e->bpf_notice, e->bpf_unjudged};
+	size_t n = 0;
+
+	e->notice[0] = '\0';
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		if (parts[i][0] != '\0' && n < sizeof e->notice - 1) {
+			snprintf(e->notice + n, sizeof e->notice - n, "%s%s", n > 0 ? "; " : "",
+			         parts[i]);
+			n = strlen(e->notice);
+		}
+}
+
+/* The notices (fallbacks, what the engine could not do), or NULL. */
 const char *
 engine_notice(const struct engine *e)
 {
-	if (e->el.notice[0])
-		return e->el.notice;
-	return e->bpf_notice[0] ? e->bpf_notice : NULL;
+	return e->notice[0] ? e->notice : NULL;
 }
 
 /* The back-end counting the samples. */
