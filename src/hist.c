@@ -20,7 +20,7 @@
 
 struct hist_node {
 	struct hist_entry e;
-	struct hist_node *next_free;
+	struct hist_node *next_free; /* itself while the entry lives */
 };
 
 struct hist_slot {
@@ -190,6 +190,7 @@ hist_node_of(struct hist *h, const struct hist_key *key)
 		n = node_alloc(h);
 		memset(&n->e, 0, sizeof n->e);
 		n->e.key = *key;
+		n->next_free = n; /* live: hist_snapshot walks the pool */
 		h->tab[i].hash = hash;
 		h->tab[i].node = n;
 		h->count++;
@@ -430,6 +431,37 @@ cmp_rows(const void *pa, const void *pb, void *arg)
 
 const enum hist_sort hist_unsorted[] = {HIST_SORT_END};
 
+/* Entries handed out in pool chunk c (chunks double up to a cap). */
+static size_t
+pool_chunk_len(const struct hist *h, size_t c)
+{
+	size_t len = POOL_FIRST;
+
+	if (c + 1 == h->nchunks)
+		return h->chunk_used;
+	for (size_t i = 0; i < c && len < POOL_CHUNK_MAX; i++)
+		len *= 2;
+	return len < POOL_CHUNK_MAX ? len : POOL_CHUNK_MAX;
+}
+
+/* Fill snapshot row r from entry e. */
+static void
+snapshot_row(const struct hist *h, struct hist_row *r, const struct hist_entry *e)
+{
+	r->copy = *e;
+	r->members = r->procs = 1;
+	r->mixed = 0;
+	r->total = e->total;
+	r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
+	r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
+	/* llround for a score >= 0, without needing libm. */
+	r->samples = (uint64_t)(e->score + 0.5);
+	/* once per row, not per comparison: with tens of thousands of rows
+	 * (system-wide on a busy machine), the names the ties of the sort
+	 * read were most of a refresh's CPU */
+	r->sym_name = hist_sym_name(e);
+}
+
 /* Fill snap with the (filtered) entries sorted by keys, reusing its rows. */
 void
 hist_snapshot(struct hist *h, const enum hist_sort *keys,
@@ -437,7 +469,6 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
               struct hist_snapshot *snap)
 {
 	static const enum hist_sort no_keys[] = {HIST_SORT_END};
-	struct hist_row *r;
 	const struct hist_entry *e;
 	size_t i;
 
@@ -446,26 +477,20 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		snap->rows = xrealloc(snap->rows, snap->cap * sizeof *snap->rows);
 	}
 	snap->n = 0;
-	for (i = 0; i <= h->mask; i++) {
-		if (h->tab[i].node == NULL)
-			continue;
-		e = &h->tab[i].node->e;
-		if (filter != NULL && !filter(e, arg))
-			continue;
-		r = &snap->rows[snap->n++];
-		r->copy = *e;
-		r->members = r->procs = 1;
-		r->mixed = 0;
-		r->total = e->total;
-		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
-		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
-		/* llround for a score >= 0, without needing libm. */
-		r->samples = (uint64_t)(e->score + 0.5);
-		/* once per row, not per comparison: with tens of thousands of
-		 * rows (system-wide on a busy machine), the names the ties of
-		 * the sort read were most of a refresh's CPU */
-		r->sym_name = hist_sym_name(e);
-	}
+	/* in pool order, not the table's: an entry keeps its place there for
+	 * its life, so rows that tie stay in the same order at every refresh
+	 * for a front end that sorts them itself */
+	for (size_t c = 0; c < h->nchunks; c++)
+		for (size_t k = 0; k < pool_chunk_len(h, c); k++) {
+			struct hist_node *nd = &h->chunks[c][k];
+
+			if (nd->next_free != nd)
+				continue;
+			e = &nd->e;
+			if (filter != NULL && !filter(e, arg))
+				continue;
+			snapshot_row(h, &snap->rows[snap->n++], e);
+		}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;
 	if (keys != hist_unsorted)
@@ -500,16 +525,29 @@ cmp_group_fields(const struct hist_key *a, const struct hist_key *b, unsigned g)
 	return 0;
 }
 
-/* qsort_r order of rows by the grouping's fields, then by pid so a
- * group's processes sit together. */
-static int
-cmp_group(const void *pa, const void *pb, void *arg)
+/* Hash of a key's fields of grouping g (pointers by identity): equal
+ * for keys cmp_group_fields finds equal. */
+static uint64_t
+group_hash(const struct hist_key *k, unsigned g)
 {
-	const struct hist_key *a = &((const struct hist_row *)pa)->copy.key;
-	const struct hist_key *b = &((const struct hist_row *)pb)->copy.key;
-	int c = cmp_group_fields(a, b, *(const unsigned *)arg);
+	uint64_t h = HASH_SEED;
 
-	return c != 0 ? c : CMP3(a->pid, b->pid);
+	if (g & HIST_GROUP_COMM)
+		h = hash_mix(h, (uintptr_t)k->comm);
+	if (g & (HIST_GROUP_PID | HIST_GROUP_TID))
+		h = hash_mix(h, (uint64_t)(uint32_t)k->pid);
+	if (g & HIST_GROUP_TID)
+		h = hash_mix(h, (uint64_t)(uint32_t)k->thread);
+	if (g & HIST_GROUP_CGROUP)
+		h = hash_mix(h, (uintptr_t)k->cgroup);
+	if (g & HIST_GROUP_DSO)
+		h = hash_mix(h, (uintptr_t)k->dso);
+	if (g & HIST_GROUP_SYM) {
+		h = hash_mix(h, (uintptr_t)k->sym);
+		h = hash_mix(h, k->addr);
+		h = hash_mix(h, (uint64_t)k->kernel | (uint64_t)k->inlined << 1);
+	}
+	return hash_u64(h);
 }
 
 /* The HIST_GROUP_* fields on which two keys differ. */
@@ -524,22 +562,23 @@ key_diff(const struct hist_key *a, const struct hist_key *b)
 	                                                                         : 0);
 }
 
-/* Add row m's counts into row r (same group); r takes m's key when m
- * weighs more than *best, the heaviest member so far. */
+/* Add row m's counts into row r (same group; new_pid: m's process is
+ * not among r's yet); r takes m's key when m weighs more than *best, the
+ * heaviest member so far (on a tie, the lower pid's). */
 static void
-row_merge(struct hist_row *r, const struct hist_row *m, int prev_pid, double *best)
+row_merge(struct hist_row *r, const struct hist_row *m, bool new_pid, double *best)
 {
 	struct hist_entry *e = &r->copy;
 	const struct hist_entry *f = &m->copy;
 
 	r->mixed |= key_diff(&e->key, &f->key);
-	r->procs += f->key.pid != prev_pid;
+	r->procs += new_pid;
 	r->members++;
 	r->overhead += m->overhead;
 	r->children += m->children;
 	r->samples += m->samples;
 	r->total += m->total;
-	if (f->score > *best) {
+	if (f->score > *best || (f->score == *best && f->key.pid < e->key.pid)) {
 		e->key = f->key;
 		*best = f->score;
 	}
@@ -553,41 +592,172 @@ row_merge(struct hist_row *r, const struct hist_row *m, int prev_pid, double *be
 	e->children_last += f->children_last;
 }
 
-/* Merge rows that agree on the grouping, then sort by keys. */
+/* Whether (group gi, pid) is new to the set of slots (mask + 1 of them,
+ * each (gi + 1) << 32 | pid, 0 free); it is in the set after. */
+static bool
+pid_add(uint64_t *set, size_t mask, size_t gi, int pid)
+{
+	uint64_t key = (uint64_t)(gi + 1) << 32 | (uint32_t)pid;
+	size_t i = hash_u64(key) & mask;
+
+	for (; set[i] != 0; i = (i + 1) & mask)
+		if (set[i] == key)
+			return false;
+	set[i] = key;
+	return true;
+}
+
+/* Merge rows that agree on the grouping, then sort by keys (hist_unsorted:
+ * the groups in the order of their first rows). One pass through a hash
+ * of the groups, not a sort: the screen merges every row of a refresh. */
 void
 hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys)
 {
 	static const enum hist_sort no_keys[] = {HIST_SORT_END};
-	struct hist_key first = {0}; /* the key of the group's first row */
-	size_t i, n = 0;
-	int prev_pid = 0;
-	double best = 0;
+	size_t i, n = 0, slots = 16, mask;
+	bool one_pid = group & (HIST_GROUP_PID | HIST_GROUP_TID);
+	uint32_t *tab;  /* group index + 1 by the hash of its fields; 0: free */
+	uint64_t *pids; /* the (group, pid) seen, unless a group is one process */
+	double *best;   /* each group's heaviest member's score */
 
-	qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
+	while (slots < 2 * snap->n + 1)
+		slots *= 2;
+	mask = slots - 1;
+	tab = xcalloc(slots, sizeof *tab);
+	pids = one_pid ? NULL : xcalloc(slots, sizeof *pids);
+	best = xmalloc((snap->n ? snap->n : 1) * sizeof *best);
 	for (i = 0; i < snap->n; i++) {
-		struct hist_row *r = &snap->rows[i];
-		int pid = r->copy.key.pid;
+		const struct hist_key *k = &snap->rows[i].copy.key;
+		size_t j = group_hash(k, group) & mask;
 
-		if (n > 0 && cmp_group_fields(&first, &r->copy.key, group) == 0) {
-			row_merge(&snap->rows[n - 1], r, prev_pid, &best);
-			prev_pid = pid;
+		while (tab[j] != 0 &&
+		       cmp_group_fields(&snap->rows[tab[j] - 1].copy.key, k, group) != 0)
+			j = (j + 1) & mask;
+		if (tab[j] != 0) {
+			size_t gi = tab[j] - 1;
+
+			row_merge(&snap->rows[gi], &snap->rows[i],
+			          !one_pid && pid_add(pids, mask, gi, k->pid), &best[gi]);
 			continue;
 		}
-		first = r->copy.key;
-		prev_pid = pid;
-		best = r->copy.score;
+		/* a new group, at n <= i: the rows before i are all read */
 		if (n != i)
-			snap->rows[n] = *r;
+			snap->rows[n] = snap->rows[i];
 		snap->rows[n].members = snap->rows[n].procs = 1;
 		snap->rows[n].mixed = 0;
-		n++;
+		best[n] = snap->rows[n].copy.score;
+		if (!one_pid)
+			(void)pid_add(pids, mask, n, snap->rows[n].copy.key.pid);
+		tab[j] = (uint32_t)++n;
 	}
+	free(tab);
+	free(pids);
+	free(best);
 	snap->n = n;
 	if (keys != hist_unsorted)
 		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
 	for (i = 0; i < snap->n; i++)
 		snap->rows[i].entry = &snap->rows[i].copy;
+}
+
+/* A row's value of a numeric sort key as an unsigned number in the same
+ * order (a non-negative double's bits are). */
+static uint64_t
+radix_key(const struct hist_row *r, enum hist_sort k)
+{
+	double d = k == HIST_SORT_OVERHEAD ? r->overhead : r->children;
+	uint64_t u;
+
+	if (k == HIST_SORT_SAMPLES)
+		return r->samples;
+	if (!(d > 0)) /* also NaN, -0 */
+		return 0;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+/* Put row ix[i] at i for every i, in place, cycle by cycle (ix is
+ * consumed: each place moved is marked by ix[j] = j). */
+static void
+rows_permute(struct hist_row *rows, uint32_t *ix, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct hist_row tmp;
+		size_t j = i;
+
+		if (ix[i] == i)
+			continue;
+		tmp = rows[i];
+		while (ix[j] != i) {
+			size_t from = ix[j];
+
+			rows[j] = rows[from];
+			ix[j] = (uint32_t)j;
+			j = from;
+		}
+		rows[j] = tmp;
+		ix[j] = (uint32_t)j;
+	}
+}
+
+/* Sort the rows by one numeric key (overhead, children or samples),
+ * equal rows in the order they have: a radix sort in 11-bit digits, each
+ * a counting pass over the rows' keys (linear in the rows, where a
+ * comparison sort of the screen's tens of thousands was not), then one
+ * move of each row. False for another key. */
+bool
+hist_sort_by(struct hist_snapshot *snap, enum hist_sort key, bool descending)
+{
+	enum { BITS = 11, DIGITS = 1 << BITS };
+	size_t n = snap->n, cnt[DIGITS];
+	uint64_t *k, *k2, *kbase;
+	uint32_t *ix, *ix2, *ibase;
+
+	if (key != HIST_SORT_OVERHEAD && key != HIST_SORT_CHILDREN && key != HIST_SORT_SAMPLES)
+		return false;
+	if (n < 2)
+		return true;
+	k = kbase = xmalloc(2 * n * sizeof *k);
+	ix = ibase = xmalloc(2 * n * sizeof *ix);
+	k2 = k + n;
+	ix2 = ix + n;
+	for (size_t i = 0; i < n; i++) {
+		k[i] = radix_key(&snap->rows[i], key);
+		k[i] = descending ? ~k[i] : k[i];
+		ix[i] = (uint32_t)i;
+	}
+	for (unsigned shift = 0; shift < 64; shift += BITS) {
+		size_t sum = 0;
+		uint64_t *tk;
+		uint32_t *ti;
+
+		memset(cnt, 0, sizeof cnt);
+		for (size_t i = 0; i < n; i++)
+			cnt[k[i] >> shift & (DIGITS - 1)]++;
+		if (cnt[k[0] >> shift & (DIGITS - 1)] == n)
+			continue; /* every row has this digit */
+		for (size_t d = 0; d < DIGITS; d++) {
+			size_t c = cnt[d];
+
+			cnt[d] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++) {
+			size_t at = cnt[k[i] >> shift & (DIGITS - 1)]++;
+
+			k2[at] = k[i];
+			ix2[at] = ix[i];
+		}
+		tk = k, k = k2, k2 = tk;
+		ti = ix, ix = ix2, ix2 = ti;
+	}
+	rows_permute(snap->rows, ix, n);
+	for (size_t i = 0; i < n; i++)
+		snap->rows[i].entry = &snap->rows[i].copy;
+	free(kbase);
+	free(ibase);
+	return true;
 }
 
 /* Free a snapshot's rows and reset it. */

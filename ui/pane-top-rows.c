@@ -12,6 +12,34 @@
 #include "ui/pane-top-impl.h"
 #include "ui/tui.h"
 
+/* Put the rows in the table's order when it sorts by a number (the
+ * usual Self, Children or Samples): a radix sort, where the table's
+ * comparison sort of tens of thousands of rows was most of a refresh;
+ * ties stay in the frame's order, as the table keeps them. */
+static void
+top_presort(struct top *p)
+{
+	const struct table *t = &p->list.table;
+	enum hist_sort k;
+
+	if (t->sort_col >= p->ncols)
+		return;
+	switch (p->kind[t->sort_col]) {
+	case COL_OVERHEAD:
+		k = HIST_SORT_OVERHEAD;
+		break;
+	case COL_CHILDREN:
+		k = HIST_SORT_CHILDREN;
+		break;
+	case COL_SAMPLES:
+		k = HIST_SORT_SAMPLES;
+		break;
+	default:
+		return;
+	}
+	(void)hist_sort_by(&p->rows, k, t->descending);
+}
+
 /* Copy the rows of the shown event of f that the zooms and K/U keep. */
 void
 top_filter(struct top *p, const struct tui *t, const struct frame *f)
@@ -34,9 +62,11 @@ top_filter(struct top *p, const struct tui *t, const struct frame *f)
 		*r = from->rows[i];
 		r->entry = &r->copy;
 	}
-	/* the table sorts them: only the merge matters here */
+	/* the table sorts them: only the merge matters here, then a linear
+	 * sort by a numeric sort column, so the table finds them in order */
 	p->tree.group = top_group_zoomed(&p->zoom, p->group);
-	hist_group(&p->rows, p->tree.group, NULL);
+	hist_group(&p->rows, p->tree.group, hist_unsorted);
+	top_presort(p);
 	if (t->engine != NULL)
 		engine_set_group(t->engine, p->tree.group);
 	p->rows.total_score = from != NULL ? from->total_score : 0;

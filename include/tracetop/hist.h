@@ -138,9 +138,15 @@ void hist_snapshot_free(struct hist_snapshot *snap);
 
 /* Merge the rows of snap (from hist_snapshot) that agree on group's
  * fields (HIST_GROUP_*; a thread is told apart only by key.thread), then
- * sort them by keys as hist_snapshot does (hist_unsorted: left in the
- * grouping's order); fills members, procs, mixed. */
+ * sort them by keys as hist_snapshot does (hist_unsorted: each group
+ * where its first row was); fills members, procs, mixed. */
 void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
+
+/* Sort the rows by one numeric key (HIST_SORT_OVERHEAD, _CHILDREN or
+ * _SAMPLES; biggest first when descending), rows that tie staying in the
+ * order they had; in time linear in the rows. False (nothing done) for
+ * another key. */
+bool hist_sort_by(struct hist_snapshot *snap, enum hist_sort key, bool descending);
 
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
  * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */
