@@ -15,8 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tracetop/dwaranges.h"
 #include "tracetop/srcline.h"
 #include "tracetop/sym-elf.h"
+#include "tracetop/sym-inflate.h"
 #include "tracetop/util.h"
 #include "tracetop/worker.h"
 
@@ -62,6 +64,9 @@ struct dwinfo {
 	bool ranges_built; /* cu_ranges made (only when aranges fail) */
 	struct cu_range *ranges;
 	size_t nranges;
+	bool ar_read;        /* .debug_aranges looked for */
+	struct dwarange *ar; /* its ranges, our compact table (NULL: none) */
+	size_t nar;
 };
 
 /* One cached answer: n symbols at pool[off]. d NULL marks a free slot. */
@@ -99,46 +104,6 @@ static struct srcline main_sl;
 static struct scache main_cache;
 static uint64_t main_lookups, main_hits;
 
-/* Debug sections the inline walk never reads. libdw inflates every
- * compressed one it knows when it opens a file: libc6-dbg's line table
- * and location lists are 2.7 of its 9.7 MiB inflated. */
-static const char *const unread_sections[] = {
-    "line", "loc", "loclists", "frame", "macinfo", "macro", "pubnames", "pubtypes", "names",
-};
-
-/* Unname the .debug_* sections of unread_sections (also .zdebug_*, GNU's old
- * compression) in elf's headers, in memory only, so that libdw leaves
- * them alone. */
-static void
-hide_sections(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
-			continue;
-		if (strncmp(name, ".debug_", 7) == 0)
-			name += 7;
-		else if (strncmp(name, ".zdebug_", 8) == 0)
-			name += 8;
-		else
-			continue;
-		for (size_t i = 0; i < sizeof unread_sections / sizeof *unread_sections; i++)
-			if (strcmp(name, unread_sections[i]) == 0) {
-				sh.sh_name = 0; /* "": a name libdw does not know */
-				(void)gelf_update_shdr(scn, &sh);
-				break;
-			}
-	}
-}
-
 /* Open a DSO's debug info (its separate debug file if known); w->dw stays
  * NULL when there is no readable DWARF. */
 static void
@@ -158,7 +123,7 @@ dwinfo_open(struct srcline *sl, struct dwinfo *w, struct dso *d)
 	if (w->elf == NULL)
 		return;
 	if (sl->inlines_only)
-		hide_sections(w->elf);
+		w->elf = syminfl_for_inlines(w->elf, &w->fd);
 	w->dw = dwarf_begin_elf(w->elf, DWARF_C_READ, NULL);
 	if (w->dw == NULL) {
 		symelf_close(w->elf, w->fd);
@@ -235,6 +200,7 @@ dwinfo_free(struct dwinfo *w)
 	}
 	free(w->names);
 	free(w->ranges);
+	free(w->ar);
 	free(w);
 }
 
@@ -376,12 +342,54 @@ build_cu_ranges(struct dwinfo *w)
 	qsort(w->ranges, w->nranges, sizeof *w->ranges, range_cmp);
 }
 
-/* The CU DIE covering addr: from .debug_aranges, else from our table. */
+/* Our table of .debug_aranges, when the file has one we can read in
+ * place (not compressed: the worker's inflated copy, a plain file). */
+static void
+read_aranges(struct dwinfo *w)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+
+	w->ar_read = true;
+	if (elf_getshdrstrndx(w->elf, &shstrndx) != 0)
+		return;
+	while ((scn = elf_nextscn(w->elf, scn)) != NULL) {
+		const char *name;
+		Elf_Data *data;
+
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (name = elf_strptr(w->elf, shstrndx, sh.sh_name)) == NULL ||
+		    strcmp(name, ".debug_aranges") != 0)
+			continue;
+		if (!(sh.sh_flags & SHF_COMPRESSED) && (data = elf_rawdata(scn, NULL)) != NULL &&
+		    data->d_buf != NULL)
+			w->nar = dwaranges_parse(data->d_buf, data->d_size, &w->ar);
+		return;
+	}
+}
+
+/* The CU DIE covering addr: from our table of .debug_aranges (only the
+ * unit's own header read, where libdw's table of the same takes 2 MiB
+ * for libc), else libdw's, else from our table of every CU's ranges. An
+ * address outside every range of .debug_aranges has no CU: the scan of
+ * all units, which reads all of .debug_info, is for files without it. */
 static Dwarf_Die *
 cu_at(struct dwinfo *w, uint64_t addr, Dwarf_Die *cudie)
 {
 	size_t lo = 0, hi, mid;
 
+	if (!w->ar_read)
+		read_aranges(w);
+	if (w->nar > 0) {
+		const struct dwarange *r = dwaranges_find(w->ar, w->nar, addr);
+		Dwarf_Off next;
+		size_t hsize;
+
+		if (r == NULL || dwarf_nextcu(w->dw, r->unit, &next, &hsize, NULL, NULL, NULL) != 0)
+			return NULL;
+		return dwarf_offdie(w->dw, r->unit + hsize, cudie);
+	}
 	if (dwarf_addrdie(w->dw, addr, cudie) != NULL)
 		return cudie;
 	if (!w->ranges_built)
