@@ -23,7 +23,8 @@
 struct engine_bpf_stack {
 	uint64_t *ips; /* NULL: not cached */
 	uint32_t nr;
-	uint64_t seen; /* the read that last named it */
+	uint32_t birth; /* which read of the map it is (never 0): an id may name another later */
+	uint64_t seen;  /* the read that last named it */
 };
 
 /* One judged code place: which top-of-stack word holds the return
@@ -51,6 +52,9 @@ struct engine_bpf {
 	struct tt_prof_key *keys; /* a read's entries */
 	struct tt_prof_val *vals;
 	struct engine_bpf_stack *cache; /* by stack id */
+	uint32_t *live, nlive;          /* the cached ones' places */
+	uint32_t births;                /* stacks read: each one's birth */
+	uint32_t ubirth, kbirth;        /* the births of the key being counted */
 	uint64_t reads;
 	int ncpus;        /* possible CPUs: the per-CPU values */
 	uint64_t *percpu; /* one lost counter per CPU */
@@ -60,6 +64,11 @@ struct engine_bpf {
 	size_t rec_cap;                      /* in u64 */
 	uint64_t *buf;                       /* a stack being read */
 	uint64_t *kb, *ub; /* a count's kernel and user frames, the sampled ip first */
+	/* resolved stacks kept (engine-bpf-count.c), by (thread, stack ids,
+	 * leaf's caller); those met in this read */
+	struct engine_bpf_sent *scache;
+	uint32_t scache_mask, nscache;
+	uint32_t *touched, ntouched;
 };
 
 /* Where perf register r sits among UNWIND_REGS_MASK's. */
@@ -79,6 +88,26 @@ engine_bpf_first_ip(const uint64_t *ips, size_t nr, uint64_t dflt)
 			return ips[i];
 	return dflt;
 }
+
+/* ---- counting without records (engine-bpf-count.c) ---- */
+
+/* Make and free the cache of resolved stacks (sized from b->nstacks). */
+void engine_bpf_scache_init(struct engine_bpf *b);
+void engine_bpf_scache_free(struct engine_bpf *b);
+
+/* Count key k's w samples with its frames (each side's led by the sampled
+ * ip when it is there) and its frameless leaf's caller ret (or 0); false
+ * when a frame waits for a symbol table: nothing counted, the caller
+ * hands a record of it to engine_sample. */
+bool engine_bpf_count(struct engine *e, struct engine_bpf *b, const struct tt_prof_key *k,
+                      uint64_t w, const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu,
+                      uint64_t ret);
+
+/* After a read's counts: the kept stacks' callers' children time. */
+void engine_bpf_scache_flush(struct engine *e, struct engine_bpf *b);
+
+/* Drop the kept stacks not met in this read nor the one before. */
+void engine_bpf_scache_gc(struct engine_bpf *b);
 
 /* ---- frameless leaves (engine-bpf-leaf.c) ---- */
 

@@ -290,10 +290,12 @@ engine_bpf_free(struct engine *e)
 	if (b == NULL)
 		return;
 	tt_bpf_close(b->obj);
-	for (uint32_t i = 0; b->cache != NULL && i < 2 * b->nstacks; i++)
-		free(b->cache[i].ips);
+	for (uint32_t l = 0; b->cache != NULL && l < b->nlive; l++)
+		free(b->cache[b->live[l]].ips);
 	free(b->cache);
 	engine_bpf_leaf_free(b);
+	engine_bpf_scache_free(b);
+	free(b->live);
 	free(b->keys);
 	free(b->vals);
 	free(b->percpu);
@@ -357,6 +359,8 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 		const char *leaves = getenv("TRACETOP_BPF_LEAVES"); /* tests: a full table */
 
 		b->cache = xcalloc(2 * (size_t)b->nstacks, sizeof *b->cache);
+		b->live = xmalloc(2 * (size_t)b->nstacks * sizeof *b->live);
+		engine_bpf_scache_init(b);
 		engine_bpf_leaf_init(b, leaves != NULL && atoi(leaves) > 0
 		                            ? (uint32_t)atoi(leaves)
 		                            : ENGINE_BPF_LEAFS / 4 * 3);
@@ -385,13 +389,14 @@ engine_bpf_frames(uint64_t *out, uint64_t ip, const uint64_t *ips, size_t nr)
 /* The frames of stack id (from the cache, or read from the map and
  * cached); false when the map no longer has it. */
 static bool
-engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
+engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr, uint32_t *birth)
 {
 	struct engine_bpf_stack *c;
 	uint32_t n = 0, map, key;
 
 	*nr = 0;
 	*ips = NULL;
+	*birth = 0;
 	if (id < 0)
 		return true;
 	map = (id & TT_PROF_STACK2) != 0;
@@ -408,10 +413,13 @@ engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
 		c->ips = xmalloc((n ? n : 1) * sizeof *c->ips);
 		memcpy(c->ips, b->buf, n * sizeof *c->ips);
 		c->nr = n;
+		c->birth = ++b->births != 0 ? b->births : ++b->births;
+		b->live[b->nlive++] = map * b->nstacks + key;
 	}
 	c->seen = b->reads;
 	*ips = c->ips;
 	*nr = c->nr;
+	*birth = c->birth;
 	return true;
 }
 
@@ -420,17 +428,21 @@ engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
 static void
 engine_bpf_stacks_gc(struct engine_bpf *b)
 {
-	for (uint32_t i = 0; i < 2 * b->nstacks; i++) {
+	/* the cached ones only, not every bucket of both maps */
+	for (uint32_t l = 0; l < b->nlive;) {
+		uint32_t i = b->live[l], key = i % b->nstacks;
 		struct engine_bpf_stack *c = &b->cache[i];
-		uint32_t key = i % b->nstacks;
 
 		/* two reads without it: a sample just after the flip that
 		 * names a stack idle for one read still finds it at the next */
-		if (c->ips == NULL || c->seen + 1 >= b->reads)
+		if (c->seen + 1 >= b->reads) {
+			l++;
 			continue;
+		}
 		tt_bpf_delete(b->stacks_fd[i / b->nstacks], &key);
 		free(c->ips);
 		c->ips = NULL;
+		b->live[l] = b->live[--b->nlive];
 	}
 }
 
@@ -497,10 +509,11 @@ engine_bpf_collect(struct engine *e)
 		const uint64_t *kips = NULL, *uips = NULL;
 		size_t nk = 0, nu = 0;
 		struct engine_bpf_leaf leaf;
+		uint32_t kbirth, ubirth;
 		bool fix;
 
-		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk) ||
-		                  !engine_bpf_stack(b, k->ustack, &uips, &nu))) {
+		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk, &kbirth) ||
+		                  !engine_bpf_stack(b, k->ustack, &uips, &nu, &ubirth))) {
 			gone += b->vals[i].count;
 			continue;
 		}
@@ -514,12 +527,20 @@ engine_bpf_collect(struct engine *e)
 			uips = b->ub;
 		}
 		fix = b->stacks && engine_bpf_leaf(e, b, k, &b->vals[i], uips, nu, &leaf);
+		b->ubirth = ubirth;
+		b->kbirth = kbirth;
+		if (engine_bpf_count(e, b, k, b->vals[i].count, kips, nk, uips, nu,
+		                     fix ? leaf.ret : 0))
+			continue;
+		/* a frame waits for symbols: a record of it waits (engine-defer.c) */
 		engine_bpf_record(e->el.sample_type, k, b->vals[i].count, id, kips, nk, uips, nu,
 		                  fix ? &leaf : NULL, b->rec);
 		engine_sample(e, (const struct perf_event_header *)b->rec);
 	}
+	engine_bpf_scache_flush(e, b);
 	if (b->stacks) {
 		engine_bpf_stacks_gc(b);
+		engine_bpf_scache_gc(b);
 		engine_bpf_leaf_notice(e, b);
 	}
 	b->lost_by[TT_PROF_NLOST] += gone;

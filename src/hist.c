@@ -444,9 +444,10 @@ pool_chunk_len(const struct hist *h, size_t c)
 	return len < POOL_CHUNK_MAX ? len : POOL_CHUNK_MAX;
 }
 
-/* Fill snapshot row r from entry e. */
+/* Fill snapshot row r from entry e; its symbol's name only when named
+ * (for a sort: a comparison reads it then). */
 static void
-snapshot_row(const struct hist *h, struct hist_row *r, const struct hist_entry *e)
+snapshot_row(const struct hist *h, struct hist_row *r, const struct hist_entry *e, bool named)
 {
 	r->copy = *e;
 	r->members = r->procs = 1;
@@ -458,8 +459,9 @@ snapshot_row(const struct hist *h, struct hist_row *r, const struct hist_entry *
 	r->samples = (uint64_t)(e->score + 0.5);
 	/* once per row, not per comparison: with tens of thousands of rows
 	 * (system-wide on a busy machine), the names the ties of the sort
-	 * read were most of a refresh's CPU */
-	r->sym_name = hist_sym_name(e);
+	 * read were most of a refresh's CPU; unsorted rows go without
+	 * (cmp_key reads it when missing) */
+	r->sym_name = named ? hist_sym_name(e) : NULL;
 }
 
 /* Fill snap with the (filtered) entries sorted by keys, reusing its rows. */
@@ -489,7 +491,7 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 			e = &nd->e;
 			if (filter != NULL && !filter(e, arg))
 				continue;
-			snapshot_row(h, &snap->rows[snap->n++], e);
+			snapshot_row(h, &snap->rows[snap->n++], e, keys != hist_unsorted);
 		}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;
@@ -607,58 +609,103 @@ pid_add(uint64_t *set, size_t mask, size_t gi, int pid)
 	return true;
 }
 
-/* Merge rows that agree on the grouping, then sort by keys (hist_unsorted:
- * the groups in the order of their first rows). One pass through a hash
- * of the groups, not a sort: the screen merges every row of a refresh. */
-void
-hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys)
+/* Merge the rows src[0..n) that keep accepts (NULL: all) and agree on
+ * the grouping into dst->rows (which may be src: a group's row is
+ * written at or before the rows read), setting dst->n. One pass through
+ * a hash of the groups, not a sort: the screen merges every row of a
+ * refresh. */
+static void
+group_rows(struct hist_snapshot *dst, const struct hist_row *src, size_t nsrc,
+           bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group)
 {
-	static const enum hist_sort no_keys[] = {HIST_SORT_END};
-	size_t i, n = 0, slots = 16, mask;
+	size_t n = 0, slots = 16, mask;
 	bool one_pid = group & (HIST_GROUP_PID | HIST_GROUP_TID);
-	uint32_t *tab;  /* group index + 1 by the hash of its fields; 0: free */
-	uint64_t *pids; /* the (group, pid) seen, unless a group is one process */
-	double *best;   /* each group's heaviest member's score */
+	uint32_t *tab;         /* group index + 1 by the hash of its fields; 0: free */
+	uint64_t *pids = NULL; /* the (group, pid) seen, made at a group's second pid */
+	double *best;          /* each group's heaviest member's score */
+	int *first;            /* and its first member's pid */
 
-	while (slots < 2 * snap->n + 1)
+	while (slots < 2 * nsrc + 1)
 		slots *= 2;
 	mask = slots - 1;
 	tab = xcalloc(slots, sizeof *tab);
-	pids = one_pid ? NULL : xcalloc(slots, sizeof *pids);
-	best = xmalloc((snap->n ? snap->n : 1) * sizeof *best);
-	for (i = 0; i < snap->n; i++) {
-		const struct hist_key *k = &snap->rows[i].copy.key;
-		size_t j = group_hash(k, group) & mask;
+	best = xmalloc((nsrc ? nsrc : 1) * sizeof *best);
+	first = xmalloc((nsrc ? nsrc : 1) * sizeof *first);
+	for (size_t i = 0; i < nsrc; i++) {
+		const struct hist_key *k = &src[i].copy.key;
+		size_t j;
 
+		if (keep != NULL && !keep(&src[i].copy, arg))
+			continue;
+		j = group_hash(k, group) & mask;
 		while (tab[j] != 0 &&
-		       cmp_group_fields(&snap->rows[tab[j] - 1].copy.key, k, group) != 0)
+		       cmp_group_fields(&dst->rows[tab[j] - 1].copy.key, k, group) != 0)
 			j = (j + 1) & mask;
 		if (tab[j] != 0) {
 			size_t gi = tab[j] - 1;
+			bool new_pid = false;
 
-			row_merge(&snap->rows[gi], &snap->rows[i],
-			          !one_pid && pid_add(pids, mask, gi, k->pid), &best[gi]);
+			/* the set of a group's pids is made at its first member of
+			 * another process: most groups have one row */
+			if (!one_pid && (dst->rows[gi].procs > 1 || k->pid != first[gi])) {
+				if (pids == NULL)
+					pids = xcalloc(slots, sizeof *pids);
+				if (dst->rows[gi].procs == 1)
+					(void)pid_add(pids, mask, gi, first[gi]);
+				new_pid = pid_add(pids, mask, gi, k->pid);
+			}
+			row_merge(&dst->rows[gi], &src[i], new_pid, &best[gi]);
 			continue;
 		}
-		/* a new group, at n <= i: the rows before i are all read */
-		if (n != i)
-			snap->rows[n] = snap->rows[i];
-		snap->rows[n].members = snap->rows[n].procs = 1;
-		snap->rows[n].mixed = 0;
-		best[n] = snap->rows[n].copy.score;
-		if (!one_pid)
-			(void)pid_add(pids, mask, n, snap->rows[n].copy.key.pid);
+		if (&dst->rows[n] != &src[i])
+			dst->rows[n] = src[i];
+		dst->rows[n].members = dst->rows[n].procs = 1;
+		dst->rows[n].mixed = 0;
+		best[n] = dst->rows[n].copy.score;
+		first[n] = dst->rows[n].copy.key.pid;
 		tab[j] = (uint32_t)++n;
 	}
 	free(tab);
 	free(pids);
 	free(best);
-	snap->n = n;
-	if (keys != hist_unsorted)
+	free(first);
+	dst->n = n;
+	for (size_t i = 0; i < n; i++)
+		dst->rows[i].entry = &dst->rows[i].copy;
+}
+
+/* Merge rows that agree on the grouping, then sort by keys (hist_unsorted:
+ * the groups in the order of their first rows). */
+void
+hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys)
+{
+	static const enum hist_sort no_keys[] = {HIST_SORT_END};
+
+	group_rows(snap, snap->rows, snap->n, NULL, NULL, group);
+	if (keys != hist_unsorted) {
+		for (size_t i = 0; i < snap->n; i++) /* named once, for the sort */
+			if (snap->rows[i].sym_name == NULL)
+				snap->rows[i].sym_name = hist_sym_name(&snap->rows[i].copy);
 		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
-	for (i = 0; i < snap->n; i++)
-		snap->rows[i].entry = &snap->rows[i].copy;
+		for (size_t i = 0; i < snap->n; i++)
+			snap->rows[i].entry = &snap->rows[i].copy;
+	}
+}
+
+/* The rows of src that keep accepts, merged by the grouping into dst (see
+ * hist.h). */
+void
+hist_group_from(struct hist_snapshot *dst, const struct hist_snapshot *src,
+                bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group)
+{
+	if (dst->cap < src->n) {
+		dst->cap = src->n;
+		dst->rows = xrealloc(dst->rows, dst->cap * sizeof *dst->rows);
+	}
+	group_rows(dst, src->rows, src->n, keep, arg, group);
+	dst->total_score = src->total_score;
+	dst->interval_samples = src->interval_samples;
 }
 
 /* A row's value of a numeric sort key as an unsigned number in the same
@@ -699,6 +746,78 @@ rows_permute(struct hist_row *rows, uint32_t *ix, size_t n)
 		rows[j] = tmp;
 		ix[j] = (uint32_t)j;
 	}
+}
+
+/* The k-th smallest (0-based) of the n keys in a, which it reorders: a
+ * quickselect (expected linear), pivots the median of three. */
+static uint64_t
+select_kth(uint64_t *a, size_t n, size_t k)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
+
+	while (lo < hi) {
+		uint64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi], t;
+		uint64_t pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		ptrdiff_t i = lo, j = hi;
+
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = a[i], a[i] = a[j], a[j] = t;
+				i++;
+				j--;
+			}
+		}
+		/* [lo, j] <= pivot <= [i, hi], j < i */
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			return a[want];
+	}
+	return a[want];
+}
+
+/* Keep only the k rows first by one numeric key (see hist.h). */
+bool
+hist_top_by(struct hist_snapshot *snap, enum hist_sort key, bool descending, size_t k)
+{
+	uint64_t *keys, cut;
+	size_t n = snap->n, below = 0, kept = 0;
+
+	if (key != HIST_SORT_OVERHEAD && key != HIST_SORT_CHILDREN && key != HIST_SORT_SAMPLES)
+		return false;
+	if (k < n) {
+		keys = xmalloc(n * sizeof *keys);
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = radix_key(&snap->rows[i], key);
+
+			keys[i] = descending ? ~v : v;
+		}
+		cut = select_kth(keys, n, k - 1); /* the k-th's key: those before it all stay */
+		for (size_t i = 0; i < n; i++)
+			below += keys[i] < cut;
+		free(keys);
+		/* rows in their order: all before the cut, then the first of its
+		 * ties until there are k */
+		for (size_t i = 0; i < n; i++) {
+			uint64_t v = radix_key(&snap->rows[i], key);
+
+			v = descending ? ~v : v;
+			if (v > cut || (v == cut && below >= k))
+				continue;
+			below += v == cut;
+			if (kept != i)
+				snap->rows[kept] = snap->rows[i];
+			kept++;
+		}
+		snap->n = kept;
+	}
+	return hist_sort_by(snap, key, descending);
 }
 
 /* Sort the rows by one numeric key (overhead, children or samples),

@@ -15,12 +15,17 @@
 /* Put the rows in the table's order when it sorts by a number (the
  * usual Self, Children or Samples): a radix sort, where the table's
  * comparison sort of tens of thousands of rows was most of a refresh;
- * ties stay in the frame's order, as the table keeps them. */
+ * ties stay in the frame's order, as the table keeps them. Of more than
+ * TOP_ROWS_SHOWN, only those first in that order are kept (their lines,
+ * trees and table rows were the rest of it), unless the table filters
+ * or searches: then every row, so that any may match. */
 static void
 top_presort(struct top *p)
 {
 	const struct table *t = &p->list.table;
 	enum hist_sort k;
+
+	p->rows_all = p->rows.n;
 
 	if (t->sort_col >= p->ncols)
 		return;
@@ -37,40 +42,35 @@ top_presort(struct top *p)
 	default:
 		return;
 	}
-	(void)hist_sort_by(&p->rows, k, t->descending);
+	if (t->filter[0] == '\0' && t->search[0] == '\0')
+		(void)hist_top_by(&p->rows, k, t->descending, TOP_ROWS_SHOWN);
+	else
+		(void)hist_sort_by(&p->rows, k, t->descending);
 }
 
-/* Copy the rows of the shown event of f that the zooms and K/U keep. */
+/* The zooms' and K/U's test of an entry, for hist_group_from. */
+static bool
+top_keep(const struct hist_entry *e, void *arg)
+{
+	return top_zoom_keep(arg, e);
+}
+
+/* Copy the rows of the shown event of f that the zooms and K/U keep,
+ * merged by the grouping: one copy of each group's first row. */
 void
 top_filter(struct top *p, const struct tui *t, const struct frame *f)
 {
+	static const struct hist_snapshot none;
 	const struct frame_event *ev = frame_event(f, t->event);
-	const struct hist_snapshot *from = ev != NULL ? &ev->rows : NULL;
-	size_t n = from != NULL ? from->n : 0;
 
-	if (p->rows.cap < n) {
-		p->rows.cap = n;
-		p->rows.rows = xrealloc(p->rows.rows, n * sizeof *p->rows.rows);
-	}
-	p->rows.n = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct hist_row *r;
-
-		if (!top_zoom_keep(&p->zoom, from->rows[i].entry))
-			continue;
-		r = &p->rows.rows[p->rows.n++];
-		*r = from->rows[i];
-		r->entry = &r->copy;
-	}
 	/* the table sorts them: only the merge matters here, then a linear
 	 * sort by a numeric sort column, so the table finds them in order */
 	p->tree.group = top_group_zoomed(&p->zoom, p->group);
-	hist_group(&p->rows, p->tree.group, hist_unsorted);
+	hist_group_from(&p->rows, ev != NULL ? &ev->rows : &none, top_keep, &p->zoom,
+	                p->tree.group);
 	top_presort(p);
 	if (t->engine != NULL)
 		engine_set_group(t->engine, p->tree.group);
-	p->rows.total_score = from != NULL ? from->total_score : 0;
-	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);
 	top_diff_rows(p, t); /* after: a gone row's unknown cgroup is not another one */
 }

@@ -53,7 +53,7 @@ struct hist_row {
 	 * the HIST_GROUP_* fields that differ among them (shown as "-") */
 	uint32_t members, procs;
 	unsigned mixed;
-	const char *sym_name; /* hist_sym_name(entry), for sorting */
+	const char *sym_name; /* hist_sym_name(entry), for sorting (NULL: unsorted rows) */
 };
 
 enum hist_sort {
@@ -142,11 +142,24 @@ void hist_snapshot_free(struct hist_snapshot *snap);
  * where its first row was); fills members, procs, mixed. */
 void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
 
+/* The rows of src (a snapshot, left as it is) that keep accepts (NULL:
+ * all), merged by group's fields as hist_group does, into dst (its rows
+ * reused, grown to hold src's), in no particular order: one copy of each
+ * group's first row, the others added in. */
+void hist_group_from(struct hist_snapshot *dst, const struct hist_snapshot *src,
+                     bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group);
+
 /* Sort the rows by one numeric key (HIST_SORT_OVERHEAD, _CHILDREN or
  * _SAMPLES; biggest first when descending), rows that tie staying in the
  * order they had; in time linear in the rows. False (nothing done) for
  * another key. */
 bool hist_sort_by(struct hist_snapshot *snap, enum hist_sort key, bool descending);
+
+/* hist_sort_by, keeping only the k rows that come first (those that tie
+ * with the k-th in the order they had): a selection in time linear in
+ * the rows, for a front end that shows a screenful of tens of thousands.
+ * False (nothing done) for another key. */
+bool hist_top_by(struct hist_snapshot *snap, enum hist_sort key, bool descending, size_t k);
 
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
  * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */

@@ -881,6 +881,43 @@ test_sort_by(void **state)
 	hist_snapshot_free(&snap);
 }
 
+/* Only the first k by a number kept, in order, the ties with the k-th in
+ * the order they had; every row when there are no more than k. */
+static void
+test_top_by(void **state)
+{
+	struct hist_snapshot snap = {0};
+	const uint64_t smp[] = {5, 9, 1, 9, 3, 5, 5, 7, 0, 5};
+	const size_t n = sizeof smp / sizeof *smp;
+
+	(void)state;
+	snap.rows = calloc(n, sizeof *snap.rows);
+	snap.n = snap.cap = n;
+	for (size_t i = 0; i < n; i++) {
+		snap.rows[i].samples = smp[i];
+		snap.rows[i].copy.key.pid = (int)i;
+	}
+	assert_true(hist_top_by(&snap, HIST_SORT_SAMPLES, true, 5));
+	assert_int_equal(snap.n, 5);
+	{
+		/* 9 (1), 9 (3), 7 (7), then two of the four 5s: the first two */
+		const int want[] = {1, 3, 7, 0, 5};
+
+		for (size_t i = 0; i < snap.n; i++) {
+			assert_int_equal(snap.rows[i].copy.key.pid, want[i]);
+			assert_ptr_equal(snap.rows[i].entry, &snap.rows[i].copy);
+		}
+	}
+	assert_true(hist_top_by(&snap, HIST_SORT_SAMPLES, false, 2));
+	assert_int_equal(snap.n, 2);
+	assert_int_equal(snap.rows[0].copy.key.pid, 0); /* 5, first of the ties */
+	assert_int_equal(snap.rows[1].copy.key.pid, 5);
+	assert_true(hist_top_by(&snap, HIST_SORT_SAMPLES, false, 10));
+	assert_int_equal(snap.n, 2);
+	assert_false(hist_top_by(&snap, HIST_SORT_PID, false, 1));
+	hist_snapshot_free(&snap);
+}
+
 /* Threads counted apart (key.thread) stay apart when grouped by tid and
  * merge otherwise. */
 static void
@@ -1016,6 +1053,7 @@ main(void)
 	    cmocka_unit_test(test_group_unsorted),
 	    cmocka_unit_test(test_group_procs),
 	    cmocka_unit_test(test_sort_by),
+	    cmocka_unit_test(test_top_by),
 	    cmocka_unit_test(test_group_threads),
 	    cmocka_unit_test(test_sym_name),
 	    cmocka_unit_test(test_steady_state),
