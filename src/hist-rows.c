@@ -202,21 +202,6 @@ hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *key
 	}
 }
 
-/* The rows of src that keep accepts, merged by the grouping into dst (see
- * hist.h). */
-void
-hist_group_from(struct hist_snapshot *dst, const struct hist_snapshot *src,
-                bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group)
-{
-	if (dst->cap < src->n) {
-		dst->cap = src->n;
-		dst->rows = xrealloc(dst->rows, dst->cap * sizeof *dst->rows);
-	}
-	group_rows(dst, src->rows, src->n, keep, arg, group);
-	dst->total_score = src->total_score;
-	dst->interval_samples = src->interval_samples;
-}
-
 /* A row's value of a numeric sort key as an unsigned number in the same
  * order (a non-negative double's bits are). */
 static uint64_t
@@ -291,44 +276,6 @@ select_kth(uint64_t *a, size_t n, size_t k)
 	return a[want];
 }
 
-/* Keep only the k rows first by one numeric key (see hist.h). */
-bool
-hist_top_by(struct hist_snapshot *snap, enum hist_sort key, bool descending, size_t k)
-{
-	uint64_t *keys, cut;
-	size_t n = snap->n, below = 0, kept = 0;
-
-	if (key != HIST_SORT_OVERHEAD && key != HIST_SORT_CHILDREN && key != HIST_SORT_SAMPLES)
-		return false;
-	if (k < n) {
-		keys = xmalloc(n * sizeof *keys);
-		for (size_t i = 0; i < n; i++) {
-			uint64_t v = radix_key(&snap->rows[i], key);
-
-			keys[i] = descending ? ~v : v;
-		}
-		cut = select_kth(keys, n, k - 1); /* the k-th's key: those before it all stay */
-		for (size_t i = 0; i < n; i++)
-			below += keys[i] < cut;
-		free(keys);
-		/* rows in their order: all before the cut, then the first of its
-		 * ties until there are k */
-		for (size_t i = 0; i < n; i++) {
-			uint64_t v = radix_key(&snap->rows[i], key);
-
-			v = descending ? ~v : v;
-			if (v > cut || (v == cut && below >= k))
-				continue;
-			below += v == cut;
-			if (kept != i)
-				snap->rows[kept] = snap->rows[i];
-			kept++;
-		}
-		snap->n = kept;
-	}
-	return hist_sort_by(snap, key, descending);
-}
-
 /* Sort the rows by one numeric key (overhead, children or samples),
  * equal rows in the order they have: a radix sort in 11-bit digits, each
  * a counting pass over the rows' keys (linear in the rows, where a
@@ -386,4 +333,130 @@ hist_sort_by(struct hist_snapshot *snap, enum hist_sort key, bool descending)
 	free(kbase);
 	free(ibase);
 	return true;
+}
+
+/* A group being made by hist_group_top: its first row in the source,
+ * and its merged row once it has a second. */
+struct group_top {
+	uint32_t first; /* source row */
+	int32_t merged; /* row of the merged rows, or -1 */
+	double best;    /* its heaviest member's score */
+	uint64_t key;   /* the sort key's value, ~ when descending */
+};
+
+/* The rows of src that keep accepts, merged by group, only the k first by
+ * key (see hist.h). */
+size_t
+hist_group_top(struct hist_snapshot *dst, const struct hist_snapshot *src,
+               bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group,
+               enum hist_sort key, bool descending, size_t k)
+{
+	const struct hist_row *rows = src->rows;
+	size_t n = 0, nm = 0, capm = 0, slots = 16, mask, picked = 0, below = 0;
+	bool one_pid = group & (HIST_GROUP_PID | HIST_GROUP_TID),
+	     numeric =
+	         key == HIST_SORT_OVERHEAD || key == HIST_SORT_CHILDREN || key == HIST_SORT_SAMPLES;
+	struct group_top *g = xmalloc((src->n ? src->n : 1) * sizeof *g);
+	struct hist_row *merged = NULL;
+	uint64_t *pids = NULL, cut = 0;
+	uint32_t *tab;
+
+	while (slots < 2 * src->n + 1)
+		slots *= 2;
+	mask = slots - 1;
+	tab = xcalloc(slots, sizeof *tab);
+	for (size_t i = 0; i < src->n; i++) {
+		const struct hist_key *kk = &rows[i].copy.key;
+		size_t j;
+
+		if (keep != NULL && !keep(&rows[i].copy, arg))
+			continue;
+		j = group_hash(kk, group) & mask;
+		while (tab[j] != 0 &&
+		       cmp_group_fields(&rows[g[tab[j] - 1].first].copy.key, kk, group) != 0)
+			j = (j + 1) & mask;
+		if (tab[j] == 0) {
+			g[n] = (struct group_top){
+			    .first = (uint32_t)i, .merged = -1, .best = rows[i].copy.score};
+			tab[j] = (uint32_t)++n;
+			continue;
+		}
+		{
+			struct group_top *t = &g[tab[j] - 1];
+			int first_pid = rows[t->first].copy.key.pid;
+			struct hist_row *m;
+			bool new_pid = false;
+
+			if (t->merged < 0) {
+				/* its second row: the first copied to be merged into */
+				if (nm == capm) {
+					capm = capm ? 2 * capm : 64;
+					merged = xrealloc(merged, capm * sizeof *merged);
+				}
+				merged[nm] = rows[t->first];
+				merged[nm].members = merged[nm].procs = 1;
+				merged[nm].mixed = 0;
+				t->merged = (int32_t)nm++;
+			}
+			m = &merged[t->merged];
+			if (!one_pid && (m->procs > 1 || kk->pid != first_pid)) {
+				if (pids == NULL)
+					pids = xcalloc(slots, sizeof *pids);
+				if (m->procs == 1)
+					(void)pid_add(pids, mask, (size_t)(t - g), first_pid);
+				new_pid = pid_add(pids, mask, (size_t)(t - g), kk->pid);
+			}
+			row_merge(m, &rows[i], new_pid, &t->best);
+		}
+	}
+	free(tab);
+	free(pids);
+	/* which groups stay: those before the k-th's key, then its ties in
+	 * order until there are k */
+	if (numeric && k > 0 && k < n) {
+		uint64_t *keys = xmalloc(n * sizeof *keys);
+
+		for (size_t i = 0; i < n; i++) {
+			const struct hist_row *r =
+			    g[i].merged >= 0 ? &merged[g[i].merged] : &rows[g[i].first];
+
+			g[i].key = radix_key(r, key);
+			g[i].key = descending ? ~g[i].key : g[i].key;
+			keys[i] = g[i].key;
+		}
+		cut = select_kth(keys, n, k - 1);
+		for (size_t i = 0; i < n; i++)
+			below += keys[i] < cut;
+		free(keys);
+	} else {
+		k = n;
+	}
+	if (dst->cap < k) {
+		dst->cap = k;
+		dst->rows = xrealloc(dst->rows, dst->cap * sizeof *dst->rows);
+	}
+	for (size_t i = 0; i < n && picked < k; i++) {
+		struct hist_row *r = &dst->rows[picked];
+
+		if (k < n && (g[i].key > cut || (g[i].key == cut && below >= k)))
+			continue;
+		below += k < n && g[i].key == cut;
+		if (g[i].merged >= 0) {
+			*r = merged[g[i].merged];
+		} else {
+			*r = rows[g[i].first];
+			r->members = r->procs = 1;
+			r->mixed = 0;
+		}
+		r->entry = &r->copy;
+		picked++;
+	}
+	free(g);
+	free(merged);
+	dst->n = picked;
+	dst->total_score = src->total_score;
+	dst->interval_samples = src->interval_samples;
+	if (numeric)
+		(void)hist_sort_by(dst, key, descending);
+	return n;
 }

@@ -12,43 +12,26 @@
 #include "ui/pane-top-impl.h"
 #include "ui/tui.h"
 
-/* Put the rows in the table's order when it sorts by a number (the
- * usual Self, Children or Samples): a radix sort, where the table's
- * comparison sort of tens of thousands of rows was most of a refresh;
- * ties stay in the frame's order, as the table keeps them. Of more than
- * TOP_ROWS_SHOWN, only those first in that order are kept (their lines,
- * trees and table rows were the rest of it), unless the table filters
- * or searches: then every row, so that any may match. */
-static void
-top_presort(struct top *p)
+/* The numeric key the table sorts by (the usual Self, Children or
+ * Samples), or HIST_SORT_END. */
+static enum hist_sort
+top_sort_key(const struct top *p)
 {
 	const struct table *t = &p->list.table;
-	enum hist_sort k;
 
-	p->rows_all = p->rows.n;
-
-	if (t->sort_col >= p->ncols)
-		return;
-	switch (p->kind[t->sort_col]) {
+	switch (t->sort_col < p->ncols ? p->kind[t->sort_col] : COL_COUNT) {
 	case COL_OVERHEAD:
-		k = HIST_SORT_OVERHEAD;
-		break;
+		return HIST_SORT_OVERHEAD;
 	case COL_CHILDREN:
-		k = HIST_SORT_CHILDREN;
-		break;
+		return HIST_SORT_CHILDREN;
 	case COL_SAMPLES:
-		k = HIST_SORT_SAMPLES;
-		break;
+		return HIST_SORT_SAMPLES;
 	default:
-		return;
+		return HIST_SORT_END;
 	}
-	if (t->filter[0] == '\0' && t->search[0] == '\0')
-		(void)hist_top_by(&p->rows, k, t->descending, TOP_ROWS_SHOWN);
-	else
-		(void)hist_sort_by(&p->rows, k, t->descending);
 }
 
-/* The zooms' and K/U's test of an entry, for hist_group_from. */
+/* The zooms' and K/U's test of an entry, for hist_group_top. */
 static bool
 top_keep(const struct hist_entry *e, void *arg)
 {
@@ -56,19 +39,25 @@ top_keep(const struct hist_entry *e, void *arg)
 }
 
 /* Copy the rows of the shown event of f that the zooms and K/U keep,
- * merged by the grouping: one copy of each group's first row. */
+ * merged by the grouping. When the table sorts by a number they come in
+ * its order (a radix sort, where its comparison sort of tens of
+ * thousands of rows was most of a refresh; ties in the frame's order,
+ * as the table keeps them), and of more than TOP_ROWS_SHOWN only those
+ * first in it are copied (their copies, lines and table rows were the
+ * rest), unless the table filters or searches: then every row, so that
+ * any may match. */
 void
 top_filter(struct top *p, const struct tui *t, const struct frame *f)
 {
 	static const struct hist_snapshot none;
 	const struct frame_event *ev = frame_event(f, t->event);
+	const struct table *tb = &p->list.table;
+	bool all = tb->filter[0] != '\0' || tb->search[0] != '\0';
 
-	/* the table sorts them: only the merge matters here, then a linear
-	 * sort by a numeric sort column, so the table finds them in order */
 	p->tree.group = top_group_zoomed(&p->zoom, p->group);
-	hist_group_from(&p->rows, ev != NULL ? &ev->rows : &none, top_keep, &p->zoom,
-	                p->tree.group);
-	top_presort(p);
+	p->rows_all = hist_group_top(&p->rows, ev != NULL ? &ev->rows : &none, top_keep, &p->zoom,
+	                             p->tree.group, top_sort_key(p), tb->descending,
+	                             all ? 0 : TOP_ROWS_SHOWN);
 	if (t->engine != NULL)
 		engine_set_group(t->engine, p->tree.group);
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows);

@@ -144,22 +144,21 @@ void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort
 
 /* The rows of src (a snapshot, left as it is) that keep accepts (NULL:
  * all), merged by group's fields as hist_group does, into dst (its rows
- * reused, grown to hold src's), in no particular order: one copy of each
- * group's first row, the others added in. */
-void hist_group_from(struct hist_snapshot *dst, const struct hist_snapshot *src,
-                     bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group);
+ * reused); when key is numeric (HIST_SORT_OVERHEAD, _CHILDREN,
+ * _SAMPLES) only the k that come first
+ * by it (k 0: all), sorted by it, ties in their groups' order; else all,
+ * in their groups' order. Only those kept are copied: a screenful of a
+ * refresh of tens of thousands of rows takes a screenful of memory. The
+ * number of groups. */
+size_t hist_group_top(struct hist_snapshot *dst, const struct hist_snapshot *src,
+                      bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group,
+                      enum hist_sort key, bool descending, size_t k);
 
 /* Sort the rows by one numeric key (HIST_SORT_OVERHEAD, _CHILDREN or
  * _SAMPLES; biggest first when descending), rows that tie staying in the
  * order they had; in time linear in the rows. False (nothing done) for
  * another key. */
 bool hist_sort_by(struct hist_snapshot *snap, enum hist_sort key, bool descending);
-
-/* hist_sort_by, keeping only the k rows that come first (those that tie
- * with the k-th in the order they had): a selection in time linear in
- * the rows, for a front end that shows a screenful of tens of thousands.
- * False (nothing done) for another key. */
-bool hist_top_by(struct hist_snapshot *snap, enum hist_sort key, bool descending, size_t k);
 
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
  * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */

@@ -881,41 +881,69 @@ test_sort_by(void **state)
 	hist_snapshot_free(&snap);
 }
 
-/* Only the first k by a number kept, in order, the ties with the k-th in
- * the order they had; every row when there are no more than k. */
+/* Merged and cut at once: the groups of the rows kept, only the k first
+ * by a number, in order, the ties with the k-th in their groups' order,
+ * each as hist_group makes it; all of them, unsorted, for another key. */
 static void
-test_top_by(void **state)
+test_group_top(void **state)
 {
-	struct hist_snapshot snap = {0};
-	const uint64_t smp[] = {5, 9, 1, 9, 3, 5, 5, 7, 0, 5};
-	const size_t n = sizeof smp / sizeof *smp;
+	struct hist *h = hist_new(0.5);
+	struct hist_snapshot src = {0}, top = {0}, ref = {0};
+	size_t groups;
 
 	(void)state;
-	snap.rows = calloc(n, sizeof *snap.rows);
-	snap.n = snap.cap = n;
-	for (size_t i = 0; i < n; i++) {
-		snap.rows[i].samples = smp[i];
-		snap.rows[i].copy.key.pid = (int)i;
-	}
-	assert_true(hist_top_by(&snap, HIST_SORT_SAMPLES, true, 5));
-	assert_int_equal(snap.n, 5);
-	{
-		/* 9 (1), 9 (3), 7 (7), then two of the four 5s: the first two */
-		const int want[] = {1, 3, 7, 0, 5};
-
-		for (size_t i = 0; i < snap.n; i++) {
-			assert_int_equal(snap.rows[i].copy.key.pid, want[i]);
-			assert_ptr_equal(snap.rows[i].entry, &snap.rows[i].copy);
+	/* pg's malloc in three processes (3 + 4 + 5), pg's free 9, ls main 9,
+	 * ls free 1, sh main 2 */
+	add_n(h, mk(10, "pg", &dso_libc, &sym_malloc, 0, false), 3);
+	add_n(h, mk(11, "pg", &dso_libc, &sym_malloc, 0, false), 4);
+	add_n(h, mk(10, "pg", &dso_libc, &sym_free, 0, false), 9);
+	add_n(h, mk(12, "pg", &dso_libc, &sym_malloc, 0, false), 5);
+	add_n(h, mk(20, "ls", &dso_ls, &sym_main, 0, false), 9);
+	add_n(h, mk(20, "ls", &dso_libc, &sym_free, 0, false), 1);
+	add_n(h, mk(30, "sh", &dso_ls, &sym_main, 0, false), 2);
+	hist_tick(h, true);
+	hist_snapshot(h, hist_unsorted, NULL, NULL, &src);
+	groups =
+	    hist_group_top(&top, &src, NULL, NULL, HIST_GROUP_DEFAULT, HIST_SORT_SAMPLES, true, 2);
+	assert_int_equal(groups, 5);
+	assert_int_equal(top.n, 2);
+	assert_ptr_equal(top.rows[0].entry->key.sym, &sym_malloc);
+	assert_int_equal(top.rows[0].samples, 12);
+	assert_int_equal(top.rows[0].members, 3);
+	assert_int_equal(top.rows[0].procs, 3);
+	assert_int_equal(top.rows[0].entry->key.pid, 12); /* the heaviest member's key */
+	/* then one of the two 9s: the group met first in the frame's order */
+	assert_int_equal(top.rows[1].samples, 9);
+	ref = src;
+	ref.rows = malloc(src.cap * sizeof *src.rows);
+	memcpy(ref.rows, src.rows, src.n * sizeof *src.rows);
+	hist_group(&ref, HIST_GROUP_DEFAULT, hist_unsorted);
+	for (size_t i = 0; i < ref.n; i++)
+		if (ref.rows[i].samples == 9) {
+			assert_ptr_equal(top.rows[1].entry->key.sym, ref.rows[i].entry->key.sym);
+			break;
 		}
+	/* another key: every group, as hist_group merges them */
+	assert_int_equal(
+	    hist_group_top(&top, &src, NULL, NULL, HIST_GROUP_DEFAULT, HIST_SORT_SYM, true, 2), 5);
+	assert_int_equal(top.n, ref.n);
+	for (size_t i = 0; i < ref.n; i++) {
+		assert_ptr_equal(top.rows[i].entry->key.sym, ref.rows[i].entry->key.sym);
+		assert_int_equal(top.rows[i].samples, ref.rows[i].samples);
+		assert_int_equal(top.rows[i].procs, ref.rows[i].procs);
+		assert_ptr_equal(top.rows[i].entry, &top.rows[i].copy);
 	}
-	assert_true(hist_top_by(&snap, HIST_SORT_SAMPLES, false, 2));
-	assert_int_equal(snap.n, 2);
-	assert_int_equal(snap.rows[0].copy.key.pid, 0); /* 5, first of the ties */
-	assert_int_equal(snap.rows[1].copy.key.pid, 5);
-	assert_true(hist_top_by(&snap, HIST_SORT_SAMPLES, false, 10));
-	assert_int_equal(snap.n, 2);
-	assert_false(hist_top_by(&snap, HIST_SORT_PID, false, 1));
-	hist_snapshot_free(&snap);
+	/* k past the groups: all, sorted ascending */
+	assert_int_equal(hist_group_top(&top, &src, NULL, NULL, HIST_GROUP_DEFAULT,
+	                                HIST_SORT_SAMPLES, false, 100),
+	                 5);
+	assert_int_equal(top.n, 5);
+	assert_int_equal(top.rows[0].samples, 1);
+	assert_int_equal(top.rows[4].samples, 12);
+	hist_snapshot_free(&src);
+	hist_snapshot_free(&top);
+	hist_snapshot_free(&ref);
+	hist_free(h);
 }
 
 /* Threads counted apart (key.thread) stay apart when grouped by tid and
@@ -1053,7 +1081,7 @@ main(void)
 	    cmocka_unit_test(test_group_unsorted),
 	    cmocka_unit_test(test_group_procs),
 	    cmocka_unit_test(test_sort_by),
-	    cmocka_unit_test(test_top_by),
+	    cmocka_unit_test(test_group_top),
 	    cmocka_unit_test(test_group_threads),
 	    cmocka_unit_test(test_sym_name),
 	    cmocka_unit_test(test_steady_state),
