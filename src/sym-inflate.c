@@ -276,8 +276,8 @@ section_read(const char *name)
 
 /* Unname the debug sections the walk never reads in elf's headers, in
  * memory only, so that libdw leaves them alone. */
-static void
-hide_sections(Elf *elf)
+void
+syminfl_hide_unread(Elf *elf)
 {
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
@@ -308,7 +308,7 @@ syminfl_for_inlines(Elf *elf, int *fd)
 	if (c == NULL) {
 		if (copy >= 0)
 			close(copy);
-		hide_sections(elf);
+		syminfl_hide_unread(elf);
 		return elf;
 	}
 	symelf_close(elf, *fd);

@@ -18,4 +18,8 @@ struct Elf;
  * no disk-backed temporary directory takes one. */
 struct Elf *syminfl_for_inlines(struct Elf *elf, int *fd);
 
+/* Hide from libdw, in elf's headers in memory (a copy-on-write mapping),
+ * the debug sections the inline walk never reads. */
+void syminfl_hide_unread(struct Elf *elf);
+
 #endif
