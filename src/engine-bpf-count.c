@@ -44,7 +44,7 @@ struct bpf_cframe {
 
 /* A kept stack. */
 struct engine_bpf_sent {
-	bool used;
+	uint32_t next_free; /* on the pool's free list: the next's index + 1 */
 	uint32_t pid, tid;
 	int32_t ustack, kstack;
 	uint64_t ret;            /* the frameless leaf's caller restored, or 0 */
@@ -62,7 +62,9 @@ struct engine_bpf_sent {
 };
 
 /* Slots of the table of kept stacks: twice the stack map's entries, within
- * these bounds (a power of two; three quarters used at most). */
+ * these bounds (a power of two; three quarters used at most). The slots
+ * hold an entry's index in a dense pool: a sparse table of whole
+ * entries touched a page for every few entries. */
 #define SCACHE_MIN 4096U
 #define SCACHE_MAX 32768U
 /* Reads between two collections of the stacks no longer met. */
@@ -76,7 +78,7 @@ engine_bpf_scache_init(struct engine_bpf *b)
 
 	while (n < 2 * b->nstacks && n < SCACHE_MAX)
 		n *= 2;
-	b->scache = xcalloc(n, sizeof *b->scache);
+	b->stab = xcalloc(n, sizeof *b->stab);
 	b->scache_mask = n - 1;
 	b->touched = xmalloc(n * sizeof *b->touched);
 }
@@ -85,12 +87,15 @@ engine_bpf_scache_init(struct engine_bpf *b)
 void
 engine_bpf_scache_free(struct engine_bpf *b)
 {
-	for (uint32_t i = 0; b->scache != NULL && i <= b->scache_mask; i++)
+	for (uint32_t i = 0; i < b->spool_n; i++)
 		free(b->scache[i].f);
 	free(b->scache);
+	free(b->stab);
 	free(b->touched);
 	b->scache = NULL;
+	b->stab = NULL;
 	b->touched = NULL;
+	b->spool_n = b->spool_cap = 0;
 }
 
 /* The home slot of a stack's identity. */
@@ -104,44 +109,78 @@ scache_home(const struct engine_bpf *b, uint32_t pid, uint32_t tid, int32_t us, 
 	return (uint32_t)hash_u64(hash_mix(h, ret)) & b->scache_mask;
 }
 
-/* The slot of a stack's identity: its entry, or the free slot it would
- * take. */
+/* The entry of table slot i, or NULL. */
 static struct engine_bpf_sent *
-scache_slot(struct engine_bpf *b, uint32_t pid, uint32_t tid, int32_t us, int32_t ks, uint64_t ret)
+sent_at(const struct engine_bpf *b, uint32_t i)
+{
+	return b->stab[i] != 0 ? &b->scache[b->stab[i] - 1] : NULL;
+}
+
+/* The slot of a stack's identity: its entry's, or the free one it would
+ * take. */
+static uint32_t
+scache_slot(const struct engine_bpf *b, uint32_t pid, uint32_t tid, int32_t us, int32_t ks,
+            uint64_t ret)
 {
 	uint32_t i = scache_home(b, pid, tid, us, ks, ret);
 
 	for (;; i = (i + 1) & b->scache_mask) {
-		struct engine_bpf_sent *s = &b->scache[i];
+		const struct engine_bpf_sent *s = sent_at(b, i);
 
-		if (!s->used || (s->pid == pid && s->tid == tid && s->ustack == us &&
-		                 s->kstack == ks && s->ret == ret))
-			return s;
+		if (s == NULL || (s->pid == pid && s->tid == tid && s->ustack == us &&
+		                  s->kstack == ks && s->ret == ret))
+			return i;
 	}
 }
 
-/* Empty slot i, moving the entries after it in its cluster back so that
- * lookups never cross a hole. */
+/* A new entry of the pool for slot i (from the free list, or the pool
+ * grown: entry pointers held before are stale after). */
+static struct engine_bpf_sent *
+sent_new(struct engine_bpf *b, uint32_t i)
+{
+	uint32_t idx;
+
+	if (b->sfree != 0) {
+		idx = b->sfree - 1;
+		b->sfree = b->scache[idx].next_free;
+	} else {
+		if (b->spool_n == b->spool_cap) {
+			b->spool_cap = b->spool_cap ? 2 * b->spool_cap : 256;
+			b->scache = xrealloc(b->scache, b->spool_cap * sizeof *b->scache);
+		}
+		idx = b->spool_n++;
+	}
+	memset(&b->scache[idx], 0, sizeof b->scache[idx]);
+	b->stab[i] = idx + 1;
+	b->nscache++;
+	return &b->scache[idx];
+}
+
+/* Empty slot i (its entry back to the pool's free list), moving the
+ * slots after it in its cluster back so that lookups never cross a hole. */
 static void
 scache_delete(struct engine_bpf *b, uint32_t i)
 {
-	uint32_t j = i, mask = b->scache_mask;
+	uint32_t j = i, mask = b->scache_mask, idx = b->stab[i] - 1;
 
-	free(b->scache[i].f);
+	free(b->scache[idx].f);
+	memset(&b->scache[idx], 0, sizeof b->scache[idx]);
+	b->scache[idx].next_free = b->sfree;
+	b->sfree = idx + 1;
 	for (;;) {
+		const struct engine_bpf_sent *s;
 		uint32_t home;
 
 		j = (j + 1) & mask;
-		if (!b->scache[j].used)
+		if ((s = sent_at(b, j)) == NULL)
 			break;
-		home = scache_home(b, b->scache[j].pid, b->scache[j].tid, b->scache[j].ustack,
-		                   b->scache[j].kstack, b->scache[j].ret);
+		home = scache_home(b, s->pid, s->tid, s->ustack, s->kstack, s->ret);
 		if (((j - home) & mask) >= ((j - i) & mask)) {
-			b->scache[i] = b->scache[j];
+			b->stab[i] = b->stab[j];
 			i = j;
 		}
 	}
-	memset(&b->scache[i], 0, sizeof b->scache[i]);
+	b->stab[i] = 0;
 	b->nscache--;
 }
 
@@ -154,9 +193,9 @@ engine_bpf_scache_gc(struct engine_bpf *b)
 	if (b->reads % SCACHE_GC_EVERY != 0)
 		return;
 	for (uint32_t i = 0; i <= b->scache_mask;) {
-		struct engine_bpf_sent *s = &b->scache[i];
+		const struct engine_bpf_sent *s = sent_at(b, i);
 
-		if (s->used && s->seen + SCACHE_GC_EVERY < b->reads) {
+		if (s != NULL && s->seen + SCACHE_GC_EVERY < b->reads) {
 			scache_delete(b, i); /* slot i may hold the next entry now */
 			continue;
 		}
@@ -211,7 +250,7 @@ engine_bpf_scache_flush(struct engine *e, struct engine_bpf *b)
 		struct hist *zoom =
 		    e->zoom_tid != 0 && (int)s->tid == e->zoom_tid ? ev->zoom : NULL;
 
-		if (!s->used || s->pending == 0)
+		if (s->pending == 0)
 			continue;
 		for (uint16_t i = 0; i < s->n; i++) {
 			struct hist_key k;
@@ -265,22 +304,24 @@ bpf_chain(const uint64_t *kips, size_t nk, const uint64_t *uips, size_t nu, uint
 	return n;
 }
 
-/* Keep the callers keys[self + 1 .. n) of a stack just counted in slot s
- * (free), with its call graph node; nothing when the table is full. */
+/* Keep the callers keys[self + 1 .. n) of a stack just counted in table
+ * slot slot (its entry, stale, or free), with its call graph node; nothing
+ * when the table is full. */
 static void
-scache_keep(struct engine *e, struct engine_bpf *b, struct engine_bpf_sent *s,
-            const struct tt_prof_key *k, uint64_t ret, struct thread *th,
-            const struct hist_key *keys, size_t n, size_t self, struct callgraph *cg)
+scache_keep(struct engine *e, struct engine_bpf *b, uint32_t slot, const struct tt_prof_key *k,
+            uint64_t ret, struct thread *th, const struct hist_key *keys, size_t n, size_t self,
+            struct callgraph *cg)
 {
 	size_t nc = n - self - 1;
 	struct cg_frame frames[ENGINE_MAX_FRAMES];
 	bool by_pid = e->group & (HIST_GROUP_PID | HIST_GROUP_TID);
+	struct engine_bpf_sent *s = sent_at(b, slot);
 
-	if (th == NULL || (!s->used && (b->nscache + 1) * 4 > (b->scache_mask + 1) * 3))
+	if (th == NULL || (s == NULL && (b->nscache + 1) * 4 > (b->scache_mask + 1) * 3))
 		return;
-	b->nscache += !s->used;
-	*s = (struct engine_bpf_sent){.used = true,
-	                              .pid = k->pid,
+	if (s == NULL)
+		s = sent_new(b, slot);
+	*s = (struct engine_bpf_sent){.pid = k->pid,
 	                              .tid = k->tid,
 	                              .ustack = k->ustack,
 	                              .kstack = k->kstack,
@@ -387,7 +428,8 @@ engine_bpf_count(struct engine *e, struct engine_bpf *b, const struct tt_prof_ke
 	uint64_t ips[ENGINE_MAX_FRAMES];
 	bool kern[ENGINE_MAX_FRAMES], unsettled = false;
 	struct thread *th;
-	struct engine_bpf_sent *s = NULL;
+	struct engine_bpf_sent *s;
+	uint32_t slot = UINT32_MAX;
 	struct hist *zoom;
 	size_t n, self;
 
@@ -397,11 +439,12 @@ engine_bpf_count(struct engine *e, struct engine_bpf *b, const struct tt_prof_ke
 	}
 	th = tasks_thread(e->tasks, (int)k->pid, (int)k->tid);
 	zoom = e->zoom_tid != 0 && (int)k->tid == e->zoom_tid ? ev->zoom : NULL;
-	if (b->stacks && b->scache != NULL) {
-		s = scache_slot(b, k->pid, k->tid, k->ustack, k->kstack, ret);
-		if (s->used && sent_valid(e, b, s, th, ev->cg))
+	if (b->stacks && b->stab != NULL) {
+		slot = scache_slot(b, k->pid, k->tid, k->ustack, k->kstack, ret);
+		s = sent_at(b, slot);
+		if (s != NULL && sent_valid(e, b, s, th, ev->cg))
 			return count_kept(e, b, s, ev, th, k, w);
-		if (s->used) {
+		if (s != NULL) {
 			/* stale (not met in this read: its validity holds for a
 			 * read): made again in place from this key, or left
 			 * invalid for the collection */
@@ -426,7 +469,7 @@ engine_bpf_count(struct engine *e, struct engine_bpf *b, const struct tt_prof_ke
 	if (e->defer.waiting)
 		return false;
 	engine_count_keys(e, ev, th, zoom, ips[0], kern[0], keys, n, self, w);
-	if (s != NULL && !unsettled)
-		scache_keep(e, b, s, k, ret, th, keys, n, self, ev->cg);
+	if (slot != UINT32_MAX && !unsettled)
+		scache_keep(e, b, slot, k, ret, th, keys, n, self, ev->cg);
 	return true;
 }

@@ -66,9 +66,11 @@ struct engine_bpf {
 	uint64_t *kb, *ub; /* a count's kernel and user frames, the sampled ip first */
 	/* resolved stacks kept (engine-bpf-count.c), by (thread, stack ids,
 	 * leaf's caller); those met in this read */
-	struct engine_bpf_sent *scache;
+	uint32_t *stab;                     /* slots: an entry's index + 1, 0 free */
+	struct engine_bpf_sent *scache;     /* the entries, dense */
+	uint32_t spool_n, spool_cap, sfree; /* entries made, room, free list (index + 1) */
 	uint32_t scache_mask, nscache;
-	uint32_t *touched, ntouched;
+	uint32_t *touched, ntouched; /* entries met in this read (indices) */
 };
 
 /* Where perf register r sits among UNWIND_REGS_MASK's. */
