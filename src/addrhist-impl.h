@@ -17,7 +17,7 @@ struct addrhist_want {
 
 struct addrhist {
 	double decay;
-	struct addrhist_sym **tab, **twin; /* mask + 1 slots each; NULL: empty */
+	struct addrhist_sym **tab; /* mask + 1 slots; NULL: empty */
 	size_t mask;
 	size_t count;
 	struct addrhist_node *free_list;

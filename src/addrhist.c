@@ -1,8 +1,10 @@
 /* addrhist: per-function address histograms. Functions sit in an
  * open-addressing table of pointers (linear probing, at most half full);
  * each watched function's addresses in its own open-addressing array.
- * Faded functions are unlinked at a tick by rebuilding the table into its
- * twin array (no tombstones, no allocation) and go to a free list with
+ * Faded functions are unlinked at a tick by backward-shift deletion (no
+ * tombstones, no allocation, no pass over the whole table for each tick
+ * that drops one: the long tail of functions fades at every tick) and
+ * go to a free list with
  * their address arrays, which the next new function reuses. With a top n,
  * a function leaving the watched set gives its array back at the tick
  * (allocation at a tick, never per sample), so the long tail of a
@@ -52,7 +54,6 @@ addrhist_new(double decay)
 	ah->top = WATCH_ALL;
 	ah->mask = TABLE_MIN - 1;
 	ah->tab = xcalloc(TABLE_MIN, sizeof *ah->tab);
-	ah->twin = xcalloc(TABLE_MIN, sizeof *ah->twin);
 	return ah;
 }
 
@@ -85,11 +86,10 @@ addrhist_free(struct addrhist *ah)
 		free(ah->names[i]);
 	free(ah->rank);
 	free(ah->tab);
-	free(ah->twin);
 	free(ah);
 }
 
-/* Double the function table (and its twin). */
+/* Double the function table. */
 static void
 table_grow(struct addrhist *ah)
 {
@@ -100,9 +100,7 @@ table_grow(struct addrhist *ah)
 		if (ah->tab[i] != NULL)
 			tab[sym_slot(tab, n - 1, ah->tab[i]->dso, ah->tab[i]->sym)] = ah->tab[i];
 	free(ah->tab);
-	free(ah->twin);
 	ah->tab = tab;
-	ah->twin = xcalloc(n, sizeof *ah->twin);
 	ah->mask = n - 1;
 }
 
@@ -400,22 +398,54 @@ rank_watch(struct addrhist *ah)
 	}
 }
 
+/* Empty slot i of the function table, moving the entries after it in its
+ * cluster back so that lookups never cross a hole. */
+static void
+slot_delete(struct addrhist *ah, size_t i)
+{
+	size_t j = i, mask = ah->mask;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (ah->tab[j] == NULL)
+			break;
+		home = sym_hash(ah->tab[j]->dso, ah->tab[j]->sym) & mask;
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			ah->tab[i] = ah->tab[j];
+			i = j;
+		}
+	}
+	ah->tab[i] = NULL;
+}
+
 /* End an interval for every function; unlink the faded ones. */
 void
 addrhist_tick(struct addrhist *ah, bool zero)
 {
-	struct addrhist_sym **tmp;
-	size_t removed = 0;
+	size_t start = 0, i, left;
 
 	ah->last = NULL;
-	for (size_t i = 0; i <= ah->mask; i++) {
+	/* from just after an empty slot (the table is at most half full): no
+	 * cluster wraps past the walk's end, and a deletion's backward shift
+	 * only moves entries not yet visited into the slot being visited */
+	while (ah->tab[start] != NULL)
+		start++;
+	for (i = (start + 1) & ah->mask, left = ah->mask; left > 0;) {
 		struct addrhist_sym *s = ah->tab[i];
 
-		if (s == NULL)
+		if (s == NULL) {
+			i = (i + 1) & ah->mask;
+			left--;
 			continue;
+		}
 		addrhist_rows_tick(ah, node_of(s), zero);
-		if (addrhist_sym_tick(s, ah->decay, zero))
+		if (addrhist_sym_tick(s, ah->decay, zero)) {
+			i = (i + 1) & ah->mask;
+			left--;
 			continue;
+		}
 		addrhist_rows_free(ah, node_of(s));
 		if (s->watched && ah->top != WATCH_ALL) {
 			sym_unwatch(ah, s);
@@ -425,20 +455,8 @@ addrhist_tick(struct addrhist *ah, bool zero)
 		}
 		node_of(s)->next_free = ah->free_list;
 		ah->free_list = node_of(s);
-		ah->tab[i] = NULL;
-		removed++;
-	}
-	if (removed > 0) {
-		/* Re-insert the survivors into the twin: probe chains stay whole. */
-		memset(ah->twin, 0, (ah->mask + 1) * sizeof *ah->twin);
-		for (size_t i = 0; i <= ah->mask; i++)
-			if (ah->tab[i] != NULL)
-				ah->twin[sym_slot(ah->twin, ah->mask, ah->tab[i]->dso,
-				                  ah->tab[i]->sym)] = ah->tab[i];
-		tmp = ah->tab;
-		ah->tab = ah->twin;
-		ah->twin = tmp;
-		ah->count -= removed;
+		slot_delete(ah, i); /* slot i now holds the next entry, if any */
+		ah->count--;
 	}
 	if (ah->top != WATCH_ALL)
 		rank_watch(ah);

@@ -76,14 +76,23 @@ struct tt_bpf {
  * must not happen under curses): kept for an error's reason. */
 static char tt_bpf_last[256];
 
-/* libbpf's print callback: keep warnings, say nothing. */
+/* libbpf's print callback: keep warnings, say nothing. The last one
+ * that says what failed is kept: libbpf ends a failed load with "failed
+ * to load object", which only repeats that it failed. */
 static int
 tt_bpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
-	if (level != LIBBPF_DEBUG) {
-		vsnprintf(tt_bpf_last, sizeof tt_bpf_last, fmt, ap);
-		tt_bpf_last[strcspn(tt_bpf_last, "\n")] = '\0';
-	}
+	char msg[sizeof tt_bpf_last];
+	const char *m = msg;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	msg[strcspn(msg, "\n")] = '\0';
+	if (strncmp(m, "libbpf: ", 8) == 0)
+		m += 8;
+	if (strncmp(m, "failed to load object", 21) != 0 || tt_bpf_last[0] == '\0')
+		snprintf(tt_bpf_last, sizeof tt_bpf_last, "%s", m);
 	return 0;
 }
 
@@ -139,6 +148,7 @@ tt_bpf_why(int e)
 	case ENOSYS:
 		return "the kernel has no BPF (CONFIG_BPF_SYSCALL)";
 	case E2BIG:
+		return "a map is bigger than the kernel allows";
 	case ENOMEM:
 		return "not enough locked memory for the maps";
 	case EINVAL:
@@ -162,7 +172,12 @@ tt_bpf_open(const void *obj, size_t len, const char *name, struct tt_err *err)
 	o.object_name = b->name;
 	o.kernel_log_buf = b->log;
 	o.kernel_log_size = TT_BPF_LOG_SIZE;
-	o.kernel_log_level = 1;
+	/* no log while all goes well (a verifier's log of every state costs
+	 * time and memory at each start); on a refusal libbpf loads the
+	 * program or BTF that failed again with log level 1 into our buffer,
+	 * so the log holds only what failed, and is empty when the kernel
+	 * refused something else (a map's size) */
+	o.kernel_log_level = 0;
 	b->obj = bpf_object__open_mem(obj, len, &o);
 	rc = libbpf_get_error(b->obj);
 	if (rc != 0) {

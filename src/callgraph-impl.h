@@ -30,6 +30,7 @@ struct callgraph {
 	uint32_t free_list;
 	size_t count; /* live nodes */
 	uint32_t first_root;
+	uint32_t births; /* nodes made: each one's birth */
 	struct cg_slot *tab;
 	size_t mask;           /* slots - 1 */
 	struct cg_walk *stack; /* cg_tick's work stack, kept between ticks */

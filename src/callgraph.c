@@ -171,6 +171,7 @@ get_node(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const 
 	n->comm = comm;
 	n->parent = parent;
 	n->other = other;
+	n->birth = ++cg->births != 0 ? cg->births : ++cg->births;
 	if (parent == 0) {
 		n->next_sibling = cg->first_root;
 		cg->first_root = idx;
@@ -291,6 +292,40 @@ cg_add_path(struct callgraph *cg, const char *comm, int pid, int tid, const stru
 		cg->nodes[cur].interval_total += w;
 	}
 	cg->nodes[cur].interval_self += w;
+}
+
+/* The node of a task's path, made where missing, nothing counted. */
+uint32_t
+cg_task_path(struct callgraph *cg, const char *comm, int pid, int tid,
+             const struct cg_frame *frames, size_t n)
+{
+	struct cg_frame root = {.addr = (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid};
+	uint32_t cur = get_node(cg, 0, &root, comm, false);
+
+	while (n-- > 0)
+		cur = get_node(cg, cur, &frames[n], NULL, false);
+	return cur;
+}
+
+/* Count w samples along frames below node. */
+void
+cg_add_below(struct callgraph *cg, uint32_t node, const struct cg_frame *frames, size_t n,
+             uint64_t w)
+{
+	if (cg_node(cg, node) == NULL)
+		return;
+	while (n-- > 0)
+		node = get_node(cg, node, &frames[n], NULL, false);
+	cg_add_at(cg, node, w);
+}
+
+/* The birth of a live node, or 0. */
+uint32_t
+cg_node_birth(const struct callgraph *cg, uint32_t idx)
+{
+	const struct cg_node *n = cg_node(cg, idx);
+
+	return n != NULL ? n->birth : 0;
 }
 
 /* Count w samples at once along one path (an in-kernel aggregate). */

@@ -56,8 +56,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine-impl.h"
-#include "bpf/profile.h"
+#include "engine-bpf-impl.h"
 #include "tracetop/bpf.h"
 #include "tracetop/dso.h"
 #include "tracetop/evlist.h"
@@ -73,11 +72,9 @@
  * frames, about 1 KiB of kernel memory). */
 #define ENGINE_BPF_MIN_STACKS 2048U
 #define ENGINE_BPF_MAX_STACKS 32768U
-/* (pid, ip) leaves judged at most (the leafs map's size). */
-#define ENGINE_BPF_LEAFS 16384U
-/* Where the probe's fake stack lies, and what its words hold. */
+/* Where a record's fake user stack lies (the unwinder reads the leaf's
+ * return address in it). */
 #define ENGINE_BPF_PROBE_SP 0x7ff000000000ULL
-#define ENGINE_BPF_PROBE_WORD 0x5eed000000000000ULL
 /* The rate assumed when sampling by period (-c): unknown, so generous. */
 #define ENGINE_BPF_PERIOD_RATE 10000U
 
@@ -90,36 +87,6 @@ extern const size_t tt_bpf_profile_obj_len;
 static const unsigned char tt_bpf_profile_obj[1];
 static const size_t tt_bpf_profile_obj_len = 0;
 #endif
-
-/* A stack read from the stack map, cached by its id while it is in use. */
-struct engine_bpf_stack {
-	uint64_t *ips; /* NULL: not cached */
-	uint32_t nr;
-	uint64_t seen; /* the read that last named it */
-};
-
-struct engine_bpf {
-	struct tt_bpf *obj;
-	int counts[2], gen_fd, stacks_fd[2], lost_fd, leafs_fd;
-	/* judged leaves: which top-of-stack word holds each one's return
-	 * address (TT_PROF_LEAF_NONE: it has a frame, nothing to fix) */
-	struct leaftab *judged;
-	uint32_t gen; /* the counts map the program writes */
-	bool stacks;
-	uint32_t entries, nstacks;
-	struct tt_prof_key *keys; /* a read's entries */
-	struct tt_prof_val *vals;
-	struct engine_bpf_stack *cache; /* by stack id */
-	uint64_t reads;
-	int ncpus;        /* possible CPUs: the per-CPU values */
-	uint64_t *percpu; /* one lost counter per CPU */
-	uint64_t lost_seen[TT_PROF_NLOST];
-	uint64_t lost_by[TT_PROF_NLOST + 1]; /* the last: stacks gone before read */
-	uint64_t *rec;                       /* a sample record being made */
-	size_t rec_cap;                      /* in u64 */
-	uint64_t *buf;                       /* a stack being read */
-	uint64_t *kb, *ub; /* a count's kernel and user frames, the sampled ip first */
-};
 
 /* Entries for a map holding one refresh's distinct keys at most: the
  * samples of a refresh (rate x CPUs x seconds), a power of two within
@@ -165,24 +132,6 @@ put_stack(uint64_t *rec, size_t *n, const uint64_t *ips, size_t nr)
 			rec[(*n)++] = ips[i];
 }
 
-/* Where perf register r sits among UNWIND_REGS_MASK's. */
-static unsigned
-regs_slot(unsigned r)
-{
-	return (unsigned)__builtin_popcountll(UNWIND_REGS_MASK & ((1ULL << r) - 1));
-}
-
-/* The first address of a stack that is not a context marker (the
- * kernel's stacks for a perf event may start with one), or dflt. */
-static uint64_t
-first_ip(const uint64_t *ips, size_t nr, uint64_t dflt)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (ips[i] < (uint64_t)PERF_CONTEXT_MAX)
-			return ips[i];
-	return dflt;
-}
-
 /* Lay out a PERF_RECORD_SAMPLE for sample_type from one counted key:
  * its count as the period, the kernel then the user stack as the
  * callchain (with their context markers), no user registers or stack
@@ -199,9 +148,9 @@ engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t co
 	bool kernel;
 
 	if (nk > 0)
-		ip = first_ip(kips, nk, ip);
+		ip = engine_bpf_first_ip(kips, nk, ip);
 	else if (nu > 0)
-		ip = first_ip(uips, nu, ip);
+		ip = engine_bpf_first_ip(uips, nu, ip);
 	kernel = (int64_t)ip < 0;
 	if (sample_type & PERF_SAMPLE_IDENTIFIER)
 		put(rec, &n, id);
@@ -237,8 +186,8 @@ engine_bpf_record(uint64_t sample_type, const struct tt_prof_key *k, uint64_t co
 		put(rec, &n, PERF_SAMPLE_REGS_ABI_64);
 		for (unsigned r = 0; r < nregs; r++)
 			put(rec, &n, 0);
-		rec[n - nregs + regs_slot(UNWIND_PERF_REG_IP)] = leaf->ip;
-		rec[n - nregs + regs_slot(UNWIND_PERF_REG_SP)] = ENGINE_BPF_PROBE_SP;
+		rec[n - nregs + engine_bpf_regs_slot(UNWIND_PERF_REG_IP)] = leaf->ip;
+		rec[n - nregs + engine_bpf_regs_slot(UNWIND_PERF_REG_SP)] = ENGINE_BPF_PROBE_SP;
 		put(rec, &n, 8 * (leaf->word + 1U));
 		for (unsigned w = 0; w <= leaf->word; w++)
 			put(rec, &n, w == leaf->word ? leaf->ret : 0);
@@ -261,9 +210,14 @@ static void
 engine_bpf_fallback(struct engine *e, const struct tt_err *why, bool refused)
 {
 	snprintf(e->backend_why, sizeof e->backend_why, "%s", why->msg);
-	if (refused)
+	if (refused) {
+		/* one part of the session's notices: no "; " of its own (a
+		 * verifier log's lines are joined so) */
 		snprintf(e->bpf_notice, sizeof e->bpf_notice,
-		         "BPF engine not used: %.420s; sampling through the rings", why->msg);
+		         "BPF engine not used: %.420s, sampling through the rings", why->msg);
+		for (char *p = e->bpf_notice; (p = strstr(p, "; ")) != NULL;)
+			*p = ',';
+	}
 }
 
 /* Whether the options let the BPF engine run, and why not (into why;
@@ -336,10 +290,12 @@ engine_bpf_free(struct engine *e)
 	if (b == NULL)
 		return;
 	tt_bpf_close(b->obj);
-	for (uint32_t i = 0; b->cache != NULL && i < 2 * b->nstacks; i++)
-		free(b->cache[i].ips);
+	for (uint32_t l = 0; b->cache != NULL && l < b->nlive; l++)
+		free(b->cache[b->live[l]].ips);
 	free(b->cache);
-	leaftab_free(b->judged);
+	engine_bpf_leaf_free(b);
+	engine_bpf_scache_free(b);
+	free(b->live);
 	free(b->keys);
 	free(b->vals);
 	free(b->percpu);
@@ -400,8 +356,14 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 	b->kb = xcalloc(TT_PROF_MAX_DEPTH + 1, sizeof *b->kb);
 	b->ub = xcalloc(TT_PROF_MAX_DEPTH + 1, sizeof *b->ub);
 	if (b->stacks) {
+		const char *leaves = getenv("TRACETOP_BPF_LEAVES"); /* tests: a full table */
+
 		b->cache = xcalloc(2 * (size_t)b->nstacks, sizeof *b->cache);
-		b->judged = leaftab_new(ENGINE_BPF_LEAFS / 4 * 3);
+		b->live = xmalloc(2 * (size_t)b->nstacks * sizeof *b->live);
+		engine_bpf_scache_init(b);
+		engine_bpf_leaf_init(b, leaves != NULL && atoi(leaves) > 0
+		                            ? (uint32_t)atoi(leaves)
+		                            : ENGINE_BPF_LEAFS / 4 * 3);
 	}
 	e->backend = "bpf";
 	snprintf(e->backend_why, sizeof e->backend_why, "in-kernel aggregation, %s, maps of %u%s",
@@ -427,13 +389,14 @@ engine_bpf_frames(uint64_t *out, uint64_t ip, const uint64_t *ips, size_t nr)
 /* The frames of stack id (from the cache, or read from the map and
  * cached); false when the map no longer has it. */
 static bool
-engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
+engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr, uint32_t *birth)
 {
 	struct engine_bpf_stack *c;
 	uint32_t n = 0, map, key;
 
 	*nr = 0;
 	*ips = NULL;
+	*birth = 0;
 	if (id < 0)
 		return true;
 	map = (id & TT_PROF_STACK2) != 0;
@@ -450,10 +413,13 @@ engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
 		c->ips = xmalloc((n ? n : 1) * sizeof *c->ips);
 		memcpy(c->ips, b->buf, n * sizeof *c->ips);
 		c->nr = n;
+		c->birth = ++b->births != 0 ? b->births : ++b->births;
+		b->live[b->nlive++] = map * b->nstacks + key;
 	}
 	c->seen = b->reads;
 	*ips = c->ips;
 	*nr = c->nr;
+	*birth = c->birth;
 	return true;
 }
 
@@ -462,112 +428,22 @@ engine_bpf_stack(struct engine_bpf *b, int id, const uint64_t **ips, size_t *nr)
 static void
 engine_bpf_stacks_gc(struct engine_bpf *b)
 {
-	for (uint32_t i = 0; i < 2 * b->nstacks; i++) {
+	/* the cached ones only, not every bucket of both maps */
+	for (uint32_t l = 0; l < b->nlive;) {
+		uint32_t i = b->live[l], key = i % b->nstacks;
 		struct engine_bpf_stack *c = &b->cache[i];
-		uint32_t key = i % b->nstacks;
 
 		/* two reads without it: a sample just after the flip that
 		 * names a stack idle for one read still finds it at the next */
-		if (c->ips == NULL || c->seen + 1 >= b->reads)
+		if (c->seen + 1 >= b->reads) {
+			l++;
 			continue;
+		}
 		tt_bpf_delete(b->stacks_fd[i / b->nstacks], &key);
 		free(c->ips);
 		c->ips = NULL;
+		b->live[l] = b->live[--b->nlive];
 	}
-}
-
-/* Which top-of-stack word holds the return address of the code at user
- * ip of th: the leaf-return step the ring path takes, asked of the
- * unwinder on a fake stack whose words say where they are. A leaf with a
- * frame (its CFA from the frame pointer) gives TT_PROF_LEAF_NONE. */
-static uint8_t
-engine_bpf_probe(struct engine *e, struct thread *th, uint64_t ip)
-{
-	uint64_t regs[64] = {0}, stack[TT_PROF_TOP_WORDS], r;
-	struct unwind_sample us = {.regs = regs,
-	                           .nregs = (size_t)__builtin_popcountll(UNWIND_REGS_MASK),
-	                           .stack = stack,
-	                           .stack_size = sizeof stack};
-
-	if (th == NULL || e->unwind == NULL)
-		return TT_PROF_LEAF_NONE;
-	for (unsigned w = 0; w < TT_PROF_TOP_WORDS; w++)
-		stack[w] = ENGINE_BPF_PROBE_WORD + w;
-	regs[regs_slot(UNWIND_PERF_REG_IP)] = ip;
-	regs[regs_slot(UNWIND_PERF_REG_SP)] = ENGINE_BPF_PROBE_SP;
-	r = unwind_leaf_return(e->unwind, th->proc, &us);
-	return r >= ENGINE_BPF_PROBE_WORD && r < ENGINE_BPF_PROBE_WORD + TT_PROF_TOP_WORDS
-	           ? (uint8_t)(r - ENGINE_BPF_PROBE_WORD)
-	           : TT_PROF_LEAF_NONE;
-}
-
-/* The judged word of (pid, ip), judging it (and telling the program)
- * the first time; TT_PROF_LEAF_NONE also when the table is full. */
-static uint8_t
-engine_bpf_judge(struct engine *e, struct engine_bpf *b, uint32_t pid, uint32_t tid, uint64_t ip)
-{
-	struct tt_prof_leaf_key lk = {.pid = pid, .ip = ip};
-	uint32_t word;
-	uint8_t w;
-
-	if (leaftab_find(b->judged, pid, ip, &w))
-		return w;
-	if (leaftab_count(b->judged) >= ENGINE_BPF_LEAFS / 4 * 3)
-		return TT_PROF_LEAF_NONE;
-	w = engine_bpf_probe(e, tasks_thread(e->tasks, (int)pid, (int)tid), ip);
-	(void)leaftab_put(b->judged, pid, ip, w); /* room checked above */
-	word = w;
-	tt_bpf_update(b->leafs_fd, &lk, &word);
-	return w;
-}
-
-/* The state leaftab_forget passes on: the map and the process. */
-struct engine_bpf_unjudge {
-	int fd;
-	uint32_t pid;
-};
-
-/* Take one forgotten leaf out of the program's map. */
-static void
-engine_bpf_unjudge(void *arg, uint64_t ip)
-{
-	const struct engine_bpf_unjudge *u = arg;
-	struct tt_prof_leaf_key lk = {.pid = u->pid, .ip = ip};
-
-	tt_bpf_delete(u->fd, &lk);
-}
-
-/* Judge pid's leaves again: the program forgets them at once (it keeps
- * the top of the stack again until judged), the table too. */
-void
-engine_bpf_forget(struct engine *e, int pid)
-{
-	struct engine_bpf *b = e->bpf;
-	struct engine_bpf_unjudge u = {.fd = b != NULL ? b->leafs_fd : -1, .pid = (uint32_t)pid};
-
-	/* forks and execs are many: the table finds pid's own leaves */
-	if (b != NULL && b->judged != NULL)
-		(void)leaftab_forget(b->judged, (uint32_t)pid, engine_bpf_unjudge, &u);
-}
-
-/* For a sample with a user stack: its frameless leaf's return
- * address (from the key, or the top of the stack kept in the value) into
- * leaf; false when there is nothing to fix. */
-static bool
-engine_bpf_leaf(struct engine *e, struct engine_bpf *b, const struct tt_prof_key *k,
-                const struct tt_prof_val *v, const uint64_t *uips, size_t nu,
-                struct engine_bpf_leaf *leaf)
-{
-	uint64_t ip = first_ip(uips, nu, 0);
-
-	if (ip == 0)
-		return false;
-	leaf->ip = ip;
-	leaf->word = engine_bpf_judge(e, b, k->pid, k->tid, ip);
-	if (leaf->word >= TT_PROF_TOP_WORDS)
-		return false;
-	leaf->ret = k->ret != 0 ? k->ret : v->top[leaf->word];
-	return leaf->ret != 0;
 }
 
 /* A file that only a process in another mount namespace (or with its
@@ -633,10 +509,11 @@ engine_bpf_collect(struct engine *e)
 		const uint64_t *kips = NULL, *uips = NULL;
 		size_t nk = 0, nu = 0;
 		struct engine_bpf_leaf leaf;
+		uint32_t kbirth, ubirth;
 		bool fix;
 
-		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk) ||
-		                  !engine_bpf_stack(b, k->ustack, &uips, &nu))) {
+		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk, &kbirth) ||
+		                  !engine_bpf_stack(b, k->ustack, &uips, &nu, &ubirth))) {
 			gone += b->vals[i].count;
 			continue;
 		}
@@ -650,12 +527,22 @@ engine_bpf_collect(struct engine *e)
 			uips = b->ub;
 		}
 		fix = b->stacks && engine_bpf_leaf(e, b, k, &b->vals[i], uips, nu, &leaf);
+		b->ubirth = ubirth;
+		b->kbirth = kbirth;
+		if (engine_bpf_count(e, b, k, b->vals[i].count, kips, nk, uips, nu,
+		                     fix ? leaf.ret : 0))
+			continue;
+		/* a frame waits for symbols: a record of it waits (engine-defer.c) */
 		engine_bpf_record(e->el.sample_type, k, b->vals[i].count, id, kips, nk, uips, nu,
 		                  fix ? &leaf : NULL, b->rec);
 		engine_sample(e, (const struct perf_event_header *)b->rec);
 	}
-	if (b->stacks)
+	engine_bpf_scache_flush(e, b);
+	if (b->stacks) {
 		engine_bpf_stacks_gc(b);
+		engine_bpf_scache_gc(b);
+		engine_bpf_leaf_notice(e, b);
+	}
 	b->lost_by[TT_PROF_NLOST] += gone;
 	lost = engine_bpf_lost(b) + gone;
 	if (lost > 0)

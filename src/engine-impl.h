@@ -147,7 +147,9 @@ struct engine {
 	struct engine_bpf *bpf;     /* the in-kernel counts, or NULL: the rings */
 	const char *backend;        /* "bpf" or "perf" */
 	char backend_why[sizeof(struct tt_err)];
-	char bpf_notice[480]; /* auto: why BPF was refused (a load, privileges) */
+	char bpf_notice[480];   /* auto: why BPF was refused (a load, privileges) */
+	char bpf_unjudged[160]; /* frameless leaves the BPF engine could not judge */
+	char notice[1024];      /* all of them (engine_compose_notice) */
 };
 
 struct hist_key;
@@ -165,11 +167,37 @@ void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, u
 const struct engine_fcache *engine_resolve(struct engine *e, struct thread *th, uint64_t ip,
                                            bool kernel, struct hist_key *key);
 
-/* Sample s's n addresses into keys, each frame's inlined callees in front
- * of it; *self the sampled function's index. The number of keys. */
-size_t engine_keys(struct engine *e, struct thread *th, const struct record_sample *s,
-                   const uint64_t *ips, const bool *kern, size_t n, struct hist_key *keys,
-                   size_t *self);
+/* A sample's n addresses (of thread tid of process pid) into keys, each
+ * frame's inlined callees in front of it; *self the sampled function's
+ * index. The number of keys. *unsettled (unless NULL) is set when one of
+ * them may resolve otherwise at a later refresh (no symbol, inlines not
+ * known yet). */
+size_t engine_keys(struct engine *e, struct thread *th, int pid, int tid, const uint64_t *ips,
+                   const bool *kern, size_t n, struct hist_key *keys, size_t *self,
+                   bool *unsettled);
+
+/* Per-event state, hung off evsel->priv (engine.c). */
+struct engine_event {
+	struct hist *hist;
+	struct callgraph *cg;  /* call stacks, or NULL without -g */
+	struct hist *zoom;     /* samples of the zoomed thread only, or NULL */
+	struct addrhist *ah;   /* self samples per instruction, made on first use or request */
+	uint64_t samples;      /* since start */
+	uint64_t tick_samples; /* samples at the last tick */
+	uint64_t interval;     /* samples in the last refresh */
+};
+
+/* Count w samples of a resolved stack of n keys (engine.c): self at
+ * keys[self] (the sampled address ip), per instruction, in zoom (unless
+ * NULL), children and call path. */
+void engine_count_keys(struct engine *e, struct engine_event *ev, struct thread *th,
+                       struct hist *zoom, uint64_t ip, bool kernel, const struct hist_key *keys,
+                       size_t n, size_t self, uint64_t w);
+
+/* Count one sampled instruction in its function's address histogram
+ * (engine.c). */
+void engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
+                         bool kernel, uint64_t w, const struct hist_key *leaf);
 
 /* hist_rekey's question: a JIT address its perf map names now. */
 bool engine_rekey_jit(void *arg, struct hist_key *key);
@@ -177,6 +205,9 @@ bool engine_rekey_jit(void *arg, struct hist_key *key);
 /* Count one sample record (engine.c): the hot path, and the replay of a
  * sample that waited. */
 void engine_sample(struct engine *e, const struct perf_event_header *h);
+
+/* Join the notices into e->notice (engine.c). */
+void engine_compose_notice(struct engine *e);
 
 /* Count n samples the kernel could not deliver (engine.c). */
 void engine_lost(struct engine *e, uint64_t n);

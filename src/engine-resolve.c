@@ -164,12 +164,12 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
  * index of the sampled function itself (self time goes to the function
  * the symbol table names, as in perf). Returns the number of keys. */
 size_t
-engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, const uint64_t *ips,
-            const bool *kern, size_t n, struct hist_key *keys, size_t *self)
+engine_keys(struct engine *e, struct thread *th, int pid, int tid, const uint64_t *ips,
+            const bool *kern, size_t n, struct hist_key *keys, size_t *self, bool *unsettled)
 {
-	const struct hist_key base = {.pid = (int)s->pid,
-	                              .tid = (int)s->tid,
-	                              .thread = e->group & HIST_GROUP_TID ? (int)s->tid : 0,
+	const struct hist_key base = {.pid = pid,
+	                              .tid = tid,
+	                              .thread = e->group & HIST_GROUP_TID ? tid : 0,
 	                              .comm = th ? th->comm : e->unknown_comm,
 	                              .cgroup = th ? th->proc->cgroup : NULL};
 	size_t k = 0;
@@ -178,6 +178,16 @@ engine_keys(struct engine *e, struct thread *th, const struct record_sample *s, 
 	for (size_t i = 0; i < n && k < ENGINE_MAX_FRAMES; i++) {
 		struct hist_key key = base;
 		const struct engine_fcache *c = engine_resolve(e, th, ips[i], kern[i], &key);
+
+		/* what may read otherwise at a later refresh: an address
+		 * without a symbol outside a loaded file (a JIT's map may
+		 * name it, its DSO may still be loading), inlines still asked
+		 * of the worker, a chain deeper than the cache entry holds */
+		if (unsettled != NULL &&
+		    ((c->sym == NULL &&
+		      (c->dso == NULL || c->dso->kind == DSO_ANON || !c->dso->loaded)) ||
+		     c->inl_pending || c->ninline > ENGINE_MAX_INLINE))
+			*unsettled = true;
 		const struct sym *deep[SRCLINE_MAX_DEPTH];
 		const struct sym *const *inl = engine_inline_chain(e, c, deep);
 		size_t ninl = inl != NULL ? c->ninline : ENGINE_MAX_INLINE;

@@ -47,17 +47,6 @@ struct engine_head {
 	bool trace; /* one of the stream's own rings */
 };
 
-/* Per-event state, hung off evsel->priv. */
-struct engine_event {
-	struct hist *hist;
-	struct callgraph *cg;  /* call stacks, or NULL without -g */
-	struct hist *zoom;     /* samples of the zoomed thread only, or NULL */
-	struct addrhist *ah;   /* self samples per instruction, made on first use or request */
-	uint64_t samples;      /* since start */
-	uint64_t tick_samples; /* samples at the last tick */
-	uint64_t interval;     /* samples in the last refresh */
-};
-
 /* Open the session. */
 struct engine *
 engine_new(const struct engine_opts *o, struct tt_err *err)
@@ -126,6 +115,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 		}
 		break;
 	}
+	engine_compose_notice(e);
 	e->inherit = t.inherit;
 	e->nheap = e->el.nrings;
 	e->heap = xcalloc(e->nheap ? e->nheap : 1, sizeof *e->heap);
@@ -306,7 +296,7 @@ engine_event_ah(struct engine *e, struct engine_event *ev)
 
 /* Count the sampled instruction in its function's address histogram (the
  * leaf was just resolved: a cache hit). */
-static void
+void
 engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
                     bool kernel, uint64_t w, const struct hist_key *leaf)
 {
@@ -359,11 +349,22 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 		ips[0] = s.ip;
 		kern[0] = s.kernel;
 	}
-	n = engine_keys(e, th, &s, ips, kern, n, keys, &self);
+	n = engine_keys(e, th, (int)s.pid, (int)s.tid, ips, kern, n, keys, &self, NULL);
 	if (engine_defer_keep(e, h, &s))
 		return; /* counted once its symbols are loaded */
+	engine_count_keys(e, ev, th, zoom, ips[0], kern[0], keys, n, self, w);
+}
+
+/* Count w samples of a resolved stack of n keys (the sampled function
+ * at self; ip, kernel: the sampled address): self, per instruction,
+ * children and path. */
+void
+engine_count_keys(struct engine *e, struct engine_event *ev, struct thread *th, struct hist *zoom,
+                  uint64_t ip, bool kernel, const struct hist_key *keys, size_t n, size_t self,
+                  uint64_t w)
+{
 	hist_add_n(ev->hist, &keys[self], w);
-	engine_addrhist_add(e, ev, th, ips[0], kern[0], w, &keys[self]);
+	engine_addrhist_add(e, ev, th, ip, kernel, w, &keys[self]);
 	if (zoom != NULL)
 		hist_add_n(zoom, &keys[self], w);
 	if (ev->cg != NULL)
@@ -594,13 +595,31 @@ engine_event_name(const struct engine *e, size_t idx)
 	return e->el.evsels[idx].spec.name;
 }
 
-/* The fallback notice, if any. */
+/* Every notice of the session, joined by "; ", in e->notice: the event's
+ * fallback (no PMU: cpu-clock), the BPF engine's refusal, and what the
+ * BPF engine could not do (frameless leaves left unjudged). Each part is
+ * "what: detail" with no "; " of its own, so the screen can show each
+ * one's head. */
+void
+engine_compose_notice(struct engine *e)
+{
+	const char *parts[] = {e->el.notice, e->bpf_notice, e->bpf_unjudged};
+	size_t n = 0;
+
+	e->notice[0] = '\0';
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		if (parts[i][0] != '\0' && n < sizeof e->notice - 1) {
+			snprintf(e->notice + n, sizeof e->notice - n, "%s%s", n > 0 ? "; " : "",
+			         parts[i]);
+			n = strlen(e->notice);
+		}
+}
+
+/* The notices (fallbacks, what the engine could not do), or NULL. */
 const char *
 engine_notice(const struct engine *e)
 {
-	if (e->el.notice[0])
-		return e->el.notice;
-	return e->bpf_notice[0] ? e->bpf_notice : NULL;
+	return e->notice[0] ? e->notice : NULL;
 }
 
 /* The back-end counting the samples. */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include "tracetop/gz.h"
@@ -78,6 +79,72 @@ gz_decompress(const void *in, size_t len, size_t max, uint8_t **out, size_t *out
 		*out = NULL;
 		return err_set(err, "gzip: not a whole gzip stream of at most %zu bytes", max);
 	}
+	return 0;
+}
+
+/* Bytes read or written at a time by gz_inflate_fd. */
+#define GZ_CHUNK (64U << 10)
+
+/* Write all of buf to fd. */
+static int
+write_all(int fd, const unsigned char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, buf, n);
+
+		if (w <= 0)
+			return -1;
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Inflate the zlib stream of len bytes at offset off of in_fd, appending
+ * what it holds to out_fd, in chunks (a few dozen KiB of memory however
+ * big the stream). 0 when it ends after exactly want bytes, else -1 with
+ * err. */
+int
+gz_inflate_fd(int in_fd, uint64_t off, uint64_t len, int out_fd, uint64_t want, struct tt_err *err)
+{
+	unsigned char *in = xmalloc(2 * GZ_CHUNK), *out = in + GZ_CHUNK;
+	z_stream z = {0};
+	int rc = Z_OK;
+
+	if (inflateInit(&z) != Z_OK) {
+		free(in);
+		return err_set(err, "zlib: cannot start inflate");
+	}
+	while (rc == Z_OK) {
+		if (z.avail_in == 0 && len > 0) {
+			size_t step = len < GZ_CHUNK ? (size_t)len : GZ_CHUNK;
+			ssize_t got = pread(in_fd, in, step, (off_t)off);
+
+			if (got <= 0)
+				break;
+			off += (uint64_t)got;
+			len -= (uint64_t)got;
+			z.next_in = in;
+			z.avail_in = (uInt)got;
+		}
+		z.next_out = out;
+		z.avail_out = GZ_CHUNK;
+		rc = inflate(&z, Z_NO_FLUSH);
+		if (rc == Z_BUF_ERROR && z.avail_in == 0 && len > 0)
+			rc = Z_OK; /* needs the next chunk */
+		if ((rc == Z_OK || rc == Z_STREAM_END) &&
+		    write_all(out_fd, out, GZ_CHUNK - z.avail_out) != 0) {
+			rc = Z_ERRNO;
+			break;
+		}
+	}
+	inflateEnd(&z);
+	free(in);
+	if (rc == Z_ERRNO)
+		return err_set(err, "cannot write the inflated copy");
+	if (rc != Z_STREAM_END || z.total_out != want)
+		return err_set(err, "zlib: not a whole stream of %llu bytes",
+		               (unsigned long long)want);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hist-impl.h"
 #include "tracetop/hist.h"
 #include "tracetop/sym-name.h"
 #include "tracetop/util.h"
@@ -20,7 +21,7 @@
 
 struct hist_node {
 	struct hist_entry e;
-	struct hist_node *next_free;
+	struct hist_node *next_free; /* itself while the entry lives */
 };
 
 struct hist_slot {
@@ -190,6 +191,7 @@ hist_node_of(struct hist *h, const struct hist_key *key)
 		n = node_alloc(h);
 		memset(&n->e, 0, sizeof n->e);
 		n->e.key = *key;
+		n->next_free = n; /* live: hist_snapshot walks the pool */
 		h->tab[i].hash = hash;
 		h->tab[i].node = n;
 		h->count++;
@@ -412,8 +414,8 @@ static const enum hist_sort tie_keys[] = {
 };
 
 /* qsort_r comparator: the user's keys, then the tie-breakers, then the kernel flag. */
-static int
-cmp_rows(const void *pa, const void *pb, void *arg)
+int
+hist_cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct hist_row *a = pa, *b = pb;
 	const enum hist_sort *keys = arg;
@@ -430,6 +432,41 @@ cmp_rows(const void *pa, const void *pb, void *arg)
 
 const enum hist_sort hist_unsorted[] = {HIST_SORT_END};
 
+/* Entries handed out in pool chunk c (chunks double up to a cap). */
+static size_t
+pool_chunk_len(const struct hist *h, size_t c)
+{
+	size_t len = POOL_FIRST;
+
+	if (c + 1 == h->nchunks)
+		return h->chunk_used;
+	for (size_t i = 0; i < c && len < POOL_CHUNK_MAX; i++)
+		len *= 2;
+	return len < POOL_CHUNK_MAX ? len : POOL_CHUNK_MAX;
+}
+
+/* Fill snapshot row r from entry e; its symbol's name only when named
+ * (for a sort: a comparison reads it then). */
+static void
+snapshot_row(const struct hist *h, struct hist_row *r, const struct hist_entry *e, bool named)
+{
+	r->copy = *e;
+	r->members = r->procs = 1;
+	r->mixed = 0;
+	r->ncomm = r->ncgroup = r->ndso = r->nsym = 0;
+	r->total = e->total;
+	r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
+	r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
+	/* llround for a score >= 0, without needing libm (a recording's
+	 * counts can pass what a uint64_t holds) */
+	r->samples = e->score < 0x1p64 ? (uint64_t)(e->score + 0.5) : UINT64_MAX;
+	/* once per row, not per comparison: with tens of thousands of rows
+	 * (system-wide on a busy machine), the names the ties of the sort
+	 * read were most of a refresh's CPU; unsorted rows go without
+	 * (cmp_key reads it when missing) */
+	r->sym_name = named ? hist_sym_name(e) : NULL;
+}
+
 /* Fill snap with the (filtered) entries sorted by keys, reusing its rows. */
 void
 hist_snapshot(struct hist *h, const enum hist_sort *keys,
@@ -437,7 +474,6 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
               struct hist_snapshot *snap)
 {
 	static const enum hist_sort no_keys[] = {HIST_SORT_END};
-	struct hist_row *r;
 	const struct hist_entry *e;
 	size_t i;
 
@@ -446,184 +482,26 @@ hist_snapshot(struct hist *h, const enum hist_sort *keys,
 		snap->rows = xrealloc(snap->rows, snap->cap * sizeof *snap->rows);
 	}
 	snap->n = 0;
-	for (i = 0; i <= h->mask; i++) {
-		if (h->tab[i].node == NULL)
-			continue;
-		e = &h->tab[i].node->e;
-		if (filter != NULL && !filter(e, arg))
-			continue;
-		r = &snap->rows[snap->n++];
-		r->copy = *e;
-		r->members = r->procs = 1;
-		r->mixed = 0;
-		r->ncomm = r->ncgroup = r->ndso = r->nsym = 0;
-		r->total = e->total;
-		r->overhead = h->total_score > 0 ? 100.0 * e->score / h->total_score : 0.0;
-		r->children = h->total_score > 0 ? 100.0 * e->children / h->total_score : 0.0;
-		/* llround for a score >= 0, without needing libm (a recording's
-		 * counts can pass what a uint64_t holds) */
-		r->samples = e->score < 0x1p64 ? (uint64_t)(e->score + 0.5) : UINT64_MAX;
-		/* once per row, not per comparison: with tens of thousands of
-		 * rows (system-wide on a busy machine), the names the ties of
-		 * the sort read were most of a refresh's CPU */
-		r->sym_name = hist_sym_name(e);
-	}
+	/* in pool order, not the table's: an entry keeps its place there for
+	 * its life, so rows that tie stay in the same order at every refresh
+	 * for a front end that sorts them itself */
+	for (size_t c = 0; c < h->nchunks; c++)
+		for (size_t k = 0; k < pool_chunk_len(h, c); k++) {
+			struct hist_node *nd = &h->chunks[c][k];
+
+			if (nd->next_free != nd)
+				continue;
+			e = &nd->e;
+			if (filter != NULL && !filter(e, arg))
+				continue;
+			snapshot_row(h, &snap->rows[snap->n++], e, keys != hist_unsorted);
+		}
 	snap->total_score = h->total_score;
 	snap->interval_samples = h->interval_samples;
-	if (keys != hist_unsorted && snap->n > 1)
-		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
+	if (keys != hist_unsorted)
+		qsort_r(snap->rows, snap->n, sizeof *snap->rows, hist_cmp_rows,
 		        (void *)(keys != NULL ? keys : no_keys));
 	/* Own the entries: a frozen display outlives the ticks that free them. */
-	for (i = 0; i < snap->n; i++)
-		snap->rows[i].entry = &snap->rows[i].copy;
-}
-
-/* Three-way comparison of two keys on the fields of grouping g, by
- * identity (interned pointers). */
-static int
-cmp_group_fields(const struct hist_key *a, const struct hist_key *b, unsigned g)
-{
-	if ((g & HIST_GROUP_COMM) && a->comm != b->comm)
-		return CMP3((uintptr_t)a->comm, (uintptr_t)b->comm);
-	if ((g & (HIST_GROUP_PID | HIST_GROUP_TID)) && a->pid != b->pid)
-		return CMP3(a->pid, b->pid);
-	if ((g & HIST_GROUP_TID) && a->thread != b->thread)
-		return CMP3(a->thread, b->thread);
-	if ((g & HIST_GROUP_CGROUP) && a->cgroup != b->cgroup)
-		return CMP3((uintptr_t)a->cgroup, (uintptr_t)b->cgroup);
-	if ((g & HIST_GROUP_DSO) && a->dso != b->dso)
-		return CMP3((uintptr_t)a->dso, (uintptr_t)b->dso);
-	if ((g & HIST_GROUP_SYM) && (a->sym != b->sym || a->addr != b->addr ||
-	                             a->kernel != b->kernel || a->inlined != b->inlined))
-		return a->sym != b->sym         ? CMP3((uintptr_t)a->sym, (uintptr_t)b->sym)
-		       : a->addr != b->addr     ? CMP3(a->addr, b->addr)
-		       : a->kernel != b->kernel ? a->kernel - b->kernel
-		                                : a->inlined - b->inlined;
-	return 0;
-}
-
-/* Whether two keys fall in the same row of grouping g. */
-bool
-hist_same_group(const struct hist_key *a, const struct hist_key *b, unsigned g)
-{
-	return cmp_group_fields(a, b, g) == 0;
-}
-
-/* qsort_r order of rows by the grouping's fields, then by pid so a
- * group's processes sit together. */
-static int
-cmp_group(const void *pa, const void *pb, void *arg)
-{
-	const struct hist_key *a = &((const struct hist_row *)pa)->copy.key;
-	const struct hist_key *b = &((const struct hist_row *)pb)->copy.key;
-	int c = cmp_group_fields(a, b, *(const unsigned *)arg);
-
-	return c != 0 ? c : CMP3(a->pid, b->pid);
-}
-
-/* The HIST_GROUP_* fields on which two keys differ (and HIST_MIXED_KIND). */
-static unsigned
-key_diff(const struct hist_key *a, const struct hist_key *b)
-{
-	return (a->comm != b->comm ? HIST_GROUP_COMM : 0) |
-	       (a->pid != b->pid ? HIST_GROUP_PID : 0) | (a->tid != b->tid ? HIST_GROUP_TID : 0) |
-	       (a->cgroup != b->cgroup ? HIST_GROUP_CGROUP : 0) |
-	       (a->dso != b->dso ? HIST_GROUP_DSO : 0) |
-	       (a->sym != b->sym || a->addr != b->addr || a->kernel != b->kernel ? HIST_GROUP_SYM
-	                                                                         : 0) |
-	       (a->kernel != b->kernel ? HIST_MIXED_KIND : 0);
-}
-
-/* Add row m's counts into row r (same group); r takes m's key when m
- * weighs more than *best, the heaviest member so far. */
-static void
-row_merge(struct hist_row *r, const struct hist_row *m, double *best)
-{
-	struct hist_entry *e = &r->copy;
-	const struct hist_entry *f = &m->copy;
-
-	r->mixed |= key_diff(&e->key, &f->key);
-	r->members++;
-	r->overhead += m->overhead;
-	r->children += m->children;
-	r->samples += m->samples;
-	r->total += m->total;
-	if (f->score > *best) {
-		e->key = f->key;
-		*best = f->score;
-	}
-	e->interval += f->interval;
-	e->total += f->total;
-	e->score += f->score;
-	e->children_interval += f->children_interval;
-	e->children += f->children;
-	/* the group's interval is its members' (history, recordings) */
-	e->last += f->last;
-	e->children_last += f->children_last;
-}
-
-/* How many distinct values of field (HIST_GROUP_*) the n rows have; sorts
- * them by it. */
-static uint32_t
-count_distinct(struct hist_row *rows, size_t n, unsigned field)
-{
-	uint32_t d = 1;
-
-	qsort_r(rows, n, sizeof *rows, cmp_group, &field);
-	for (size_t i = 1; i < n; i++)
-		d += cmp_group_fields(&rows[i - 1].copy.key, &rows[i].copy.key, field) != 0;
-	return d;
-}
-
-/* One group's n rows (sorted by pid) merged into one row; the fields
- * they differ on counted, which reorders them. */
-static struct hist_row
-group_merge(struct hist_row *rows, size_t n)
-{
-	struct hist_row r = rows[0];
-	double best = r.copy.score;
-
-	r.members = r.procs = 1;
-	r.mixed = 0;
-	r.ncomm = r.ncgroup = r.ndso = r.nsym = 0;
-	for (size_t i = 1; i < n; i++) {
-		row_merge(&r, &rows[i], &best);
-		r.procs += rows[i].copy.key.pid != rows[i - 1].copy.key.pid;
-	}
-	if (r.mixed & HIST_GROUP_COMM)
-		r.ncomm = count_distinct(rows, n, HIST_GROUP_COMM);
-	if (r.mixed & HIST_GROUP_CGROUP)
-		r.ncgroup = count_distinct(rows, n, HIST_GROUP_CGROUP);
-	if (r.mixed & HIST_GROUP_DSO)
-		r.ndso = count_distinct(rows, n, HIST_GROUP_DSO);
-	if (r.mixed & HIST_GROUP_SYM)
-		r.nsym = count_distinct(rows, n, HIST_GROUP_SYM);
-	return r;
-}
-
-/* Merge rows that agree on the grouping, then sort by keys. */
-void
-hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys)
-{
-	static const enum hist_sort no_keys[] = {HIST_SORT_END};
-	size_t i, e, n = 0;
-
-	if (snap->n > 1)
-		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_group, &group);
-	for (i = 0; i < snap->n; i = e) {
-		const struct hist_key *first = &snap->rows[i].copy.key;
-
-		for (e = i + 1;
-		     e < snap->n && cmp_group_fields(first, &snap->rows[e].copy.key, group) == 0;
-		     e++)
-			;
-		/* n <= i: the merged row lands before the rows it is made of */
-		snap->rows[n++] = group_merge(snap->rows + i, e - i);
-	}
-	snap->n = n;
-	if (keys != hist_unsorted && snap->n > 1)
-		qsort_r(snap->rows, snap->n, sizeof *snap->rows, cmp_rows,
-		        (void *)(keys != NULL ? keys : no_keys));
 	for (i = 0; i < snap->n; i++)
 		snap->rows[i].entry = &snap->rows[i].copy;
 }

@@ -78,7 +78,12 @@ sampling_snapshot(void *src, const struct session *s, struct frame *f, bool rows
 		engine_event_samples(e, i, &ev->samples, &ev->total);
 		if (!rows)
 			continue;
-		engine_snapshot(e, i, sort != NULL ? sort : by_overhead, NULL, NULL, &ev->rows);
+		/* merged by the grouping, the rows are sorted once, after */
+		engine_snapshot(e, i,
+		                session_opts(s)->group != 0 ? hist_unsorted
+		                : sort != NULL              ? sort
+		                                            : by_overhead,
+		                NULL, NULL, &ev->rows);
 		if (session_opts(s)->group != 0) {
 			hist_group(&ev->rows, session_opts(s)->group,
 			           sort != NULL ? sort : by_overhead);

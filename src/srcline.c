@@ -17,15 +17,15 @@
 
 #include "tracetop/srcline.h"
 #include "tracetop/sym-elf.h"
+#include "tracetop/sym-inflate.h"
 #include "tracetop/util.h"
 #include "tracetop/worker.h"
+#include "srcline-impl.h"
 
 #define DW_BUCKETS 256            /* per-DSO state hash (chained) */
-#define SYM_CHUNK 64              /* inlined symbols per allocation */
 #define CACHE_MIN_SLOTS 1024      /* (dso, addr) cache: first size... */
 #define CACHE_MAX_SLOTS (1 << 17) /* ...largest; cleared at half full */
 #define UNNAMED_INLINE "[inlined]"
-#define MAX_CU_RANGES (1 << 20)  /* bound on the fallback CU range table */
 #define MAX_NEST 128             /* DIE nesting followed */
 #define MAX_WALK_STEPS (1 << 22) /* DIEs visited per lookup, at most */
 #define PENDING UINT32_MAX       /* centry.n of a question still with the worker */
@@ -33,36 +33,6 @@
 /* Debug files up to this size are opened at once by the worker (about
  * 10 ms); bigger ones wait until the questions about open ones are done. */
 #define ASYNC_QUICK_OPEN (256 << 10)
-
-/* A block of interned symbols; blocks never move, so pointers stay valid. */
-struct sym_chunk {
-	struct sym_chunk *next;
-	size_t n;
-	struct sym syms[SYM_CHUNK];
-};
-
-/* An address range of a compilation unit (the .debug_aranges fallback). */
-struct cu_range {
-	uint64_t start, end;
-	Dwarf_Off cu; /* offset of the CU DIE */
-};
-
-/* What we know of one DSO's debug info. */
-struct dwinfo {
-	const struct dso *d;
-	struct dwinfo *next; /* bucket chain */
-	bool opened;         /* open tried (else only sized) */
-	off_t size;          /* of the file to open, -1 if unknown */
-	int fd;              /* -1 when nothing is open */
-	Elf *elf;
-	Dwarf *dw; /* NULL: no usable DWARF, lookups cost nothing */
-	struct sym_chunk *chunks;
-	struct sym **names; /* open addressing by name */
-	size_t nnames, names_cap;
-	bool ranges_built; /* cu_ranges made (only when aranges fail) */
-	struct cu_range *ranges;
-	size_t nranges;
-};
 
 /* One cached answer: n symbols at pool[off]. d NULL marks a free slot. */
 struct centry {
@@ -99,46 +69,6 @@ static struct srcline main_sl;
 static struct scache main_cache;
 static uint64_t main_lookups, main_hits;
 
-/* Debug sections the inline walk never reads. libdw inflates every
- * compressed one it knows when it opens a file: libc6-dbg's line table
- * and location lists are 2.7 of its 9.7 MiB inflated. */
-static const char *const unread_sections[] = {
-    "line", "loc", "loclists", "frame", "macinfo", "macro", "pubnames", "pubtypes", "names",
-};
-
-/* Unname the .debug_* sections of unread_sections (also .zdebug_*, GNU's old
- * compression) in elf's headers, in memory only, so that libdw leaves
- * them alone. */
-static void
-hide_sections(Elf *elf)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		const char *name;
-
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (name = elf_strptr(elf, shstrndx, sh.sh_name)) == NULL)
-			continue;
-		if (strncmp(name, ".debug_", 7) == 0)
-			name += 7;
-		else if (strncmp(name, ".zdebug_", 8) == 0)
-			name += 8;
-		else
-			continue;
-		for (size_t i = 0; i < sizeof unread_sections / sizeof *unread_sections; i++)
-			if (strcmp(name, unread_sections[i]) == 0) {
-				sh.sh_name = 0; /* "": a name libdw does not know */
-				(void)gelf_update_shdr(scn, &sh);
-				break;
-			}
-	}
-}
-
 /* Open a DSO's debug info (its separate debug file if known); w->dw stays
  * NULL when there is no readable DWARF. */
 static void
@@ -158,7 +88,7 @@ dwinfo_open(struct srcline *sl, struct dwinfo *w, struct dso *d)
 	if (w->elf == NULL)
 		return;
 	if (sl->inlines_only)
-		hide_sections(w->elf);
+		w->elf = syminfl_for_inlines(w->elf, &w->fd);
 	w->dw = dwarf_begin_elf(w->elf, DWARF_C_READ, NULL);
 	if (w->dw == NULL) {
 		symelf_close(w->elf, w->fd);
@@ -221,6 +151,7 @@ dwinfo_free(struct dwinfo *w)
 	struct sym_chunk *c, *next;
 	size_t i;
 
+	srcline_view_close(w);
 	if (w->dw != NULL)
 		dwarf_end(w->dw);
 	if (w->elf != NULL)
@@ -235,6 +166,7 @@ dwinfo_free(struct dwinfo *w)
 	}
 	free(w->names);
 	free(w->ranges);
+	free(w->ar);
 	free(w);
 }
 
@@ -281,32 +213,67 @@ die_range(Dwarf_Die *die, uint64_t *start, uint64_t *size)
 	}
 }
 
+/* Attribute name of die or of the DIEs its abstract origin and the
+ * declaration that specifies lead to (as dwarf_attr_integrate), into
+ * attr, or NULL. In a view of one unit (in_view) a reference out of the
+ * unit (DW_FORM_ref_addr and the like) cannot be followed: *unsafe set. */
+static Dwarf_Attribute *
+attr_integrate(Dwarf_Die *die, int name, Dwarf_Attribute *attr, bool in_view, bool *unsafe)
+{
+	Dwarf_Die cur = *die;
+
+	for (int hop = 0; hop < 16; hop++) {
+		Dwarf_Attribute ref;
+		int form;
+
+		if (dwarf_attr(&cur, name, attr) != NULL)
+			return attr;
+		if (dwarf_attr(&cur, DW_AT_abstract_origin, &ref) == NULL &&
+		    dwarf_attr(&cur, DW_AT_specification, &ref) == NULL)
+			return NULL;
+		form = dwarf_whatform(&ref);
+		if (in_view && (form == DW_FORM_ref_addr || form == DW_FORM_GNU_ref_alt ||
+		                form == DW_FORM_ref_sig8)) {
+			*unsafe = true;
+			return NULL;
+		}
+		if (dwarf_formref_die(&ref, &cur) == NULL)
+			return NULL;
+	}
+	return NULL;
+}
+
 /* The name of an inlined function: its linkage (mangled) name, which
  * demangles to the qualified one ("ns::Box<int>::get(int)"), else its
  * plain DW_AT_name ("get", or a C function's name). Both may sit on the
- * abstract origin or the declaration it specifies, which integrate reaches. */
+ * abstract origin or the declaration it specifies, which integrate
+ * reaches (NULL with *unsafe when that is out of a viewed unit). */
 static const char *
-inline_name(Dwarf_Die *die)
+inline_name(Dwarf_Die *die, bool in_view, bool *unsafe)
 {
 	Dwarf_Attribute attr;
 	const char *name;
 
-	if ((dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != NULL ||
-	     dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != NULL) &&
+	if ((attr_integrate(die, DW_AT_linkage_name, &attr, in_view, unsafe) != NULL ||
+	     attr_integrate(die, DW_AT_MIPS_linkage_name, &attr, in_view, unsafe) != NULL) &&
 	    (name = dwarf_formstring(&attr)) != NULL && name[0] != '\0')
 		return name;
-	return dwarf_diename(die);
+	if (*unsafe || attr_integrate(die, DW_AT_name, &attr, in_view, unsafe) == NULL)
+		return NULL;
+	return dwarf_formstring(&attr);
 }
 
 /* The DSO's symbol for an inlined function instance, made on first sight. */
 static const struct sym *
-intern(struct dwinfo *w, Dwarf_Die *die)
+intern(struct dwinfo *w, Dwarf_Die *die, bool in_view, bool *unsafe)
 {
-	const char *name = inline_name(die);
+	const char *name = inline_name(die, in_view, unsafe);
 	struct sym_chunk *c;
 	struct sym *s;
 	size_t slot;
 
+	if (*unsafe)
+		return NULL; /* named from the whole file instead */
 	if (name == NULL || name[0] == '\0')
 		name = UNNAMED_INLINE;
 	if ((w->nnames + 1) * 2 > w->names_cap)
@@ -329,82 +296,14 @@ intern(struct dwinfo *w, Dwarf_Die *die)
 	return s;
 }
 
-/* Order CU ranges by start address. */
-static int
-range_cmp(const void *a, const void *b)
-{
-	const struct cu_range *x = a, *y = b;
-
-	return CMP3(x->start, y->start);
-}
-
-/* Add the address ranges of one CU DIE to the table. */
-static void
-add_cu_ranges(struct dwinfo *w, Dwarf_Die *cudie, size_t *cap)
-{
-	Dwarf_Addr base, start, end;
-	ptrdiff_t off = 0;
-
-	while ((off = dwarf_ranges(cudie, off, &base, &start, &end)) > 0 &&
-	       w->nranges < MAX_CU_RANGES) {
-		if (end <= start)
-			continue;
-		if (w->nranges == *cap) {
-			*cap = *cap ? *cap * 2 : 64;
-			w->ranges = xrealloc(w->ranges, *cap * sizeof *w->ranges);
-		}
-		w->ranges[w->nranges++] =
-		    (struct cu_range){.start = start, .end = end, .cu = dwarf_dieoffset(cudie)};
-	}
-}
-
-/* Build the CU range table from every CU's DW_AT_low_pc/high_pc/ranges, for
- * files without .debug_aranges (clang's default). */
-static void
-build_cu_ranges(struct dwinfo *w)
-{
-	Dwarf_Off off = 0, next;
-	Dwarf_Die cudie;
-	size_t hsize, cap = 0;
-
-	w->ranges_built = true;
-	while (dwarf_nextcu(w->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(w->dw, off + hsize, &cudie) != NULL)
-			add_cu_ranges(w, &cudie, &cap);
-		off = next;
-	}
-	qsort(w->ranges, w->nranges, sizeof *w->ranges, range_cmp);
-}
-
-/* The CU DIE covering addr: from .debug_aranges, else from our table. */
-static Dwarf_Die *
-cu_at(struct dwinfo *w, uint64_t addr, Dwarf_Die *cudie)
-{
-	size_t lo = 0, hi, mid;
-
-	if (dwarf_addrdie(w->dw, addr, cudie) != NULL)
-		return cudie;
-	if (!w->ranges_built)
-		build_cu_ranges(w);
-	hi = w->nranges;
-	while (lo < hi) { /* first range starting past addr */
-		mid = lo + (hi - lo) / 2;
-		if (w->ranges[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == 0 || addr >= w->ranges[lo - 1].end)
-		return NULL;
-	return dwarf_offdie(w->dw, w->ranges[lo - 1].cu, cudie);
-}
-
 /* State of one walk down a CU: the inlined instances met, outermost first. */
 struct walk {
 	uint64_t addr;
 	const struct sym *chain[MAX_NEST];
 	size_t n;
 	size_t steps; /* DIEs visited, bounded against hostile files */
+	bool in_view; /* in a view of the unit (srcline-cu.c) */
+	bool unsafe;  /* a name is out of the viewed unit */
 };
 
 /* Descend from parent to the innermost scope holding the address, recording
@@ -431,8 +330,12 @@ walk_scopes(struct dwinfo *w, Dwarf_Die *parent, struct walk *wk, int depth)
 				break;
 			if (tag == DW_TAG_subprogram)
 				wk->n = 0; /* the real (possibly nested) function */
-			else if (tag == DW_TAG_inlined_subroutine && wk->n < MAX_NEST)
-				wk->chain[wk->n++] = intern(w, &child);
+			else if (tag == DW_TAG_inlined_subroutine && wk->n < MAX_NEST &&
+			         (wk->chain[wk->n] = intern(w, &child, wk->in_view, &wk->unsafe)) !=
+			             NULL)
+				wk->n++;
+			if (wk->unsafe)
+				return true;
 			(void)walk_scopes(w, &child, wk, depth + 1);
 			return true;
 		case DW_TAG_namespace:
@@ -460,11 +363,16 @@ resolve(struct srcline *sl, struct dwinfo *w, uint64_t addr, const struct sym **
 	size_t k;
 
 	sl->scopes++;
-	if (cu_at(w, addr, &cudie) == NULL)
-		return 0;
-	wk.addr = addr;
-	wk.n = wk.steps = 0;
-	(void)walk_scopes(w, &cudie, &wk, 0);
+	for (bool views = sl->inlines_only;; views = false) {
+		if (srcline_cu_at(w, addr, &cudie, views, &wk.in_view) == NULL)
+			return 0;
+		wk.addr = addr;
+		wk.n = wk.steps = 0;
+		wk.unsafe = false;
+		(void)walk_scopes(w, &cudie, &wk, 0);
+		if (!wk.unsafe || !wk.in_view)
+			break;
+	}
 	for (k = 0; k < wk.n && k < SRCLINE_MAX_DEPTH; k++)
 		out[k] = wk.chain[wk.n - 1 - k];
 	return k;
@@ -601,11 +509,12 @@ srcline_line(struct dso *d, uint64_t addr, const char **file, int *line)
 	struct dwinfo *w;
 	Dwarf_Die cudie;
 	Dwarf_Line *l;
+	bool in_view;
 
 	if (d == NULL || d->kind != DSO_ELF)
 		return false;
 	w = dwinfo_get(&main_sl, d);
-	if (w->dw == NULL || cu_at(w, addr, &cudie) == NULL ||
+	if (w->dw == NULL || srcline_cu_at(w, addr, &cudie, false, &in_view) == NULL ||
 	    (l = dwarf_getsrc_die(&cudie, addr)) == NULL || dwarf_lineno(l, line) != 0)
 		return false;
 	*file = dwarf_linesrc(l, NULL, NULL);

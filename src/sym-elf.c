@@ -85,6 +85,22 @@ symelf_open_private(const char *path, int *fdp, struct tt_err *err)
 	return symelf_open_cmd(path, fdp, err, ELF_C_READ_MMAP_PRIVATE);
 }
 
+/* Read an open file fd as ELF, mapped copy-on-write (its headers may be
+ * changed in memory); NULL when it is not ELF. */
+Elf *
+symelf_open_fd_private(int fd)
+{
+	Elf *elf;
+
+	pthread_once(&init_once, init_globals);
+	elf = elf_begin(fd, ELF_C_READ_MMAP_PRIVATE, NULL);
+	if (elf != NULL && elf_kind(elf) != ELF_K_ELF) {
+		elf_end(elf);
+		elf = NULL;
+	}
+	return elf;
+}
+
 /* Release what symelf_open returned. */
 void
 symelf_close(Elf *elf, int fd)

@@ -16,6 +16,11 @@
 #include "ui/table.h"
 #include "ui/topview.h"
 
+/* Rows listed at most when sorted by a number (the first in that order;
+ * a filter or search lists all): a screen's worth many times over, where
+ * a program with 200,000 functions has tens of thousands of rows. */
+#define TOP_ROWS_SHOWN 2000
+
 /* What a column of the Top pane shows. */
 enum top_col {
 	COL_CHILDREN, /* only with call stacks */
@@ -49,6 +54,7 @@ struct top {
 	/* The frame's rows of the shown event that the zooms and K/U keep,
 	 * copied: a frozen screen keeps them while frames move on. */
 	struct hist_snapshot rows;
+	size_t rows_all; /* rows before only the first TOP_ROWS_SHOWN were kept */
 	char sym_title[48];
 	enum sym_form form; /* names compact, with "…" where UTF-8 is allowed */
 	unsigned group;     /* HIST_GROUP_*: what rows are keyed by (g, --sort) */

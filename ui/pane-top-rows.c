@@ -13,35 +13,54 @@
 #include "ui/pane-top-impl.h"
 #include "ui/tui.h"
 
-/* Copy the rows of the shown event of f that the zooms and K/U keep. */
+/* The numeric key the table sorts by (the usual Self, Children or
+ * Samples), or HIST_SORT_END. */
+static enum hist_sort
+top_sort_key(const struct top *p)
+{
+	const struct table *t = &p->list.table;
+
+	switch (t->sort_col < p->ncols ? p->kind[t->sort_col] : COL_COUNT) {
+	case COL_OVERHEAD:
+		return HIST_SORT_OVERHEAD;
+	case COL_CHILDREN:
+		return HIST_SORT_CHILDREN;
+	case COL_SAMPLES:
+		return HIST_SORT_SAMPLES;
+	default:
+		return HIST_SORT_END;
+	}
+}
+
+/* The zooms' and K/U's test of an entry, for hist_group_top. */
+static bool
+top_keep(const struct hist_entry *e, void *arg)
+{
+	return top_zoom_keep(arg, e);
+}
+
+/* Copy the rows of the shown event of f that the zooms and K/U keep,
+ * merged by the grouping. When the table sorts by a number they come in
+ * its order (a radix sort, where its comparison sort of tens of
+ * thousands of rows was most of a refresh; ties in the frame's order,
+ * as the table keeps them), and of more than TOP_ROWS_SHOWN only those
+ * first in it are copied (their copies, lines and table rows were the
+ * rest), unless the table filters or searches: then every row, so that
+ * any may match. */
 void
 top_filter(struct top *p, const struct tui *t, const struct frame *f)
 {
+	static const struct hist_snapshot none;
 	const struct frame_event *ev = frame_event(f, t->event);
-	const struct hist_snapshot *from = ev != NULL ? &ev->rows : NULL;
-	size_t n = from != NULL ? from->n : 0;
+	const struct table *tb = &p->list.table;
+	bool all = tb->filter[0] != '\0' || tb->search[0] != '\0';
 
-	if (p->rows.cap < n) {
-		p->rows.cap = n;
-		p->rows.rows = xrealloc(p->rows.rows, n * sizeof *p->rows.rows);
-	}
-	p->rows.n = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct hist_row *r;
-
-		if (!top_zoom_keep(&p->zoom, from->rows[i].entry))
-			continue;
-		r = &p->rows.rows[p->rows.n++];
-		*r = from->rows[i];
-		r->entry = &r->copy;
-	}
-	/* the table sorts them: only the merge matters here */
 	p->tree.group = top_group_zoomed(&p->zoom, p->group);
-	hist_group(&p->rows, p->tree.group, NULL);
+	p->rows_all = hist_group_top(&p->rows, ev != NULL ? &ev->rows : &none, top_keep, &p->zoom,
+	                             p->tree.group, top_sort_key(p), tb->descending,
+	                             all ? 0 : TOP_ROWS_SHOWN);
 	if (t->engine != NULL)
 		engine_set_group(t->engine, p->tree.group);
-	p->rows.total_score = from != NULL ? from->total_score : 0;
-	p->rows.interval_samples = from != NULL ? from->interval_samples : 0;
 	cg_group_children(ev != NULL ? ev->cg : NULL, &p->rows, p->tree.group);
 	top_key_cols(p);
 	top_cgroup_col(&p->cols[p->cg_col], p->cg_show, &p->rows, p->tree.group);

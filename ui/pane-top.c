@@ -547,6 +547,7 @@ top_header(void *pp, struct pane_header *h)
 
 	top_zoom_header(&p->zoom, h);
 	top_group_header(p->group, h);
+	top_rows_header(p->rows.n, p->rows_all, h);
 }
 
 /* Draw the table (the selected function's full name under it), or say

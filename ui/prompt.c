@@ -23,6 +23,10 @@ str_char(const char *s, size_t len, size_t i, wchar_t *wc)
 	mbstate_t st;
 	size_t k;
 
+	if ((unsigned char)s[i] >= 0x20 && (unsigned char)s[i] < 0x7f) {
+		*wc = (wchar_t)(unsigned char)s[i]; /* printable ASCII: itself */
+		return 1;
+	}
 	memset(&st, 0, sizeof st);
 	k = mbrtowc(wc, s + i, len - i, &st);
 	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
@@ -38,7 +42,11 @@ str_char(const char *s, size_t len, size_t i, wchar_t *wc)
 static int
 char_width(wchar_t wc)
 {
-	int w = wcwidth(wc);
+	int w;
+
+	if (wc >= 0x20 && wc < 0x7f)
+		return 1;
+	w = wcwidth(wc);
 
 	return w < 0 ? 1 : w;
 }
@@ -80,11 +88,21 @@ prompt_str_draw(WINDOW *win, const char *s, int maxw, const char *ellipsis)
 			return prompt_str_draw(win, s, maxw, NULL);
 	}
 	while (i < len) {
-		size_t k = str_char(s, len, i, &wc);
+		size_t k = str_char(s, len, i, &wc), run = 0;
 		int w = char_width(wc);
 
 		if (cols + w > limit)
 			break;
+		/* a run of printable ASCII in one call, without decoding */
+		while (i + run < len && run < (size_t)(limit - cols) &&
+		       (unsigned char)s[i + run] >= 0x20 && (unsigned char)s[i + run] < 0x7f)
+			run++;
+		if (run > 0) {
+			waddnstr(win, s + i, (int)run);
+			cols += (int)run;
+			i += run;
+			continue;
+		}
 		waddnwstr(win, &wc, 1);
 		cols += w;
 		i += k;

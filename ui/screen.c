@@ -39,9 +39,9 @@
 #include "ui/meters.h"
 #include "ui/screen.h"
 
-#define SEG_MAX 8          /* fields on one header line */
-#define SEG_GAP 2          /* blanks between fields */
-#define SCREEN_TABS_MAX 24 /* tabs the bar draws: the panes and Help */
+#define SEG_MAX 12          /* fields on one header line */
+#define SEG_GAP 2           /* blanks between fields */
+#define SCREEN_TABS_MAX 24  /* tabs the bar draws: the panes and Help */
 
 static volatile sig_atomic_t screen_active;
 static pid_t screen_pid;       /* a forked child must not reset the terminal */
@@ -313,16 +313,26 @@ screen_esc(char *buf, size_t len, const char *s)
 	return buf;
 }
 
-/* "cycles is not supported here (no hardware PMU)": the engine's notice
- * up to its first ": " (the rest names the event the header shows). */
+/* "no hardware PMU for cycles; BPF engine not used": the head of each of
+ * the engine's notices (joined by "; "), up to its first ": " (the rest
+ * names the event the header shows, or a reason too long for it). */
 static void
 screen_short_notice(char *buf, size_t len, const char *notice)
 {
-	const char *colon = strstr(notice, ": ");
 	char raw[192];
+	size_t n = 0;
 
-	snprintf(raw, sizeof raw, "%.*s",
-	         colon != NULL ? (int)(colon - notice) : (int)strlen(notice), notice);
+	raw[0] = '\0';
+	for (const char *p = notice; *p != '\0' && n < sizeof raw - 1;) {
+		const char *end = strstr(p, "; "), *colon = strstr(p, ": ");
+		size_t part = end != NULL ? (size_t)(end - p) : strlen(p);
+		size_t head =
+		    colon != NULL && (size_t)(colon - p) < part ? (size_t)(colon - p) : part;
+
+		snprintf(raw + n, sizeof raw - n, "%s%.*s", n > 0 ? "; " : "", (int)head, p);
+		n = strlen(raw);
+		p += part + (end != NULL ? 2 : 0);
+	}
 	screen_esc(buf, len, raw);
 }
 
@@ -338,7 +348,7 @@ screen_delay(char *buf, size_t len, double delay)
 		buf[n - 1] = '\0';
 }
 
-/* Header line 0: event, fallback notice, sample rate, lost samples. */
+/* Header line 0: event, fallback notices, sample rate, lost samples. */
 static void
 screen_header_event(struct tui *t, struct segs *l)
 {
@@ -359,21 +369,20 @@ screen_header_event(struct tui *t, struct segs *l)
 		}
 	}
 	seg_add(l, "Samples/s: ", TH_HEADER_VALUE, 2, 0, "%.0f", t->snap_rate);
-	if (fs != NULL && fs->engine != NULL && fs->nevents > 0)
-		seg_add(l, "Engine: ", TH_HEADER_VALUE, 3, 0, "%s", fs->engine);
 	if (ev != NULL)
 		seg_add(l, "Lost: ", fs->stats.lost > 0 ? TH_HEADER_WARN : TH_HEADER_VALUE,
 		        fs->stats.lost > 0 ? 1 : 3, 0, "%llu", (unsigned long long)fs->stats.lost);
 }
 
-/* Header line 1: target, refresh, decay or zero, frozen, a debuginfod
+/* Header line 1: target, refresh, decay or zero, the engine and why, frozen, a debuginfod
  * download or its servers out of reach, and what the panes say narrows
  * their view (the Top pane's zoom and hiding). */
 static void
 screen_header_view(struct tui *t, struct segs *l)
 {
 	const struct symdbg_status *dbg = t->frame != NULL ? &t->frame->sampling.debuginfod : NULL;
-	char buf[128];
+	const struct frame_sampling *fs = t->frame != NULL ? &t->frame->sampling : NULL;
+	char buf[128], why[160];
 
 	if (t->frame != NULL && t->frame->sampling.target != NULL)
 		seg_add(l, "Target: ", TH_HEADER_VALUE, 0, 12, "%s",
@@ -382,6 +391,13 @@ screen_header_view(struct tui *t, struct segs *l)
 	screen_delay(buf, sizeof buf, t->delay);
 	seg_add(l, "Refresh: ", TH_HEADER_VALUE, 2, 0, "%ss", buf);
 	seg_add(l, "", TH_HEADER_VALUE, 3, 0, "%s", t->zero ? "zero" : "decay");
+	if (fs != NULL && fs->engine != NULL && fs->nevents > 0) {
+		seg_add(l, "Engine: ", TH_HEADER_VALUE, 3, 0, "%s", fs->engine);
+		/* why that engine (a refusal's reason): cut first */
+		if (fs->engine_why != NULL && fs->engine_why[0] != '\0')
+			seg_add(l, "", TH_HEADER_VALUE, 5, 12, "(%s)",
+			        screen_esc(why, sizeof why, fs->engine_why));
+	}
 	if (t->frozen)
 		seg_add(l, "", TH_HEADER_WARN, 1, 0, "FROZEN");
 	if (t->history_label[0] != '\0')

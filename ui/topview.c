@@ -154,6 +154,14 @@ top_group_header(unsigned group, struct pane_header *h)
 		header_add(h, "Group: ", 1, 10, "%s", hist_group_name(group, name, sizeof name));
 }
 
+/* A header field saying that only the first rows are listed. */
+void
+top_rows_header(size_t shown, size_t all, struct pane_header *h)
+{
+	if (shown < all)
+		header_add(h, "Rows: ", 2, 0, "first %zu of %zu", shown, all);
+}
+
 /* Whether the rows come from more than one cgroup (unknown counts as one). */
 static bool
 several_cgroups(const struct hist_snapshot *rows)

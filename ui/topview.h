@@ -50,6 +50,8 @@ unsigned top_group_next(unsigned group);
 /* The header field "Group: pid,sym" when rows are not grouped the default
  * way. */
 void top_group_header(unsigned group, struct pane_header *h);
+/* "Rows: first 10000 of 53112" when only the first of the rows are listed. */
+void top_rows_header(size_t shown, size_t all, struct pane_header *h);
 
 /* Whether the Cgroup column shows: by itself (when the rows come from
  * several cgroups, and first to drop at narrow widths), or as c (or

@@ -10,7 +10,11 @@
 static int
 wchar_cells(wchar_t wc)
 {
-	int w = wcwidth(wc);
+	int w;
+
+	if (wc >= 0x20 && wc < 0x7f)
+		return 1; /* ASCII: the cells of most text, without wcwidth */
+	w = wcwidth(wc);
 
 	return w < 0 ? 1 : w;
 }
@@ -28,8 +32,18 @@ wtext_set(struct wtext *wt, const char *s)
 	wt->width = 0;
 	while (len > 0 && wt->n < WTEXT_MAX) {
 		wchar_t wc;
-		size_t k = mbrtowc(&wc, s, len, &st);
+		size_t k;
 		int cw;
+
+		/* printable ASCII decodes to itself, one cell wide: most of
+		 * what a table shows, without the decoder's cost */
+		if ((unsigned char)*s >= 0x20 && (unsigned char)*s < 0x7f) {
+			wt->s[wt->n++] = (wchar_t)(unsigned char)*s++;
+			wt->width++;
+			len--;
+			continue;
+		}
+		k = mbrtowc(&wc, s, len, &st);
 
 		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
 			memset(&st, 0, sizeof(st));
@@ -115,6 +129,10 @@ pen_blank(struct pen *p, int y, int x, int n, attr_t a)
 	const int chunk = (int)(sizeof(blanks) / sizeof(blanks[0])) - 1;
 
 	pen_attr(p, a);
+	/* a line of the window's blank in its attribute: what writing
+	 * blanks gives, without their decoding */
+	if (n > 0 && mvwhline(p->win, y, x, ' ', n) == OK)
+		return;
 	while (n > 0) {
 		int k = n < chunk ? n : chunk;
 
@@ -122,6 +140,22 @@ pen_blank(struct pen *p, int y, int x, int n, attr_t a)
 		x += k;
 		n -= k;
 	}
+}
+
+/* Write wt at (y, x) in attribute a (the window's already): printable
+ * ASCII as plain cells (no decoding, no wrap: the text was fitted),
+ * anything else as wide characters. */
+static void
+pen_chars(struct pen *p, int y, int x, const struct wtext *wt, attr_t a)
+{
+	chtype cells[WTEXT_MAX];
+	int i;
+
+	for (i = 0; i < wt->n && wt->s[i] >= 0x20 && wt->s[i] < 0x7f; i++)
+		cells[i] = (chtype)wt->s[i] | (chtype)a;
+	if (i == wt->n && mvwaddchnstr(p->win, y, x, cells, wt->n) == OK)
+		return;
+	mvwaddnwstr(p->win, y, x, wt->s, wt->n);
 }
 
 /* Write wt (already fitted) in a field of cells at (y, x), padded on the
@@ -137,7 +171,7 @@ pen_text(struct pen *p, int y, int x, int cells, const struct wtext *wt, bool ri
 	}
 	if (wt->n > 0) {
 		pen_attr(p, a);
-		mvwaddnwstr(p->win, y, x, wt->s, wt->n);
+		pen_chars(p, y, x, wt, a);
 	}
 	if (!right && pad > 0)
 		pen_blank(p, y, x + wt->width, pad, a);

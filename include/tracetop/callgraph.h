@@ -30,6 +30,7 @@ struct cg_node {
 	const char *comm;      /* roots only: the command (interned) */
 	uint32_t parent;       /* 0 for a root */
 	uint32_t first_child, next_sibling;
+	uint32_t birth; /* which node made it is (never 0): a place kept outside stays this one */
 	uint64_t interval_self, interval_total; /* samples since the last tick */
 	double self, total;                     /* decayed: samples ending here / passing through */
 	uint64_t last_self; /* interval_self of the interval the last tick ended (history) */
@@ -54,6 +55,18 @@ void cg_snapshot(const struct callgraph *src, struct callgraph **dst);
 uint32_t cg_child(struct callgraph *cg, uint32_t parent, const struct cg_frame *f, const char *comm,
                   bool other);
 void cg_add_at(struct callgraph *cg, uint32_t idx, uint64_t w);
+/* The node of the path root(comm, pid, tid) -> frames[n - 1] -> ... ->
+ * frames[0] (as cg_add_task_n walks it), made where missing, nothing
+ * counted: a place to add below with cg_add_below. */
+uint32_t cg_task_path(struct callgraph *cg, const char *comm, int pid, int tid,
+                      const struct cg_frame *frames, size_t n);
+/* Count w samples along frames[n - 1] -> ... -> frames[0] below node (the
+ * nodes made where missing): self at the last, totals up to the root. */
+void cg_add_below(struct callgraph *cg, uint32_t node, const struct cg_frame *frames, size_t n,
+                  uint64_t w);
+/* The birth of live node idx (0: none): the same birth later is the
+ * same node, its path unchanged. */
+uint32_t cg_node_birth(const struct callgraph *cg, uint32_t idx);
 
 /* Count one sample: frames[0] is the leaf, frames[n-1] the outermost.
  * Allocates only when the trie grows (no allocation for a known stack). */

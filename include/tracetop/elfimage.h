@@ -27,6 +27,8 @@ struct elfimage {
 	size_t nsegs;
 	bool has_table; /* a usable .eh_frame_hdr search table */
 	uint64_t hdr_vaddr, table_vaddr, fde_count;
+	uint64_t *fde_index; /* the start of every 64th entry, read on first search */
+	size_t nfde_index;
 	const unsigned char *mem; /* in-memory image (the vDSO), or NULL: the file */
 	uint64_t size;            /* bytes of the file or image */
 	struct timespec mtime;

@@ -1,5 +1,5 @@
-/* gz: the zlib adapter: gzip streams (RFC 1952) in memory. Nothing else
- * includes zlib.h. */
+/* gz: the zlib adapter: gzip streams (RFC 1952) in memory, zlib streams
+ * (RFC 1950) from one file into another. Nothing else includes zlib.h. */
 #ifndef TRACETOP_GZ_H
 #define TRACETOP_GZ_H
 
@@ -15,6 +15,13 @@ int gz_compress(const void *in, size_t len, uint8_t **out, size_t *outlen, struc
 /* A gzip stream decompressed into a new *out (free it), at most max
  * bytes; 0, or -1 with err (not gzip, truncated, too big). */
 int gz_decompress(const void *in, size_t len, size_t max, uint8_t **out, size_t *outlen,
+                  struct tt_err *err);
+
+/* The zlib stream (RFC 1950) of len bytes at offset off of in_fd,
+ * inflated and appended to out_fd in chunks (a few dozen KiB of memory
+ * however big it is); 0 when it held exactly want bytes, else -1 with
+ * err. */
+int gz_inflate_fd(int in_fd, uint64_t off, uint64_t len, int out_fd, uint64_t want,
                   struct tt_err *err);
 
 /* The CRC-32 of p[0..n) (as gzip's trailer has it). */

@@ -57,7 +57,7 @@ struct hist_row {
 	/* of a field in mixed: how many distinct commands, cgroups, objects
 	 * and functions the merged entries have (0: not counted) */
 	uint32_t ncomm, ncgroup, ndso, nsym;
-	const char *sym_name; /* hist_sym_name(entry), for sorting */
+	const char *sym_name; /* hist_sym_name(entry), for sorting (NULL: unsorted rows) */
 };
 
 enum hist_sort {
@@ -145,14 +145,32 @@ void hist_snapshot_free(struct hist_snapshot *snap);
 
 /* Merge the rows of snap (from hist_snapshot) that agree on group's
  * fields (HIST_GROUP_*; a thread is told apart only by key.thread), then
- * sort them by keys as hist_snapshot does (hist_unsorted: left in the
- * grouping's order); fills members, procs, mixed and the counts of the
- * mixed fields. */
+ * sort them by keys as hist_snapshot does (hist_unsorted: each group
+ * where its first row was); fills members, procs, mixed and the counts of
+ * the mixed fields. */
 void hist_group(struct hist_snapshot *snap, unsigned group, const enum hist_sort *keys);
 
 /* Whether keys a and b fall in the same row of grouping group (HIST_GROUP_*),
  * as hist_group merges them. */
 bool hist_same_group(const struct hist_key *a, const struct hist_key *b, unsigned group);
+
+/* The rows of src (a snapshot, left as it is) that keep accepts (NULL:
+ * all), merged by group's fields as hist_group does, into dst (its rows
+ * reused); when key is numeric (HIST_SORT_OVERHEAD, _CHILDREN,
+ * _SAMPLES) only the k that come first
+ * by it (k 0: all), sorted by it, ties in their groups' order; else all,
+ * in their groups' order. Only those kept are copied: a screenful of a
+ * refresh of tens of thousands of rows takes a screenful of memory. The
+ * number of groups. */
+size_t hist_group_top(struct hist_snapshot *dst, const struct hist_snapshot *src,
+                      bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group,
+                      enum hist_sort key, bool descending, size_t k);
+
+/* Sort the rows by one numeric key (HIST_SORT_OVERHEAD, _CHILDREN or
+ * _SAMPLES; biggest first when descending), rows that tie staying in the
+ * order they had; in time linear in the rows. False (nothing done) for
+ * another key. */
+bool hist_sort_by(struct hist_snapshot *snap, enum hist_sort key, bool descending);
 
 /* The grouping named by sort keys: their comm, pid, tid, cgroup, dso and
  * sym; HIST_GROUP_DEFAULT when they name none (only overhead, ...). */

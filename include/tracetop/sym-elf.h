@@ -25,6 +25,8 @@ struct Elf *symelf_open(const char *path, int *fd, struct tt_err *err);
 /* The same, mapped copy-on-write (its section headers may be changed in
  * memory, never in the file). */
 struct Elf *symelf_open_private(const char *path, int *fd, struct tt_err *err);
+/* The same for a file already open (it stays the caller's to close). */
+struct Elf *symelf_open_fd_private(int fd);
 void symelf_close(struct Elf *elf, int fd);
 
 /* Read the NT_GNU_BUILD_ID note; its length (<= 20) or -1. */

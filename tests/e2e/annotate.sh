@@ -4,7 +4,8 @@
 # percentages add up to 100, the jump's target resolves, source lines show
 # with -g and not without (which says so), a shared library's function maps
 # right, the JSON and text shapes, kernel code from /proc/kcore (or a clear
-# message saying what is missing), and an unknown symbol is an error.
+# message saying what is missing), and an unknown symbol is an error. The
+# hot loop is annotated on each engine (the rings and BPF).
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/hotloop" "$WORKLOADS/hotloop-nodebug" "$WORKLOADS/hotlib"
 need_root_perf
@@ -82,20 +83,26 @@ is "$?" 2 "--annotate with --view counters is a usage error"
 # ---- the hot loop, built with -g
 start_hot hotloop HOTLOOP_PIDFILE
 [ -n "$pid" ] || bail_out "the hotloop workload did not start"
-"$TRACETOP" -b -p "$pid" --annotate hot_loop_fn -d 1 -n 2 --format json >"$TT_TMP/a.json" 2>"$TT_TMP/a.err"
-ok $? "tracetop -b -p PID --annotate hot_loop_fn -d 1 -n 2 --format json exits 0" ||
-	diag "$(cat "$TT_TMP/a.err")"
-check "$TT_TMP/a.json" hot_loop_fn shape
-ok $? "JSON: an annotate object with addr, insn, percent and samples per instruction"
-check "$TT_TMP/a.json" hot_loop_fn sum
-ok $? "the instructions' percentages add up to 100"
-check "$TT_TMP/a.json" hot_loop_fn loop
-ok $? "the loop body (backward jump target to the jump) holds over 90 % of the samples"
-check "$TT_TMP/a.json" hot_loop_fn target
-ok $? "the loop's jump target resolves to an instruction of hot_loop_fn"
-check "$TT_TMP/a.json" hot_loop_fn "source=hotloop.c:" \
-	"srctext=acc += (i * 7) ^ (acc >> 3);"
-ok $? "with -g, source lines (hotloop.c:LINE text) are interleaved"
+# per-instruction samples on each engine: the rings count every sample's
+# ip, BPF counts by ip in the kernel
+for eng in $(engines); do
+	"$TRACETOP" -b -p "$pid" --annotate hot_loop_fn -d 1 -n 2 --format json --engine "$eng" \
+		>"$TT_TMP/a.json" 2>"$TT_TMP/a.err"
+	ok $? "tracetop -b -p PID --annotate hot_loop_fn -d 1 -n 2 --format json --engine $eng exits 0" ||
+		diag "$(cat "$TT_TMP/a.err")"
+	engine_is "$TT_TMP/a.json" "$eng" "annotate: counted by $eng"
+	check "$TT_TMP/a.json" hot_loop_fn shape
+	ok $? "JSON ($eng): an annotate object with addr, insn, percent and samples per instruction"
+	check "$TT_TMP/a.json" hot_loop_fn sum
+	ok $? "$eng: the instructions' percentages add up to 100"
+	check "$TT_TMP/a.json" hot_loop_fn loop
+	ok $? "$eng: the loop body (backward jump target to the jump) holds over 90 % of the samples"
+	check "$TT_TMP/a.json" hot_loop_fn target
+	ok $? "$eng: the loop's jump target resolves to an instruction of hot_loop_fn"
+	check "$TT_TMP/a.json" hot_loop_fn "source=hotloop.c:" \
+		"srctext=acc += (i * 7) ^ (acc >> 3);"
+	ok $? "$eng: with -g, source lines (hotloop.c:LINE text) are interleaved"
+done
 
 "$TRACETOP" -b -p "$pid" --annotate hot_loop_fn -d 1 -n 1 >"$TT_TMP/a.txt" 2>/dev/null
 ok $? "the text annotation exits 0"

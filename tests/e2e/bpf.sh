@@ -2,7 +2,8 @@
 # The BPF sampling engine (--engine bpf, issue 16): the same profile as the
 # ring path (the split workload's 50/30/20 within 2 points of --engine
 # perf's, in JSON, text and folded, without and with -g, and the same call
-# paths), the fallback to the rings without the privileges, loss reported
+# paths), the fallback to the rings without the privileges and after a
+# load the kernel refuses (its reason said once), loss reported
 # when the maps are too small, and nothing left loaded in the kernel after
 # an exit, SIGINT, SIGTERM, SIGHUP or SIGKILL.
 . "$(dirname "$0")/lib.sh"
@@ -108,6 +109,33 @@ else
 	skip "capsh (libcap2-bin) missing or perf_event_paranoid > 2" "fallback without CAP_BPF"
 fi
 
+# A load the kernel refuses (maps bigger than it allows): auto says the
+# kernel's reason once, beside the event's own fallback notice where the
+# default event fell back (no PMU: cycles becomes cpu-clock), and samples
+# through the rings; --engine bpf fails saying it.
+REFUSE="TRACETOP_BPF_ENTRIES=2000000000"
+env $REFUSE "$TRACETOP" -b -p "$pid" -d 0.5 -n 2 --format json >"$TT_TMP/refused.json" \
+	2>"$TT_TMP/refused.err"
+ok $? "refused load: auto runs"
+like "$(cat "$TT_TMP/refused.json")" '"engine":"perf","engine_why":"cannot load BPF program tracetop_profile: a map is bigger than the kernel allows' \
+	"refused load: the rings, and the kernel's reason as why"
+is "$(grep -c 'BPF engine not used: cannot load BPF program' "$TT_TMP/refused.err")" 1 \
+	"refused load: the reason on stderr, once" || diag "$(cat "$TT_TMP/refused.err")"
+like "$(cat "$TT_TMP/refused.json")" '"rows":\[.*"symbol":"split_alpha"' "refused load: the profile is there"
+if grep -q 'no hardware PMU for cycles' "$TT_TMP/refused.err"; then
+	like "$(cat "$TT_TMP/refused.err")" '^tracetop: no hardware PMU for cycles: sampling cpu-clock instead; BPF engine not used: cannot load' \
+		"refused load, no PMU: both notices on stderr"
+	like "$(cat "$TT_TMP/refused.json")" '"notice":"no hardware PMU for cycles: sampling cpu-clock instead; BPF engine not used: cannot load' \
+		"refused load, no PMU: both notices in the report"
+else
+	skip "this machine has a PMU: the default event needs no fallback" \
+		"refused load, no PMU: both notices on stderr"
+	skip "this machine has a PMU" "refused load, no PMU: both notices in the report"
+fi
+tap_fails "refused load: --engine bpf fails" env $REFUSE "$TRACETOP" -b -p "$pid" -d 0.5 -n 1 --engine bpf
+like "$(cat "$TT_TMP/tap_ok.out")" '^tracetop: --engine bpf: cannot load BPF program tracetop_profile: a map is bigger' \
+	"... saying the kernel's reason"
+
 # Maps too small for the distinct keys and stacks: the samples they cannot
 # hold are lost, and said so.
 for g in "" "-g"; do
@@ -162,14 +190,27 @@ left() {
 for sig in exit INT TERM HUP KILL; do
 	left "$sig"
 done
-# The screen's header says which engine counts.
+# The screen's header says which engine counts and why; after a refused
+# load, the notices (the event's and BPF's) and the kernel's reason.
 if command -v tmux >/dev/null 2>&1; then
-	tui_start eng 120 30 -p "$pid" -d 0.5 --engine bpf
-	tmux_wait_text eng 5 'Engine: bpf'
-	ok $? "the screen's header says Engine: bpf" || diag "$(tmux_capture eng)"
+	tui_start eng 160 30 -p "$pid" -d 0.5 --engine bpf
+	tmux_wait_text eng 5 'Engine: bpf +\(in-kernel aggregation, no stacks'
+	ok $? "the screen's header says Engine: bpf and why" || diag "$(tmux_capture eng)"
+	tmux_kill
+	tmux_start ref 160 30 env $REFUSE "$TRACETOP" -p "$pid" -d 0.5
+	tmux_wait_text ref 5 'Engine: perf +\(cannot load BPF program tracetop_profile: a map is bigger'
+	ok $? "refused load: the header says Engine: perf and the kernel's reason" ||
+		diag "$(tmux_capture ref)"
+	if grep -q 'no hardware PMU for cycles' "$TT_TMP/refused.err"; then
+		like "$(tmux_capture ref)" '\(no hardware PMU for cycles; BPF engine not used\)' \
+			"refused load, no PMU: the header shows both notices"
+	else
+		like "$(tmux_capture ref)" '\(BPF engine not used\)' \
+			"refused load: the header shows the notice"
+	fi
 	tmux_kill
 else
-	skip "tmux is not installed" "the screen's header says Engine: bpf"
+	skip "tmux is not installed" "the screen's header says Engine: bpf and why"
 fi
 
 if ! command -v bpftool >/dev/null 2>&1; then

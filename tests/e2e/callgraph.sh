@@ -9,6 +9,8 @@
 # walk skips; with the -fomit-frame-pointer build --call-graph dwarf must
 # recover every caller. Folded stacks, JSON self/children/chains,
 # children across decaying refreshes, --children, -- COMMAND, bad input.
+# The fp checks run on each engine (the rings and BPF), and the two are
+# compared side by side.
 . "$(dirname "$0")/lib.sh"
 
 FP="$WORKLOADS/callpaths-fp"
@@ -282,26 +284,67 @@ start "$FP" 120 fp
 [ -n "$pid" ]
 ok $? "callpaths-fp started" || bail_out "the workload did not start"
 
-tt -b -p "$pid" -g --format folded -n 1 -d 2 >"$TT_TMP/fp.folded" 2>"$TT_TMP/fp.err"
-ok $? "-g --format folded exits 0" || diag "$(cat "$TT_TMP/fp.err")"
-check "-g folded: the exact paths main;cp_run;cp_X;cp_X_mid;cp_X_leaf (leaf's caller kept)" \
-	folded "$TT_TMP/fp.folded" callpaths-fp paths
-check "-g folded: the paths split 50/30/20 within 5 points" \
-	folded "$TT_TMP/fp.folded" callpaths-fp split
-check "-g folded: no leaf directly under cp_X (the skipped caller)" \
-	folded "$TT_TMP/fp.folded" callpaths-fp noskip
-check "-g folded: >= 90 % of the samples on a full path" \
-	folded "$TT_TMP/fp.folded" callpaths-fp coverage --min 90
+# The frameless leaf's caller, on each engine: the rings restore it from
+# each sample's stack copy, BPF from the word the kernel is told of.
+for eng in $(engines); do
+	tt -b -p "$pid" -g --format folded -n 1 -d 2 --engine "$eng" >"$TT_TMP/fp.folded" \
+		2>"$TT_TMP/fp.err"
+	ok $? "-g --format folded --engine $eng exits 0" || diag "$(cat "$TT_TMP/fp.err")"
+	check "-g folded, $eng: the exact paths main;cp_run;cp_X;cp_X_mid;cp_X_leaf (leaf's caller kept)" \
+		folded "$TT_TMP/fp.folded" callpaths-fp paths
+	check "-g folded, $eng: the paths split 50/30/20 within 5 points" \
+		folded "$TT_TMP/fp.folded" callpaths-fp split
+	check "-g folded, $eng: no leaf directly under cp_X (the skipped caller)" \
+		folded "$TT_TMP/fp.folded" callpaths-fp noskip
+	check "-g folded, $eng: >= 90 % of the samples on a full path" \
+		folded "$TT_TMP/fp.folded" callpaths-fp coverage --min 90
 
-tt -b -p "$pid" -g --format json -n 1 -d 2 >"$TT_TMP/fp.json" 2>/dev/null
-ok $? "-g --format json exits 0"
-check "-g json: leaves' self ~ children ~ 50/30/20 of the process" \
-	json "$TT_TMP/fp.json" "$pid" leaves
-check "-g json: cp_X_mid and cp_X: self ~0, children 50/30/20" \
-	json "$TT_TMP/fp.json" "$pid" callers
-check "-g json: cp_run children >= 95 %" json "$TT_TMP/fp.json" "$pid" run
-check "-g json: cp_alpha_leaf's first chain is [cp_alpha_leaf, cp_alpha_mid, cp_alpha, cp_run, ...]" \
-	json "$TT_TMP/fp.json" "$pid" chains
+	tt -b -p "$pid" -g --format json -n 1 -d 2 --engine "$eng" >"$TT_TMP/fp.json" 2>/dev/null
+	ok $? "-g --format json --engine $eng exits 0"
+	engine_is "$TT_TMP/fp.json" "$eng" "-g json: counted by $eng"
+	check "-g json, $eng: leaves' self ~ children ~ 50/30/20 of the process" \
+		json "$TT_TMP/fp.json" "$pid" leaves
+	check "-g json, $eng: cp_X_mid and cp_X: self ~0, children 50/30/20" \
+		json "$TT_TMP/fp.json" "$pid" callers
+	check "-g json, $eng: cp_run children >= 95 %" json "$TT_TMP/fp.json" "$pid" run
+	check "-g json, $eng: cp_alpha_leaf's first chain is [cp_alpha_leaf, cp_alpha_mid, cp_alpha, cp_run, ...]" \
+		json "$TT_TMP/fp.json" "$pid" chains
+done
+
+# Both engines side by side over the same seconds: the same call paths
+# (those of >= 5 % of the samples) and shares within 2 points. A pair that
+# disagrees runs once more (a loaded machine strays from second to second).
+if [ "$(engines)" = "perf bpf" ]; then
+	for try in 1 2; do
+		tt -b -p "$pid" -g --format folded -n 3 -d 1 --engine perf >"$TT_TMP/both-perf.folded" \
+			2>/dev/null &
+		ppid=$!
+		tt -b -p "$pid" -g --format folded -n 3 -d 1 --engine bpf >"$TT_TMP/both-bpf.folded" \
+			2>/dev/null
+		wait "$ppid"
+		res=$(python3 "$TT_SRCDIR/tests/e2e/engines.py" folded "$TT_TMP/both-perf.folded" \
+			"$TT_TMP/both-bpf.folded" --paths cp_alpha_leaf=50 cp_beta_leaf=30 cp_gamma_leaf=20 2>&1)
+		st=$?
+		[ "$st" -eq 0 ] && break
+		diag "try $try: $res"
+	done
+	ok "$st" "-g folded: perf and bpf give the same call paths, shares within 2 points"
+	diag "$res"
+
+	# A table of frameless leaves too small (one): the others are still
+	# fixed from their stacks, every sample counted, and the notice says
+	# how many samples were.
+	TRACETOP_BPF_LEAVES=1 tt -b -p "$pid" -g --format json -n 2 -d 1 --engine bpf \
+		>"$TT_TMP/leaves.json" 2>/dev/null
+	ok $? "a full table of leaves: exits 0"
+	like "$(tail -n 1 "$TT_TMP/leaves.json")" '"notice":"[^"]*frameless leaves not told to the kernel: the table of 1 is full, the callers of [1-9][0-9]* samples' \
+		"a full table of leaves: the notice says how many samples"
+	like "$(tail -n 1 "$TT_TMP/leaves.json")" '"total_lost":0[,}]' "a full table of leaves: nothing lost"
+	check "a full table of leaves: cp_alpha_leaf's callers still right" \
+		json "$TT_TMP/leaves.json" "$pid" chains
+else
+	skip "no BPF engine here" "-g folded: perf and bpf give the same call paths"
+fi
 
 # The perf top decay bug: pure callers must keep their children share on
 # every refresh, not just the first.

@@ -268,6 +268,25 @@ without_bpf() {
 	like "$(cat "$TT_TMP/without-bpf2.err")" '--engine bpf: BPF needs root or CAP_BPF' "... saying why"
 }
 
+# engines: the sampling engines this machine runs, "perf" and, when
+# --engine bpf can run here (built in, a BPF kernel, root), "bpf"; tests
+# of targets and stacks run on each, so that a change of auto's choice
+# cannot move what they check to the other one unseen.
+engines() {
+	if [ -z "${_tt_engines:-}" ]; then
+		_tt_engines=perf
+		"$TRACETOP" -b -d 0.1 -n 1 --engine bpf -- true >/dev/null 2>&1 &&
+			_tt_engines="perf bpf"
+	fi
+	echo "$_tt_engines"
+}
+
+# engine_is FILE ENGINE "desc": the JSON or text report in FILE was counted
+# by ENGINE.
+engine_is() {
+	like "$(cat "$1")" "(\"engine\":\"$2\"|^engine: $2 \\()" "$3"
+}
+
 # Skip everything when tmux is missing.
 need_tmux() {
 	need_tool tmux tmux

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Live profiles of a workload whose CPU split is known (split_alpha 50 %,
 # split_beta 30 %, split_gamma 20 %) must show that split within 5 points:
-# with -p, with -t, system-wide, with -C, and with -- COMMAND.
+# with -p, with -t, system-wide, with -C, and with -- COMMAND (these three
+# on each engine: the rings and BPF).
 . "$(dirname "$0")/lib.sh"
 need_built
 need_root_perf
@@ -29,9 +30,15 @@ ok $? "-b -p exits 0"
 check "-p: split within 5 points, 90 % of the process's samples" "$TT_TMP/p.json" \
 	--pid "$pid" --min-coverage 90
 
-"$TRACETOP" -b -t "$pid" -d 1 -n 2 --format json >"$TT_TMP/t.json" 2>/dev/null
-ok $? "-b -t exits 0"
-check "-t: split within 5 points" "$TT_TMP/t.json" --pid "$pid"
+# -t, -C and -- COMMAND on each engine this machine has (BPF counts a
+# target's samples as the rings do: per-task events, inherited by a
+# command's children)
+for eng in $(engines); do
+	"$TRACETOP" -b -t "$pid" -d 1 -n 2 --format json --engine "$eng" >"$TT_TMP/t.json" 2>/dev/null
+	ok $? "-b -t --engine $eng exits 0"
+	engine_is "$TT_TMP/t.json" "$eng" "-t: counted by $eng"
+	check "-t --engine $eng: split within 5 points" "$TT_TMP/t.json" --pid "$pid"
+done
 
 # one row per process: by default a command's processes share a row,
 # and parallel tests run split (and tracetop) too
@@ -55,9 +62,12 @@ like "$(cat "$TT_TMP/sys.json")" '"kernel":true' "system-wide: kernel samples pr
 like "$(cat "$TT_TMP/sys.json")" '"dso":"\[kernel.kallsyms\]","symbol":"[a-z_]' \
 	"system-wide: kernel symbols resolved"
 
-"$TRACETOP" -b -C 0 -d 1 -n 2 --format json >"$TT_TMP/c.json" 2>/dev/null
-ok $? "-b -C 0 exits 0"
-like "$(head -c 300 "$TT_TMP/c.json")" '"target":"system-wide \(1 CPU\)"' "-C 0: one CPU"
+for eng in $(engines); do
+	"$TRACETOP" -b -C 0 -d 1 -n 2 --format json --engine "$eng" >"$TT_TMP/c.json" 2>/dev/null
+	ok $? "-b -C 0 --engine $eng exits 0"
+	engine_is "$TT_TMP/c.json" "$eng" "-C 0: counted by $eng"
+	like "$(head -c 300 "$TT_TMP/c.json")" '"target":"system-wide \(1 CPU\)"' "-C 0 --engine $eng: one CPU"
+done
 
 # text mirrors the table
 "$TRACETOP" -b -p "$pid" -d 0.5 -n 2 >"$TT_TMP/p.txt" 2>/dev/null
@@ -66,13 +76,18 @@ like "$(cat "$TT_TMP/p.txt")" "^ *Overhead +Samples +Command +PID +Shared Object
 like "$(cat "$TT_TMP/p.txt")" "^ *[0-9.]+% +[0-9]+ +split +$pid +split +\[\.\] split_alpha" "text row"
 
 # -- COMMAND: profile a command from its start to its exit
-start=$(date +%s)
-"$TRACETOP" -b -d 1 --format json -- "$SPLIT" 3 >"$TT_TMP/cmd.json" 2>"$TT_TMP/cmd.err"
-ok $? "-- COMMAND exits 0 when the command ends"
-end=$(date +%s)
-[ $((end - start)) -le 8 ]
-ok $? "-- COMMAND stops with the command ($((end - start)) s for a 3 s run)"
-check "-- COMMAND: split within 5 points" "$TT_TMP/cmd.json" --comm split --min-coverage 90
+for eng in $(engines); do
+	start=$(date +%s)
+	"$TRACETOP" -b -d 1 --format json --engine "$eng" -- "$SPLIT" 3 >"$TT_TMP/cmd.json" \
+		2>"$TT_TMP/cmd.err"
+	ok $? "-- COMMAND --engine $eng exits 0 when the command ends"
+	end=$(date +%s)
+	[ $((end - start)) -le 8 ]
+	ok $? "-- COMMAND --engine $eng stops with the command ($((end - start)) s for a 3 s run)"
+	engine_is "$TT_TMP/cmd.json" "$eng" "-- COMMAND: counted by $eng"
+	check "-- COMMAND --engine $eng: split within 5 points" "$TT_TMP/cmd.json" --comm split \
+		--min-coverage 90
+done
 
 # -z zeroes each refresh: the last report holds about one interval of
 # samples (a whole second: under a loaded make check a half-second window

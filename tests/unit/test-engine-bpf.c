@@ -1,7 +1,7 @@
 /* Unit tests for the BPF engine's pure parts: map sizing, lost counting,
  * the sample records made from counted keys (parsed back by record.c as
  * engine_sample does), the verifier log's tail, and the weighted counts
- * the aggregates go into. */
+ * the aggregates go into, and the notices joined. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -210,6 +210,31 @@ test_weighted(void **state)
 	cg_free(cg);
 }
 
+/* Every notice reaches the one the header and batch print: the event's
+ * fallback does not hide BPF's refusal (nor the leaves left untold). */
+static void
+test_notices(void **state)
+{
+	struct engine *e = calloc(1, sizeof *e);
+
+	(void)state;
+	assert_non_null(e);
+	engine_compose_notice(e);
+	assert_null(engine_notice(e));
+	snprintf(e->bpf_notice, sizeof e->bpf_notice, "BPF engine not used: no");
+	engine_compose_notice(e);
+	assert_string_equal(engine_notice(e), "BPF engine not used: no");
+	snprintf(e->el.notice, sizeof e->el.notice, "no hardware PMU for cycles: cpu-clock");
+	engine_compose_notice(e);
+	assert_string_equal(engine_notice(e),
+	                    "no hardware PMU for cycles: cpu-clock; BPF engine not used: no");
+	snprintf(e->bpf_unjudged, sizeof e->bpf_unjudged, "leaves: 3");
+	e->bpf_notice[0] = '\0';
+	engine_compose_notice(e);
+	assert_string_equal(engine_notice(e), "no hardware PMU for cycles: cpu-clock; leaves: 3");
+	free(e);
+}
+
 int
 main(void)
 {
@@ -217,7 +242,7 @@ main(void)
 	    cmocka_unit_test(test_entries),       cmocka_unit_test(test_lost_delta),
 	    cmocka_unit_test(test_record_stacks), cmocka_unit_test(test_record_user_and_ip),
 	    cmocka_unit_test(test_record_leaf),   cmocka_unit_test(test_log_tail),
-	    cmocka_unit_test(test_weighted),
+	    cmocka_unit_test(test_weighted),      cmocka_unit_test(test_notices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

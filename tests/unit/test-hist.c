@@ -1,5 +1,6 @@
 /* Unit tests for hist: counting per key, decay and zeroing, removal and
- * reuse, growth, sorting, filtering and sort-key parsing. */
+ * reuse, growth, sorting, filtering and sort-key parsing (the rows'
+ * grouping: test-hist-rows.c). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -14,44 +15,7 @@
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
 
-static struct dso dso_libc = {.name = "/lib/libc.so.6"};
-static struct dso dso_ls = {.name = "/bin/ls"};
-static struct dso dso_kern = {.name = "[kernel.kallsyms]"};
-static struct sym sym_malloc = {.name = "malloc"};
-static struct sym sym_main = {.name = "main"};
-static struct sym sym_sched = {.name = "schedule"};
-static struct sym sym_free = {.name = "free"};
-
-/* A key from its parts. */
-static struct hist_key
-mk(int pid, const char *comm, struct dso *dso, const struct sym *sym, uint64_t addr, bool kernel)
-{
-	struct hist_key k = {
-	    .pid = pid,
-	    .comm = comm != NULL ? str_intern(comm) : NULL,
-	    .dso = dso,
-	    .sym = sym,
-	    .addr = addr,
-	    .kernel = kernel,
-	};
-
-	return k;
-}
-
-/* Count n samples for key. */
-static void
-add_n(struct hist *h, struct hist_key k, unsigned n)
-{
-	while (n-- > 0)
-		hist_add(h, &k);
-}
-
-/* A key numbered i, distinct for every i (unresolved address i). */
-static struct hist_key
-nth_key(uint64_t i)
-{
-	return mk((int)(i % 97), "worker", &dso_libc, NULL, i, false);
-}
+#include "hist-fixture.h"
 
 /* The found entry for key, failing the test when there is none. */
 static const struct hist_entry *
@@ -690,88 +654,6 @@ test_sort_group(void **state)
 	    "comm,pid,sym");
 }
 
-/* The rows of one command's processes merge into one row by default, with
- * their summed share; grouped by pid they stay apart; the merged row
- * takes the most sampled process's key and tells what differs. */
-static void
-test_group(void **state)
-{
-	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
-	static const enum hist_sort by_pid[] = {HIST_SORT_PID, HIST_SORT_END};
-	struct hist *h = hist_new(0.5);
-	struct hist_snapshot snap = {0};
-	int pid;
-
-	(void)state;
-	/* 500 processes of "pg" in malloc: pid 1000 + i, i + 1 samples for
-	 * the last ten, one for the others; and "ls" in main */
-	for (pid = 1000; pid < 1500; pid++)
-		add_n(h, mk(pid, "pg", &dso_libc, &sym_malloc, 0, false),
-		      pid >= 1490 ? (unsigned)(pid - 1490 + 2) : 1);
-	add_n(h, mk(7, "ls", &dso_ls, &sym_main, 0, false), 100);
-	add_n(h, mk(1499, "pg", &dso_kern, &sym_sched, 0, true), 10);
-	hist_tick(h, true);
-	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
-	assert_int_equal(snap.n, 502);
-	hist_group(&snap, HIST_GROUP_DEFAULT, by_overhead);
-	assert_int_equal(snap.n, 3);
-	/* 490 + (2 + ... + 11) = 490 + 65 = 555 samples of 665 */
-	assert_ptr_equal(snap.rows[0].entry->key.sym, &sym_malloc);
-	assert_int_equal(snap.rows[0].samples, 555);
-	assert_float_equal(snap.rows[0].overhead, 100.0 * 555 / 665, 1e-6);
-	assert_int_equal(snap.rows[0].members, 500);
-	assert_int_equal(snap.rows[0].procs, 500);
-	assert_int_equal(snap.rows[0].entry->key.pid, 1499); /* the most sampled */
-	assert_true(snap.rows[0].mixed & HIST_GROUP_PID);
-	assert_false(snap.rows[0].mixed & (HIST_GROUP_COMM | HIST_GROUP_SYM | HIST_GROUP_DSO));
-	assert_ptr_equal(snap.rows[0].entry, &snap.rows[0].copy);
-	assert_int_equal(snap.rows[1].entry->key.pid, 7);
-	assert_int_equal(snap.rows[1].procs, 1);
-	assert_int_equal(snap.rows[1].mixed, 0);
-	assert_ptr_equal(snap.rows[2].entry->key.sym, &sym_sched);
-
-	/* by pid and symbol: one row each, in pid order */
-	hist_snapshot(h, by_pid, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_PID | HIST_GROUP_SYM, by_pid);
-	assert_int_equal(snap.n, 502);
-	assert_int_equal(snap.rows[0].entry->key.pid, 7);
-	assert_int_equal(snap.rows[1].entry->key.pid, 1000);
-	assert_int_equal(snap.rows[1].members, 1);
-
-	/* by command only: every function of pg in one row, its DSOs and
-	 * symbols differing */
-	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_COMM, by_overhead);
-	assert_int_equal(snap.n, 2);
-	assert_int_equal(snap.rows[0].samples, 565);
-	assert_int_equal(snap.rows[0].members, 501);
-	assert_int_equal(snap.rows[0].procs, 500);
-	assert_true(snap.rows[0].mixed & HIST_GROUP_SYM);
-	assert_true(snap.rows[0].mixed & HIST_GROUP_DSO);
-	/* ... counted, for the screen and the text to say what they are */
-	assert_int_equal(snap.rows[0].ndso, 2);
-	assert_int_equal(snap.rows[0].nsym, 2);
-	assert_int_equal(snap.rows[0].ncomm, 0);           /* not mixed: not counted */
-	assert_true(snap.rows[0].mixed & HIST_MIXED_KIND); /* kernel and user */
-	assert_int_equal(snap.rows[0].procs, 500);         /* counted before the reorder */
-	assert_false(snap.rows[1].mixed & HIST_MIXED_KIND);
-	/* by dso: the commands of libc's row counted, its function is one */
-	add_n(h, mk(8, "sh", &dso_libc, &sym_malloc, 0, false), 5);
-	hist_tick(h, false);
-	hist_snapshot(h, by_overhead, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_DSO, by_overhead);
-	for (size_t i = 0; i < snap.n; i++) {
-		if (snap.rows[i].entry->key.dso != &dso_libc)
-			continue;
-		assert_int_equal(snap.rows[i].ncomm, 2);
-		assert_false(snap.rows[i].mixed & HIST_GROUP_SYM);
-		assert_int_equal(snap.rows[i].nsym, 0);
-		assert_int_equal(snap.rows[i].procs, 501);
-	}
-	hist_snapshot_free(&snap);
-	hist_free(h);
-}
-
 /* -s without a share orders by overhead first, as perf's --sort does; a
  * share named anywhere keeps the keys as given. */
 static void
@@ -807,83 +689,6 @@ test_sort_by_share(void **state)
 	k[0] = HIST_SORT_SYM, k[1] = HIST_SORT_OVERHEAD, k[2] = HIST_SORT_END;
 	hist_sort_by_share(k, true); /* a name first keeps its place */
 	assert_int_equal(k[0], HIST_SORT_SYM);
-}
-
-/* The screen's path: rows left unsorted (hist_unsorted), then merged and
- * sorted by the Top pane, come out as from sorted rows, and every entry
- * is in the unsorted snapshot once. */
-static void
-test_group_unsorted(void **state)
-{
-	static const enum hist_sort by_overhead[] = {HIST_SORT_OVERHEAD, HIST_SORT_END};
-	struct hist *h = hist_new(0.5);
-	struct hist_snapshot sorted = {0}, unsorted = {0};
-	uint64_t sum = 0, want = 900;
-	int pid;
-
-	(void)state;
-	for (pid = 2000; pid < 2300; pid++) {
-		add_n(h, mk(pid, "pg", &dso_libc, &sym_malloc, 0, false), (unsigned)(pid % 7 + 1));
-		add_n(h, mk(pid, "pg", &dso_libc, &sym_free, 0, false), (unsigned)(pid % 5 + 1));
-		want += (uint64_t)(pid % 7 + 1 + pid % 5 + 1);
-	}
-	add_n(h, mk(7, "ls", &dso_ls, &sym_main, 0, false), 900);
-	hist_tick(h, true);
-	hist_snapshot(h, hist_unsorted, NULL, NULL, &unsorted);
-	assert_int_equal(unsorted.n, 601);
-	for (size_t i = 0; i < unsorted.n; i++) {
-		assert_ptr_equal(unsorted.rows[i].entry, &unsorted.rows[i].copy);
-		sum += unsorted.rows[i].samples;
-	}
-	assert_int_equal(sum, want);
-	hist_snapshot(h, by_overhead, NULL, NULL, &sorted);
-	hist_group(&sorted, HIST_GROUP_DEFAULT, NULL);
-	hist_group(&unsorted, HIST_GROUP_DEFAULT, NULL);
-	assert_int_equal(unsorted.n, 3);
-	assert_int_equal(sorted.n, unsorted.n);
-	for (size_t i = 0; i < sorted.n; i++) {
-		assert_ptr_equal(sorted.rows[i].entry->key.sym, unsorted.rows[i].entry->key.sym);
-		assert_int_equal(sorted.rows[i].samples, unsorted.rows[i].samples);
-		assert_int_equal(sorted.rows[i].members, unsorted.rows[i].members);
-		assert_int_equal(sorted.rows[i].procs, unsorted.rows[i].procs);
-	}
-	assert_ptr_equal(unsorted.rows[0].entry->key.sym, &sym_malloc);
-	/* left in the grouping's order when the caller sorts: both rows of pg */
-	hist_snapshot(h, hist_unsorted, NULL, NULL, &unsorted);
-	hist_group(&unsorted, HIST_GROUP_DEFAULT, hist_unsorted);
-	assert_int_equal(unsorted.n, 3);
-	hist_snapshot_free(&sorted);
-	hist_snapshot_free(&unsorted);
-	hist_free(h);
-}
-
-/* Threads counted apart (key.thread) stay apart when grouped by tid and
- * merge otherwise. */
-static void
-test_group_threads(void **state)
-{
-	struct hist *h = hist_new(0.5);
-	struct hist_snapshot snap = {0};
-	struct hist_key a = mk(5, "app", &dso_ls, &sym_main, 0, false), b = a;
-
-	(void)state;
-	a.thread = a.tid = 5;
-	b.thread = b.tid = 6;
-	add_n(h, a, 3);
-	add_n(h, b, 4);
-	hist_tick(h, true);
-	hist_snapshot(h, NULL, NULL, NULL, &snap);
-	assert_int_equal(snap.n, 2);
-	hist_group(&snap, HIST_GROUP_TID | HIST_GROUP_SYM, NULL);
-	assert_int_equal(snap.n, 2);
-	hist_snapshot(h, NULL, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_PID | HIST_GROUP_SYM, NULL);
-	assert_int_equal(snap.n, 1);
-	assert_int_equal(snap.rows[0].samples, 7);
-	assert_int_equal(snap.rows[0].entry->key.tid, 6);
-	assert_int_equal(snap.rows[0].procs, 1);
-	hist_snapshot_free(&snap);
-	hist_free(h);
 }
 
 /* Bad sort lists fail with a message and leave keys alone. */
@@ -988,10 +793,7 @@ main(void)
 	    cmocka_unit_test(test_parse_sort_valid),
 	    cmocka_unit_test(test_parse_sort_invalid),
 	    cmocka_unit_test(test_sort_group),
-	    cmocka_unit_test(test_group),
-	    cmocka_unit_test(test_group_unsorted),
 	    cmocka_unit_test(test_sort_by_share),
-	    cmocka_unit_test(test_group_threads),
 	    cmocka_unit_test(test_sym_name),
 	    cmocka_unit_test(test_steady_state),
 	};

@@ -3,7 +3,9 @@
  * at every byte of a function, symbols are interned, results and DSOs
  * without DWARF are cached, separate debug files are used, corrupt or
  * truncated files give nothing without crashing, and the async front gives
- * the same chains through the worker thread. */
+ * the same chains through the worker thread, also from a program whose
+ * debug info is compressed (read from an inflated copy); .debug_aranges
+ * read by our own reader. */
 #include "config.h"
 
 #include <fcntl.h>
@@ -23,6 +25,7 @@
 #include "buildtest.h"
 
 #include "tracetop/dso.h"
+#include "tracetop/dwaranges.h"
 #include "tracetop/srcline.h"
 #include "tracetop/symtab.h"
 #include "tracetop/util.h"
@@ -340,6 +343,110 @@ test_async(void **state)
 	srcline_async_free(a);
 }
 
+/* Whether this process holds an unnamed temporary file (O_TMPFILE's
+ * "/dir/#N (deleted)"): the inflated copy of a debug file. */
+static bool
+holds_tmpfile(void)
+{
+	char link[64], target[PATH_MAX];
+
+	for (int fd = 3; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strstr(target, "/#") != NULL && strstr(target, " (deleted)") != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* A program whose .debug_info is compressed (-gz=zlib): the worker reads
+ * it from an inflated copy in an unnamed temporary file, and its chains
+ * are addr2line's at every byte of outer_fn. */
+static void
+test_async_inflated(void **state)
+{
+	struct chain *c = xcalloc(MAX_ADDRS, sizeof *c);
+	const struct sym *x[MAX_CHAIN];
+	struct dso *d = dso_of("inlz");
+	int errnum = 0, n;
+	struct worker *w = worker_new(MAX_ADDRS, &errnum);
+	struct srcline_async *a = srcline_async_new(w);
+	uint64_t start, size, two = 0;
+
+	assert_non_null(w);
+	if (!bt_sh("readelf -SW '%s' | grep -q '[.]debug_info .* C '", bt_path("inlz"))) {
+		printf("# %s's .debug_info is not compressed: nothing to inflate\n", bt_cc);
+		skip();
+	}
+	nm_lookup(bt_path("inlz"), "outer_fn", &start, &size);
+	addr2line_range(bt_path("inlz"), start, size, c);
+	(void)dso_offset_to_addr(d, 0);
+	for (uint64_t i = 0; i < size; i++)
+		(void)srcline_async_inlines(a, d, start + i, x, MAX_CHAIN);
+	worker_drain(w);
+	(void)worker_poll(w);
+	assert_true(holds_tmpfile());
+	for (uint64_t i = 0; i < size; i++) {
+		n = srcline_async_inlines(a, d, c[i].addr, x, MAX_CHAIN);
+		assert_int_equal(n, c[i].n - 1);
+		for (int k = 0; k < n; k++)
+			assert_string_equal(x[k]->name, c[i].names[k]);
+		two += n == 2;
+	}
+	assert_true(two >= 2);
+	worker_free(w);
+	srcline_async_free(a);
+	free(c);
+}
+
+/* .debug_aranges read by our reader: a 32-bit DWARF set and a 64-bit
+ * one, each padded to its tuples, sorted; a truncated set ends it. */
+static void
+test_aranges_parse(void **state)
+{
+	static const unsigned char sec[] = {
+	    /* 32-bit: length 60, version 2, unit 0x1234, 8-byte addresses */
+	    60, 0, 0, 0, 2, 0, 0x34, 0x12, 0, 0, 8, 0, 0, 0, 0, 0, 0x00, 0x10, 0, 0, 0, 0, 0, 0,
+	    0x00, 0x01, 0, 0, 0, 0, 0, 0,                            /* 0x1000 +0x100 */
+	    0x00, 0x30, 0, 0, 0, 0, 0, 0, 0x10, 0, 0, 0, 0, 0, 0, 0, /* 0x3000 +0x10 */
+	    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,          /* end */
+	    /* 64-bit: length 52, version 2, unit 0x99, 8-byte addresses */
+	    0xff, 0xff, 0xff, 0xff, 52, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0x99, 0, 0, 0, 0, 0, 0, 0, 8, 0,
+	    0, 0, 0, 0, 0, 0, 0, 0,                                  /* to 32 */
+	    0x00, 0x20, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0, 0, 0, 0, /* 0x2000 +0x80 */
+	    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,          /* end */
+	    /* a set longer than the section */
+	    0xf0, 0, 0, 0, 2, 0};
+	struct dwarange *r;
+	size_t n = dwaranges_parse(sec, sizeof sec, &r);
+
+	(void)state;
+	assert_int_equal(n, 3);
+	assert_int_equal(r[0].start, 0x1000);
+	assert_int_equal(r[0].end, 0x1100);
+	assert_int_equal(r[0].unit, 0x1234);
+	assert_int_equal(r[1].start, 0x2000);
+	assert_int_equal(r[1].unit, 0x99);
+	assert_int_equal(r[2].start, 0x3000);
+	assert_ptr_equal(dwaranges_find(r, n, 0x10ff), &r[0]);
+	assert_null(dwaranges_find(r, n, 0x1100));
+	assert_ptr_equal(dwaranges_find(r, n, 0x2050), &r[1]);
+	assert_null(dwaranges_find(r, n, 0xfff));
+	assert_null(dwaranges_find(r, n, 0x3010));
+	free(r);
+	/* every prefix of it: no crash, only whole sets */
+	for (size_t len = 0; len < sizeof sec; len++) {
+		n = dwaranges_parse(sec, len, &r);
+		assert_true(n <= 3);
+		free(r);
+	}
+}
+
 /* Fill the named sections of an ELF file with a byte, in place. */
 static void
 smash_sections(const char *path, const char *const *names, int byte)
@@ -440,8 +547,9 @@ setup(void **state)
 	if (!bt_sh("cd '%s' && %s -O2 -g -DVARIANT=0 -o inl inl.c && "
 	           "%s -O2 -DVARIANT=0 -o nodbg inl.c && "
 	           "%s -O2 -g -DVARIANT=1 -Wl,--build-id=sha1 -o bid.unstripped inl.c && "
-	           "cp bid.unstripped bid && strip --strip-all bid",
-	           bt_dir, bt_cc, bt_cc, bt_cc))
+	           "cp bid.unstripped bid && strip --strip-all bid && "
+	           "%s -O2 -g -gz=zlib -DVARIANT=0 -o inlz inl.c",
+	           bt_dir, bt_cc, bt_cc, bt_cc, bt_cc))
 		return -1;
 	return install_debug(bt_path("bid"), "objcopy --only-keep-debug", bt_path("bid.unstripped"))
 	           ? 0
@@ -461,10 +569,11 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_inlines),     cmocka_unit_test(test_no_debug),
-	    cmocka_unit_test(test_debug_file),  cmocka_unit_test(test_other_dsos),
-	    cmocka_unit_test(test_cache_flush), cmocka_unit_test(test_async),
-	    cmocka_unit_test(test_corrupt),
+	    cmocka_unit_test(test_inlines),       cmocka_unit_test(test_no_debug),
+	    cmocka_unit_test(test_debug_file),    cmocka_unit_test(test_other_dsos),
+	    cmocka_unit_test(test_cache_flush),   cmocka_unit_test(test_async),
+	    cmocka_unit_test(test_corrupt),       cmocka_unit_test(test_async_inflated),
+	    cmocka_unit_test(test_aranges_parse),
 	};
 	static const char *const tools[] = {"nm",      "strip",     "objcopy",
 	                                    "readelf", "addr2line", "truncate"};
