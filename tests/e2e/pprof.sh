@@ -158,7 +158,10 @@ for o in (json.loads(l) for l in open(sys.argv[2]) if l.strip()):
         continue
     total += o["samples"]
     for r in o["rows"]:
-        rows[r["symbol"]] = rows.get(r["symbol"], 0) + r["samples"]
+        # an address no symbol holds: pprof names it by its offset, as
+        # the text and folded reports do; JSON gives the offset apart
+        name = r["symbol"] if "offset" not in r else "[unknown] 0x%x" % r["offset"]
+        rows[name] = rows.get(name, 0) + r["samples"]
 print("total: pprof %d, tracetop %d; %d functions" % (p["total"], total, len(rows)))
 diff = [(k, rows.get(k), p["functions"].get(k)) for k in set(rows) | set(p["functions"])
         if rows.get(k) != p["functions"].get(k)]
