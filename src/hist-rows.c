@@ -108,11 +108,16 @@ static uint64_t
 field_value(const struct hist_key *k, unsigned f)
 {
 	switch (f) {
-	case HIST_GROUP_PID: return (uint32_t)k->pid;
-	case HIST_GROUP_COMM: return (uintptr_t)k->comm;
-	case HIST_GROUP_CGROUP: return (uintptr_t)k->cgroup;
-	case HIST_GROUP_DSO: return (uintptr_t)k->dso;
-	default: return group_hash(k, HIST_GROUP_SYM);
+	case HIST_GROUP_PID:
+		return (uint32_t)k->pid;
+	case HIST_GROUP_COMM:
+		return (uintptr_t)k->comm;
+	case HIST_GROUP_CGROUP:
+		return (uintptr_t)k->cgroup;
+	case HIST_GROUP_DSO:
+		return (uintptr_t)k->dso;
+	default:
+		return group_hash(k, HIST_GROUP_SYM);
 	}
 }
 
@@ -157,8 +162,7 @@ gseen_add(struct gseen *s, size_t gi, size_t i, uint64_t v)
  * the lower pid's). The fields r's members differ on are counted: at the
  * first that differs, r's key stands for every member before it. */
 static void
-row_merge(struct hist_row *r, const struct hist_row *m, size_t gi, struct gseen *seen,
-          double *best)
+row_merge(struct hist_row *r, const struct hist_row *m, size_t gi, struct gseen *seen, double *best)
 {
 	struct hist_entry *e = &r->copy;
 	const struct hist_entry *f = &m->copy;
@@ -414,7 +418,7 @@ hist_group_top(struct hist_snapshot *dst, const struct hist_snapshot *src,
 	const struct hist_row *rows = src->rows;
 	size_t n = 0, nm = 0, capm = 0, slots = 16, mask, picked = 0, below = 0;
 	bool numeric =
-	         key == HIST_SORT_OVERHEAD || key == HIST_SORT_CHILDREN || key == HIST_SORT_SAMPLES;
+	    key == HIST_SORT_OVERHEAD || key == HIST_SORT_CHILDREN || key == HIST_SORT_SAMPLES;
 	struct group_top *g = xmalloc((src->n ? src->n : 1) * sizeof *g);
 	struct hist_row *merged = NULL;
 	uint64_t cut = 0;

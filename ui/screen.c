@@ -39,9 +39,9 @@
 #include "ui/meters.h"
 #include "ui/screen.h"
 
-#define SEG_MAX 12          /* fields on one header line */
-#define SEG_GAP 2           /* blanks between fields */
-#define SCREEN_TABS_MAX 24  /* tabs the bar draws: the panes and Help */
+#define SEG_MAX 12         /* fields on one header line */
+#define SEG_GAP 2          /* blanks between fields */
+#define SCREEN_TABS_MAX 24 /* tabs the bar draws: the panes and Help */
 
 static volatile sig_atomic_t screen_active;
 static pid_t screen_pid;       /* a forked child must not reset the terminal */
