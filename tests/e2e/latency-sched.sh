@@ -217,19 +217,26 @@ for e in $engines; do
 			skip "$TT_TMP is on tmpfs: no disk to wait for" "$e: a $name row through $fn"
 			continue
 		fi
-		rm -f "$TT_TMP/elapsed"
-		WAITERS_ELAPSED="$TT_TMP/elapsed" "$TRACETOP" -b --engine $e --view latency \
-			--latency-kinds offcpu --format json -- "$W" "$@" >"$TT_TMP/why.json" 2>"$TT_TMP/why.err"
-		st=$?
-		rm -f "$TT_TMP/dio.img" "$TT_TMP/fault.img"
+		# (twice at most: on a loaded machine a run's direct writes can
+		# finish with the disk's cache before the writer blocks; CI's root
+		# once saw 2 % of the wait blocked as I/O with --engine perf)
+		for try in 1 2; do
+			rm -f "$TT_TMP/elapsed"
+			WAITERS_ELAPSED="$TT_TMP/elapsed" "$TRACETOP" -b --engine $e --view latency \
+				--latency-kinds offcpu --format json -- "$W" "$@" >"$TT_TMP/why.json" 2>"$TT_TMP/why.err"
+			st=$?
+			rm -f "$TT_TMP/dio.img" "$TT_TMP/fault.img"
+			[ $st = 0 ] && [ -s "$TT_TMP/elapsed" ] || break
+			waited=$(cat "$TT_TMP/elapsed")
+			got="$(reason "$TT_TMP/why.json" "$name" "$fn")"
+			diag "$e: $* (run $try): $got ns blocked as $name through $fn, the workload waited $waited ns"
+			[ "$got" -ge $((waited / 10)) ] 2>/dev/null && break
+		done
 		if [ $st != 0 ] || [ ! -s "$TT_TMP/elapsed" ]; then
 			ok 1 "$e: waiters $*: exit 0, its wait measured"
 			diag "$(head -c 400 "$TT_TMP/why.err")"
 			continue
 		fi
-		waited=$(cat "$TT_TMP/elapsed")
-		got="$(reason "$TT_TMP/why.json" "$name" "$fn")"
-		diag "$e: $*: $got ns blocked as $name through $fn, the workload waited $waited ns"
 		# (a tenth at least: on a loaded machine the rings' stacks of
 		# the fault and I/O waits held 17-20 % of the wait, BPF's more)
 		within "$got" $((waited / 10)) $((waited + waited / 4 + 20000000)) \
