@@ -144,8 +144,12 @@ f1=$(forks_now)
 got=$(field "$TT_TMP/forks.json" 'total("forks", lambda r: r["system"])')
 within "$got" 20000 $((f1 - f0 + 2000)) \
 	"a loop of 20000 forks: the forks of the run ($got; /proc/stat around it: $((f1 - f0)))"
-is "$(field "$TT_TMP/forks.json" 'all(abs(r["system"]["forks_s"] * r["interval"] - r["system"]["forks"]) <= 1 + 0.01 * r["system"]["forks"] for r in reps)')" \
-	True "forks/s is the forks of each interval per second"
+# (within 5 %: the rate is over the time between the source's two reads
+# of /proc/stat, the interval the frame's; on a loaded machine a read
+# comes some ms late, and CI's root once missed 1 %)
+is "$(field "$TT_TMP/forks.json" 'all(abs(r["system"]["forks_s"] * r["interval"] - r["system"]["forks"]) <= 1 + 0.05 * r["system"]["forks"] for r in reps)')" \
+	True "forks/s is the forks of each interval per second" ||
+	diag "$(field "$TT_TMP/forks.json" '[(r["interval"], r["system"]["forks"], r["system"]["forks_s"]) for r in reps]')"
 
 # ---------------------------------------------------------------- loopback
 # In a network namespace of their own (where root may make one), so that
