@@ -97,8 +97,8 @@ for e in bpf perf; do
 	[ "$idled" -ge 15 ] 2>/dev/null
 	ok $? "$e: the idler's 20 wakeups are counted ($idled)"
 	within "$(q "$TT_TMP/idle-$e.json" 'max([r["p50_ns"] for r in rows if r["name"] == "idler"] or [None])')" \
-		0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
-		"$e: the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) and 5 ms"
+		0 "$(idle_bound "$hog_p50")" \
+		"$e: the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) or 200 us, and 5 ms"
 done
 like "$(q "$TT_TMP/hogs-bpf.json" 'j["sched_notice"]')" '^run-queue times in the kernel' \
 	"bpf: the notice says the times were paired in the kernel"

@@ -136,8 +136,8 @@ idle="$(rows "$TT_TMP/idle.json" '[r for r in rows if r["name"] == "idler"]')"
 is "$(rows "$TT_TMP/idle.json" 'sum(r["count"] for r in rows if r["name"] == "idler") >= 15')" True \
 	"the idler's 20 wakeups are counted"
 within "$(rows "$TT_TMP/idle.json" 'max(r["p50_ns"] for r in rows if r["name"] == "idler")')" \
-	0 "$(awk -v h="$hog_p50" 'BEGIN { print (h / 4 < 5000000 ? h / 4 : 5000000) }')" \
-	"the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) and 5 ms"
+	0 "$(idle_bound "$hog_p50")" \
+	"the idler's p50 is near zero: under a quarter of the busiest hog's ($hog_p50 ns) or 200 us, and 5 ms"
 [ "$idle" = "[]" ] && diag "idle rows: $(head -c 600 "$TT_TMP/idle.json")"
 
 # ---------------------------------------------------------------- -p

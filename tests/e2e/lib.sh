@@ -702,3 +702,14 @@ max_width() {
 	tmux_capture "$1" | LC_ALL=C sed -E 's/[\xc0-\xf7][\x80-\xbf]+/x/g' |
 		LC_ALL=C awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }'
 }
+
+# idle_bound HOG_P50: the largest p50 (ns) of run-queue waits a thread
+# that sleeps most of the time may have beside hogs whose busiest p50 is
+# HOG_P50: a quarter of it, or 200 us when that is less (on a loaded
+# machine the hogs are preempted for a few us at a time and an idler
+# waking onto a busy CPU waits some tens: CI saw hogs at 15 us and an
+# idler at 28 us), and 5 ms at most. A wait that counted the sleep would
+# be 100 ms.
+idle_bound() {
+	awk -v h="$1" 'BEGIN { b = h / 4; if (b < 200000) b = 200000; if (b > 5000000) b = 5000000; print b }'
+}
