@@ -1,8 +1,7 @@
 /* Unit tests for callgraph: counting into the trie, decay and zeroing (and
  * pure callers keeping their share, which perf top 6.1 gets wrong), folding
- * into [other], freeing and reuse, callee and caller views, recursion,
- * folded output and names, and a large trie; subtrees of several roots
- * merged. */
+ * into [other], freeing and reuse, snapshots, recursion, folded output and
+ * names, task roots, and a large trie (the views: test-callgraph-view.c). */
 #include "config.h"
 
 #include <setjmp.h>
@@ -15,182 +14,10 @@
 
 #include <cmocka.h>
 
+#include "callgraph-fixture.h"
 #include "tracetop/callgraph.h"
 #include "tracetop/hist.h"
 #include "tracetop/util.h"
-
-#define EPS 1e-9
-
-/* |a - b| <= eps, reported at the caller's line (cmocka 1.1.5 has no
- * assert_double_equal). */
-#define assert_near(a, b, eps) near((a), (b), (eps), #a, __FILE__, __LINE__)
-
-/* The check behind assert_near. */
-static void
-near(double a, double b, double eps, const char *what, const char *file, int line)
-{
-	double d = a - b;
-
-	if (d <= eps && -d <= eps)
-		return;
-	print_error("%s is %.12g, expected %.12g (+- %g)\n", what, a, b, eps);
-	_fail(file, line);
-}
-
-static struct dso dso_app = {.name = "/usr/bin/app"};
-static struct dso dso_libc = {.name = "/lib/libc.so.6"};
-static struct dso dso_kern = {.name = "[kernel.kallsyms]"};
-static struct sym sym_main = {.name = "main"};
-static struct sym sym_run = {.name = "run"};
-static struct sym sym_alpha = {.name = "alpha"};
-static struct sym sym_beta = {.name = "beta"};
-static struct sym sym_gamma = {.name = "gamma"};
-static struct sym sym_leaf = {.name = "leaf"};
-static struct sym sym_f = {.name = "f"};
-static struct sym sym_semi = {.name = "ns;fn(int, char)"};
-static struct sym sym_ctl = {.name = "bad\nname"};
-static struct sym sym_sched = {.name = "schedule"};
-
-/* A resolved user frame in the app. */
-static struct cg_frame
-fr(const struct sym *s)
-{
-	struct cg_frame f = {.dso = &dso_app, .sym = s};
-
-	return f;
-}
-
-/* Count a stack given outermost first (as it reads), n times. */
-static void
-add_path(struct callgraph *cg, const char *comm, const struct sym *const *path, size_t len,
-         unsigned times)
-{
-	struct cg_frame frames[64];
-	size_t i;
-
-	assert_true(len <= 64);
-	for (i = 0; i < len; i++)
-		frames[len - 1 - i] = fr(path[i]);
-	while (times-- > 0)
-		cg_add(cg, str_intern(comm), frames, len);
-}
-
-/* The known profile: main->run->alpha->leaf x50, ...->beta->leaf x30,
- * main->run->gamma x20 (times k), under comm "app". */
-static void
-add_known(struct callgraph *cg, unsigned k)
-{
-	const struct sym *a[] = {&sym_main, &sym_run, &sym_alpha, &sym_leaf};
-	const struct sym *b[] = {&sym_main, &sym_run, &sym_beta, &sym_leaf};
-	const struct sym *g[] = {&sym_main, &sym_run, &sym_gamma};
-
-	add_path(cg, "app", a, 4, 50 * k);
-	add_path(cg, "app", b, 4, 30 * k);
-	add_path(cg, "app", g, 3, 20 * k);
-}
-
-/* The root for comm, failing the test when there is none. */
-static const struct cg_node *
-root_of(const struct callgraph *cg, const char *comm)
-{
-	const struct cg_node *r;
-
-	for (r = cg_node(cg, cg_first_root(cg)); r != NULL; r = cg_node(cg, r->next_sibling))
-		if (r->comm == str_intern(comm))
-			return r;
-	fail_msg("no root for %s", comm);
-	return NULL;
-}
-
-/* The non-[other] child of n for symbol s, or NULL. */
-static const struct cg_node *
-child_of(const struct callgraph *cg, const struct cg_node *n, const struct sym *s)
-{
-	const struct cg_node *c;
-
-	for (c = cg_node(cg, n->first_child); c != NULL; c = cg_node(cg, c->next_sibling))
-		if (!c->other && c->frame.sym == s)
-			return c;
-	return NULL;
-}
-
-/* The [other] child of n, or NULL. */
-static const struct cg_node *
-other_of(const struct callgraph *cg, const struct cg_node *n)
-{
-	const struct cg_node *c;
-
-	for (c = cg_node(cg, n->first_child); c != NULL; c = cg_node(cg, c->next_sibling))
-		if (c->other)
-			return c;
-	return NULL;
-}
-
-/* Follow a path of symbols from comm's root; the node must exist. */
-static const struct cg_node *
-walk(const struct callgraph *cg, const char *comm, const struct sym *const *path, size_t len)
-{
-	const struct cg_node *n = root_of(cg, comm);
-	size_t i;
-
-	for (i = 0; i < len; i++) {
-		n = child_of(cg, n, path[i]);
-		assert_non_null(n);
-	}
-	return n;
-}
-
-/* Sums over a subtree, checked while walking it. */
-struct sums {
-	size_t nodes;
-	double self;
-};
-
-/* Check the links of the subtree at idx (parents, [other] leaves, sizes)
- * and, when exact, total == self + children's totals; add to s. */
-static void
-check_subtree(const struct callgraph *cg, uint32_t idx, bool exact, struct sums *s)
-{
-	const struct cg_node *n = cg_node(cg, idx), *c;
-	double kids = 0;
-	uint32_t ci;
-
-	assert_non_null(n);
-	s->nodes++;
-	s->self += n->self;
-	if (n->other)
-		assert_int_equal(n->first_child, 0);
-	for (ci = n->first_child; ci != 0; ci = c->next_sibling) {
-		c = cg_node(cg, ci);
-		assert_non_null(c);
-		assert_int_equal(c->parent, idx);
-		assert_null(c->comm);
-		kids += c->total;
-		check_subtree(cg, ci, exact, s);
-	}
-	assert_true(n->total + 1e-6 * n->total >= kids);
-	if (exact)
-		assert_near(n->total, n->self + kids, 1e-6 * (n->total + 1));
-}
-
-/* Check the whole trie: every live node reachable once, totals consistent;
- * returns the sum of self counts. */
-static double
-check_all(const struct callgraph *cg, bool exact)
-{
-	struct sums s = {0};
-	const struct cg_node *r;
-	uint32_t idx;
-
-	for (idx = cg_first_root(cg); idx != 0; idx = r->next_sibling) {
-		r = cg_node(cg, idx);
-		assert_non_null(r);
-		assert_int_equal(r->parent, 0);
-		check_subtree(cg, idx, exact, &s);
-	}
-	assert_int_equal(s.nodes, cg_count(cg));
-	return s.self;
-}
 
 /* The known stacks give exact self and total per node, before and after a tick. */
 static void
@@ -417,88 +244,6 @@ test_folded_names(void **state)
 	cg_free(cg);
 }
 
-/* Callees of run: alpha 50, beta 30, gamma 20, leaf under alpha and beta. */
-static void
-test_callees(void **state)
-{
-	struct callgraph *cg = cg_new(0.5, 0);
-	struct cg_view v = {0};
-	struct cg_frame f = fr(&sym_run);
-	const struct cg_view_node *n, *c;
-
-	add_known(cg, 1);
-	cg_tick(cg, false);
-	cg_callees(cg, NULL, &f, &v);
-	assert_int_equal(v.n, 1 + 1 + 3 + 2);
-	n = &v.nodes[1];
-	assert_true(cg_frame_eq(&n->frame, &f));
-	assert_near(n->total, 100, EPS);
-	assert_int_equal(n->next_sibling, 0);
-	c = &v.nodes[n->first_child];
-	assert_ptr_equal(c->frame.sym, &sym_alpha);
-	assert_near(c->total, 50, EPS);
-	assert_ptr_equal(v.nodes[c->first_child].frame.sym, &sym_leaf);
-	assert_near(v.nodes[c->first_child].total, 50, EPS);
-	c = &v.nodes[c->next_sibling];
-	assert_ptr_equal(c->frame.sym, &sym_beta);
-	assert_near(c->total, 30, EPS);
-	assert_ptr_equal(v.nodes[c->first_child].frame.sym, &sym_leaf);
-	c = &v.nodes[c->next_sibling];
-	assert_ptr_equal(c->frame.sym, &sym_gamma);
-	assert_near(c->total, 20, EPS);
-	assert_int_equal(c->first_child, 0);
-	assert_int_equal(c->next_sibling, 0);
-	/* Per comm: the same for "app", empty for another command; reuse of v. */
-	cg_callees(cg, str_intern("app"), &f, &v);
-	assert_near(v.nodes[1].total, 100, EPS);
-	cg_callees(cg, str_intern("nope"), &f, &v);
-	assert_int_equal(v.n, 2);
-	assert_near(v.nodes[1].total, 0, EPS);
-	assert_int_equal(v.nodes[1].first_child, 0);
-	cg_view_free(&v);
-	assert_null(v.nodes);
-	cg_free(cg);
-}
-
-/* Two roots' subtrees merged by frame: the shared path sums, the rest
- * stays apart, heaviest first; one root alone is its own subtree. */
-static void
-test_subtrees(void **state)
-{
-	struct callgraph *cg = cg_new(1.0, 0);
-	struct cg_view v = {0};
-	struct cg_frame a[] = {fr(&sym_leaf), fr(&sym_alpha), fr(&sym_main)};
-	struct cg_frame b[] = {fr(&sym_leaf), fr(&sym_beta), fr(&sym_main)};
-	uint32_t roots[2], n = 0, k;
-	const struct cg_view_node *m;
-
-	(void)state;
-	cg_add_n(cg, str_intern("one"), a, 3, 30);
-	cg_add_n(cg, str_intern("two"), a, 3, 10);
-	cg_add_n(cg, str_intern("two"), b, 3, 50);
-	cg_tick(cg, false);
-	for (k = cg_first_root(cg); k != 0; k = cg_node(cg, k)->next_sibling)
-		roots[n++] = k;
-	assert_int_equal(n, 2);
-	cg_subtrees(cg, roots, 2, &v);
-	assert_near(v.nodes[1].total, 90, EPS);
-	m = &v.nodes[v.nodes[1].first_child]; /* main, once */
-	assert_ptr_equal(m->frame.sym, &sym_main);
-	assert_near(m->total, 90, EPS);
-	assert_int_equal(m->next_sibling, 0);
-	assert_ptr_equal(v.nodes[m->first_child].frame.sym, &sym_beta); /* 50 first */
-	assert_near(v.nodes[m->first_child].total, 50, EPS);
-	assert_ptr_equal(v.nodes[v.nodes[m->first_child].next_sibling].frame.sym, &sym_alpha);
-	assert_near(v.nodes[v.nodes[m->first_child].next_sibling].total, 40, EPS);
-	for (k = 0; k < n && strcmp(cg_node(cg, roots[k])->comm, "one") != 0; k++)
-		;
-	cg_subtrees(cg, &roots[k], 1, &v);
-	assert_near(v.nodes[1].total, 30, EPS);
-	assert_int_equal(v.n, 2 + 3);
-	cg_view_free(&v);
-	cg_free(cg);
-}
-
 /* A snapshot is the trie as it was: later samples and ticks of the live
  * graph leave it alone, and a second snapshot reuses its storage. */
 static void
@@ -538,46 +283,6 @@ test_snapshot(void **state)
 	free(s);
 	cg_view_free(&v);
 	cg_free(snap);
-	cg_free(cg);
-}
-
-/* Callers of leaf: alpha 50 then beta 30, each with run then main above. */
-static void
-test_callers(void **state)
-{
-	struct callgraph *cg = cg_new(0.5, 0);
-	struct cg_view v = {0};
-	struct cg_frame f = fr(&sym_leaf);
-	const struct sym *up[] = {&sym_run, &sym_main};
-	const struct cg_view_node *c, *u;
-	size_t i;
-
-	add_known(cg, 1);
-	cg_tick(cg, false);
-	cg_callers(cg, NULL, &f, &v);
-	assert_near(v.nodes[1].total, 80, EPS);
-	assert_int_equal(v.n, 1 + 1 + 2 * 3);
-	c = &v.nodes[v.nodes[1].first_child];
-	assert_ptr_equal(c->frame.sym, &sym_alpha);
-	assert_near(c->total, 50, EPS);
-	for (u = c, i = 0; i < 2; i++) {
-		u = &v.nodes[u->first_child];
-		assert_ptr_equal(u->frame.sym, up[i]);
-		assert_near(u->total, 50, EPS);
-		assert_int_equal(u->next_sibling, 0);
-	}
-	assert_int_equal(u->first_child, 0);
-	c = &v.nodes[c->next_sibling];
-	assert_ptr_equal(c->frame.sym, &sym_beta);
-	assert_near(c->total, 30, EPS);
-	assert_ptr_equal(v.nodes[c->first_child].frame.sym, &sym_run);
-	assert_int_equal(c->next_sibling, 0);
-	/* main has no callers but the root. */
-	f = fr(&sym_main);
-	cg_callers(cg, NULL, &f, &v);
-	assert_int_equal(v.n, 2);
-	assert_near(v.nodes[1].total, 100, EPS);
-	cg_view_free(&v);
 	cg_free(cg);
 }
 
@@ -820,114 +525,6 @@ test_many_stacks(void **state)
 	cg_free(cg);
 }
 
-/* Names: unknown addresses, inlined, [other], kernel frames. */
-static void
-test_frame_names(void **state)
-{
-	struct cg_node n = {.parent = 1,
-	                    .frame = {.dso = &dso_kern, .sym = &sym_sched, .kernel = true}};
-	char buf[64];
-
-	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
-	assert_string_equal(buf, "schedule");
-	n.frame.sym = NULL;
-	n.frame.addr = 0xffffffff81000000ULL;
-	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
-	assert_string_equal(buf, "[unknown] 0xffffffff81000000");
-	n.frame.inlined = true;
-	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
-	assert_string_equal(buf, "[unknown] 0xffffffff81000000 (inlined)");
-	n.other = true;
-	cg_frame_name(&n, SYM_FULL, buf, sizeof buf);
-	assert_string_equal(buf, "[other]");
-}
-
-/* Run the tests. */
-/* One sample of a stack (outermost first, each frame its DSO) in both the
- * trie and the hist (self at the leaf, children once per function). */
-static void
-add_both(struct callgraph *cg, struct hist *h, const char *comm, const struct cg_frame *path,
-         size_t len)
-{
-	struct cg_frame frames[8];
-	struct hist_key k = {.pid = 7, .comm = str_intern(comm)};
-
-	for (size_t i = 0; i < len; i++) {
-		frames[len - 1 - i] = path[i];
-		k.dso = (struct dso *)path[i].dso;
-		k.sym = path[i].sym;
-		k.kernel = path[i].kernel;
-		hist_add_children(h, &k);
-	}
-	hist_add(h, &k);
-	cg_add(cg, k.comm, frames, len);
-}
-
-/* The row of snap whose DSO is d. */
-static const struct hist_row *
-row_of(const struct hist_snapshot *snap, const struct dso *d)
-{
-	for (size_t i = 0; i < snap->n; i++)
-		if (snap->rows[i].copy.key.dso == d)
-			return &snap->rows[i];
-	fail_msg("no row of %s", d->name);
-	return NULL;
-}
-
-/* Rows merged without their symbol have their own inclusive share, not
- * their members' sum: 100 % for the whole command, the stacks through it
- * for a DSO (never below its self share). */
-static void
-test_group_children(void **state)
-{
-	struct callgraph *cg = cg_new(0.5, 0);
-	struct hist *h = hist_new(0.5);
-	struct hist_snapshot snap = {0};
-	const struct cg_frame m = fr(&sym_main), a = fr(&sym_alpha), b = fr(&sym_beta),
-	                      r = fr(&sym_run), l = {.dso = &dso_libc, .sym = &sym_leaf},
-	                      k = {.dso = &dso_kern, .sym = &sym_sched, .kernel = true};
-	int i;
-
-	(void)state;
-	for (i = 0; i < 3; i++)
-		add_both(cg, h, "app", (const struct cg_frame[]){m, a, l}, 3);
-	add_both(cg, h, "app", (const struct cg_frame[]){m, b}, 2);
-	for (i = 0; i < 2; i++)
-		add_both(cg, h, "app", (const struct cg_frame[]){m, r, k}, 3);
-	hist_tick(h, true);
-	cg_tick(cg, true);
-
-	hist_snapshot(h, NULL, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_COMM, NULL);
-	assert_int_equal(snap.n, 1);
-	/* summed: main 6 + alpha 3 + leaf 3 + beta 1 + run 2 + schedule 2 = 283 % */
-	cg_group_children(cg, &snap, HIST_GROUP_COMM);
-	assert_near(snap.rows[0].children, 100.0, EPS);
-	assert_near(snap.rows[0].overhead, 100.0, EPS);
-	assert_int_equal(snap.rows[0].copy.children_last, 6);
-
-	hist_snapshot(h, NULL, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_DSO, NULL);
-	assert_int_equal(snap.n, 3);
-	cg_group_children(cg, &snap, HIST_GROUP_DSO);
-	/* the app: every stack (summed: main, alpha, beta, run = 200 %) */
-	assert_near(row_of(&snap, &dso_app)->children, 100.0, EPS);
-	assert_near(row_of(&snap, &dso_app)->overhead, 100.0 / 6, EPS);
-	assert_near(row_of(&snap, &dso_libc)->children, 50.0, EPS);
-	assert_near(row_of(&snap, &dso_kern)->children, 100.0 / 3, EPS);
-
-	/* grouped with the symbol, the members' sums stand */
-	hist_snapshot(h, NULL, NULL, NULL, &snap);
-	hist_group(&snap, HIST_GROUP_DEFAULT, NULL);
-	cg_group_children(cg, &snap, HIST_GROUP_DEFAULT);
-	for (size_t j = 0; j < snap.n; j++)
-		if (snap.rows[j].copy.key.sym == &sym_main)
-			assert_near(snap.rows[j].children, 100.0, EPS);
-	hist_snapshot_free(&snap);
-	hist_free(h);
-	cg_free(cg);
-}
-
 int
 main(void)
 {
@@ -938,18 +535,13 @@ main(void)
 	    cmocka_unit_test(test_frame_identity),
 	    cmocka_unit_test(test_folded_known),
 	    cmocka_unit_test(test_folded_names),
-	    cmocka_unit_test(test_callees),
-	    cmocka_unit_test(test_callers),
-	    cmocka_unit_test(test_subtrees),
 	    cmocka_unit_test(test_recursion),
 	    cmocka_unit_test(test_decay_keeps_callers),
 	    cmocka_unit_test(test_zero_mode),
 	    cmocka_unit_test(test_fold_other),
 	    cmocka_unit_test(test_fade_reuse),
 	    cmocka_unit_test(test_many_stacks),
-	    cmocka_unit_test(test_frame_names),
 	    cmocka_unit_test(test_task_roots),
-	    cmocka_unit_test(test_group_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
