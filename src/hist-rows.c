@@ -198,6 +198,19 @@ row_merge(struct hist_row *r, const struct hist_row *m, size_t gi, struct gseen 
 	e->children_last += f->children_last;
 }
 
+/* The hash table of the groups of n rows (group index + 1 a slot, 0
+ * free), at most half full; its mask in *mask. */
+static uint32_t *
+group_table(size_t n, size_t *mask)
+{
+	size_t slots = 16;
+
+	while (slots < 2 * n + 1)
+		slots *= 2;
+	*mask = slots - 1;
+	return xcalloc(slots, sizeof(uint32_t));
+}
+
 /* Merge the rows src[0..n) that keep accepts (NULL: all) and agree on
  * the grouping into dst->rows (which may be src: a group's row is
  * written at or before the rows read), setting dst->n. One pass through
@@ -207,15 +220,12 @@ static void
 group_rows(struct hist_snapshot *dst, const struct hist_row *src, size_t nsrc,
            bool (*keep)(const struct hist_entry *, void *), void *arg, unsigned group)
 {
-	size_t n = 0, slots = 16, mask;
+	size_t n = 0, mask;
 	uint32_t *tab; /* group index + 1 by the hash of its fields; 0: free */
 	struct gseen seen = {0};
 	double *best; /* each group's heaviest member's score */
 
-	while (slots < 2 * nsrc + 1)
-		slots *= 2;
-	mask = slots - 1;
-	tab = xcalloc(slots, sizeof *tab);
+	tab = group_table(nsrc, &mask);
 	best = xmalloc((nsrc ? nsrc : 1) * sizeof *best);
 	for (size_t i = 0; i < nsrc; i++) {
 		const struct hist_key *k = &src[i].copy.key;
@@ -416,7 +426,7 @@ hist_group_top(struct hist_snapshot *dst, const struct hist_snapshot *src,
                enum hist_sort key, bool descending, size_t k)
 {
 	const struct hist_row *rows = src->rows;
-	size_t n = 0, nm = 0, capm = 0, slots = 16, mask, picked = 0, below = 0;
+	size_t n = 0, nm = 0, capm = 0, mask, picked = 0, below = 0;
 	bool numeric =
 	    key == HIST_SORT_OVERHEAD || key == HIST_SORT_CHILDREN || key == HIST_SORT_SAMPLES;
 	struct group_top *g = xmalloc((src->n ? src->n : 1) * sizeof *g);
@@ -425,10 +435,7 @@ hist_group_top(struct hist_snapshot *dst, const struct hist_snapshot *src,
 	uint32_t *tab;
 	struct gseen seen = {0};
 
-	while (slots < 2 * src->n + 1)
-		slots *= 2;
-	mask = slots - 1;
-	tab = xcalloc(slots, sizeof *tab);
+	tab = group_table(src->n, &mask);
 	for (size_t i = 0; i < src->n; i++) {
 		const struct hist_key *kk = &rows[i].copy.key;
 		size_t j;
