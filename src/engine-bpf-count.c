@@ -15,11 +15,12 @@
  *
  * A stack is not kept while one of its frames may still read otherwise
  * (no symbol outside a loaded file, inlines the worker has not answered);
- * a kept one is dropped when the mappings change (fgen), the thread's
- * command or cgroup or the grouping changes, or its call graph node has
- * gone (faded: its birth differs) or one of its stack ids names another
- * stack now (the map gave it again after engine_bpf_stacks_gc), and is
- * freed when it was not met for a few reads. A
+ * a kept one is dropped when its process's mappings change (mgen; the
+ * kernel's: fgen), the thread's command or cgroup or the grouping
+ * changes, or its call graph node has gone (faded: its birth differs) or
+ * one of its stack ids names another stack now (the map gave it again
+ * after engine_bpf_stacks_gc), and is freed when it was not met for a
+ * few reads. A
  * key whose frames wait for a symbol table goes the ring path's way (a
  * record, copied aside until the worker has answered). */
 #include "config.h"
@@ -51,6 +52,7 @@ struct engine_bpf_sent {
 	uint32_t ubirth, kbirth; /* its stacks' (an id may name another stack later) */
 	/* what the resolution depended on */
 	uint32_t fgen;
+	uint64_t mgen; /* the process's maps */
 	unsigned group;
 	const char *comm;
 	const struct cgroup *cgroup;
@@ -329,6 +331,7 @@ scache_keep(struct engine *e, struct engine_bpf *b, uint32_t slot, const struct 
 	                              .ubirth = b->ubirth,
 	                              .kbirth = b->kbirth,
 	                              .fgen = e->fgen,
+	                              .mgen = th->proc->mgen,
 	                              .group = e->group,
 	                              .comm = keys[0].comm,
 	                              .cgroup = keys[0].cgroup,
@@ -363,7 +366,7 @@ sent_valid(const struct engine *e, const struct engine_bpf *b, const struct engi
 {
 	return s->fgen != 0 && s->fgen == e->fgen && s->ubirth == b->ubirth &&
 	       s->kbirth == b->kbirth && s->group == e->group && th != NULL &&
-	       s->comm == th->comm && s->cgroup == th->proc->cgroup &&
+	       s->mgen == th->proc->mgen && s->comm == th->comm && s->cgroup == th->proc->cgroup &&
 	       (cg == NULL || cg_node_birth(cg, s->cg_node) == s->cg_birth);
 }
 

@@ -42,12 +42,14 @@ struct dso;
 struct task;
 
 /* One resolved address: valid while gen matches the engine's and proc is
- * the same task (its serial: a reaped task's address may be reused); one
- * without a symbol only until the next refresh (a JIT's map may come). */
+ * the same task with the same maps (its mgen, unique: a reaped task's
+ * address may be reused; another process's new mapping changes nothing
+ * here); one without a symbol only until the next refresh (a JIT's map
+ * may come). */
 struct engine_fcache {
 	uint64_t ip;
 	const struct task *proc; /* NULL for kernel addresses */
-	uint64_t serial;         /* proc's, 0 for kernel addresses */
+	uint64_t mgen;           /* proc's, 0 for kernel addresses */
 	uint64_t tick_ns;        /* the engine's last_tick_ns when made */
 	uint32_t gen;
 	bool kernel;

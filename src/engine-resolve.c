@@ -116,13 +116,13 @@ const struct engine_fcache *
 engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, struct hist_key *key)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
-	uint64_t serial = proc != NULL ? proc->serial : 0;
+	uint64_t mgen = proc != NULL ? proc->mgen : 0;
 	size_t hash = hash_u64(hash_mix(hash_mix(HASH_SEED, (uintptr_t)proc), ip));
 	struct engine_fcache *c = &e->fcache[hash & (ENGINE_FCACHE_SIZE - 1)];
 	uint64_t elf_addr = 0;
 
 	key->kernel = kernel;
-	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->serial != serial ||
+	if (c->gen != e->fgen || c->ip != ip || c->proc != proc || c->mgen != mgen ||
 	    c->kernel != kernel || (c->sym == NULL && c->tick_ns != e->last_tick_ns)) {
 		key->dso = NULL;
 		key->sym = NULL;
@@ -140,7 +140,7 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 		}
 		*c = (struct engine_fcache){.ip = ip,
 		                            .proc = proc,
-		                            .serial = serial,
+		                            .mgen = mgen,
 		                            .tick_ns = e->last_tick_ns,
 		                            .gen = e->fgen,
 		                            .kernel = kernel,

@@ -232,7 +232,10 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 		if (record_parse_mmap(h, st, &r.m) == 0 && r.m.exec) {
 			engine_defer_model(e, (int)r.m.pid, -1);
 			tasks_mmap(e->tasks, &r.m);
-			e->fgen++; /* a new mapping may change what an address is */
+			/* a process's new mapping changes what its own addresses
+			 * are (its mgen); the kernel's, any kernel address */
+			if (r.m.pid == UINT32_MAX)
+				e->fgen++;
 			if (e->bpf != NULL)
 				engine_bpf_mmap(e, &r.m);
 		}
@@ -244,9 +247,7 @@ engine_sideband(struct engine *e, const struct perf_event_header *h)
 			 * later. */
 			if (r.c.exec)
 				engine_defer_model(e, (int)r.c.pid, -1);
-			tasks_comm(e->tasks, &r.c);
-			if (r.c.exec)
-				e->fgen++;
+			tasks_comm(e->tasks, &r.c); /* an exec: a new mgen */
 			if (r.c.exec && e->bpf != NULL)
 				engine_bpf_forget(e, (int)r.c.pid);
 		}

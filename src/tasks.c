@@ -172,6 +172,9 @@ task_retire(struct tasks *ts, struct task *t)
 	ts->orphans[ts->norphans++] = t;
 }
 
+/* Map generations handed out (struct task's mgen). */
+static uint64_t task_mgens;
+
 /* A new process, installed for pid in place of any earlier one. */
 static struct task *
 task_new(struct tasks *ts, int pid, uid_t uid, const char *comm)
@@ -182,6 +185,7 @@ task_new(struct tasks *ts, int pid, uid_t uid, const char *comm)
 	t->home = ts;
 	t->jit_refresh = UINT64_MAX;
 	t->serial = ++ts->serials;
+	t->mgen = ++task_mgens;
 	t->uid = uid;
 	t->comm = comm;
 	old = itab_put(&ts->procs, pid, t);
@@ -277,6 +281,7 @@ task_add_map(struct task *t, uint64_t start, uint64_t end, uint64_t pgoff, struc
 	memmove(t->maps + lo + nr, t->maps + hi, (t->nmaps - hi) * sizeof *t->maps);
 	memcpy(t->maps + lo, repl, nr * sizeof *repl);
 	t->nmaps = t->nmaps - (hi - lo) + nr;
+	t->mgen = ++task_mgens;
 }
 
 /* Binary search for the map holding addr. */
@@ -304,6 +309,7 @@ static void
 task_exec(struct task *t)
 {
 	t->nmaps = 0;
+	t->mgen = ++task_mgens;
 	task_jit_reset(t);
 }
 

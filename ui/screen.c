@@ -178,6 +178,16 @@ screen_init(bool mouse)
 		mousemask(BUTTON1_PRESSED, NULL);
 		mousemask(0, NULL);
 	}
+	/* Until a first endwin, ncurses (6.4) takes the screen for not yet
+	 * started and flushes its buffer at every cursor move: a frame went
+	 * out in some 80 writes to the terminal, each a wakeup of its reader
+	 * (sshd, tmux). Suspended now, the first frame resumes it (a full
+	 * repaint, which the first frame is anyway) and frames go out in
+	 * one or two writes. */
+	endwin();
+	/* Nor poll stdin every few lines of a frame for typed keys: the
+	 * loop reads them between frames, and a frame is quick. */
+	typeahead(-1);
 	return 0;
 }
 

@@ -33,6 +33,10 @@ struct task { /* a process */
 	const struct cgroup *cgroup;
 	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
+	/* unique per (task, its maps): a new one with every map added and
+	 * at exec, so what resolved an address of this process stays right
+	 * while it is the same, whatever other processes map */
+	uint64_t mgen;
 	struct symjit *jit;   /* perf-PID.map symbols, NULL before the first look */
 	struct dso *jit_dso;  /* "[JIT] tid PID", the object its symbols are shown in */
 	struct tasks *home;   /* the model it belongs to (its refresh count) */
