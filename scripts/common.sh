@@ -18,7 +18,7 @@ BUILD="$TOP/build"
 # build-essential), golang-go (go tool pprof reads the pprof test's
 # profiles), nodejs and npm (pprof-format reads them too, where the npm
 # registry is reachable), debuginfod (the server the debuginfod test runs on
-# loopback), and qemu,
+# loopback), strace (the screen's cost test counts tracetop's calls), and qemu,
 # busybox, cpio and xz for tests/vm, which boots Debian's kernel with
 # tracetop in an initramfs. Every other command
 # the tests call comes with a minimal Debian root (coreutils, util-linux,
@@ -31,7 +31,7 @@ TT_PACKAGES=(
 )
 TT_TEST_PACKAGES=(
 	tmux python3 binutils procps clang-format rustc debuginfod
-	qemu-system-x86 busybox-static cpio xz-utils nodejs bpftool libcap2-bin golang-go
+	qemu-system-x86 busybox-static cpio xz-utils nodejs bpftool libcap2-bin golang-go strace
 )
 # npm installs the pprof test's independent decoder (pprof-format); a
 # nodejs from nodesource brings its own npm and conflicts with Debian's.

@@ -449,7 +449,7 @@ engine_bpf_stacks_gc(struct engine_bpf *b)
 /* A file that only a process in another mount namespace (or with its
  * binary deleted) reaches, through /proc/PID/root or map_files: its
  * symbols are loaded while that process lives, from its exec mapping (the
- * side-band is read within SESSION_MAX_WAIT_MS), for its samples come
+ * side-band is read within SESSION_IDLE_WAIT_MS), for its samples come
  * only at the refresh, maybe after it has gone with its files. */
 void
 engine_bpf_mmap(struct engine *e, const struct record_mmap *m)

@@ -485,6 +485,13 @@ engine_finished(struct engine *e)
 	return true;
 }
 
+/* A command or target processes to watch. */
+bool
+engine_watching(const struct engine *e)
+{
+	return e->child > 0 || e->npids > 0;
+}
+
 /* The command's wait status. */
 int
 engine_child_status(const struct engine *e)

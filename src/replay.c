@@ -321,9 +321,18 @@ replay_free(void *src)
 	free(r);
 }
 
+/* A replay ends with its file: the loop looks often. */
+static bool
+replay_watching(void *src)
+{
+	(void)src;
+	return true;
+}
+
 const struct source_ops source_replay = {
     .name = "replay",
     .finished = replay_finished,
+    .watching = replay_watching,
     .tick = replay_tick,
     .snapshot = replay_snapshot,
     .free = replay_free,

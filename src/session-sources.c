@@ -37,6 +37,13 @@ sampling_finished(void *src)
 	return engine_finished(src);
 }
 
+/* A command or processes to watch for their exit. */
+static bool
+sampling_watching(void *src)
+{
+	return engine_watching(src);
+}
+
 /* Before the last refresh: the samples still waiting for symbols. */
 static void
 sampling_settle(void *src, bool final)
@@ -127,6 +134,7 @@ const struct source_ops source_sampling = {
     .pollfds = sampling_pollfds,
     .read = sampling_read,
     .finished = sampling_finished,
+    .watching = sampling_watching,
     .settle = sampling_settle,
     .tick = sampling_tick,
     .snapshot = sampling_snapshot,

@@ -10,8 +10,13 @@
 #include "tracetop/session.h"
 #include "tracetop/util.h"
 
-/* Longest sleep: bounds how late a target's exit is noticed. */
+/* Longest sleep while a source watches a target: bounds how late its
+ * exit is noticed. */
 #define SESSION_MAX_WAIT_MS 200
+/* Longest sleep else: each wakeup costs (a context switch, the sources'
+ * reads), and tracetop runs on the machine it measures. The side-band
+ * records (new processes and mappings) are read at least this often. */
+#define SESSION_IDLE_WAIT_MS 500
 /* Room for every source's fds and the front end's. */
 #define SESSION_MAX_FDS 1024
 #define SESSION_MAX_SOURCES 8
@@ -161,13 +166,25 @@ session_finished(struct session *s)
 	return false;
 }
 
+/* Whether a source watches something that may finish. */
+static bool
+session_watching(const struct session *s)
+{
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->watching != NULL &&
+		    s->sources[i].ops->watching(s->sources[i].src))
+			return true;
+	return false;
+}
+
 /* Milliseconds until next, capped by ours and the front end's limits. */
 static int
-session_wait(const struct session_hooks *h, uint64_t next)
+session_wait(const struct session *s, const struct session_hooks *h, uint64_t next)
 {
 	uint64_t now = now_ns();
 	uint64_t left = now >= next ? 0 : (next - now) / 1000000 + 1; /* next may be "never" */
-	int ms = left > SESSION_MAX_WAIT_MS ? SESSION_MAX_WAIT_MS : (int)left, cap;
+	uint64_t most = session_watching(s) ? SESSION_MAX_WAIT_MS : SESSION_IDLE_WAIT_MS;
+	int ms = left > most ? (int)most : (int)left, cap;
 
 	cap = h->max_wait != NULL ? h->max_wait(h->arg) : -1;
 	return cap >= 0 && cap < ms ? cap : ms;
@@ -206,7 +223,7 @@ session_run(struct session *s, const struct session_hooks *h)
 			polled = s->nsources;
 			s->repoll = false;
 		}
-		if (poll(fds, nfds, session_wait(h, next)) < 0 && errno != EINTR)
+		if (poll(fds, nfds, session_wait(s, h, next)) < 0 && errno != EINTR)
 			return -1;
 		if (h->ready != NULL)
 			h->ready(h->arg, fds, nfront);

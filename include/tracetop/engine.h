@@ -97,6 +97,9 @@ void engine_read(struct engine *e);
 /* The command or every target process has exited. */
 bool engine_finished(struct engine *e);
 
+/* Whether it has a command or target processes whose exit it watches. */
+bool engine_watching(const struct engine *e);
+
 /* The command's exit status (as from waitpid), or -1. */
 int engine_child_status(const struct engine *e);
 

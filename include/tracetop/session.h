@@ -26,6 +26,9 @@ struct source_ops {
 	void (*read)(void *src);
 	/* Whether what the source watches has ended (the command exited). */
 	bool (*finished)(void *src);
+	/* Whether finished may turn true (a command or processes to watch):
+	 * the loop then wakes often enough to notice soon. */
+	bool (*watching)(void *src);
 	/* Before the tick of the first and of the last refresh (final):
 	 * finish what is held back (samples waiting for symbols), so the
 	 * first frame has its rows and the last misses nothing. */

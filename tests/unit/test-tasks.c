@@ -393,6 +393,32 @@ test_fork_process(void **state)
 	assert_int_equal(child->proc->nmaps, pp->nmaps + 1);
 }
 
+/* A process's map generation is its own: a mapping or an exec of another
+ * process leaves it as it was (what resolved its addresses still holds),
+ * its own mapping, exec or a fork's new task gives a new one. */
+static void
+test_mgen(void **state)
+{
+	struct task *p = tasks_thread(*state, 123, 123)->proc, *q, *c;
+	uint64_t g;
+
+	q = tasks_thread(*state, 130, 130)->proc;
+	assert_int_not_equal(p->mgen, q->mgen);
+	g = p->mgen;
+	mmap_rec(*state, 130, 0x9000, 0x1000, 0, "/usr/bin/other");
+	comm_rec(*state, 130, 130, "other", true);
+	assert_int_equal(p->mgen, g);
+	mmap_rec(*state, 123, 0x9000, 0x1000, 0, "/usr/bin/mine");
+	assert_int_not_equal(p->mgen, g);
+	g = p->mgen;
+	fork_rec(*state, 210, 123, 210, 123);
+	c = tasks_thread(*state, 210, 210)->proc;
+	assert_int_not_equal(c->mgen, g);
+	assert_int_equal(p->mgen, g);
+	comm_rec(*state, 123, 123, "again", true);
+	assert_int_not_equal(p->mgen, g);
+}
+
 /* FORK of a thread shares the process. */
 static void
 test_fork_thread(void **state)
@@ -780,6 +806,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_unknown, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prime, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_idle, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_mgen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comm_exec_fresh, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mmap, setup, teardown),
