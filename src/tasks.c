@@ -302,6 +302,7 @@ task_jit_reset(struct task *t)
 	symjit_free(t->jit);
 	t->jit = NULL;
 	t->jit_refresh = UINT64_MAX;
+	t->jit_final = false;
 }
 
 /* A process replaced its image: its maps and JIT symbols are stale. */
@@ -322,6 +323,11 @@ task_jit_update(struct task *t)
 	int rc;
 
 	t->jit_refresh = t->home->refresh;
+	/* an exited process's map grows no more: one look after its exit
+	 * (its samples of unnamed code ask again at every refresh) */
+	if (t->jit_final)
+		return false;
+	t->jit_final = t->dead;
 	if (t->jit == NULL)
 		t->jit = symjit_new();
 	/* where the map is: through /proc/PID/root while the process lives,

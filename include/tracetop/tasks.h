@@ -42,6 +42,7 @@ struct task { /* a process */
 	struct tasks *home;   /* the model it belongs to (its refresh count) */
 	uint64_t jit_refresh; /* the model's refresh when the map was last looked at */
 	char *jit_path;       /* where the map is, as the process sees /tmp */
+	bool jit_final;       /* the map was read after the process exited */
 	bool dead;
 	uint64_t dead_at; /* now_ns() at EXIT */
 	unsigned refs;    /* threads pointing here */

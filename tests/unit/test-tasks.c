@@ -719,6 +719,18 @@ test_jit(void **state)
 	comm_rec(*state, JIT_PID, JIT_PID, "execd", true);
 	assert_null(p->jit);
 	assert_string_equal(first->name, "jitted_fn");
+	/* what it wrote before it exited is read once after; then no more */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("7000 10 last_fn\n", f);
+	fflush(f);
+	exit_rec(*state, JIT_PID, JIT_PID);
+	tasks_refresh(*state);
+	assert_string_equal(task_jit_sym(p, 0x7004)->name, "last_fn");
+	fputs("8000 10 never_fn\n", f);
+	fclose(f);
+	tasks_refresh(*state);
+	assert_null(task_jit_sym(p, 0x8004));
 	unlink(path);
 }
 
