@@ -15,6 +15,11 @@
 /* How many predecessors lookup inspects when the nearest symbol is too short. */
 #define LOOKUP_BACKTRACK 4
 
+/* Tables this big get an index; its stretches hold this many symbols on
+ * average (4 bytes of index per that many symbols). */
+#define INDEX_MIN 256
+#define INDEX_PER 8
+
 /* An empty table. */
 void
 symtab_init(struct symtab *st)
@@ -43,6 +48,7 @@ symtab_free(struct symtab *st)
 		free(st->blocks[i]);
 	free(st->blocks);
 	free(st->syms);
+	free(st->index);
 	symtab_init(st);
 }
 
@@ -91,6 +97,8 @@ symtab_add_n(struct symtab *st, uint64_t start, uint64_t size, const char *name,
 	struct sym *s;
 	const struct sym *prev;
 
+	free(st->index); /* the next symtab_finish makes it again */
+	st->index = NULL;
 	if (st->n == st->cap) {
 		st->cap = st->cap ? st->cap * 2 : 256;
 		st->syms = xrealloc(st->syms, st->cap * sizeof *st->syms);
@@ -149,6 +157,36 @@ sym_cmp(const void *pa, const void *pb)
 	return strcmp(a->name, b->name);
 }
 
+/* The index of a sorted table: stretches of a power of two bytes, as
+ * many as an eighth of its symbols or fewer. */
+static void
+index_build(struct symtab *st)
+{
+	uint64_t span;
+	unsigned shift = 0;
+	size_t b = 0;
+
+	free(st->index);
+	st->index = NULL;
+	if (st->n < INDEX_MIN || st->n > UINT32_MAX)
+		return;
+	st->index_base = st->syms[0].start;
+	span = st->syms[st->n - 1].start - st->index_base;
+	while (shift < 63 && (span >> shift) + 1 > st->n / INDEX_PER)
+		shift++;
+	st->index_shift = shift;
+	st->nindex = (size_t)(span >> shift) + 1;
+	st->index = xmalloc((st->nindex + 1) * sizeof *st->index);
+	for (size_t i = 0; i < st->n; i++) {
+		size_t bi = (size_t)((st->syms[i].start - st->index_base) >> shift);
+
+		while (b <= bi)
+			st->index[b++] = (uint32_t)i;
+	}
+	while (b <= st->nindex)
+		st->index[b++] = (uint32_t)st->n;
+}
+
 /* Sort, de-duplicate starts and size the zero-sized symbols. */
 void
 symtab_finish(struct symtab *st, uint64_t max_gap)
@@ -183,13 +221,29 @@ symtab_finish(struct symtab *st, uint64_t max_gap)
 			gap = UINT64_MAX - s->start;
 		s->size = gap ? gap : 1;
 	}
+	index_build(st);
 }
 
-/* Binary search for the symbol holding addr. */
+/* Binary search for the symbol holding addr (within its stretch of the
+ * index, when the table has one). */
 const struct sym *
 symtab_lookup(const struct symtab *st, uint64_t addr)
 {
 	size_t lo = 0, hi = st->n, mid, k;
+
+	if (st->index != NULL) {
+		uint64_t b;
+
+		if (addr < st->index_base)
+			return NULL;
+		b = (addr - st->index_base) >> st->index_shift;
+		if (b >= st->nindex) {
+			lo = hi = st->n;
+		} else {
+			lo = st->index[b];
+			hi = st->index[b + 1];
+		}
+	}
 
 	/* Find the first symbol starting after addr. */
 	while (lo < hi) {

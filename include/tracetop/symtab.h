@@ -22,6 +22,14 @@ struct symtab {
 	char **blocks; /* string storage */
 	size_t nblocks;
 	size_t block_used, block_cap;
+	/* made by symtab_finish for a big table: the first symbol of each
+	 * stretch of 2^index_shift bytes from index_base (nindex stretches,
+	 * index[nindex] = n), so that a lookup searches a few symbols of
+	 * nearby memory, not the whole table */
+	uint32_t *index;
+	uint64_t index_base;
+	unsigned index_shift;
+	size_t nindex;
 };
 
 void symtab_init(struct symtab *st);

@@ -173,6 +173,60 @@ test_symtab_many(void **state)
 	free(big);
 }
 
+/* The symbol holding addr by a walk of every symbol: what the indexed
+ * lookup must agree with (the last one starting at or before addr, if it
+ * holds addr, else one of the few before it that does). */
+static const struct sym *
+walk_lookup(const struct symtab *st, uint64_t addr)
+{
+	size_t i = st->n;
+
+	while (i > 0 && st->syms[i - 1].start > addr)
+		i--;
+	for (size_t k = 0; k < 4 && i > 0; k++, i--)
+		if (addr - st->syms[i - 1].start < st->syms[i - 1].size)
+			return &st->syms[i - 1];
+	return NULL;
+}
+
+/* A big table's index: symbols bunched in two regions far apart (a
+ * kernel's text and its modules), sizes and gaps of every kind, one
+ * symbol nested in another; every lookup, inside, between, before and
+ * after, agrees with a walk, also after symbols are added and the table
+ * is finished again. */
+static void
+test_symtab_index(void **state)
+{
+	struct symtab st;
+	char name[32];
+	uint64_t seed = 12345, a;
+
+	(void)state;
+	symtab_init(&st);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 3000; i++) {
+			uint64_t base = i % 3 == 0 ? 0xffffffffc0000000ULL : 0xffffffff81000000ULL;
+
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			snprintf(name, sizeof name, "s%d_%d", round, i);
+			symtab_add(&st, base + (seed >> 40) % 0x400000, (seed >> 20) % 300, name, NULL);
+		}
+		symtab_finish(&st, 4096);
+		assert_non_null(st.index);
+		assert_true(st.nindex <= st.n / 8 + 1);
+		for (int i = 0; i < 20000; i++) {
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			a = i % 2 ? st.syms[(seed >> 33) % st.n].start + (seed >> 20) % 400
+			          : 0xffffffff80f00000ULL + (seed >> 30) % 0x3f500000ULL;
+			assert_ptr_equal(symtab_lookup(&st, a), walk_lookup(&st, a));
+		}
+		assert_null(symtab_lookup(&st, 0x1000));
+		assert_ptr_equal(symtab_lookup(&st, UINT64_MAX), walk_lookup(&st, UINT64_MAX));
+	}
+	symtab_free(&st);
+	assert_null(st.index);
+}
+
 /* symtab_read_fd reads a file whole and refuses one past the limit. */
 static void
 test_symtab_read_fd(void **state)
@@ -611,6 +665,7 @@ main(void)
 	    cmocka_unit_test(test_symtab_duplicates),
 	    cmocka_unit_test(test_symtab_nested),
 	    cmocka_unit_test(test_symtab_many),
+	    cmocka_unit_test(test_symtab_index),
 	    cmocka_unit_test(test_symtab_read_fd),
 	    cmocka_unit_test(test_kallsyms_fixture),
 	    cmocka_unit_test(test_kallsyms_errors),
