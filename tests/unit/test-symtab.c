@@ -209,7 +209,8 @@ test_symtab_index(void **state)
 
 			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
 			snprintf(name, sizeof name, "s%d_%d", round, i);
-			symtab_add(&st, base + (seed >> 40) % 0x400000, (seed >> 20) % 300, name, NULL);
+			symtab_add(&st, base + (seed >> 40) % 0x400000, (seed >> 20) % 300, name,
+			           NULL);
 		}
 		symtab_finish(&st, 4096);
 		assert_non_null(st.index);
