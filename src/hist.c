@@ -42,7 +42,25 @@ struct hist {
 	struct hist_node *free_list;
 	double total_score;
 	uint64_t interval_samples;
+	/* the entries of user addresses without a symbol (hist_rekey's,
+	 * a JIT's map may name them later): those hist_tick kept, then those
+	 * made since; hist_rekey reads it, the next hist_tick makes it again */
+	struct hist_node **unres;
+	size_t nunres, unres_cap;
 };
+
+/* Note an entry of an unnamed user address. */
+static void
+unres_push(struct hist *h, struct hist_node *n)
+{
+	if (n->e.key.sym != NULL || n->e.key.kernel)
+		return;
+	if (h->nunres == h->unres_cap) {
+		h->unres_cap = h->unres_cap ? 2 * h->unres_cap : 64;
+		h->unres = xrealloc(h->unres, h->unres_cap * sizeof *h->unres);
+	}
+	h->unres[h->nunres++] = n;
+}
 
 /* Hash of all key fields (pointers by identity). */
 static inline uint64_t
@@ -171,6 +189,7 @@ hist_free(struct hist *h)
 		free(h->chunks[i]);
 	free(h->chunks);
 	free(h->tab);
+	free(h->unres);
 	free(h);
 }
 
@@ -195,6 +214,7 @@ hist_node_of(struct hist *h, const struct hist_key *key)
 		h->tab[i].hash = hash;
 		h->tab[i].node = n;
 		h->count++;
+		unres_push(h, n);
 	}
 	return n;
 }
@@ -249,12 +269,13 @@ hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), voi
 	struct hist_key *keys = NULL;
 	size_t n = 0, cap = 0;
 
-	/* first find them all: moving one may grow and rehash the table */
-	for (size_t i = 0; i <= h->mask; i++) {
-		struct hist_node *nd = h->tab[i].node;
+	/* first find them all (those noted, not the whole table): moving one
+	 * may grow and rehash the table */
+	for (size_t i = 0; i < h->nunres; i++) {
+		struct hist_node *nd = h->unres[i];
 		struct hist_key k;
 
-		if (nd == NULL || nd->e.key.sym != NULL || nd->e.key.kernel)
+		if (nd->next_free != nd || nd->e.key.sym != NULL || nd->e.key.kernel)
 			continue;
 		k = nd->e.key;
 		if (!resolve(arg, &k))
@@ -276,6 +297,10 @@ hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), voi
 		h->free_list = nd;
 		h->count--;
 	}
+	/* the moved entries' nodes are free now, maybe reused below: the
+	 * list is stale until the next hist_tick makes it again */
+	if (n > 0)
+		h->nunres = 0;
 	for (size_t j = 0; j < n; j++) {
 		struct hist_entry *e = &hist_node_of(h, &keys[j])->e;
 
@@ -307,6 +332,7 @@ hist_tick(struct hist *h, bool zero)
 	while (h->tab[start].node != NULL)
 		start++;
 	i = (start + 1) & h->mask;
+	h->nunres = 0; /* made again from the entries kept */
 	for (left = h->mask; left > 0;) {
 		n = h->tab[i].node;
 		if (n == NULL) {
@@ -333,6 +359,7 @@ hist_tick(struct hist *h, bool zero)
 		e->interval = 0;
 		e->children_interval = 0;
 		total += e->score;
+		unres_push(h, n);
 		i = (i + 1) & h->mask;
 		left--;
 	}

@@ -69,6 +69,17 @@ test_rekey(void **state)
 	assert_int_equal(must_find(h, mk(7, "jit", NULL, NULL, 0x3000, false))->total, 4);
 	assert_int_equal(must_find(h, mk(7, "jit", NULL, NULL, 0x1010, true))->total, 1);
 	assert_int_equal(hist_count(h), 3);
+	/* rekey looks at the unnamed entries it noted, not the whole table:
+	 * one made after a rekey, before any tick, and one kept by ticks */
+	add_n(h, mk(7, "jit", NULL, NULL, 0x1020, false), 2);
+	assert_int_equal(hist_rekey(h, rekey_main, NULL), 1);
+	assert_int_equal(must_find(h, named)->total, 9);
+	add_n(h, mk(8, "jit", NULL, NULL, 0x1030, false), 1);
+	hist_tick(h, false);
+	hist_tick(h, false);
+	assert_int_equal(hist_rekey(h, rekey_main, NULL), 1);
+	assert_int_equal(must_find(h, mk(8, "jit", &dso_ls, &sym_main, 0, false))->total, 1);
+	assert_int_equal(must_find(h, mk(7, "jit", NULL, NULL, 0x3000, false))->total, 4);
 	hist_free(h);
 }
 
