@@ -442,6 +442,8 @@ task_read_maps(const struct tasks *ts, struct task *t)
 	f = fopen(path, "re");
 	if (f == NULL)
 		return;
+	/* /proc says blocks of 1 KiB: a read a dozen lines */
+	setvbuf(f, NULL, _IOFBF, 64 << 10);
 	while ((n = getline(&line, &cap, f)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
