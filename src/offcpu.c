@@ -35,7 +35,7 @@ struct offcpu_held {
 
 /* One resolved address. */
 struct offcpu_cached {
-	uint64_t ip, serial; /* serial: the process's (0: the kernel) */
+	uint64_t ip, mgen; /* mgen: the process's maps (0: the kernel) */
 	struct cg_frame frame;
 	bool used;
 };
@@ -199,12 +199,12 @@ static struct cg_frame
 resolve(struct offcpu *o, struct thread *th, uint64_t ip, bool kernel)
 {
 	const struct task *proc = kernel || th == NULL ? NULL : th->proc;
-	uint64_t serial = proc != NULL ? proc->serial : 0;
-	struct offcpu_cached *c = &o->cache[hash_mix(hash_u64(ip), serial) & (OFFCPU_CACHE - 1)];
+	uint64_t mgen = proc != NULL ? proc->mgen : 0;
+	struct offcpu_cached *c = &o->cache[hash_mix(hash_u64(ip), mgen) & (OFFCPU_CACHE - 1)];
 	struct cg_frame f = {.kernel = kernel, .addr = ip};
 	const struct map *m;
 
-	if (c->used && c->ip == ip && c->serial == serial)
+	if (c->used && c->ip == ip && c->mgen == mgen)
 		return c->frame;
 	if (kernel) {
 		f.dso = dso_kernel_resolve(ip, &f.sym);
@@ -218,7 +218,7 @@ resolve(struct offcpu *o, struct thread *th, uint64_t ip, bool kernel)
 	}
 	if (f.sym != NULL)
 		f.addr = 0;
-	*c = (struct offcpu_cached){.ip = ip, .serial = serial, .frame = f, .used = true};
+	*c = (struct offcpu_cached){.ip = ip, .mgen = mgen, .frame = f, .used = true};
 	return f;
 }
 

@@ -34,7 +34,6 @@ struct tasks {
 	struct itab procs;     /* pid → struct task */
 	struct task **orphans; /* replaced in procs but still referenced */
 	size_t norphans, orphans_cap;
-	uint64_t serials;      /* task serials handed out */
 	uint64_t refresh;      /* refreshes begun (perf maps are looked at once in each) */
 	struct commseen *seen; /* the threads at the start, by tasks_prime (or NULL) */
 };
@@ -184,7 +183,6 @@ task_new(struct tasks *ts, int pid, uid_t uid, const char *comm)
 	t->pid = pid;
 	t->home = ts;
 	t->jit_refresh = UINT64_MAX;
-	t->serial = ++ts->serials;
 	t->mgen = ++task_mgens;
 	t->uid = uid;
 	t->comm = comm;

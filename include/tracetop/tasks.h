@@ -23,8 +23,6 @@ struct map {
 
 struct task { /* a process */
 	int pid;
-	uint64_t serial; /* unique per struct task made: tells a new task
-	                  * from a freed one at the same address */
 	uid_t uid;
 	const char *comm; /* interned, raw (escape when printing) */
 	/* read from /proc when the process is first seen and at each exec,
@@ -33,9 +31,10 @@ struct task { /* a process */
 	const struct cgroup *cgroup;
 	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
-	/* unique per (task, its maps): a new one with every map added and
-	 * at exec, so what resolved an address of this process stays right
-	 * while it is the same, whatever other processes map */
+	/* unique per (task, its maps): a new one for every struct task made
+	 * (a freed one's address may be reused), with every map added and at
+	 * exec, so what resolved an address of this process stays right while
+	 * it is the same, whatever other processes map */
 	uint64_t mgen;
 	struct symjit *jit;   /* perf-PID.map symbols, NULL before the first look */
 	struct dso *jit_dso;  /* "[JIT] tid PID", the object its symbols are shown in */
