@@ -29,15 +29,25 @@ struct cnt_event {
 struct cnt_slot {
 	int fd; /* -1: not open (unsupported, or the thread left) */
 	struct counters_reading prev;
+	/* in its unit's group: the kernel's id of the event, and the reading
+	 * the unit's one read of the group left for it (fresh until used) */
+	bool grouped, fresh;
+	uint64_t id;
+	struct counters_reading cur;
 };
 
 /* A (thread or -1, CPU or -1) pair with one fd per event. */
 struct cnt_unit {
 	int tid, cpu;
-	size_t cpu_idx;         /* per-CPU units: index into c->cpus */
-	int proc;               /* the process group it feeds, or -1 */
-	bool base;              /* feeds the total and CPU scopes */
-	bool gone;              /* its thread left /proc: closed after the next read */
+	size_t cpu_idx; /* per-CPU units: index into c->cpus */
+	int proc;       /* the process group it feeds, or -1 */
+	bool base;      /* feeds the total and CPU scopes */
+	bool gone;      /* its thread left /proc: closed after the next read */
+	/* a CPU's software events form one group led by this fd (-1: none), so
+	 * one read, one interrupt of that CPU, gives them all; no_group: the
+	 * kernel refused the leader */
+	int leader_fd;
+	bool no_group;
 	struct cnt_slot *slots; /* one per event */
 };
 
@@ -93,6 +103,7 @@ struct counters {
 	int self;
 	int pin; /* a process always followed (a zoom), or 0 */
 	size_t fd_budget, nfds;
+	unsigned reads; /* read calls of the last tick */
 	uint64_t last_ns;
 	double interval, elapsed;
 	struct counters_scan scan;
@@ -116,6 +127,13 @@ enum counters_open {
 
 /* Close one slot (if open). */
 void counters_slot_close(struct counters *c, struct cnt_slot *sl);
+
+/* Read unit u's group (if it has one) into its members' slots. */
+void counters_group_read(struct counters *c, struct cnt_unit *u);
+
+/* Read one slot, from its group's reading when fresh; false if nothing
+ * could be read. */
+bool counters_slot_read(struct counters *c, struct cnt_slot *sl, struct counters_reading *cur);
 
 /* Open event ei on unit u (nothing for an unsupported event); on
  * COUNTERS_OPEN_DENIED, err says which setting refused it. */

@@ -199,6 +199,13 @@ counters_nevents(const struct counters *c)
 	return c->nev;
 }
 
+/* Read calls of the last tick. */
+unsigned
+counters_last_reads(const struct counters *c)
+{
+	return c->reads;
+}
+
 /* An event's name as given. */
 const char *
 counters_event_name(const struct counters *c, size_t idx)

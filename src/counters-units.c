@@ -7,11 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "counters-impl.h"
 #include "tracetop/evlist.h"
+
+/* Members of a unit's group at most (the others are read one by one). */
+#define COUNTERS_GROUP_MAX 32
 
 /* The parts of evlist_open_error's message that only sampling uses. */
 static const struct evlist_params no_params;
@@ -52,23 +56,25 @@ counters_default_events(const char **names)
 	return n;
 }
 
-/* Open a counting fd for event e on (tid, cpu); -1 with errno. */
+/* Open a counting fd for event e on (tid, cpu), in group_fd's group (or
+ * none: -1) with extra read_format bits; -1 with errno. */
 static int
-cnt_open(const struct counters *c, const struct cnt_event *e, int tid, int cpu)
+cnt_open(const struct counters *c, const struct cnt_event *e, int tid, int cpu, int group_fd,
+         uint64_t format)
 {
 	struct perf_event_attr a = e->spec.attr;
 
 	a.size = sizeof a;
-	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING | format;
 	a.sample_period = 0;
 	a.freq = 0;
 	a.inherit = tid > 0 && c->inherit;
 	a.enable_on_exec = tid > 0 && c->enable_on_exec;
 	a.disabled = a.enable_on_exec;
-	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, &a, tid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* Close one slot. */
+/* Close one slot (its event leaves the unit's group, if in it). */
 void
 counters_slot_close(struct counters *c, struct cnt_slot *sl)
 {
@@ -77,6 +83,106 @@ counters_slot_close(struct counters *c, struct cnt_slot *sl)
 		c->nfds--;
 	}
 	sl->fd = -1;
+	sl->grouped = sl->fresh = false;
+}
+
+/* Whether event e may join a CPU's group: a software event, never
+ * multiplexed, so grouping changes no count; not a clock (cpu-clock,
+ * task-clock): this machine's kernel (6.18) counts nothing in a group led
+ * by one, nor a clock that is a group's last member. */
+static bool
+groupable(const struct cnt_event *e)
+{
+	return e->spec.attr.type == PERF_TYPE_SOFTWARE &&
+	       e->spec.attr.config != PERF_COUNT_SW_CPU_CLOCK &&
+	       e->spec.attr.config != PERF_COUNT_SW_TASK_CLOCK;
+}
+
+/* Open event ei on unit u in the unit's group: a CPU's own events,
+ * without inherit, which a group's read refuses, led by a dummy event
+ * that counts nothing. -1 (errno kept) when the kernel says no. */
+static int
+slot_open_grouped(struct counters *c, struct cnt_unit *u, struct cnt_slot *sl, size_t ei)
+{
+	static const struct cnt_event dummy = {
+	    .spec.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY}};
+	const struct cnt_event *e = &c->ev[ei];
+	size_t members = 0;
+	int fd, saved;
+
+	for (size_t k = 0; k < c->nev; k++)
+		members += k != ei && u->slots[k].grouped;
+	if (u->tid > 0 || u->cpu < 0 || u->no_group || !groupable(e) ||
+	    members >= COUNTERS_GROUP_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (u->leader_fd < 0) {
+		u->leader_fd =
+		    cnt_open(c, &dummy, u->tid, u->cpu, -1, PERF_FORMAT_GROUP | PERF_FORMAT_ID);
+		if (u->leader_fd < 0) {
+			u->no_group = true;
+			return -1;
+		}
+		c->nfds++;
+	}
+	fd = cnt_open(c, e, u->tid, u->cpu, u->leader_fd, 0);
+	if (fd < 0)
+		return -1;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &sl->id) != 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	sl->grouped = true;
+	return fd;
+}
+
+/* Read unit u's group into its members' slots: one read for them all. */
+void
+counters_group_read(struct counters *c, struct cnt_unit *u)
+{
+	/* nr, enabled, running, then a value and an id per member */
+	uint64_t buf[3 + 2 * COUNTERS_GROUP_MAX];
+	ssize_t got;
+	size_t nr;
+
+	if (u->leader_fd < 0)
+		return;
+	c->reads++;
+	got = read(u->leader_fd, buf, sizeof buf);
+	if (got < (ssize_t)(3 * sizeof *buf))
+		return;
+	nr = buf[0];
+	if (nr > ((size_t)got / sizeof *buf - 3) / 2)
+		return;
+	for (size_t i = 0; i < nr; i++)
+		for (size_t e = 0; e < c->nev; e++) {
+			struct cnt_slot *sl = &u->slots[e];
+
+			if (sl->fd >= 0 && sl->grouped && sl->id == buf[4 + 2 * i]) {
+				sl->cur = (struct counters_reading){
+				    .value = buf[3 + 2 * i], .enabled = buf[1], .running = buf[2]};
+				sl->fresh = true;
+				break;
+			}
+		}
+}
+
+/* Read one slot: its group's reading when fresh, else its own fd. */
+bool
+counters_slot_read(struct counters *c, struct cnt_slot *sl, struct counters_reading *cur)
+{
+	if (sl->fresh) {
+		*cur = sl->cur;
+		sl->fresh = false;
+		return true;
+	}
+	if (sl->grouped && sl->fd >= 0)
+		return false; /* the group's read failed: no reading of its own */
+	c->reads++;
+	return read(sl->fd, cur, sizeof *cur) == (ssize_t)sizeof *cur;
 }
 
 /* Mark event ei unsupported for errnum (seen on tid, cpu) and close its fds. */
@@ -113,7 +219,8 @@ counters_slot_open(struct counters *c, struct cnt_unit *u, size_t ei, struct tt_
 		return COUNTERS_OPEN_OK;
 	if (c->nfds >= c->fd_budget)
 		return COUNTERS_OPEN_LIMIT;
-	if ((fd = cnt_open(c, &c->ev[ei], u->tid, u->cpu)) >= 0) {
+	if ((fd = slot_open_grouped(c, u, sl, ei)) >= 0 ||
+	    (fd = cnt_open(c, &c->ev[ei], u->tid, u->cpu, -1, 0)) >= 0) {
 		sl->fd = fd;
 		c->nfds++;
 		return COUNTERS_OPEN_OK;
@@ -149,6 +256,10 @@ counters_unit_drop(struct counters *c, size_t idx)
 
 	for (size_t e = 0; e < c->nev; e++)
 		counters_slot_close(c, &u->slots[e]);
+	if (u->leader_fd >= 0) {
+		close(u->leader_fd);
+		c->nfds--;
+	}
 	free(u->slots);
 	memmove(u, u + 1, (c->nunits - idx - 1) * sizeof *u);
 	c->nunits--;
@@ -175,6 +286,7 @@ counters_unit_add(struct counters *c, int tid, int cpu, size_t cpu_idx, int proc
 	                       .cpu_idx = cpu_idx,
 	                       .proc = proc,
 	                       .base = base,
+	                       .leader_fd = -1,
 	                       .slots = xcalloc(c->nev, sizeof *u->slots)};
 	for (e = 0; e < c->nev; e++)
 		u->slots[e].fd = -1;
@@ -211,7 +323,7 @@ int
 counters_probe_events(struct counters *c, int tid, int cpu, struct tt_err *err)
 {
 	for (size_t i = 0; i < c->nev; i++) {
-		int fd = cnt_open(c, &c->ev[i], tid, cpu);
+		int fd = cnt_open(c, &c->ev[i], tid, cpu, -1, 0);
 
 		if (fd >= 0) {
 			close(fd);

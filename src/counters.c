@@ -209,13 +209,13 @@ fail:
 	return NULL;
 }
 
-/* Read one fd; false if nothing could be read. */
+/* Read one slot into its interval; false if nothing could be read. */
 static bool
-slot_read(struct cnt_slot *sl, struct counters_interval *iv)
+slot_read(struct counters *c, struct cnt_slot *sl, struct counters_interval *iv)
 {
 	struct counters_reading cur;
 
-	if (read(sl->fd, &cur, sizeof cur) != (ssize_t)sizeof cur)
+	if (!counters_slot_read(c, sl, &cur))
 		return false;
 	counters_interval(&sl->prev, &cur, iv);
 	sl->prev = cur;
@@ -290,7 +290,7 @@ units_read(struct counters *c, size_t u, size_t n, size_t e)
 	for (i = 0; i < n; i++) {
 		struct cnt_slot *sl = &c->units[u + i].slots[e];
 
-		c->iv_ok[i] = sl->fd >= 0 && slot_read(sl, &iv[i]);
+		c->iv_ok[i] = sl->fd >= 0 && slot_read(c, sl, &iv[i]);
 		if (!c->iv_ok[i])
 			memset(&iv[i], 0, sizeof iv[i]);
 	}
@@ -373,8 +373,11 @@ counters_tick(struct counters *c)
 	c->elapsed += secs;
 	c->enable_on_exec = false; /* the command has been released by now */
 	groups_each(c, group_begin, NULL, 0);
+	c->reads = 0;
 	for (u = 0; u < c->nunits; u += n) {
 		n = thread_run(c, u);
+		for (size_t i = 0; i < n; i++)
+			counters_group_read(c, &c->units[u + i]);
 		for (size_t e = 0; e < c->nev; e++)
 			units_read(c, u, n, e);
 	}

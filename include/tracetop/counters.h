@@ -149,6 +149,10 @@ int counters_add(struct counters *c, const char *event, struct tt_err *err);
 int counters_remove(struct counters *c, size_t idx);
 
 size_t counters_nevents(const struct counters *c);
+
+/* The read calls the last tick made: a CPU's software events are read in
+ * one, each read of another CPU's event being an interrupt of it. */
+unsigned counters_last_reads(const struct counters *c);
 /* The name of event idx as given. */
 const char *counters_event_name(const struct counters *c, size_t idx);
 

@@ -545,6 +545,58 @@ test_live_cpu_sum(void **state)
 	counters_free(c);
 }
 
+/* System-wide, a CPU's software events but its clock are one group read
+ * at once, and stay so as events are removed and added. */
+static void
+test_live_cpu_group(void **state)
+{
+	const char *events[] = {"task-clock", "context-switches", "page-faults"};
+	struct counters_opts o = {.events = events, .nevents = 3};
+	struct counters_snapshot tot = {0};
+	const struct counters_row *r;
+	struct tt_err err;
+	struct counters *c = NULL;
+	unsigned ncpus;
+
+	if (!can_count() || (c = counters_new(&o, &err)) == NULL) {
+		print_message("# system-wide counting refused: %s\n", c ? "" : err.msg);
+		skip();
+	}
+	counters_tick(c);
+	counters_snapshot(c, COUNTERS_CPU, &tot);
+	ncpus = 0;
+	for (size_t i = 0; i < tot.n; i++)
+		ncpus += strcmp(tot.rows[i].event, "page-faults") == 0;
+	assert_true(ncpus >= 1);
+	assert_int_equal(counters_last_reads(c), 2 * ncpus);
+	touch(TOUCH_PAGES);
+	usleep(20000);
+	counters_tick(c);
+	counters_snapshot(c, COUNTERS_TOTAL, &tot);
+	assert_true(row_of(&tot, "page-faults", NULL)->value >= TOUCH_PAGES);
+	assert_true(row_of(&tot, "task-clock", NULL)->value > 0);
+	assert_true(row_of(&tot, "context-switches", NULL)->value > 0);
+	assert_int_equal(counters_remove(c, 0), 0);
+	counters_tick(c);
+	assert_int_equal(counters_last_reads(c), ncpus);
+	touch(TOUCH_PAGES);
+	counters_tick(c);
+	counters_snapshot(c, COUNTERS_TOTAL, &tot);
+	assert_non_null(r = row_of(&tot, "page-faults", NULL));
+	assert_true(r->value >= TOUCH_PAGES && r->value < 100 * TOUCH_PAGES);
+	assert_non_null(row_of(&tot, "context-switches", NULL));
+	assert_int_equal(counters_add(c, "minor-faults", &err), 0);
+	counters_tick(c);
+	touch(TOUCH_PAGES);
+	counters_tick(c);
+	assert_int_equal(counters_last_reads(c), ncpus);
+	counters_snapshot(c, COUNTERS_TOTAL, &tot);
+	assert_true(row_of(&tot, "minor-faults", NULL)->value >= TOUCH_PAGES);
+	assert_true(row_of(&tot, "page-faults", NULL)->value >= TOUCH_PAGES);
+	counters_snapshot_free(&tot);
+	counters_free(c);
+}
+
 /* A tiny fd budget: no per-CPU fds, then no thread at all; never fatal. */
 static void
 test_live_fd_limit(void **state)
@@ -753,6 +805,7 @@ main(void)
 	    cmocka_unit_test(test_live_self),
 	    cmocka_unit_test(test_live_add_remove),
 	    cmocka_unit_test(test_live_cpu_sum),
+	    cmocka_unit_test(test_live_cpu_group),
 	    cmocka_unit_test_setup_teardown(test_live_busy, proc_setup, proc_teardown),
 	    cmocka_unit_test(test_live_fd_limit),
 	    cmocka_unit_test(test_live_exit),
