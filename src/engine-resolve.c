@@ -171,7 +171,7 @@ engine_keys(struct engine *e, struct thread *th, int pid, int tid, const uint64_
 	                              .tid = tid,
 	                              .thread = e->group & HIST_GROUP_TID ? tid : 0,
 	                              .comm = th ? th->comm : e->unknown_comm,
-	                              .cgroup = th ? th->proc->cgroup : NULL};
+	                              .cgroup = th ? tasks_cgroup(e->tasks, th->proc) : NULL};
 	size_t k = 0;
 
 	*self = 0;

@@ -462,6 +462,7 @@ engine_read(struct engine *e)
 		engine_heap_down(heap, n, 0);
 	}
 	engine_defer_poll(e, false);
+	tasks_settle(e->tasks);
 	if (e->trace != NULL)
 		engine_trace_read(e);
 }

@@ -36,6 +36,8 @@ struct tasks {
 	size_t norphans, orphans_cap;
 	uint64_t refresh;      /* refreshes begun (perf maps are looked at once in each) */
 	struct commseen *seen; /* the threads at the start, by tasks_prime (or NULL) */
+	int *stale;            /* pids whose cgroup is to be read again (tasks_settle) */
+	size_t nstale, stale_cap;
 };
 
 /* The home slot of key in a table of cap slots. */
@@ -606,6 +608,47 @@ tasks_thread(struct tasks *ts, int pid, int tid)
 	return thread_lookup(ts, pid, tid, NULL);
 }
 
+/* Mark process p's cgroup to be read again, at the next tasks_settle. */
+static void
+cgroup_mark_stale(struct tasks *ts, struct task *p)
+{
+	p->cgroup_stale = true;
+	if (ts->nstale == ts->stale_cap) {
+		ts->stale_cap = ts->stale_cap ? 2 * ts->stale_cap : 16;
+		ts->stale = xrealloc(ts->stale, ts->stale_cap * sizeof *ts->stale);
+	}
+	ts->stale[ts->nstale++] = p->pid;
+}
+
+/* Read again the cgroups marked since the last call, of the processes
+ * still running: one read for a process that exec'd twice, none for one
+ * whose exit came in the same records (a sample, if any, still asks). */
+void
+tasks_settle(struct tasks *ts)
+{
+	for (size_t i = 0; i < ts->nstale; i++) {
+		struct task *p = itab_get(&ts->procs, ts->stale[i]);
+
+		if (p != NULL && p->cgroup_stale && !p->dead)
+			tasks_cgroup(ts, p);
+	}
+	ts->nstale = 0;
+}
+
+/* Process p's cgroup, read again if it has exec'd since it was read. */
+const struct cgroup *
+tasks_cgroup(struct tasks *ts, struct task *p)
+{
+	if (p->cgroup_stale) {
+		const struct cgroup *cg = cgroup_of_pid(ts->proc_root, p->pid);
+
+		if (cg != NULL)
+			p->cgroup = cg;
+		p->cgroup_stale = false; /* gone: the inherited one stays */
+	}
+	return p->cgroup;
+}
+
 /* An empty model reading /proc from proc_root. */
 struct tasks *
 tasks_new(const char *proc_root)
@@ -648,15 +691,15 @@ tasks_free(struct tasks *ts)
 	free(ts->threads.slots);
 	free(ts->procs.slots);
 	commseen_free(ts->seen);
+	free(ts->stale);
 	free(ts->proc_root);
 	free(ts);
 }
 
 /* COMM: rename the thread; on exec (or a rename of the main thread) the
  * process too, and exec drops the old image's maps (MMAP2 records follow)
- * and reads the cgroup again (a runtime moves its child into the
- * container's group between fork and exec) unless the process was just
- * read from /proc, which is already current. */
+ * and marks the cgroup to be read again, unless the process was just read
+ * from /proc, which is already current. */
 void
 tasks_comm(struct tasks *ts, const struct record_comm *c)
 {
@@ -669,11 +712,8 @@ tasks_comm(struct tasks *ts, const struct record_comm *c)
 	comm = str_intern(c->comm);
 	th->comm = comm;
 	if (c->exec && !fresh) {
-		const struct cgroup *cg = cgroup_of_pid(ts->proc_root, th->proc->pid);
-
 		task_exec(th->proc);
-		if (cg != NULL)
-			th->proc->cgroup = cg;
+		cgroup_mark_stale(ts, th->proc);
 	}
 	if (c->exec || c->tid == c->pid)
 		th->proc->comm = comm;
@@ -703,6 +743,8 @@ task_fork(struct tasks *ts, const struct thread *parent, int pid)
 	struct task *t = task_new(ts, pid, pp->uid, parent->comm);
 
 	t->cgroup = pp->cgroup;
+	if (pp->cgroup_stale)
+		cgroup_mark_stale(ts, t); /* the parent's, as yet unread */
 
 	if (pp->nmaps > 0) {
 		task_reserve(t, pp->nmaps);

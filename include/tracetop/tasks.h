@@ -25,10 +25,15 @@ struct task { /* a process */
 	int pid;
 	uid_t uid;
 	const char *comm; /* interned, raw (escape when printing) */
-	/* read from /proc when the process is first seen and at each exec,
-	 * inherited at fork; a later move to another cgroup is not seen.
-	 * NULL when it could not be read (the process was gone). */
+	/* read from /proc when the process is first seen and, after each
+	 * exec (cgroup_stale), at the end of the records that held it
+	 * (tasks_settle) if it still runs, or when a sample needs it
+	 * (tasks_cgroup): most processes that exec exit within the same
+	 * records, and the read was most of what their records cost.
+	 * Inherited at fork; a later move to another cgroup is not seen. NULL
+	 * when it could not be read (the process was gone). */
 	const struct cgroup *cgroup;
+	bool cgroup_stale;
 	struct map *maps; /* sorted, non-overlapping */
 	size_t nmaps, cap;
 	/* unique per (task, its maps): a new one for every struct task made
@@ -74,6 +79,15 @@ void tasks_prime(struct tasks *ts);
  * /proc. NULL only for a negative tid. Valid until the next call that changes
  * the model (records, tasks_reap). */
 struct thread *tasks_thread(struct tasks *ts, int pid, int tid);
+
+/* Process p's cgroup, read again first if it has exec'd since (a runtime
+ * moves its child into the container's group between fork and exec); the
+ * inherited one if it is gone by then. */
+const struct cgroup *tasks_cgroup(struct tasks *ts, struct task *p);
+
+/* After a batch of records: read again the cgroups of the processes that
+ * exec'd in it and still run. */
+void tasks_settle(struct tasks *ts);
 
 /* Records that change the model. */
 void tasks_comm(struct tasks *ts, const struct record_comm *c);

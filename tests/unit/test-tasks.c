@@ -312,6 +312,49 @@ test_comm_exec_fresh(void **state)
 	assert_int_equal(p->nmaps, 0);
 }
 
+/* An exec marks the cgroup to be read again after the records that held
+ * it, not at the record: the process may have moved between fork and exec
+ * (a runtime into its container's group), and one read serves two execs;
+ * a fork of a process not read since its exec is marked too; a process
+ * whose exit came in the same records is read only if a sample asks, and
+ * if gone by then keeps the one it had. */
+static void
+test_cgroup_exec(void **state)
+{
+	struct task *p, *child;
+
+	put_status(150, 150, getuid());
+	put("150/comm", "runtime\n");
+	put("150/task/150/comm", "runtime\n");
+	put("150/maps", "");
+	put("150/cgroup", "0::/outside\n");
+	p = tasks_thread(*state, 150, 150)->proc;
+	assert_string_equal(p->cgroup->path, "/outside");
+	assert_false(p->cgroup_stale);
+	comm_rec(*state, 150, 150, "sh", true);
+	put("150/cgroup", "0::/inside\n");
+	comm_rec(*state, 150, 150, "app", true);
+	assert_true(p->cgroup_stale);
+	assert_string_equal(p->cgroup->path, "/outside");
+	fork_rec(*state, 151, 150, 151, 150);
+	child = tasks_thread(*state, 151, 151)->proc;
+	assert_true(child->cgroup_stale);
+	exit_rec(*state, 151, 151);
+	tasks_settle(*state);
+	assert_false(p->cgroup_stale);
+	assert_string_equal(p->cgroup->path, "/inside");
+	/* 151 exited: not read, until asked; never in /proc, it keeps its parent's */
+	assert_true(child->cgroup_stale);
+	assert_string_equal(tasks_cgroup(*state, child)->path, "/outside");
+	assert_false(child->cgroup_stale);
+	comm_rec(*state, 150, 150, "app2", true);
+	put("150/cgroup", "0::/moved\n");
+	assert_string_equal(tasks_cgroup(*state, p)->path, "/moved");
+	assert_false(p->cgroup_stale);
+	tasks_settle(*state);
+	assert_string_equal(p->cgroup->path, "/moved");
+}
+
 /* MMAP2 adds a map; one in the middle of another splits it and the right
  * remainder's file offset moves; non-exec and kernel records are ignored. */
 static void
@@ -821,6 +864,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_mgen, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comm, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comm_exec_fresh, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_cgroup_exec, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mmap, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_mmap_synth, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_fork_process, setup, teardown),
