@@ -143,8 +143,9 @@ slot_open_grouped(struct counters *c, struct cnt_unit *u, struct cnt_slot *sl, s
 void
 counters_group_read(struct counters *c, struct cnt_unit *u)
 {
-	/* nr, enabled, running, then a value and an id per member */
-	uint64_t buf[3 + 2 * COUNTERS_GROUP_MAX];
+	/* nr, enabled, running, then a value and an id per event: the
+	 * leader's first */
+	uint64_t buf[3 + 2 * (1 + COUNTERS_GROUP_MAX)];
 	ssize_t got;
 	size_t nr;
 

@@ -376,10 +376,12 @@ test_tasks(void **state)
 	assert_ptr_equal(child->cgroup, tasks_thread(ts, 320, 320)->proc->cgroup);
 	/* it execs while still unreadable: the inherited cgroup stays */
 	exec_rec(ts, 330, "sh");
+	tasks_settle(ts);
 	assert_ptr_equal(child->cgroup, tasks_thread(ts, 320, 320)->proc->cgroup);
-	/* moved into a container, then exec: read again */
+	/* moved into a container, then exec: read again after the records */
 	put_proc(330, "sh", "0::/machine.slice/libpod-" ID ".scope/container\n");
 	exec_rec(ts, 330, "postgres");
+	tasks_settle(ts);
 	assert_string_equal(child->cgroup->path, "/machine.slice/libpod-" ID ".scope/container");
 	assert_string_equal(child->cgroup->name, ID12);
 	/* without an exec a move is not seen (documented) */

@@ -5,7 +5,7 @@
  * 30 %, split_gamma 20 %. They run the same loop the same number of times
  * per call and are called 5:3:2 times; the driver around them is a few
  * instructions per call and reads the clock once per round (~10 calls,
- * about a millisecond), so everything else stays far below 1 %.
+ * about half a millisecond), so everything else stays far below 1 %.
  *
  * Usage: split [SECONDS] [THREADS]   (default 5 s, 1 thread)
  * With SPLIT_PIDFILE set, writes its pid there once running (atomically).
@@ -23,8 +23,12 @@
 #define SPLIT_ITERS 100000UL
 
 /*
- * One function of the mix. The loop keeps a volatile accumulator, so each
- * iteration does a load and a store the compiler may not remove. The
+ * One function of the mix. The accumulator goes through an empty asm each
+ * iteration, so the compiler may not fold or vectorise the loop. It stays
+ * in a register: a volatile one in memory made each iteration's speed hang
+ * on the CPU's prediction of the store and the load, which on some CPUs
+ * (this project's CI VMs) costs tens of microseconds more at each switch
+ * to another function, and 5 alphas in a row took 47 %, not 50. The
  * constant K differs per function so no two have identical code (no
  * identical-code folding). noipa: no inlining, cloning or merging even at
  * -O2 (user CFLAGS come after the target's -O1). Aligned so the loops sit
@@ -34,9 +38,12 @@
 	__attribute__((noinline, noipa, aligned(64))) void name(void);                             \
 	__attribute__((noinline, noipa, aligned(64))) void name(void)                              \
 	{                                                                                          \
-		volatile unsigned long acc = 0;                                                    \
-		for (unsigned long i = 0; i < SPLIT_ITERS; i++)                                    \
+		unsigned long acc = 0;                                                             \
+		for (unsigned long i = 0; i < SPLIT_ITERS; i++) {                                  \
 			acc += i ^ (K);                                                            \
+			__asm__ volatile("" : "+r"(acc));                                          \
+		}                                                                                  \
+		__asm__ volatile("" : : "r"(acc));                                                 \
 	}
 
 SPLIT_FN(split_alpha, 0x51UL)
