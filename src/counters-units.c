@@ -100,7 +100,7 @@ groupable(const struct cnt_event *e)
 
 /* Open event ei on unit u in the unit's group: a CPU's own events,
  * without inherit, which a group's read refuses, led by a dummy event
- * that counts nothing. -1 (errno kept) when the kernel says no. */
+ * that counts nothing. -1 when it cannot join (the caller opens it alone). */
 static int
 slot_open_grouped(struct counters *c, struct cnt_unit *u, struct cnt_slot *sl, size_t ei)
 {
@@ -108,15 +108,13 @@ slot_open_grouped(struct counters *c, struct cnt_unit *u, struct cnt_slot *sl, s
 	    .spec.attr = {.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY}};
 	const struct cnt_event *e = &c->ev[ei];
 	size_t members = 0;
-	int fd, saved;
+	int fd;
 
 	for (size_t k = 0; k < c->nev; k++)
 		members += k != ei && u->slots[k].grouped;
 	if (u->tid > 0 || u->cpu < 0 || u->no_group || !groupable(e) ||
-	    members >= COUNTERS_GROUP_MAX) {
-		errno = EINVAL;
+	    members >= COUNTERS_GROUP_MAX)
 		return -1;
-	}
 	if (u->leader_fd < 0) {
 		u->leader_fd =
 		    cnt_open(c, &dummy, u->tid, u->cpu, -1, PERF_FORMAT_GROUP | PERF_FORMAT_ID);
@@ -130,9 +128,7 @@ slot_open_grouped(struct counters *c, struct cnt_unit *u, struct cnt_slot *sl, s
 	if (fd < 0)
 		return -1;
 	if (ioctl(fd, PERF_EVENT_IOC_ID, &sl->id) != 0) {
-		saved = errno;
 		close(fd);
-		errno = saved;
 		return -1;
 	}
 	sl->grouped = true;

@@ -608,10 +608,13 @@ tasks_thread(struct tasks *ts, int pid, int tid)
 	return thread_lookup(ts, pid, tid, NULL);
 }
 
-/* Mark process p's cgroup to be read again, at the next tasks_settle. */
+/* Mark process p's cgroup to be read again, at the next tasks_settle
+ * (listed once however many times it execs before then). */
 static void
 cgroup_mark_stale(struct tasks *ts, struct task *p)
 {
+	if (p->cgroup_stale)
+		return;
 	p->cgroup_stale = true;
 	if (ts->nstale == ts->stale_cap) {
 		ts->stale_cap = ts->stale_cap ? 2 * ts->stale_cap : 16;
