@@ -113,11 +113,16 @@ tmux_keys tr Escape
 # ---------------------------------------------------------------- Delete
 tmux_keys tr v
 tmux_wait_text tr 3 '^sched:sched_process_fork'
+# The rows are sorted by count, and both counts grow, so the top row may
+# change between a capture and the key: the status line names the row that
+# was selected, and that row is the one shown off.
 tmux_keys tr Home
-sel=$(tmux_capture tr | grep -E '^sched:sched_process_(exec|fork)' | head -n 1 | awk '{print $1}')
 tmux_keys tr DC
-tmux_wait_text tr 3 "stopped tracing $sel"
-ok $? "Delete stops tracing the selected event ($sel)"
+tmux_wait_text tr 5 'stopped tracing sched:sched_process_(exec|fork)'
+ok $? "Delete stops tracing the selected event" || diag "$(tmux_capture tr | head -8)"
+sel=$(tmux_capture tr | grep -oE 'stopped tracing sched:sched_process_(exec|fork)' | awk '{print $3}')
+tmux_wait_text tr 3 "^$sel \\(off\\)"
+ok $? "its row says it is off ($sel)" || diag "$(tmux_capture tr | head -8)"
 tmux_wait_text tr 3 '1 tracepoint on'
 ok $? "one tracepoint left on"
 
