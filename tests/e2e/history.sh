@@ -53,8 +53,9 @@ within "$n" 3 5 "--history 2s at -d 0.5 keeps 4 intervals (about 2 s)"
 like "$(tail -n 2 "$TT_TMP/short.json" | head -n 1)" '"seq":8,' "the newest interval is the last refresh"
 
 # the window's profile, the whole run of the command: both phases in
-# proportion to the CPU each had (the workload counts its calls: under
-# load the phases' CPU shares need not follow their 3 s lengths)
+# proportion to the CPU each had (the workload reads its threads' CPU
+# clocks around each call: under load the phases' CPU shares need not
+# follow their 3 s lengths)
 PHASES_COUNTS="$TT_TMP/counts" "$TRACETOP" -b -g -d 1 --format pprof -o "$TT_TMP/phases.pb.gz" \
 	-- "$PHASES" 9 2>/dev/null
 ok $? "--format pprof of the phases exits 0"
@@ -63,12 +64,12 @@ if [ -n "$(pprof_decoders)" ]; then
 	res=$(python3 - "$TT_TMP/phases.json" "$TT_TMP/counts" <<'PY'
 import json, sys
 p = json.loads(open(sys.argv[1]).read())
-calls = dict(l.split() for l in open(sys.argv[2]))
-c1, c2 = int(calls["phase_one"]), int(calls["phase_two"])
+cpu = dict(l.split() for l in open(sys.argv[2]))
+c1, c2 = int(cpu["phase_one"]), int(cpu["phase_two"])
 s1, s2 = p["functions"].get("phase_one", 0), p["functions"].get("phase_two", 0)
 want = 100.0 * c1 / (c1 + c2)
 got = 100.0 * s1 / (s1 + s2) if s1 + s2 else 0
-print("phase_one %.1f%% of the two (calls say %.1f%%); samples %d and %d" % (got, want, s1, s2))
+print("phase_one %.1f%% of the two (its CPU clock says %.1f%%); samples %d and %d" % (got, want, s1, s2))
 sys.exit(abs(got - want) > 5 or s2 == 0)
 PY
 )
