@@ -10,6 +10,7 @@
 
 #include "tracetop/cgroup.h"
 #include "tracetop/commseen.h"
+#include "tracetop/procmaps.h"
 #include "tracetop/sym-jit.h"
 #include "tracetop/tasks.h"
 #include "tracetop/util.h"
@@ -410,47 +411,24 @@ map_dso(const struct task *t, const char *name, dev_t dev, ino_t ino, uint64_t s
 	return d;
 }
 
-/* Add the executable mapping described by one line of /proc/PID/maps. */
+/* Add one executable mapping of /proc/PID/maps to process arg. */
 static void
-maps_line(struct task *t, const char *line)
+maps_add(void *arg, const struct procmap *m)
 {
-	uint64_t start, end, pgoff, ino;
-	unsigned maj, min;
-	char perms[5];
-	int off = -1;
+	struct task *t = arg;
 
-	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
-	           &end, perms, &pgoff, &maj, &min, &ino, &off) < 7 ||
-	    off < 0)
-		return;
-	if (strchr(perms, 'x') == NULL)
-		return;
-	task_add_map(t, start, end, pgoff,
-	             map_dso(t, line + off, makedev(maj, min), (ino_t)ino, start, end));
+	task_add_map(t, m->start, m->end, m->pgoff,
+	             map_dso(t, m->name, m->dev, m->ino, m->start, m->end));
 }
 
 /* Read a process's executable mappings from PROC/PID/maps. */
 static void
 task_read_maps(const struct tasks *ts, struct task *t)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof path, "%s/%d/maps", ts->proc_root, t->pid);
-	f = fopen(path, "re");
-	if (f == NULL)
-		return;
-	/* /proc says blocks of 1 KiB: a read a dozen lines */
-	setvbuf(f, NULL, _IOFBF, 64 << 10);
-	while ((n = getline(&line, &cap, f)) > 0) {
-		if (line[n - 1] == '\n')
-			line[n - 1] = '\0';
-		maps_line(t, line);
-	}
-	free(line);
-	fclose(f);
+	(void)procmaps_exec(path, false, maps_add, t);
 }
 
 /* The number after "key" at the start of a line of a status file. */
@@ -471,9 +449,36 @@ status_field(const char *buf, const char *key, unsigned long *out)
 	return end == p + klen || (*end != '\n' && *end != '\t' && *end != '\0') ? -1 : 0;
 }
 
-/* Tgid and real uid of tid from PROC/TID/status; -1 if it is gone. */
+/* The thread's comm from the Name line of a status file, interned, or
+ * NULL without one. The kernel escapes only newline and backslash there
+ * (as \n and \\); the comm file has the name raw. */
+static const char *
+status_name(const char *buf)
+{
+	const char *p = buf;
+	char name[128];
+	size_t n = 0;
+
+	while (strncmp(p, "Name:\t", 6) != 0) {
+		p = strchr(p, '\n');
+		if (p == NULL)
+			return NULL;
+		p++;
+	}
+	for (p += 6; *p != '\n' && *p != '\0' && n < sizeof name - 1; p++) {
+		if (*p == '\\' && (p[1] == 'n' || p[1] == '\\'))
+			name[n++] = *++p == 'n' ? '\n' : '\\';
+		else
+			name[n++] = *p;
+	}
+	name[n] = '\0';
+	return str_intern(name);
+}
+
+/* Tgid, real uid and comm of tid from PROC/TID/status (the comm NULL when
+ * it has no Name line); -1 if it is gone. */
 static int
-proc_status(const struct tasks *ts, int tid, int *tgid, uid_t *uid)
+proc_status(const struct tasks *ts, int tid, int *tgid, uid_t *uid, const char **comm)
 {
 	char path[PATH_MAX], buf[2048];
 	unsigned long v;
@@ -484,6 +489,7 @@ proc_status(const struct tasks *ts, int tid, int *tgid, uid_t *uid)
 		return -1;
 	*tgid = (int)v;
 	*uid = status_field(buf, "Uid:", &v) == 0 ? (uid_t)v : (uid_t)-1;
+	*comm = status_name(buf);
 	return 0;
 }
 
@@ -562,14 +568,15 @@ thread_synth(struct tasks *ts, int pid, int tid, bool *fresh_proc)
 		}
 		return thread_new(ts, 0, proc->comm, proc);
 	}
-	if (proc_status(ts, tid, &tgid, &uid) < 0) {
+	if (proc_status(ts, tid, &tgid, &uid, &comm) < 0) {
 		if (pid < 0 && !commseen_get(ts->seen, tid, &pid, &comm))
 			pid = tid;
 		return thread_gone(ts, pid, tid, fresh_proc);
 	}
 	if (pid < 0)
 		pid = tgid;
-	comm = tasks_read_comm(ts, pid, tid);
+	if (comm == NULL) /* the status told none: its comm file */
+		comm = tasks_read_comm(ts, pid, tid);
 	if (comm == NULL)
 		comm = str_intern("[unknown]");
 	proc = itab_get(&ts->procs, pid);

@@ -47,17 +47,20 @@ put(const char *rel, const char *text)
 	fakeproc_put(proc_root, rel, text);
 }
 
-/* Write PROC/TID/status with a Tgid and a real uid. */
+/* Write PROC/TID/status with a Tgid, a real uid and the comm as the
+ * kernel escapes it there (NULL: no Name line, as no kernel writes). */
 static void
-put_status(int tid, int tgid, unsigned uid)
+put_status(int tid, int tgid, unsigned uid, const char *name)
 {
-	char rel[64], text[256];
+	char rel[64], text[512], nl[160] = "";
 
+	if (name != NULL)
+		snprintf(nl, sizeof nl, "Name:\t%s\n", name);
 	snprintf(rel, sizeof rel, "%d/status", tid);
 	snprintf(text, sizeof text,
-	         "Name:\tx\nUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
+	         "%sUmask:\t0022\nState:\tS (sleeping)\nTgid:\t%d\nNgid:\t0\nPid:\t%d\n"
 	         "PPid:\t1\nTracerPid:\t0\nUid:\t%u\t%u\t%u\t%u\nGid:\t0\t0\t0\t0\n",
-	         tgid, tid, uid, uid + 1, uid + 1, uid + 1);
+	         nl, tgid, tid, uid, uid + 1, uid + 1, uid + 1);
 	put(rel, text);
 }
 
@@ -70,19 +73,23 @@ group_setup(void **state)
 	strcpy(proc_root, "/tmp/tt-tasks-XXXXXX");
 	if (mkdtemp(proc_root) == NULL)
 		return -1;
-	/* Process 123 "fakeproc" with threads 124 "worker" and 125 (only
-	 * PROC/125/comm: the fallback). */
-	put_status(123, 123, uid);
+	/* Process 123 "fakeproc" with threads 124 "worker" and 125 (no
+	 * Name line and only PROC/125/comm: the fallbacks), and 127, whose
+	 * name has the two characters status escapes (its comm file, which
+	 * has it raw, is not read). */
+	put_status(123, 123, uid, "fakeproc");
 	put("123/comm", "fakeproc\n");
 	put("123/task/123/comm", "fakeproc\n");
 	put("123/maps", fake_maps);
-	put_status(124, 123, uid);
+	put_status(124, 123, uid, "worker");
 	put("123/task/124/comm", "worker\n");
 	put("124/comm", "wrong\n");
-	put_status(125, 123, uid);
+	put_status(125, 123, uid, NULL);
 	put("125/comm", "fallback\n");
+	put_status(127, 123, uid, "a\\nb\\\\c\\d");
+	put("123/task/127/comm", "not read\n");
 	/* Process 130: one mapping. */
-	put_status(130, 130, 1000);
+	put_status(130, 130, 1000, "fresh");
 	put("130/comm", "fresh\n");
 	put("130/task/130/comm", "fresh\n");
 	put("130/maps", "00400000-00401000 r-xp 00000000 08:02 7 /usr/bin/fresh\n");
@@ -95,7 +102,7 @@ group_setup(void **state)
 	put("140/maps", "");
 	put("140/root/tmp/perf-7.map", "7000 100 JS:*inside_container\n");
 	/* tid 0 must never be read. */
-	put_status(0, 0, 0);
+	put_status(0, 0, 0, "bogus");
 	put("0/comm", "bogus\n");
 	return 0;
 }
@@ -215,22 +222,27 @@ test_synth(void **state)
 	assert_ptr_equal(tasks_thread(*state, -1, 123), th);
 }
 
-/* tid → pid through Tgid; thread comm from task/TID, else PROC/TID/comm. */
+/* tid → pid through Tgid; thread comm from its status, else task/TID,
+ * else PROC/TID/comm; status's escapes of newline and backslash undone. */
 static void
 test_tgid(void **state)
 {
 	struct thread *w = tasks_thread(*state, -1, 124);
 	struct thread *f = tasks_thread(*state, -1, 125);
 	struct thread *m = tasks_thread(*state, -1, 123);
+	struct thread *e = tasks_thread(*state, -1, 127);
 
 	assert_non_null(w);
+	assert_non_null(e);
+	assert_string_equal(e->comm, "a\nb\\c\\d");
 	assert_int_equal(w->proc->pid, 123);
 	assert_string_equal(w->comm, "worker");
 	assert_string_equal(w->proc->comm, "fakeproc");
 	assert_string_equal(f->comm, "fallback");
 	assert_ptr_equal(w->proc, f->proc);
 	assert_ptr_equal(w->proc, m->proc);
-	assert_int_equal(w->proc->refs, 3);
+	assert_ptr_equal(w->proc, e->proc);
+	assert_int_equal(w->proc->refs, 4);
 	assert_int_equal(w->proc->nmaps, 5);
 }
 
@@ -323,7 +335,7 @@ test_cgroup_exec(void **state)
 {
 	struct task *p, *child;
 
-	put_status(150, 150, getuid());
+	put_status(150, 150, getuid(), "runtime");
 	put("150/comm", "runtime\n");
 	put("150/task/150/comm", "runtime\n");
 	put("150/maps", "");
@@ -836,7 +848,7 @@ test_prime(void **state)
 	struct tasks *ts = *state;
 	struct thread *th;
 
-	put_status(150, 150, 0);
+	put_status(150, 150, 0, "olddaemon");
 	put("150/comm", "olddaemon\n");
 	put("150/task/150/comm", "olddaemon\n");
 	put("150/task/151/comm", "daemon-io\n");
