@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tracetop/probe.h"
+#include "tracetop/procmaps.h"
 #include "tracetop/sym-elf.h"
 #include "tracetop/sym-kernel.h"
 #include "tracetop/sym-name.h"
@@ -334,27 +335,35 @@ probe_binary_functions(const char *path, size_t *n, struct tt_err *err)
 	return v;
 }
 
+/* The names collected by probe_process_objects. */
+struct objects {
+	char **v;
+	size_t n, cap;
+};
+
+/* Keep an executable mapping's file (not memory, nor a deleted file). */
+static void
+objects_add(void *arg, const struct procmap *m)
+{
+	struct objects *o = arg;
+
+	if (m->name[0] == '/' && strstr(m->name, " (deleted)") == NULL)
+		names_add(&o->v, &o->n, &o->cap, m->name, strlen(m->name));
+}
+
 /* The ELF files a process maps executable. */
 char **
 probe_process_objects(int pid, size_t *n, struct tt_err *err)
 {
-	char path[64], *text, *line, *save = NULL, **v = NULL, perms[8];
-	size_t len, cap = 0;
-	int at;
+	struct objects o = {0};
+	char path[64];
 
 	*n = 0;
 	snprintf(path, sizeof path, "/proc/%d/maps", pid);
-	if ((text = sys_read(path, &len)) == NULL) {
+	if (procmaps_exec(path, false, objects_add, &o) != 0) {
 		err_set(err, "cannot read %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		at = 0;
-		if (sscanf(line, "%*x-%*x %7s %*x %*x:%*x %*u %n", perms, &at) != 1 || at == 0 ||
-		    perms[2] != 'x' || line[at] != '/' || strstr(line + at, " (deleted)") != NULL)
-			continue;
-		names_add(&v, n, &cap, line + at, strlen(line + at));
-	}
-	free(text);
-	return names_unique(v, n);
+	*n = o.n;
+	return names_unique(o.v, n);
 }
