@@ -20,7 +20,7 @@
 
 #define TABLE_MIN 64   /* function slots at first, a power of two */
 #define ADDRS_MIN 16   /* address slots of a new function, a power of two */
-#define FADE_SCORE 0.5 /* as hist: a function below this with no new sample goes */
+#define FADE_SCORE 1.0 /* as hist: a function below this with no new sample goes */
 #define WATCH_ALL SIZE_MAX
 
 /* Hash of a (DSO, symbol) pair, by identity. */

@@ -17,7 +17,12 @@
 #define TABLE_MIN 256        /* initial slots, a power of two */
 #define POOL_FIRST 256       /* entries in the first pool chunk; later ones double */
 #define POOL_CHUNK_MAX 65536 /* ... up to this many */
-#define FADE_SCORE 0.5       /* entries below this with no new samples are dropped */
+/* Entries below this with no new samples are folded into their process's
+ * and object's other functions (hist_key_other): at 0.5 a function sampled
+ * once a minute lived 6 refreshes, the table of a flat profile (200,000
+ * functions) held 5 times the functions of a refresh, and each pass over
+ * it was most of a refresh; their share was lost with them. */
+#define FADE_SCORE 1.0
 
 struct hist_node {
 	struct hist_entry e;
@@ -47,13 +52,15 @@ struct hist {
 	 * made since; hist_rekey reads it, the next hist_tick makes it again */
 	struct hist_node **unres;
 	size_t nunres, unres_cap;
+	struct hist_entry *faded; /* dropped by the tick, for their other functions */
+	size_t nfaded, faded_cap;
 };
 
 /* Note an entry of an unnamed user address. */
 static void
 unres_push(struct hist *h, struct hist_node *n)
 {
-	if (n->e.key.sym != NULL || n->e.key.kernel)
+	if (n->e.key.sym != NULL || n->e.key.kernel || hist_key_other(&n->e.key))
 		return;
 	if (h->nunres == h->unres_cap) {
 		h->unres_cap = h->unres_cap ? 2 * h->unres_cap : 64;
@@ -190,6 +197,7 @@ hist_free(struct hist *h)
 	free(h->chunks);
 	free(h->tab);
 	free(h->unres);
+	free(h->faded);
 	free(h);
 }
 
@@ -275,7 +283,8 @@ hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), voi
 		struct hist_node *nd = h->unres[i];
 		struct hist_key k;
 
-		if (nd->next_free != nd || nd->e.key.sym != NULL || nd->e.key.kernel)
+		if (nd->next_free != nd || nd->e.key.sym != NULL || nd->e.key.kernel ||
+		    hist_key_other(&nd->e.key))
 			continue;
 		k = nd->e.key;
 		if (!resolve(arg, &k))
@@ -316,6 +325,44 @@ hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), voi
 	return n;
 }
 
+/* Keep what a dropped entry held, for its other functions. */
+static void
+fade_push(struct hist *h, const struct hist_entry *e)
+{
+	if (hist_key_other(&e->key) || (e->score <= 0 && e->children <= 0))
+		return; /* the other functions themselves go with what is left */
+	if (h->nfaded == h->faded_cap) {
+		h->faded_cap = h->faded_cap ? 2 * h->faded_cap : 64;
+		h->faded = xrealloc(h->faded, h->faded_cap * sizeof *h->faded);
+	}
+	h->faded[h->nfaded++] = *e;
+}
+
+/* Add the dropped entries to their other functions (made after the walk:
+ * a new entry may grow the table); the score they add. */
+static double
+fade_fold(struct hist *h)
+{
+	double added = 0;
+
+	for (size_t i = 0; i < h->nfaded; i++) {
+		const struct hist_entry *d = &h->faded[i];
+		struct hist_key k = d->key;
+		struct hist_entry *o;
+
+		k.sym = NULL;
+		k.addr = HIST_ADDR_OTHER;
+		k.inlined = false;
+		o = &hist_node_of(h, &k)->e;
+		o->score += d->score;
+		o->children += d->children;
+		o->total += d->total;
+		added += d->score;
+	}
+	h->nfaded = 0;
+	return added;
+}
+
 /* End an interval: fold it into the scores and drop faded entries. */
 void
 hist_tick(struct hist *h, bool zero)
@@ -348,6 +395,7 @@ hist_tick(struct hist *h, bool zero)
 		/* A pure caller (no self samples) lives on its children share. */
 		if (e->score < FADE_SCORE && e->children < FADE_SCORE && e->interval == 0 &&
 		    e->children_interval == 0) {
+			fade_push(h, e);
 			slot_delete(h, i);
 			n->next_free = h->free_list;
 			h->free_list = n;
@@ -363,7 +411,7 @@ hist_tick(struct hist *h, bool zero)
 		i = (i + 1) & h->mask;
 		left--;
 	}
-	h->total_score = total;
+	h->total_score = total + fade_fold(h);
 	h->interval_samples = samples;
 }
 
@@ -371,7 +419,9 @@ hist_tick(struct hist *h, bool zero)
 const char *
 hist_sym_name(const struct hist_entry *e)
 {
-	return e->key.sym != NULL ? sym_name(e->key.sym) : "[unknown]";
+	return e->key.sym != NULL        ? sym_name(e->key.sym)
+	       : hist_key_other(&e->key) ? HIST_OTHER_NAME
+	                                 : "[unknown]";
 }
 
 /* Ascending string order with NULL after everything. */

@@ -19,6 +19,8 @@ report_symbol(const struct hist_entry *e, enum sym_form form, char *buf, size_t 
 		snprintf(buf + n, len - n, " (inlined)");
 	} else if (s != NULL)
 		sym_format(s, form, buf, len);
+	else if (hist_key_other(&e->key))
+		snprintf(buf, len, "%s", HIST_OTHER_NAME);
 	else
 		snprintf(buf, len, "[unknown] 0x%llx", (unsigned long long)e->key.addr);
 }
@@ -552,7 +554,9 @@ report_json(FILE *out, const struct report_info *ri, const struct hist_snapshot 
 		report_json_string(out, hist_sym_name(e));
 		if (e->key.sym != NULL && strcmp(e->key.sym->name, hist_sym_name(e)) != 0)
 			report_json_member(out, "raw", e->key.sym->name);
-		if (e->key.sym == NULL)
+		if (hist_key_other(&e->key))
+			fputs(",\"other\":true", out);
+		else if (e->key.sym == NULL)
 			fprintf(out, ",\"offset\":%llu", (unsigned long long)e->key.addr);
 		if (e->key.inlined)
 			fputs(",\"inlined\":true", out);

@@ -29,6 +29,20 @@ struct hist_key {
 	const struct cgroup *cgroup;
 };
 
+/* The addr of a key without a symbol that stands for the other functions
+ * of its process and object: the entries that faded below one sample, their
+ * counts kept there so that the process's and the object's shares stay
+ * whole. Shown as HIST_OTHER_NAME. */
+#define HIST_ADDR_OTHER UINT64_MAX
+#define HIST_OTHER_NAME "[other functions]"
+
+/* Whether k is its process's and object's other functions. */
+static inline bool
+hist_key_other(const struct hist_key *k)
+{
+	return k->sym == NULL && k->addr == HIST_ADDR_OTHER;
+}
+
 struct hist_entry {
 	struct hist_key key;
 	uint64_t interval;          /* samples since the last tick */
@@ -102,8 +116,10 @@ struct hist_snapshot {
 
 struct hist;
 
-/* decay: factor per tick (e.g. 0.875); entries whose score drops below
- * 0.5 with no new samples are removed. */
+/* decay: factor per tick (e.g. 0.875); an entry whose score drops below
+ * one sample with no new samples is removed, its score added to its
+ * process's and object's other functions (hist_key_other), which go in
+ * turn when theirs drops below one. */
 struct hist *hist_new(double decay);
 void hist_free(struct hist *h);
 
@@ -125,7 +141,8 @@ void hist_add_children_n(struct hist *h, const struct hist_key *key, uint64_t w)
 size_t hist_rekey(struct hist *h, bool (*resolve)(void *arg, struct hist_key *key), void *arg);
 
 /* End an interval: score = score * decay + interval (or = interval when
- * zero is set), interval = 0; drops faded entries. */
+ * zero is set), interval = 0; folds faded entries into their other
+ * functions. */
 void hist_tick(struct hist *h, bool zero);
 
 /* Keys for hist_snapshot and hist_group that leave the rows in no

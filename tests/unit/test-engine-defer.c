@@ -234,7 +234,7 @@ engine_make(enum callgraph_mode cg)
 	                        .argv = argv,
 	                        .freq = 1000,
 	                        .mmap_pages = 8,
-	                        .decay = 0.875,
+	                        .decay = 1.0, /* no fading: count_of ticks at every call */
 	                        .callgraph = cg,
 	                        .stack_size = 8192};
 	struct engine *e;
@@ -325,7 +325,7 @@ count_of(struct engine *e, const char *name, const char *file, double *children)
 	uint64_t self = 0;
 	double incl = 0;
 
-	engine_tick(e, false); /* decay: a row lasts a few ticks */
+	engine_tick(e, false); /* no decay (engine_make): every row stays */
 	engine_snapshot(e, 0, by, NULL, NULL, &snap);
 	for (size_t i = 0; i < snap.n; i++) {
 		const struct hist_entry *en = snap.rows[i].entry;

@@ -74,11 +74,11 @@ test_rekey(void **state)
 	add_n(h, mk(7, "jit", NULL, NULL, 0x1020, false), 2);
 	assert_int_equal(hist_rekey(h, rekey_main, NULL), 1);
 	assert_int_equal(must_find(h, named)->total, 9);
-	add_n(h, mk(8, "jit", NULL, NULL, 0x1030, false), 1);
+	add_n(h, mk(8, "jit", NULL, NULL, 0x1030, false), 2);
 	hist_tick(h, false);
 	hist_tick(h, false);
 	assert_int_equal(hist_rekey(h, rekey_main, NULL), 1);
-	assert_int_equal(must_find(h, mk(8, "jit", &dso_ls, &sym_main, 0, false))->total, 1);
+	assert_int_equal(must_find(h, mk(8, "jit", &dso_ls, &sym_main, 0, false))->total, 2);
 	assert_int_equal(must_find(h, mk(7, "jit", NULL, NULL, 0x3000, false))->total, 4);
 	hist_free(h);
 }
@@ -159,9 +159,11 @@ test_overhead(void **state)
 static void
 test_decay(void **state)
 {
-	static const double want[] = {8, 8, 4, 2, 1, 0.5};
+	static const double want[] = {8, 8, 4, 2, 1};
 	struct hist *h = hist_new(0.5);
 	struct hist_key k = mk(7, "decay", &dso_ls, &sym_main, 0, false);
+	struct hist_key other = mk(7, "decay", &dso_ls, NULL, HIST_ADDR_OTHER, false);
+	struct hist_snapshot snap = {0};
 	size_t i;
 
 	(void)state;
@@ -171,10 +173,53 @@ test_decay(void **state)
 		assert_true(must_find(h, k)->score == want[i]);
 		assert_int_equal(must_find(h, k)->interval, 0);
 		assert_int_equal(must_find(h, k)->total, i == 0 ? 8 : 12);
+		assert_null(hist_find(h, &other));
 	}
-	hist_tick(h, false); /* 0.25 with nothing new: gone */
+	/* 0.5 with nothing new: its score and total go to the other
+	 * functions of its process and object, which hold the whole share */
+	hist_tick(h, false);
 	assert_null(hist_find(h, &k));
+	assert_true(must_find(h, other)->score == 0.5);
+	assert_int_equal(must_find(h, other)->total, 12);
+	assert_int_equal(hist_count(h), 1);
+	hist_snapshot(h, NULL, NULL, NULL, &snap);
+	assert_int_equal(snap.n, 1);
+	assert_float_equal(snap.rows[0].overhead, 100.0, 1e-9);
+	assert_string_equal(hist_sym_name(snap.rows[0].entry), HIST_OTHER_NAME);
+	/* the other functions go in turn, not into themselves */
+	hist_tick(h, false);
 	assert_int_equal(hist_count(h), 0);
+	hist_snapshot_free(&snap);
+	hist_free(h);
+}
+
+/* A flat profile keeps its share: the functions of process 2, sampled
+ * once each and faded, count on in its other functions, so that its row
+ * by process holds its whole decayed share beside process 1's hot one. */
+static void
+test_flat_share(void **state)
+{
+	static const enum hist_sort by_pid[] = {HIST_SORT_PID, HIST_SORT_END};
+	struct hist *h = hist_new(0.5);
+	struct hist_key hot = mk(1, "hot", &dso_ls, &sym_main, 0, false);
+	struct hist_snapshot snap = {0};
+
+	(void)state;
+	for (uint64_t i = 0; i < 100; i++)
+		add_n(h, mk(2, "flat", &dso_libc, NULL, 0x1000 + i, false), 1);
+	for (int t = 0; t < 4; t++) {
+		add_n(h, hot, 100);
+		hist_tick(h, false);
+	}
+	/* process 2: 100, 50 (faded), 25, 12.5; process 1: 100 + 50 + 25 + 12.5 */
+	assert_int_equal(hist_count(h), 2);
+	hist_snapshot(h, by_pid, NULL, NULL, &snap);
+	hist_group(&snap, HIST_GROUP_PID, by_pid);
+	assert_int_equal(snap.n, 2);
+	assert_int_equal(snap.rows[1].entry->key.pid, 2);
+	assert_float_equal(snap.rows[1].overhead, 100.0 * 12.5 / (187.5 + 12.5), 1e-9);
+	assert_int_equal(snap.rows[1].total, 100);
+	hist_snapshot_free(&snap);
 	hist_free(h);
 }
 
@@ -248,16 +293,17 @@ test_fade_reuse(void **state)
 		k = nth_key(i);
 		hist_add(h, &k);
 	}
-	hist_tick(h, false); /* odd: 0.5, even: 1.5 */
-	assert_int_equal(hist_count(h), n);
-	hist_tick(h, false); /* odd: 0.25, gone */
-	assert_int_equal(hist_count(h), (n + 1) / 2);
+	/* odd: 0.5, gone into the other functions of their 97 processes;
+	 * even: 1.5 */
+	hist_tick(h, false);
+	assert_int_equal(hist_count(h), (n + 1) / 2 + 97);
 	for (i = 0; i < n; i++) {
 		k = nth_key(i);
 		assert_true((hist_find(h, &k) != NULL) == (i % 2 == 0));
 	}
-	/* As many new keys as were dropped: all from the free list. */
-	for (i = n; i < n + n / 2; i++) {
+	/* As many new keys as were dropped, less the other functions': all
+	 * from the free list. */
+	for (i = n; i < n + n / 2 - 97; i++) {
 		k = nth_key(i);
 		hist_add(h, &k);
 	}
@@ -315,9 +361,9 @@ static void
 test_model(void **state)
 {
 	enum { NKEYS = 3000, ROUNDS = 60 };
-	static double score[NKEYS];
-	static uint64_t total[NKEYS], interval[NKEYS];
-	static bool live[NKEYS];
+	static double score[NKEYS], oscore[97];
+	static uint64_t total[NKEYS], interval[NKEYS], ototal[97];
+	static bool live[NKEYS], olive[97];
 	struct hist *h = hist_new(0.5);
 	struct hist_key k;
 	uint64_t rnd = 88172645463325252ULL;
@@ -337,19 +383,43 @@ test_model(void **state)
 			live[i] = true;
 		}
 		zero = r % 7 == 3;
+		/* the other functions of each process (pid i % 97) decay first,
+		 * then take what the keys dropped now held */
+		for (i = 0; i < 97; i++) {
+			oscore[i] = zero ? 0 : oscore[i] * 0.5;
+			olive[i] = olive[i] && oscore[i] >= 1.0;
+			if (!olive[i])
+				oscore[i] = 0, ototal[i] = 0;
+		}
 		for (i = 0, nlive = 0; i < NKEYS; i++) {
 			if (!live[i])
 				continue;
 			score[i] =
 			    zero ? (double)interval[i] : score[i] * 0.5 + (double)interval[i];
-			live[i] = score[i] >= 0.5 || interval[i] > 0;
+			live[i] = score[i] >= 1.0 || interval[i] > 0;
+			if (!live[i] && score[i] > 0) {
+				olive[i % 97] = true;
+				oscore[i % 97] += score[i];
+				ototal[i % 97] += total[i];
+			}
 			if (!live[i])
 				score[i] = 0, total[i] = 0;
 			interval[i] = 0;
 			nlive += live[i];
 		}
+		for (i = 0; i < 97; i++)
+			nlive += olive[i];
 		hist_tick(h, zero);
 		assert_int_equal(hist_count(h), nlive);
+		for (i = 0; i < 97; i++) {
+			k = mk((int)i, "worker", &dso_libc, NULL, HIST_ADDR_OTHER, false);
+			if (!olive[i]) {
+				assert_null(hist_find(h, &k));
+				continue;
+			}
+			assert_float_equal(must_find(h, k)->score, oscore[i], 1e-9);
+			assert_int_equal(must_find(h, k)->total, ototal[i]);
+		}
 		for (i = 0; i < NKEYS; i++) {
 			k = nth_key(i);
 			if (!live[i]) {
@@ -789,6 +859,7 @@ main(void)
 	    cmocka_unit_test(test_rekey),
 	    cmocka_unit_test(test_overhead),
 	    cmocka_unit_test(test_decay),
+	    cmocka_unit_test(test_flat_share),
 	    cmocka_unit_test(test_decay_zero_factor),
 	    cmocka_unit_test(test_zero),
 	    cmocka_unit_test(test_fade_reuse),
