@@ -299,7 +299,9 @@ pp_rows(struct pprof *p, const struct hist_snapshot *snap)
 		report_symbol(e, SYM_QUALIFIED, name, sizeof name);
 		report_comm(e, comm, sizeof comm);
 		pp_push_loc(p, pp_location(p, name, e->key.sym, e->key.dso,
-		                           e->key.sym != NULL ? e->key.sym->start : e->key.addr));
+		                           e->key.sym != NULL        ? e->key.sym->start
+		                           : hist_key_other(&e->key) ? 0 /* no one place */
+		                                                     : e->key.addr));
 		pp_sample(p, snap->rows[i].samples, comm, e->key.pid);
 	}
 }
