@@ -102,9 +102,18 @@ for e in $engines; do
 	"$TRACETOP" -b --engine $e --view latency --latency-kinds offcpu -- "$W" pipe 300 >"$TT_TMP/pipe.txt" 2>/dev/null
 	ok $? "$e: text: exit 0"
 	out="$(cat "$TT_TMP/pipe.txt")"
-	like "$out" '^ offcpu +sleep tid [0-9]+ +[0-9]+ +waiters ' "$e: text: an offcpu row of the waiters' thread"
-	like "$out" '^    blocked_reader$' "$e: text: the stack, one frame a line"
-	like "$out" '^        [0-9.]+ms blocked here$' "$e: text: the time blocked at that stack"
+	# this run's records withheld as the JSON run's may be (its note says so)
+	held="$(grep -o '[0-9]* of [0-9]* context switches (perf.s counter) never reached the rings' "$TT_TMP/pipe.txt")"
+	if ! grep -qx '    blocked_reader' "$TT_TMP/pipe.txt" && [ -n "$held" ]; then
+		for t in "an offcpu row of the waiters' thread" "the stack, one frame a line" \
+			"the time blocked at that stack"; do
+			skip "the kernel withheld the reader's records from perf ($held)" "$e: text: $t"
+		done
+	else
+		like "$out" '^ offcpu +sleep tid [0-9]+ +[0-9]+ +waiters ' "$e: text: an offcpu row of the waiters' thread"
+		like "$out" '^    blocked_reader$' "$e: text: the stack, one frame a line"
+		like "$out" '^        [0-9.]+ms blocked here$' "$e: text: the time blocked at that stack"
+	fi
 	if [ $e = bpf ]; then
 		like "$out" '^# note: off-CPU times in the kernel \(BPF' "$e: text: the notice says where"
 	else
