@@ -32,9 +32,10 @@ tmux_keys lat B
 tmux_wait_text lat 5 'baseline: [0-9]+ functions, [0-9]+ counters, [1-9][0-9]* latency rows'
 ok $? "B in the calm: a baseline with the latency rows and the counters"
 wait_for 60 sh -c "[ \$((\$(date +%s) - $t0)) -ge 11 ]"
-# the P50 CHANGE cell of clock_nanosleep: "-19.0ms x0.05"
+# the P50 CHANGE cell of clock_nanosleep: "-19.0ms x0.05" (a loaded
+# machine's 20 ms sleeps overrun: CI once saw the calm's P50 at 21.4 ms)
 change_ok() {
-	tmux_capture lat | grep -Eq 'syscall +clock_nanosleep .* -1[5-9]\.[0-9]+ms +x0\.[01][0-9]'
+	tmux_capture lat | grep -Eq 'syscall +clock_nanosleep .* -(1[5-9]|2[0-4])\.[0-9]+ms +x0\.[01][0-9]'
 }
 wait_for 15 change_ok
 ok $? "in the storm: P50 CHANGE of clock_nanosleep about -19 ms, x0.05" ||
