@@ -431,22 +431,33 @@ task_read_maps(const struct tasks *ts, struct task *t)
 	(void)procmaps_exec(path, false, maps_add, t);
 }
 
-/* The number after "key" at the start of a line of a status file. */
-static int
-status_field(const char *buf, const char *key, unsigned long *out)
+/* What follows "key" on the line of a status file that starts with it, or NULL. */
+static const char *
+status_line(const char *buf, const char *key)
 {
 	size_t klen = strlen(key);
 	const char *p = buf;
-	char *end;
 
 	while (strncmp(p, key, klen) != 0) {
 		p = strchr(p, '\n');
 		if (p == NULL)
-			return -1;
+			return NULL;
 		p++;
 	}
-	*out = strtoul(p + klen, &end, 10);
-	return end == p + klen || (*end != '\n' && *end != '\t' && *end != '\0') ? -1 : 0;
+	return p + klen;
+}
+
+/* The number after "key" at the start of a line of a status file. */
+static int
+status_field(const char *buf, const char *key, unsigned long *out)
+{
+	const char *p = status_line(buf, key);
+	char *end;
+
+	if (p == NULL)
+		return -1;
+	*out = strtoul(p, &end, 10);
+	return end == p || (*end != '\n' && *end != '\t' && *end != '\0') ? -1 : 0;
 }
 
 /* The thread's comm from the Name line of a status file, interned, or
@@ -455,17 +466,13 @@ status_field(const char *buf, const char *key, unsigned long *out)
 static const char *
 status_name(const char *buf)
 {
-	const char *p = buf;
+	const char *p = status_line(buf, "Name:\t");
 	char name[128];
 	size_t n = 0;
 
-	while (strncmp(p, "Name:\t", 6) != 0) {
-		p = strchr(p, '\n');
-		if (p == NULL)
-			return NULL;
-		p++;
-	}
-	for (p += 6; *p != '\n' && *p != '\0' && n < sizeof name - 1; p++) {
+	if (p == NULL)
+		return NULL;
+	for (; *p != '\n' && *p != '\0' && n < sizeof name - 1; p++) {
 		if (*p == '\\' && (p[1] == 'n' || p[1] == '\\'))
 			name[n++] = *++p == 'n' ? '\n' : '\\';
 		else
