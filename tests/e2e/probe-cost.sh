@@ -2,7 +2,7 @@
 # Probe hits never cost the profile: a busy probe inserted by keypress in
 # the Probes pane while the screen profiles the whole machine through the
 # rings (--engine perf) is only counted (no stream fds open), so the
-# profile's Samples/s stays within 5 % and its Lost at 0; its events
+# profile's Samples/s does not fall by 5 % and its Lost stays 0; its events
 # stream (one more perf fd per CPU) only while the Trace pane is seen.
 #
 # DEVIATION FROM THE ISSUE, stated plainly: the issue's busy probe is a
@@ -18,7 +18,7 @@
 #    system calls while hotloop's threads keep every CPU busy (so the
 #    system-wide Samples/s is every CPU's whole sampling rate, whatever
 #    parallel tests run). Asserted: its row shows >= 150,000 hits/s, the
-#    profile's Samples/s stays within 5 % of the rate before (medians of 5
+#    profile's Samples/s does not fall by 5 % from the rate before (medians of 5
 #    refreshes each), Lost stays 0.
 #  - the uprobe case runs at the rate the trap allows: busycall asks for
 #    200,000 calls of bc_hit a second; the rate reached is reported, and
@@ -238,9 +238,11 @@ diag "Samples/s with $TP counting: $after ($(echo $after_all))"
 spread=$(sort -n <<<"$before_all" |
 	awk '{ v[NR] = $1 } END { print int(100 * (v[NR - 1] - v[2]) / v[int((NR + 1) / 2)]) }')
 [ "$spread" -le 5 ] || diag "the machine is too loaded to measure 5 %: Samples/s moved by $spread % before the tracepoint"
+# (a cost is a fall: a rate that rose is a parallel load gone, as CI's
+# root saw at +5.2 %; the upper bound only catches a wrong reading)
 within "$after" "$(awk -v b="$before" 'BEGIN { print b * 0.95 }')" \
-	"$(awk -v b="$before" 'BEGIN { print b * 1.05 }')" \
-	"the profile's Samples/s stays within 5 % ($before before, $after with the tracepoint)"
+	"$(awk -v b="$before" 'BEGIN { print b * 1.5 }')" \
+	"the profile's Samples/s does not fall by 5 % ($before before, $after with the tracepoint)"
 is "$(header Lost)" 0 "the profile's Lost stays 0"
 tmux_keys tp q
 tmux_wait_text tp 10 'exit=0'
