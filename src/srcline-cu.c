@@ -191,6 +191,32 @@ info_place(struct dwinfo *w)
 	}
 }
 
+/* Read .debug_aranges on first use. */
+static void
+aranges_ready(struct dwinfo *w)
+{
+	if (w->ar_read)
+		return;
+	read_aranges(w);
+	if (w->nar > 0)
+		info_place(w);
+	w->view_unit = UINT64_MAX;
+}
+
+/* The unit of addr per .debug_aranges (its offset in .debug_info); false
+ * when the file has no such table or addr is in none of its ranges. */
+bool
+srcline_unit_of(struct dwinfo *w, uint64_t addr, uint64_t *unit)
+{
+	const struct dwarange *r;
+
+	aranges_ready(w);
+	if (w->nar == 0 || (r = dwaranges_find(w->ar, w->nar, addr)) == NULL)
+		return false;
+	*unit = r->unit;
+	return true;
+}
+
 /* The CU DIE covering addr: from our table of .debug_aranges (only the
  * unit's own header read, where libdw's table of the same takes 2 MiB
  * for libc), else libdw's, else from our table of every CU's ranges. An
@@ -203,12 +229,7 @@ srcline_cu_at(struct dwinfo *w, uint64_t addr, Dwarf_Die *cudie, bool views, boo
 	size_t lo = 0, hi, mid;
 
 	*in_view = false;
-	if (!w->ar_read) {
-		read_aranges(w);
-		if (w->nar > 0)
-			info_place(w);
-		w->view_unit = UINT64_MAX;
-	}
+	aranges_ready(w);
 	if (w->nar > 0) {
 		const struct dwarange *r = dwaranges_find(w->ar, w->nar, addr);
 		Dwarf_Off next;

@@ -16,6 +16,7 @@
 #include "tracetop/symtab.h"
 
 #define SYM_CHUNK 64            /* inlined symbols per allocation */
+#define SRCLINE_MAX_NEST 128    /* DIE nesting followed */
 #define MAX_CU_RANGES (1 << 20) /* bound on the fallback CU range table */
 
 /* A block of interned symbols; blocks never move, so pointers stay valid. */
@@ -57,6 +58,7 @@ struct dwinfo {
 	uint64_t view_unit; /* the unit viewed (its offset in .debug_info) */
 	Elf *view_elf;
 	Dwarf *view_dw;
+	struct srcline_fns *fns; /* functions flattened (srcline-fn.c), or NULL */
 };
 
 /* The CU DIE covering addr into *cudie, or NULL. With views (the
@@ -67,5 +69,28 @@ Dwarf_Die *srcline_cu_at(struct dwinfo *w, uint64_t addr, Dwarf_Die *cudie, bool
 
 /* Close a DSO's view, if any. */
 void srcline_view_close(struct dwinfo *w);
+
+/* The unit of addr per .debug_aranges (its offset in .debug_info); false
+ * when the file has no such table or addr is in none of its ranges. */
+bool srcline_unit_of(struct dwinfo *w, uint64_t addr, uint64_t *unit);
+
+/* The DSO's symbol for an inlined function instance, made on first sight
+ * (NULL with *unsafe when its name is out of a viewed unit). */
+const struct sym *srcline_intern(struct dwinfo *w, Dwarf_Die *die, bool in_view, bool *unsafe);
+
+/* The chain at addr, outermost first, from the function of unit flattened
+ * there (at most max): its length, or -1 when none is (srcline-fn.c). */
+int srcline_fn_chain(struct dwinfo *w, uint64_t unit, uint64_t addr, const struct sym **chain,
+                     size_t max);
+
+/* Flatten function fn (a subprogram DIE of unit, in a view if in_view)
+ * for the addresses after; nothing when it cannot stand for the walk. */
+void srcline_fn_add(struct dwinfo *w, uint64_t unit, Dwarf_Die *fn, bool in_view);
+
+/* Whether walks flatten functions (only a test that compares turns it off). */
+extern bool srcline_flatten;
+
+/* Free a DSO's flattened functions. */
+void srcline_fn_free(struct dwinfo *w);
 
 #endif

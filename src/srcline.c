@@ -26,7 +26,6 @@
 #define CACHE_MIN_SLOTS 1024      /* (dso, addr) cache: first size... */
 #define CACHE_MAX_SLOTS (1 << 17) /* ...largest; cleared at half full */
 #define UNNAMED_INLINE "[inlined]"
-#define MAX_NEST 128             /* DIE nesting followed */
 #define MAX_WALK_STEPS (1 << 22) /* DIEs visited per lookup, at most */
 #define PENDING UINT32_MAX       /* centry.n of a question still with the worker */
 #define NODEBUG_ADDR UINT64_MAX  /* centry.addr marking a DSO without DWARF */
@@ -47,6 +46,7 @@ struct srcline {
 	struct dwinfo *buckets[DW_BUCKETS];
 	struct dwinfo *last; /* the DSO looked up last */
 	uint64_t opens, scopes;
+	uint64_t fn_hits; /* of the scopes, read from a flattened function */
 };
 
 /* Answers by (dso, addr), on the thread that asks. */
@@ -152,6 +152,7 @@ dwinfo_free(struct dwinfo *w)
 	size_t i;
 
 	srcline_view_close(w);
+	srcline_fn_free(w);
 	if (w->dw != NULL)
 		dwarf_end(w->dw);
 	if (w->elf != NULL)
@@ -264,8 +265,8 @@ inline_name(Dwarf_Die *die, bool in_view, bool *unsafe)
 }
 
 /* The DSO's symbol for an inlined function instance, made on first sight. */
-static const struct sym *
-intern(struct dwinfo *w, Dwarf_Die *die, bool in_view, bool *unsafe)
+const struct sym *
+srcline_intern(struct dwinfo *w, Dwarf_Die *die, bool in_view, bool *unsafe)
 {
 	const char *name = inline_name(die, in_view, unsafe);
 	struct sym_chunk *c;
@@ -299,11 +300,14 @@ intern(struct dwinfo *w, Dwarf_Die *die, bool in_view, bool *unsafe)
 /* State of one walk down a CU: the inlined instances met, outermost first. */
 struct walk {
 	uint64_t addr;
-	const struct sym *chain[MAX_NEST];
+	const struct sym *chain[SRCLINE_MAX_NEST];
 	size_t n;
 	size_t steps; /* DIEs visited, bounded against hostile files */
 	bool in_view; /* in a view of the unit (srcline-cu.c) */
 	bool unsafe;  /* a name is out of the viewed unit */
+	bool scoped;  /* a scope holding the address was met */
+	bool has_fn;  /* the first was a function: fn */
+	Dwarf_Die fn;
 };
 
 /* Descend from parent to the innermost scope holding the address, recording
@@ -316,7 +320,7 @@ walk_scopes(struct dwinfo *w, Dwarf_Die *parent, struct walk *wk, int depth)
 	Dwarf_Die child;
 	int tag;
 
-	if (depth >= MAX_NEST || dwarf_child(parent, &child) != 0)
+	if (depth >= SRCLINE_MAX_NEST || dwarf_child(parent, &child) != 0)
 		return false;
 	do {
 		if (++wk->steps > MAX_WALK_STEPS)
@@ -328,11 +332,16 @@ walk_scopes(struct dwinfo *w, Dwarf_Die *parent, struct walk *wk, int depth)
 		case DW_TAG_lexical_block:
 			if (dwarf_haspc(&child, wk->addr) <= 0)
 				break;
+			if (!wk->scoped) {
+				wk->scoped = true;
+				wk->has_fn = tag == DW_TAG_subprogram;
+				wk->fn = child;
+			}
 			if (tag == DW_TAG_subprogram)
 				wk->n = 0; /* the real (possibly nested) function */
-			else if (tag == DW_TAG_inlined_subroutine && wk->n < MAX_NEST &&
-			         (wk->chain[wk->n] = intern(w, &child, wk->in_view, &wk->unsafe)) !=
-			             NULL)
+			else if (tag == DW_TAG_inlined_subroutine && wk->n < SRCLINE_MAX_NEST &&
+			         (wk->chain[wk->n] =
+			              srcline_intern(w, &child, wk->in_view, &wk->unsafe)) != NULL)
 				wk->n++;
 			if (wk->unsafe)
 				return true;
@@ -360,18 +369,29 @@ resolve(struct srcline *sl, struct dwinfo *w, uint64_t addr, const struct sym **
 {
 	struct walk wk;
 	Dwarf_Die cudie;
+	uint64_t unit;
+	bool in_unit = srcline_unit_of(w, addr, &unit);
+	int n;
 	size_t k;
 
 	sl->scopes++;
-	for (bool views = sl->inlines_only;; views = false) {
-		if (srcline_cu_at(w, addr, &cudie, views, &wk.in_view) == NULL)
-			return 0;
-		wk.addr = addr;
-		wk.n = wk.steps = 0;
-		wk.unsafe = false;
-		(void)walk_scopes(w, &cudie, &wk, 0);
-		if (!wk.unsafe || !wk.in_view)
-			break;
+	if (in_unit && (n = srcline_fn_chain(w, unit, addr, wk.chain, SRCLINE_MAX_NEST)) >= 0) {
+		sl->fn_hits++;
+		wk.n = (size_t)n;
+	} else {
+		for (bool views = sl->inlines_only;; views = false) {
+			if (srcline_cu_at(w, addr, &cudie, views, &wk.in_view) == NULL)
+				return 0;
+			wk.addr = addr;
+			wk.n = wk.steps = 0;
+			wk.unsafe = wk.scoped = wk.has_fn = false;
+			(void)walk_scopes(w, &cudie, &wk, 0);
+			if (!wk.unsafe || !wk.in_view)
+				break;
+		}
+		/* the function's other addresses from a table of it */
+		if (in_unit && wk.has_fn && !wk.unsafe && wk.steps <= MAX_WALK_STEPS)
+			srcline_fn_add(w, unit, &wk.fn, wk.in_view);
 	}
 	for (k = 0; k < wk.n && k < SRCLINE_MAX_DEPTH; k++)
 		out[k] = wk.chain[wk.n - 1 - k];
@@ -536,6 +556,7 @@ srcline_get_stats(struct srcline_stats *st)
 	                             .hits = main_hits,
 	                             .opens = main_sl.opens,
 	                             .scopes = main_sl.scopes,
+	                             .fn_hits = main_sl.fn_hits,
 	                             .flushes = main_cache.flushes,
 	                             .cached = main_cache.used};
 }

@@ -1,6 +1,8 @@
 /* Unit tests for src/srcline.c on binaries this test builds with $TT_CC
  * (default cc): the inline chains are checked against binutils' addr2line -i
- * at every byte of a function, symbols are interned, results and DSOs
+ * at every byte of a function (all but the first read from the function
+ * flattened, and the flattened chains against the walk's over libc's text
+ * where its debug file is installed), symbols are interned, results and DSOs
  * without DWARF are cached, separate debug files are used, corrupt or
  * truncated files give nothing without crashing, and the async front gives
  * the same chains through the worker thread, also from a program whose
@@ -30,6 +32,7 @@
 #include "tracetop/symtab.h"
 #include "tracetop/util.h"
 #include "tracetop/worker.h"
+#include "../../src/srcline-impl.h"
 
 static const char prog_src[] =
     "volatile int sink;\n"
@@ -183,7 +186,7 @@ test_inlines(void **state)
 	const struct sym *x[MAX_CHAIN], *y[MAX_CHAIN];
 	struct srcline_stats st;
 	struct dso *d = dso_of("inl");
-	uint64_t a[2], t0, t1, t2;
+	uint64_t a[2], t0, t1, t2, fsize;
 
 	srcline_free_all();
 	(void)dso_offset_to_addr(d, 0); /* symbols loaded: time DWARF alone */
@@ -196,7 +199,12 @@ test_inlines(void **state)
 	printf("# first lookup in a DSO %.1f us, cached lookup %llu ns\n", (t1 - t0) / 1e3,
 	       (unsigned long long)(t2 - t1));
 
+	fsize = a[1];
 	check_against_addr2line("inl", bt_path("inl"), a);
+	/* the first walk into outer_fn flattened it: every other byte's
+	 * chain (all agreeing with addr2line) came from its table */
+	srcline_get_stats(&st);
+	assert_true(st.fn_hits + 2 >= fsize);
 	assert_int_equal(srcline_inlines(d, a[0], x, MAX_CHAIN), 2);
 	assert_int_equal(srcline_inlines(d, a[1], y, MAX_CHAIN), 2);
 	assert_true(a[0] != a[1]);
@@ -213,6 +221,116 @@ test_inlines(void **state)
 	assert_int_equal(st.opens, 1);
 	assert_true(st.hits >= 3);
 	assert_true(st.scopes < st.lookups);
+}
+
+/* The chains of n addresses of d, names innermost first, one string each. */
+static void
+chains_of(struct dso *d, const uint64_t *addrs, size_t n, char (*out)[256])
+{
+	const struct sym *c[MAX_CHAIN];
+
+	for (size_t i = 0; i < n; i++) {
+		size_t k = srcline_inlines(d, addrs[i], c, MAX_CHAIN), o = 0;
+
+		out[i][0] = '\0';
+		for (size_t j = 0; j < k && o < 255; j++)
+			o += (size_t)snprintf(out[i] + o, 256 - o, "%s;", c[j]->name);
+	}
+}
+
+/* On real DWARF (libc's debug file, where installed): the chains read from
+ * flattened functions are the walk's at addresses all over libc's text,
+ * three bytes apart through each of 300 functions. */
+static void
+test_flat_libc(void **state)
+{
+	static const char libc[] = "/lib/x86_64-linux-gnu/libc.so.6";
+	char cmd[256], line[256];
+	uint64_t *addrs = xcalloc(1 << 16, sizeof *addrs);
+	char(*flat)[256], (*walked)[256];
+	struct srcline_stats st0, st1;
+	size_t n = 0, nfn = 0, same = 0;
+	struct stat sb;
+	struct dso *d;
+	FILE *p;
+
+	dso_set_debug_root("/usr/lib/debug"); /* the system's, for once */
+	d = stat(libc, &sb) == 0 ? dso_get(libc, sb.st_dev, sb.st_ino) : NULL;
+	if (d == NULL || !srcline_has_debug(d)) {
+		dso_set_debug_root(bt_root);
+		free(addrs);
+		skip(); /* no debug file for libc here (libc6-dbg) */
+	}
+	(void)dso_offset_to_addr(d, 0);
+	snprintf(cmd, sizeof cmd, "nm -D -S --defined-only '%s' | awk '$3 ~ /[Tt]/' | sort -u",
+	         libc);
+	assert_non_null(p = popen(cmd, "r"));
+	for (size_t i = 0; fgets(line, sizeof line, p) != NULL; i++) {
+		unsigned long long a, sz;
+
+		if (i % 5 != 0 || nfn >= 300 || sscanf(line, "%llx %llx", &a, &sz) != 2 || sz == 0)
+			continue;
+		nfn++;
+		for (uint64_t o = 0; o < sz && o < 1200 && n < (1 << 16); o += 3)
+			addrs[n++] = a + o;
+	}
+	pclose(p);
+	assert_true(nfn >= 100);
+	flat = xcalloc(n, sizeof *flat);
+	walked = xcalloc(n, sizeof *walked);
+	srcline_free_all();
+	srcline_get_stats(&st0);
+	chains_of(d, addrs, n, flat);
+	srcline_get_stats(&st1);
+	srcline_free_all();
+	srcline_flatten = false;
+	chains_of(d, addrs, n, walked);
+	srcline_flatten = true;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(flat[i], walked[i]) != 0)
+			print_message("# 0x%llx: flat '%s', walked '%s'\n",
+			              (unsigned long long)addrs[i], flat[i], walked[i]);
+		same += strcmp(flat[i], walked[i]) == 0;
+	}
+	printf("# libc: %zu addresses in %zu functions, %llu from flattened functions\n", n, nfn,
+	       (unsigned long long)(st1.fn_hits - st0.fn_hits));
+	assert_int_equal(same, n);
+	assert_true(st1.fn_hits - st0.fn_hits > n / 2);
+
+	/* the worker's walks, in views of one unit, flatten there too */
+	{
+		int errnum = 0;
+		struct worker *w = worker_new(n, &errnum);
+		struct srcline_async *a = srcline_async_new(w);
+		const struct sym *c[MAX_CHAIN];
+
+		assert_non_null(w);
+		for (size_t i = 0; i < n; i++)
+			(void)srcline_async_inlines(a, d, addrs[i], c, MAX_CHAIN);
+		worker_drain(w);
+		(void)worker_poll(w);
+		same = 0;
+		for (size_t i = 0; i < n; i++) {
+			int k = srcline_async_inlines(a, d, addrs[i], c, MAX_CHAIN);
+			size_t o = 0;
+
+			flat[i][0] = '\0';
+			for (int j = 0; j < k && o < 255; j++)
+				o += (size_t)snprintf(flat[i] + o, 256 - o, "%s;", c[j]->name);
+			if (strcmp(flat[i], walked[i]) != 0)
+				print_message("# worker 0x%llx: '%s', walked '%s'\n",
+				              (unsigned long long)addrs[i], flat[i], walked[i]);
+			same += strcmp(flat[i], walked[i]) == 0;
+		}
+		worker_free(w);
+		srcline_async_free(a);
+		assert_int_equal(same, n);
+	}
+	free(flat);
+	free(walked);
+	free(addrs);
+	srcline_free_all();
+	dso_set_debug_root(bt_root);
 }
 
 /* Without -g: 0, and the DSO is opened once. */
@@ -573,7 +691,7 @@ main(void)
 	    cmocka_unit_test(test_debug_file),    cmocka_unit_test(test_other_dsos),
 	    cmocka_unit_test(test_cache_flush),   cmocka_unit_test(test_async),
 	    cmocka_unit_test(test_corrupt),       cmocka_unit_test(test_async_inflated),
-	    cmocka_unit_test(test_aranges_parse),
+	    cmocka_unit_test(test_aranges_parse), cmocka_unit_test(test_flat_libc),
 	};
 	static const char *const tools[] = {"nm",      "strip",     "objcopy",
 	                                    "readelf", "addr2line", "truncate"};
