@@ -63,6 +63,7 @@ struct engine_fcache {
 };
 
 struct engine_trace;
+struct procprime;
 struct srcline_async;
 struct tasks;
 struct unwind;
@@ -147,6 +148,8 @@ struct engine {
 	struct engine_trace *trace; /* tracepoints and function tracer, or NULL */
 	struct engine_defer defer;  /* samples waiting for symbols */
 	struct engine_bpf *bpf;     /* the in-kernel counts, or NULL: the rings */
+	struct procprime *prime;    /* the start's processes still to read, or NULL */
+	bool primed, prime_due;     /* the first tick came; their list is to be made */
 	const char *backend;        /* "bpf" or "perf" */
 	char backend_why[sizeof(struct tt_err)];
 	char bpf_notice[480];   /* auto: why BPF was refused (a load, privileges) */

@@ -15,6 +15,7 @@
 #include "tracetop/stream.h"
 #include "engine-impl.h"
 #include "tracetop/evlist.h"
+#include "tracetop/procprime.h"
 #include "tracetop/record.h"
 #include "tracetop/srcline.h"
 #include "tracetop/tasks.h"
@@ -38,6 +39,10 @@
 
 /* Dead tasks are kept this long for samples still queued on other CPUs. */
 #define ENGINE_REAP_GRACE_NS (5ULL * 1000000000ULL)
+/* The loop thread's time per pass for reading the start's processes
+ * (procprime): 2,000 take some 150 ms here, so about ten passes of the
+ * loop's 200 ms turns, and a key waits 20 ms at most behind one. */
+#define ENGINE_PRIME_BUDGET_NS (20ULL * 1000000ULL)
 
 /* The next unread record of one ring, in the merge heap. */
 struct engine_head {
@@ -465,6 +470,14 @@ engine_read(struct engine *e)
 	tasks_settle(e->tasks);
 	if (e->trace != NULL)
 		engine_trace_read(e);
+	if (e->prime_due) { /* listed at the first pass after the first tick: none for -n 1 */
+		e->prime_due = false;
+		e->prime = procprime_scan(tasks_proc_root(e->tasks), e->include_self ? 0 : e->self);
+	}
+	if (e->prime != NULL && procprime_step(e->prime, e->tasks, ENGINE_PRIME_BUDGET_NS) == 0) {
+		procprime_free(e->prime);
+		e->prime = NULL;
+	}
 }
 
 /* Has the command, or every target process, gone? */
@@ -486,11 +499,13 @@ engine_finished(struct engine *e)
 	return true;
 }
 
-/* A command or target processes to watch. */
+/* A command or target processes to watch, or the start's processes to
+ * read (the loop then wakes often enough to read them in a second or
+ * two). */
 bool
 engine_watching(const struct engine *e)
 {
-	return e->child > 0 || e->npids > 0;
+	return e->child > 0 || e->npids > 0 || e->prime != NULL;
 }
 
 /* The command's wait status. */
@@ -540,6 +555,10 @@ engine_tick(struct engine *e, bool zero)
 		engine_trace_tick(e);
 	engine_defer_gone(e, now, ENGINE_REAP_GRACE_NS);
 	tasks_reap(e->tasks, now, ENGINE_REAP_GRACE_NS);
+	/* system-wide, the processes running now are read ahead of their
+	 * samples, once the first frame is out (its wait is not theirs) */
+	if (!e->primed && e->child == 0 && e->ntids == 0)
+		e->primed = e->prime_due = true;
 }
 
 /* Sorted rows of one event (of the zoomed thread during a thread zoom). */
@@ -687,6 +706,7 @@ engine_free(struct engine *e)
 	if (e->err_fd >= 0)
 		close(e->err_fd);
 	engine_trace_free(e);
+	procprime_free(e->prime);
 	engine_bpf_free(e);
 	for (i = 0; e->events != NULL && i < e->el.nevsels; i++) {
 		hist_free(e->events[i].hist);
