@@ -7,7 +7,7 @@ need_built
 need_root_perf
 need_tool python3 python3
 
-"$TRACETOP" -b -z -d 6 -n 1 -F 999 --format json -- "$WORKLOADS/vdsoplt" 5 \
+"$TRACETOP" -b -z -d 6 -n 1 -F 4999 --format json -- "$WORKLOADS/vdsoplt" 5 \
 	>"$TT_TMP/names.json" 2>"$TT_TMP/names.err"
 ok $? "tracetop -- vdsoplt exits 0"
 res=$(python3 - "$TT_TMP/names.json" <<'PY'
@@ -23,8 +23,11 @@ init = sum(r["samples"] for r in rows if r["symbol"] == "_init" or
            (r["symbol"].startswith("[unknown]") and r["dso"].endswith("/vdsoplt")))
 print("vdso %.1f %%, vdso unknown %.1f %%; samples in @plt stubs %d, in _init or unknown in the binary %d"
       % (vdso, vdso_unknown, plt, init))
-# (labs@plt: a stub as long as its function, a good share of the samples)
-print("OK" if vdso > 2 and vdso_unknown == 0 and plt >= 20 and init == 0 else "FAIL")
+# (labs@plt is a stub as long as its function; but on a CPU where libc's
+# strlen is its AVX-512 one it takes three quarters of the time, and a
+# timer's sample lands after a stub's jump far more often than on it:
+# 17-34 of 25,000 samples in the stubs there, at -F 4999)
+print("OK" if vdso > 2 and vdso_unknown == 0 and plt >= 8 and init == 0 else "FAIL")
 PY
 )
 like "$res" "OK$" "vDSO and PLT stubs named"
