@@ -23,6 +23,7 @@
 #define FN_MAX_ENTRIES (1 << 16) /* scopes kept per DSO, at most (some 3 MiB) */
 
 bool srcline_flatten = true;
+size_t srcline_flatten_max_dies = FN_MAX_DIES;
 
 /* One scope of a function, in the order of its DIEs. */
 struct fn_scope {
@@ -59,6 +60,9 @@ struct srcline_fns {
 	size_t ntables, tables_cap;
 	size_t entries;
 };
+
+/* What the spans of a function the table cannot hold point to. */
+static struct fn_table fn_none;
 
 /* Order spans by unit, then start. */
 static int
@@ -149,6 +153,8 @@ srcline_fn_chain(struct dwinfo *w, uint64_t unit, uint64_t addr, const struct sy
 
 	if (t == NULL)
 		return -1;
+	if (t == &fn_none)
+		return -2;
 	(void)fn_walk(t, 0, t->n, addr, chain, &n, max);
 	return (int)n;
 }
@@ -189,7 +195,7 @@ flatten(struct dwinfo *w, struct fn_table *t, Dwarf_Die *parent, int depth, bool
 		uint32_t at;
 		bool unsafe = false;
 
-		if (++t->dies > FN_MAX_DIES)
+		if (++t->dies > srcline_flatten_max_dies)
 			return false;
 		switch (tag) {
 		case DW_TAG_subprogram:
@@ -239,50 +245,65 @@ table_free(struct fn_table *t)
 	free(t);
 }
 
+/* Whether span [start, end) of unit overlaps one held, else where it goes. */
+static bool
+span_free(const struct srcline_fns *f, uint64_t unit, uint64_t start, uint64_t end, size_t *at)
+{
+	size_t i = span_lower(f, unit, start);
+
+	*at = i;
+	return !(i < f->n && f->spans[i].unit == unit && f->spans[i].start < end) &&
+	       !(i > 0 && f->spans[i - 1].unit == unit && f->spans[i - 1].end > start);
+}
+
+/* Hold the function's spans (the first n ranges of t) for table; false,
+ * holding none, when one overlaps a function's already held (the walk
+ * chooses between them). */
+static bool
+spans_add(struct srcline_fns *f, uint64_t unit, const struct fn_table *t, uint32_t n,
+          struct fn_table *table)
+{
+	size_t at;
+
+	for (uint32_t k = 0; k < n; k++)
+		if (!span_free(f, unit, t->r[k].start, t->r[k].end, &at))
+			return false;
+	for (uint32_t k = 0; k < n; k++) {
+		if (!span_free(f, unit, t->r[k].start, t->r[k].end, &at))
+			continue; /* its own ranges overlapping each other */
+		if (f->n == f->cap) {
+			f->cap = f->cap ? 2 * f->cap : 64;
+			f->spans = xrealloc(f->spans, f->cap * sizeof *f->spans);
+		}
+		memmove(&f->spans[at + 1], &f->spans[at], (f->n - at) * sizeof *f->spans);
+		f->spans[at] = (struct fn_span){unit, t->r[k].start, t->r[k].end, table};
+		f->n++;
+	}
+	return true;
+}
+
 /* Flatten function fn (a subprogram DIE) of unit, which the walk found
- * holding an address; nothing when it cannot be held exactly or the DSO's
- * tables are full. */
+ * holding an address. One that cannot stand for the walk (too big, a name
+ * out of the viewed unit, the DSO's tables full) is remembered as such,
+ * so that its addresses are walked without trying again. */
 void
 srcline_fn_add(struct dwinfo *w, uint64_t unit, Dwarf_Die *fn, bool in_view)
 {
 	struct srcline_fns *f = w->fns;
 	struct fn_table *t;
 	uint32_t spans;
+	bool ok;
 
 	if (!srcline_flatten)
 		return;
-	t = xcalloc(1, sizeof *t);
 	if (f == NULL)
 		f = w->fns = xcalloc(1, sizeof *f);
-	spans = add_ranges(t, fn);
-	if (spans == 0 || !flatten(w, t, fn, 0, in_view) || f->entries + t->n > FN_MAX_ENTRIES) {
+	t = xcalloc(1, sizeof *t);
+	spans = add_ranges(t, fn); /* its own ranges first in t->r */
+	ok = spans > 0 && flatten(w, t, fn, 0, in_view) && f->entries + t->n <= FN_MAX_ENTRIES;
+	if (spans == 0 || !spans_add(f, unit, t, spans, ok ? t : &fn_none) || !ok) {
 		table_free(t);
 		return;
-	}
-	/* its own spans come first in t->r; one overlapping a function's
-	 * already held leaves the walk to choose */
-	for (uint32_t k = 0; k < spans; k++) {
-		size_t i = span_lower(f, unit, t->r[k].start);
-
-		if ((i < f->n && f->spans[i].unit == unit && f->spans[i].start < t->r[k].end) ||
-		    (i > 0 && f->spans[i - 1].unit == unit &&
-		     f->spans[i - 1].end > t->r[k].start)) {
-			for (size_t j = 0; j < f->n;) /* undo the spans added so far */
-				if (f->spans[j].t == t)
-					memmove(&f->spans[j], &f->spans[j + 1],
-					        (--f->n - j) * sizeof *f->spans);
-				else
-					j++;
-			table_free(t);
-			return;
-		}
-		if (f->n == f->cap) {
-			f->cap = f->cap ? 2 * f->cap : 64;
-			f->spans = xrealloc(f->spans, f->cap * sizeof *f->spans);
-		}
-		memmove(&f->spans[i + 1], &f->spans[i], (f->n - i) * sizeof *f->spans);
-		f->spans[i] = (struct fn_span){unit, t->r[k].start, t->r[k].end, t};
-		f->n++;
 	}
 	if (f->ntables == f->tables_cap) {
 		f->tables_cap = f->tables_cap ? 2 * f->tables_cap : 64;

@@ -79,7 +79,8 @@ bool srcline_unit_of(struct dwinfo *w, uint64_t addr, uint64_t *unit);
 const struct sym *srcline_intern(struct dwinfo *w, Dwarf_Die *die, bool in_view, bool *unsafe);
 
 /* The chain at addr, outermost first, from the function of unit flattened
- * there (at most max): its length, or -1 when none is (srcline-fn.c). */
+ * there (at most max): its length; -1 when none is, -2 when the one there
+ * could not be (srcline-fn.c). */
 int srcline_fn_chain(struct dwinfo *w, uint64_t unit, uint64_t addr, const struct sym **chain,
                      size_t max);
 
@@ -87,8 +88,10 @@ int srcline_fn_chain(struct dwinfo *w, uint64_t unit, uint64_t addr, const struc
  * for the addresses after; nothing when it cannot stand for the walk. */
 void srcline_fn_add(struct dwinfo *w, uint64_t unit, Dwarf_Die *fn, bool in_view);
 
-/* Whether walks flatten functions (only a test that compares turns it off). */
+/* Whether walks flatten functions, and the DIEs one may have (only tests
+ * change them). */
 extern bool srcline_flatten;
+extern size_t srcline_flatten_max_dies;
 
 /* Free a DSO's flattened functions. */
 void srcline_fn_free(struct dwinfo *w);

@@ -46,7 +46,8 @@ struct srcline {
 	struct dwinfo *buckets[DW_BUCKETS];
 	struct dwinfo *last; /* the DSO looked up last */
 	uint64_t opens, scopes;
-	uint64_t fn_hits; /* of the scopes, read from a flattened function */
+	uint64_t fn_hits;  /* of the scopes, read from a flattened function */
+	uint64_t fn_tries; /* functions flattened, or found not to be flattenable */
 };
 
 /* Answers by (dso, addr), on the thread that asks. */
@@ -371,7 +372,7 @@ resolve(struct srcline *sl, struct dwinfo *w, uint64_t addr, const struct sym **
 	Dwarf_Die cudie;
 	uint64_t unit;
 	bool in_unit = srcline_unit_of(w, addr, &unit);
-	int n;
+	int n = -1;
 	size_t k;
 
 	sl->scopes++;
@@ -390,8 +391,10 @@ resolve(struct srcline *sl, struct dwinfo *w, uint64_t addr, const struct sym **
 				break;
 		}
 		/* the function's other addresses from a table of it */
-		if (in_unit && wk.has_fn && !wk.unsafe && wk.steps <= MAX_WALK_STEPS)
+		if (in_unit && n == -1 && wk.has_fn && !wk.unsafe && wk.steps <= MAX_WALK_STEPS) {
+			sl->fn_tries++;
 			srcline_fn_add(w, unit, &wk.fn, wk.in_view);
+		}
 	}
 	for (k = 0; k < wk.n && k < SRCLINE_MAX_DEPTH; k++)
 		out[k] = wk.chain[wk.n - 1 - k];
@@ -557,6 +560,7 @@ srcline_get_stats(struct srcline_stats *st)
 	                             .opens = main_sl.opens,
 	                             .scopes = main_sl.scopes,
 	                             .fn_hits = main_sl.fn_hits,
+	                             .fn_tries = main_sl.fn_tries,
 	                             .flushes = main_cache.flushes,
 	                             .cached = main_cache.used};
 }

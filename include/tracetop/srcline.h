@@ -43,13 +43,14 @@ bool srcline_has_debug(struct dso *d);
 
 /* Counters, for tests and benchmarks. */
 struct srcline_stats {
-	uint64_t lookups; /* srcline_inlines calls on ELF DSOs */
-	uint64_t hits;    /* answered from the (dso, addr) cache */
-	uint64_t opens;   /* DSOs whose debug info was opened (or tried) */
-	uint64_t scopes;  /* DWARF scope lookups (cache misses with DWARF) */
-	uint64_t fn_hits; /* of those, read from a function flattened before */
-	uint64_t flushes; /* times the full cache was cleared */
-	size_t cached;    /* entries in the cache now */
+	uint64_t lookups;  /* srcline_inlines calls on ELF DSOs */
+	uint64_t hits;     /* answered from the (dso, addr) cache */
+	uint64_t opens;    /* DSOs whose debug info was opened (or tried) */
+	uint64_t scopes;   /* DWARF scope lookups (cache misses with DWARF) */
+	uint64_t fn_hits;  /* of those, read from a function flattened before */
+	uint64_t fn_tries; /* functions flattened or found too big to be */
+	uint64_t flushes;  /* times the full cache was cleared */
+	size_t cached;     /* entries in the cache now */
 };
 
 void srcline_get_stats(struct srcline_stats *st);

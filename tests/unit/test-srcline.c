@@ -333,6 +333,27 @@ test_flat_libc(void **state)
 	dso_set_debug_root(bt_root);
 }
 
+/* A function too big to flatten (here: over two DIEs) is walked at each
+ * address, right, and tried once only. */
+static void
+test_flat_too_big(void **state)
+{
+	struct srcline_stats st0, st1;
+	size_t max = srcline_flatten_max_dies;
+	uint64_t a[2];
+
+	srcline_free_all();
+	srcline_flatten_max_dies = 2;
+	srcline_get_stats(&st0);
+	check_against_addr2line("inl", bt_path("inl"), a);
+	srcline_get_stats(&st1);
+	srcline_flatten_max_dies = max;
+	assert_int_equal(st1.fn_hits - st0.fn_hits, 0);
+	assert_int_equal(st1.fn_tries - st0.fn_tries, 1);
+	assert_true(st1.scopes - st0.scopes > 2);
+	srcline_free_all();
+}
+
 /* Without -g: 0, and the DSO is opened once. */
 static void
 test_no_debug(void **state)
@@ -692,6 +713,7 @@ main(void)
 	    cmocka_unit_test(test_cache_flush),   cmocka_unit_test(test_async),
 	    cmocka_unit_test(test_corrupt),       cmocka_unit_test(test_async_inflated),
 	    cmocka_unit_test(test_aranges_parse), cmocka_unit_test(test_flat_libc),
+	    cmocka_unit_test(test_flat_too_big),
 	};
 	static const char *const tools[] = {"nm",      "strip",     "objcopy",
 	                                    "readelf", "addr2line", "truncate"};
