@@ -223,19 +223,40 @@ test_inlines(void **state)
 	assert_true(st.scopes < st.lookups);
 }
 
-/* The chains of n addresses of d, names innermost first, one string each. */
+/* A chain of k symbols as one string of their names, innermost first. */
+static void
+chain_str(const struct sym *const *c, int k, char out[256])
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int j = 0; j < k && o < 255; j++)
+		o += (size_t)snprintf(out + o, 256 - o, "%s;", c[j]->name);
+}
+
+/* The chains of n addresses of d, one string each. */
 static void
 chains_of(struct dso *d, const uint64_t *addrs, size_t n, char (*out)[256])
 {
 	const struct sym *c[MAX_CHAIN];
 
-	for (size_t i = 0; i < n; i++) {
-		size_t k = srcline_inlines(d, addrs[i], c, MAX_CHAIN), o = 0;
+	for (size_t i = 0; i < n; i++)
+		chain_str(c, (int)srcline_inlines(d, addrs[i], c, MAX_CHAIN), out[i]);
+}
 
-		out[i][0] = '\0';
-		for (size_t j = 0; j < k && o < 255; j++)
-			o += (size_t)snprintf(out[i] + o, 256 - o, "%s;", c[j]->name);
+/* How many of n chains are the same in got and want, the others told. */
+static size_t
+chains_same(const uint64_t *addrs, char (*got)[256], char (*want)[256], size_t n, const char *who)
+{
+	size_t same = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(got[i], want[i]) != 0)
+			print_message("# %s 0x%llx: '%s', walked '%s'\n", who,
+			              (unsigned long long)addrs[i], got[i], want[i]);
+		same += strcmp(got[i], want[i]) == 0;
 	}
+	return same;
 }
 
 /* On real DWARF (libc's debug file, where installed): the chains read from
@@ -286,12 +307,7 @@ test_flat_libc(void **state)
 	srcline_flatten = false;
 	chains_of(d, addrs, n, walked);
 	srcline_flatten = true;
-	for (size_t i = 0; i < n; i++) {
-		if (strcmp(flat[i], walked[i]) != 0)
-			print_message("# 0x%llx: flat '%s', walked '%s'\n",
-			              (unsigned long long)addrs[i], flat[i], walked[i]);
-		same += strcmp(flat[i], walked[i]) == 0;
-	}
+	same = chains_same(addrs, flat, walked, n, "flat");
 	printf("# libc: %zu addresses in %zu functions, %llu from flattened functions\n", n, nfn,
 	       (unsigned long long)(st1.fn_hits - st0.fn_hits));
 	assert_int_equal(same, n);
@@ -309,22 +325,11 @@ test_flat_libc(void **state)
 			(void)srcline_async_inlines(a, d, addrs[i], c, MAX_CHAIN);
 		worker_drain(w);
 		(void)worker_poll(w);
-		same = 0;
-		for (size_t i = 0; i < n; i++) {
-			int k = srcline_async_inlines(a, d, addrs[i], c, MAX_CHAIN);
-			size_t o = 0;
-
-			flat[i][0] = '\0';
-			for (int j = 0; j < k && o < 255; j++)
-				o += (size_t)snprintf(flat[i] + o, 256 - o, "%s;", c[j]->name);
-			if (strcmp(flat[i], walked[i]) != 0)
-				print_message("# worker 0x%llx: '%s', walked '%s'\n",
-				              (unsigned long long)addrs[i], flat[i], walked[i]);
-			same += strcmp(flat[i], walked[i]) == 0;
-		}
+		for (size_t i = 0; i < n; i++)
+			chain_str(c, srcline_async_inlines(a, d, addrs[i], c, MAX_CHAIN), flat[i]);
 		worker_free(w);
 		srcline_async_free(a);
-		assert_int_equal(same, n);
+		assert_int_equal(chains_same(addrs, flat, walked, n, "worker"), n);
 	}
 	free(flat);
 	free(walked);
