@@ -32,6 +32,10 @@ struct addrhist {
 	char *names[ADDRHIST_MAX_WANTED];
 	unsigned name_rows[ADDRHIST_MAX_WANTED]; /* each name's rows counted apart */
 	size_t nnames;
+	/* with a top n all watched: the functions seen once in this tick,
+	 * by hash tag (ADDRHIST_SEEN slots, 0 free), so that the long tail
+	 * sampled once a tick costs no record */
+	uint32_t *seen;
 };
 
 /* One row of a function counted apart: its samples from who as mask's

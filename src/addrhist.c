@@ -8,7 +8,9 @@
  * their address arrays, which the next new function reuses. With a top n,
  * a function leaving the watched set gives its array back at the tick
  * (allocation at a tick, never per sample), so the long tail of a
- * system-wide profile costs a record each, not an array each. */
+ * system-wide profile costs a record each, not an array each; and once
+ * the top n are all watched, a function seen once in a tick costs only a
+ * tag, its record made at its second sample. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #define ADDRS_MIN 16   /* address slots of a new function, a power of two */
 #define FADE_SCORE 1.0 /* as hist: a function below this with no new sample goes */
 #define WATCH_ALL SIZE_MAX
+#define SEEN_SLOTS 32768 /* tags of functions seen once a tick, a power of two */
 
 /* Hash of a (DSO, symbol) pair, by identity. */
 static inline size_t
@@ -85,6 +88,7 @@ addrhist_free(struct addrhist *ah)
 	for (size_t i = 0; i < ah->nnames; i++)
 		free(ah->names[i]);
 	free(ah->rank);
+	free(ah->seen);
 	free(ah->tab);
 	free(ah);
 }
@@ -279,6 +283,37 @@ addrhist_count_addr(struct addrhist *ah, struct addrhist_sym *s, uint32_t off, u
 	a->total += w;
 }
 
+/* Whether a function without a record gets one for w samples; extra:
+ * the sample of it seen before, to count as well. With a top n and all
+ * n watched, a record only ranks it, and a function seen once in a tick
+ * is never among the best: its first lone sample is only remembered by
+ * tag (a colliding function's is forgotten: it counts one less). */
+static bool
+sym_admit(struct addrhist *ah, const struct dso *dso, const struct sym *sym, uint64_t w,
+          uint64_t *extra)
+{
+	uint64_t h;
+	uint32_t tag;
+	size_t i;
+
+	*extra = 0;
+	if (ah->top == WATCH_ALL || ah->nwatched < ah->top || ah->seen == NULL ||
+	    sym_wanted(ah, dso, sym))
+		return true;
+	h = sym_hash(dso, sym);
+	tag = (uint32_t)(h >> 32) | 1;
+	i = (size_t)h & (SEEN_SLOTS - 1);
+	if (ah->seen[i] == tag) {
+		ah->seen[i] = 0;
+		*extra = 1;
+		return true;
+	}
+	if (w >= 2)
+		return true;
+	ah->seen[i] = tag;
+	return false;
+}
+
 /* Count w samples from who at addr of sym, in the function and its rows. */
 void
 addrhist_add_who(struct addrhist *ah, const struct dso *dso, const struct sym *sym, bool kernel,
@@ -293,9 +328,17 @@ addrhist_add_who(struct addrhist *ah, const struct dso *dso, const struct sym *s
 	off = (uint32_t)(addr - sym->start);
 	if (s == NULL || s->sym != sym || s->dso != dso) {
 		s = ah->tab[sym_slot(ah->tab, ah->mask, dso, sym)];
-		if (s == NULL && (s = sym_new(ah, dso, sym, kernel)) == NULL) {
-			ah->dropped++;
-			return;
+		if (s == NULL) {
+			uint64_t extra;
+
+			if (!sym_admit(ah, dso, sym, w, &extra))
+				return;
+			if ((s = sym_new(ah, dso, sym, kernel)) == NULL) {
+				ah->dropped++;
+				return;
+			}
+			s->interval += extra;
+			s->total += extra;
 		}
 		ah->last = s;
 	}
@@ -427,6 +470,8 @@ addrhist_tick(struct addrhist *ah, bool zero)
 	size_t start = 0, i, left;
 
 	ah->last = NULL;
+	if (ah->seen != NULL)
+		memset(ah->seen, 0, SEEN_SLOTS * sizeof *ah->seen);
 	/* from just after an empty slot (the table is at most half full): no
 	 * cluster wraps past the walk's end, and a deletion's backward shift
 	 * only moves entries not yet visited into the slot being visited */
@@ -471,6 +516,8 @@ addrhist_keep_top(struct addrhist *ah, size_t n)
 	ah->top = n;
 	free(ah->rank);
 	ah->rank = xcalloc(2 * n, sizeof *ah->rank);
+	if (ah->seen == NULL)
+		ah->seen = xcalloc(SEEN_SLOTS, sizeof *ah->seen);
 	for (size_t i = 0; i <= ah->mask; i++)
 		if (ah->tab[i] != NULL)
 			node_of(ah->tab[i])->pinned =

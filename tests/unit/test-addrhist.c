@@ -316,7 +316,7 @@ test_want_name(void **state)
 	addrhist_keep_top(ah, 4);
 	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 		add_n(ah, &d, &f[i], 100);
-	add_n(ah, &d, &hot, 1);
+	add_n(ah, &d, &hot, 2); /* once only would make no record (test_long_tail) */
 	addrhist_tick(ah, false);
 	assert_false(watched(ah, &d, &hot));
 	addrhist_want_name(ah, "hot_fn");
@@ -333,8 +333,54 @@ test_want_name(void **state)
 		addrhist_tick(ah, false);
 	}
 	assert_true(watched(ah, &d, &hot) && watched(ah, &d2, &late));
-	assert_int_equal(addrhist_find(ah, &d, &hot)->total, 4);
+	assert_int_equal(addrhist_find(ah, &d, &hot)->total, 5);
 	addrhist_free(ah);
+}
+
+/* With a top n all watched, a function sampled once in a tick makes no
+ * record (the long tail of a system-wide profile costs a tag each), one
+ * sampled twice has one counting both, and a tick forgets the first. */
+static void
+test_long_tail(void **state)
+{
+	size_t n = 3000;
+	struct sym *syms = xcalloc(n, sizeof *syms);
+	struct sym hot = {.start = 0x10000000, .size = 0x100, .name = "hot"};
+	struct sym twice = {.start = 0x20000000, .size = 0x100, .name = "twice"};
+	struct sym cold = {.start = 0x30000000, .size = 0x100, .name = "cold"};
+	struct dso d = {.name = "d"};
+	struct addrhist *ah = addrhist_new(0.5);
+	struct addrhist_stats st;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		syms[i] = (struct sym){.start = 0x1000 * (i + 1), .size = 0x100, .name = "s"};
+	addrhist_keep_top(ah, 1);
+	add_n(ah, &d, &hot, 5); /* watched: the first one */
+	for (int t = 0; t < 3; t++) {
+		for (size_t i = 0; i < n; i++)
+			add_n(ah, &d, &syms[i], 1);
+		add_n(ah, &d, &hot, 5);
+		addrhist_get_stats(ah, &st);
+		assert_int_equal(st.syms, 1);
+		addrhist_tick(ah, false);
+	}
+	add_n(ah, &d, &twice, 1);
+	assert_null(addrhist_find(ah, &d, &twice));
+	add_n(ah, &d, &twice, 1);
+	assert_non_null(addrhist_find(ah, &d, &twice));
+	assert_int_equal(addrhist_find(ah, &d, &twice)->total, 2);
+	add_n(ah, &d, &cold, 1);
+	addrhist_tick(ah, false);
+	add_n(ah, &d, &cold, 1); /* the tick forgot the first */
+	assert_null(addrhist_find(ah, &d, &cold));
+	addrhist_add_n(ah, &d, &cold, false, cold.start, 2); /* with the one remembered */
+	assert_int_equal(addrhist_find(ah, &d, &cold)->total, 3);
+	addrhist_add_n(ah, &d, &syms[0], false, syms[0].start, 2); /* two at once: a record */
+	assert_int_equal(addrhist_find(ah, &d, &syms[0])->total, 2);
+	assert_true(watched(ah, &d, &hot));
+	addrhist_free(ah);
+	free(syms);
 }
 
 /* Many functions with many addresses: with a top n, address slots go to
@@ -551,9 +597,9 @@ main(void)
 	    cmocka_unit_test(test_counts),     cmocka_unit_test(test_fade_and_reuse),
 	    cmocka_unit_test(test_addr_bound), cmocka_unit_test(test_table_bounds),
 	    cmocka_unit_test(test_keep_top),   cmocka_unit_test(test_want),
-	    cmocka_unit_test(test_want_name),  cmocka_unit_test(test_top_memory),
-	    cmocka_unit_test(test_want_who),   cmocka_unit_test(test_name_rows),
-	    cmocka_unit_test(test_cost),
+	    cmocka_unit_test(test_long_tail),  cmocka_unit_test(test_want_name),
+	    cmocka_unit_test(test_top_memory), cmocka_unit_test(test_want_who),
+	    cmocka_unit_test(test_name_rows),  cmocka_unit_test(test_cost),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
