@@ -389,6 +389,7 @@ count_kept(struct engine *e, struct engine_bpf *b, struct engine_bpf_sent *s,
 		return false;
 	hist_add_n(ev->hist, &keys[self], w);
 	engine_addrhist_add(e, ev, th, ip, kernel, w, &keys[self]);
+	engine_inl_count(e, keys[self].dso, w);
 	if (zoom != NULL)
 		hist_add_n(zoom, &keys[self], w);
 	for (size_t i = 0; i < n; i++) {

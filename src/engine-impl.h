@@ -106,6 +106,22 @@ struct engine_defer {
 	uint64_t rewaits;                     /* replays that had to wait again */
 };
 
+/* One object's leaf samples in this refresh, and whether its inlined
+ * frames are looked up (once it held ENGINE_INLINE_SHARE of a refresh). */
+struct engine_inl_dso {
+	const struct dso *dso; /* NULL: a free slot */
+	uint64_t n;
+	bool wanted;
+};
+
+/* The objects sampled, by pointer (open addressing, at most half full). */
+struct engine_inl {
+	struct engine_inl_dso *tab;
+	size_t mask, count;
+	uint64_t total;              /* leaf samples of this refresh */
+	struct engine_inl_dso *last; /* the object counted last */
+};
+
 struct engine {
 	struct evlist el;
 	size_t hot_copies; /* the hottest functions' per-instruction samples copied to frames */
@@ -138,6 +154,7 @@ struct engine {
 	uint32_t fgen;              /* bumped when mappings change */
 	struct worker *worker;      /* symbol tables, inlines; NULL: all on this thread */
 	struct srcline_async *srcl; /* inline chains through the worker, or NULL */
+	struct engine_inl inl;      /* the objects whose inlined frames are looked up */
 	uint64_t last_tick_ns;
 	uint64_t tick_samples, tick_lost;
 	char target[128];
@@ -171,6 +188,17 @@ void engine_resolve_user(struct thread *th, uint64_t ip, struct hist_key *key, u
  * its DSO's symbols (see engine_defer_ip). */
 const struct engine_fcache *engine_resolve(struct engine *e, struct thread *th, uint64_t ip,
                                            bool kernel, struct hist_key *key);
+
+/* Count w samples whose sampled function is in d, for the share that
+ * decides whether d's inlined frames are looked up. */
+void engine_inl_count(struct engine *e, const struct dso *d, uint64_t w);
+
+/* End a refresh for the shares: the objects that reached theirs are
+ * looked up from now on (the frame cache starts again). */
+void engine_inl_tick(struct engine *e);
+
+/* Free the shares' table. */
+void engine_inl_free(struct engine *e);
 
 /* A sample's n addresses (of thread tid of process pid) into keys, each
  * frame's inlined callees in front of it; *self the sampled function's

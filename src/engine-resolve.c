@@ -3,6 +3,7 @@
  * the JIT maps' late names; split from engine.c. */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine-impl.h"
@@ -92,6 +93,111 @@ engine_inlines(struct engine *e, struct engine_fcache *c)
 	       (c->ninline < ENGINE_MAX_INLINE ? c->ninline : ENGINE_MAX_INLINE) * sizeof *chain);
 }
 
+/* The share of a refresh's samples an object's functions must hold for
+ * its debug info to be read for inlined frames: the hot code's inlines
+ * are what a profile reads; each object's debug info costs its size in
+ * lookups and megabytes, and the objects under 1 % (the shell, the
+ * terminal, a monitoring agent) are most of them on a server. */
+#define ENGINE_INLINE_SHARE 0.01
+
+/* The slot of d in the shares' table, or the free one where it goes. */
+static struct engine_inl_dso *
+inl_slot(const struct engine_inl *t, const struct dso *d)
+{
+	size_t i = hash_u64((uintptr_t)d) & t->mask;
+
+	while (t->tab[i].dso != NULL && t->tab[i].dso != d)
+		i = (i + 1) & t->mask;
+	return &t->tab[i];
+}
+
+/* The entry of d, made if new. */
+static struct engine_inl_dso *
+inl_entry(struct engine_inl *t, const struct dso *d)
+{
+	struct engine_inl_dso *x;
+
+	if (t->tab == NULL || 2 * (t->count + 1) > t->mask + 1) {
+		struct engine_inl big = {.mask = t->tab == NULL ? 31 : 2 * t->mask + 1};
+
+		big.tab = xcalloc(big.mask + 1, sizeof *big.tab);
+		for (size_t i = 0; t->tab != NULL && i <= t->mask; i++)
+			if (t->tab[i].dso != NULL)
+				*inl_slot(&big, t->tab[i].dso) = t->tab[i];
+		free(t->tab);
+		t->tab = big.tab;
+		t->mask = big.mask;
+		t->last = NULL;
+	}
+	x = inl_slot(t, d);
+	if (x->dso == NULL) {
+		*x = (struct engine_inl_dso){.dso = d};
+		t->count++;
+	}
+	return x;
+}
+
+/* Count w samples in d's functions (only with inline lookups). */
+void
+engine_inl_count(struct engine *e, const struct dso *d, uint64_t w)
+{
+	struct engine_inl *t = &e->inl;
+
+	if (e->srcl == NULL || d == NULL)
+		return;
+	if (t->last == NULL || t->last->dso != d)
+		t->last = inl_entry(t, d);
+	t->last->n += w;
+	t->total += w;
+}
+
+/* Whether d's inlined frames are looked up. */
+static bool
+inl_wanted(const struct engine *e, const struct dso *d)
+{
+	return e->inl.tab != NULL && inl_slot(&e->inl, d)->wanted;
+}
+
+/* End a refresh: the objects that held their share are looked up. */
+void
+engine_inl_tick(struct engine *e)
+{
+	struct engine_inl *t = &e->inl;
+	bool more = false;
+
+	for (size_t i = 0; t->tab != NULL && i <= t->mask; i++) {
+		struct engine_inl_dso *x = &t->tab[i];
+
+		if (x->dso != NULL && !x->wanted && x->n > 0 &&
+		    (double)x->n >= ENGINE_INLINE_SHARE * (double)t->total) {
+			x->wanted = true;
+			more = true;
+		}
+		x->n = 0;
+	}
+	t->total = 0;
+	if (!more)
+		return;
+	/* ask now for the addresses met so far: the in-kernel counts are
+	 * resolved at the next refresh, and should find the answers there */
+	for (size_t i = 0; i < ENGINE_FCACHE_SIZE; i++) {
+		struct engine_fcache *c = &e->fcache[i];
+
+		if (c->gen == e->fgen && c->sym != NULL && c->elf != 0 && !c->kernel &&
+		    inl_wanted(e, c->dso))
+			engine_inlines(e, c);
+	}
+	e->fgen++; /* their addresses are resolved again, with inlines */
+}
+
+/* Free the table. */
+void
+engine_inl_free(struct engine *e)
+{
+	free(e->inl.tab);
+	e->inl = (struct engine_inl){0};
+}
+
 /* The inlined callees of a cache entry, all of them: its own copy, or for
  * a deeper chain srcline's (a hash probe). */
 static const struct sym *const *
@@ -148,7 +254,7 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 		                            .sym = key->sym,
 		                            .addr = key->addr,
 		                            .elf = kernel ? ip : elf_addr};
-		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0)
+		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0 && inl_wanted(e, key->dso))
 			engine_inlines(e, c);
 	} else if (c->inl_pending) {
 		engine_inlines(e, c);

@@ -371,6 +371,7 @@ engine_count_keys(struct engine *e, struct engine_event *ev, struct thread *th, 
 {
 	hist_add_n(ev->hist, &keys[self], w);
 	engine_addrhist_add(e, ev, th, ip, kernel, w, &keys[self]);
+	engine_inl_count(e, keys[self].dso, w);
 	if (zoom != NULL)
 		hist_add_n(zoom, &keys[self], w);
 	if (ev->cg != NULL)
@@ -551,6 +552,7 @@ engine_tick(struct engine *e, bool zero)
 	e->tick_samples = e->stats.samples;
 	e->tick_lost = e->stats.lost;
 	e->last_tick_ns = now;
+	engine_inl_tick(e);
 	if (e->trace != NULL)
 		engine_trace_tick(e);
 	engine_defer_gone(e, now, ENGINE_REAP_GRACE_NS);
@@ -724,6 +726,7 @@ engine_free(struct engine *e)
 	engine_defer_free(e);
 	srcline_async_free(e->srcl);
 	srcline_free_all();
+	engine_inl_free(e);
 	free(e->fcache);
 	free(e->events);
 	free(e->heap);

@@ -36,6 +36,25 @@ ok = all(k in inl and inl[k]["children"] > 90 for k in ("inl_a", "inl_b"))
 sys.exit(0 if ok else 1)
 PY
 ok $? "JSON rows for inl_a and inl_b, marked inlined, with their children share"
+# Only the objects holding 1 % of a refresh's samples have their debug
+# info read for inlined frames: a copy of the program (another object)
+# running 0.3 % of the time beside the busy one shows outer_fn alone.
+cp "$WORKLOADS/inlines" "$TT_TMP/inlines-cold"
+"$TRACETOP" -b -g -z -d 1 -n 4 --format folded -- \
+	sh -c "'$TT_TMP/inlines-cold' 5 1000 & '$WORKLOADS/inlines' 5; wait" >"$TT_TMP/c.txt" 2>/dev/null
+ok $? "folded stacks of a busy and a mostly idle copy of it"
+sum() { awk -v n="$1" 'BEGIN { b = 1 } !NF { b++; next } b >= n' "$TT_TMP/c.txt" | grep -E "$2" |
+	awk '{ s += $NF } END { print s + 0 }'; }
+hot=$(sum 3 '^inlines;.*outer_fn;inl_a \(inlined\);inl_b \(inlined\)')
+hotall=$(sum 3 '^inlines;')
+cold=$(sum 2 '^inlines-cold;.*outer_fn')
+coldinl=$(sum 2 '^inlines-cold;.*\(inlined\)')
+diag "busy: $hot of $hotall through the inlined frames; idle copy: $coldinl of $cold"
+python3 -c "import sys; sys.exit(0 if $hotall > 0 and $hot / $hotall > 0.9 else 1)"
+ok $? "the busy program's stacks have their inlined frames"
+[ "$cold" -ge 5 ] && [ "$coldinl" -eq 0 ]
+ok $? "the copy under 1 % of the samples goes without (its debug info unread)"
+
 # Ten levels of inlining (deeper than any fixed cap): the chain addr2line -i
 # lists at the hot loop, every level, in order, under the real function.
 "$TRACETOP" -b -g -z -d 1 -n 2 --format folded -- "$WORKLOADS/deepinline" 3 >"$TT_TMP/f.txt" \

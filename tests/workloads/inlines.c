@@ -1,6 +1,8 @@
 /* inlines: a hot loop inside two always-inlined helpers, so with debug
  * info the profile must show outer_fn -> inl_a -> inl_b, the two inner
- * frames marked as inlined. Usage: inlines [SECONDS] (default 3). */
+ * frames marked as inlined. Usage: inlines [SECONDS] [PAUSE_MS] (default
+ * 3, 0): with a pause, it sleeps that long after each call (a process
+ * with a small share of the samples). */
 #include <stdlib.h>
 #include <time.h>
 
@@ -34,8 +36,13 @@ int
 main(int argc, char **argv)
 {
 	time_t end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 3);
+	long pause = argc > 2 ? atol(argv[2]) : 0;
+	struct timespec ts = {pause / 1000, pause % 1000 * 1000000};
 
-	while (time(NULL) < end)
+	while (time(NULL) < end) {
 		outer_fn(1000000);
+		if (pause > 0)
+			nanosleep(&ts, NULL);
+	}
 	return 0;
 }
