@@ -33,7 +33,7 @@ struct addrhist {
 	unsigned name_rows[ADDRHIST_MAX_WANTED]; /* each name's rows counted apart */
 	size_t nnames;
 	/* with a top n all watched: the functions seen once in this tick,
-	 * by hash tag (ADDRHIST_SEEN slots, 0 free), so that the long tail
+	 * by hash tag (SEEN_SLOTS of them, 0 free; made with the top n), so that the long tail
 	 * sampled once a tick costs no record */
 	uint32_t *seen;
 };

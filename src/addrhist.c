@@ -297,8 +297,7 @@ sym_admit(struct addrhist *ah, const struct dso *dso, const struct sym *sym, uin
 	size_t i;
 
 	*extra = 0;
-	if (ah->top == WATCH_ALL || ah->nwatched < ah->top || ah->seen == NULL ||
-	    sym_wanted(ah, dso, sym))
+	if (ah->top == WATCH_ALL || ah->nwatched < ah->top || sym_wanted(ah, dso, sym))
 		return true;
 	h = sym_hash(dso, sym);
 	tag = (uint32_t)(h >> 32) | 1;

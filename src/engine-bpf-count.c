@@ -387,11 +387,7 @@ count_kept(struct engine *e, struct engine_bpf *b, struct engine_bpf_sent *s,
 
 	if (e->defer.waiting)
 		return false;
-	hist_add_n(ev->hist, &keys[self], w);
-	engine_addrhist_add(e, ev, th, ip, kernel, w, &keys[self]);
-	engine_inl_count(e, keys[self].dso, w);
-	if (zoom != NULL)
-		hist_add_n(zoom, &keys[self], w);
+	engine_count_self(e, ev, th, zoom, ip, kernel, &keys[self], w);
 	for (size_t i = 0; i < n; i++) {
 		size_t j;
 
@@ -414,8 +410,6 @@ count_kept(struct engine *e, struct engine_bpf *b, struct engine_bpf_sent *s,
 		b->touched[b->ntouched++] = (uint32_t)(s - b->scache);
 	s->pending += w;
 	s->seen = b->reads;
-	ev->samples += w;
-	e->stats.samples += w;
 	return true;
 }
 

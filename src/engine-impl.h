@@ -220,17 +220,19 @@ struct engine_event {
 	uint64_t interval;     /* samples in the last refresh */
 };
 
+/* Count w samples of the sampled function only (engine.c): its self
+ * row, in zoom (unless NULL), per instruction, its object's share and
+ * the samples; the callers are the caller's. */
+void engine_count_self(struct engine *e, struct engine_event *ev, struct thread *th,
+                       struct hist *zoom, uint64_t ip, bool kernel, const struct hist_key *leaf,
+                       uint64_t w);
+
 /* Count w samples of a resolved stack of n keys (engine.c): self at
  * keys[self] (the sampled address ip), per instruction, in zoom (unless
  * NULL), children and call path. */
 void engine_count_keys(struct engine *e, struct engine_event *ev, struct thread *th,
                        struct hist *zoom, uint64_t ip, bool kernel, const struct hist_key *keys,
                        size_t n, size_t self, uint64_t w);
-
-/* Count one sampled instruction in its function's address histogram
- * (engine.c). */
-void engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
-                         bool kernel, uint64_t w, const struct hist_key *leaf);
 
 /* hist_rekey's question: a JIT address its perf map names now. */
 bool engine_rekey_jit(void *arg, struct hist_key *key);

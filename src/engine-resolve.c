@@ -151,11 +151,13 @@ engine_inl_count(struct engine *e, const struct dso *d, uint64_t w)
 	t->total += w;
 }
 
-/* Whether d's inlined frames are looked up. */
+/* Whether cache entry c asks the worker for its inlined callees: a
+ * symbol in a file's code, of an object whose inlines are looked up. */
 static bool
-inl_wanted(const struct engine *e, const struct dso *d)
+inl_asks(const struct engine *e, const struct engine_fcache *c)
 {
-	return e->inl.tab != NULL && inl_slot(&e->inl, d)->wanted;
+	return e->srcl != NULL && c->sym != NULL && c->elf != 0 && !c->kernel &&
+	       e->inl.tab != NULL && inl_slot(&e->inl, c->dso)->wanted;
 }
 
 /* End a refresh: the objects that held their share are looked up. */
@@ -183,8 +185,7 @@ engine_inl_tick(struct engine *e)
 	for (size_t i = 0; i < ENGINE_FCACHE_SIZE; i++) {
 		struct engine_fcache *c = &e->fcache[i];
 
-		if (c->gen == e->fgen && c->sym != NULL && c->elf != 0 && !c->kernel &&
-		    inl_wanted(e, c->dso))
+		if (c->gen == e->fgen && inl_asks(e, c))
 			engine_inlines(e, c);
 	}
 	e->fgen++; /* their addresses are resolved again, with inlines */
@@ -254,7 +255,7 @@ engine_resolve(struct engine *e, struct thread *th, uint64_t ip, bool kernel, st
 		                            .sym = key->sym,
 		                            .addr = key->addr,
 		                            .elf = kernel ? ip : elf_addr};
-		if (e->srcl != NULL && key->sym != NULL && elf_addr != 0 && inl_wanted(e, key->dso))
+		if (inl_asks(e, c))
 			engine_inlines(e, c);
 	} else if (c->inl_pending) {
 		engine_inlines(e, c);

@@ -302,7 +302,7 @@ engine_event_ah(struct engine *e, struct engine_event *ev)
 
 /* Count the sampled instruction in its function's address histogram (the
  * leaf was just resolved: a cache hit). */
-void
+static void
 engine_addrhist_add(struct engine *e, struct engine_event *ev, struct thread *th, uint64_t ip,
                     bool kernel, uint64_t w, const struct hist_key *leaf)
 {
@@ -361,6 +361,22 @@ engine_sample(struct engine *e, const struct perf_event_header *h)
 	engine_count_keys(e, ev, th, zoom, ips[0], kern[0], keys, n, self, w);
 }
 
+/* Count w samples of the sampled function (its key leaf; ip, kernel: the
+ * sampled address): its self row, per instruction, its object's share
+ * and the samples; the callers are the caller's. */
+void
+engine_count_self(struct engine *e, struct engine_event *ev, struct thread *th, struct hist *zoom,
+                  uint64_t ip, bool kernel, const struct hist_key *leaf, uint64_t w)
+{
+	hist_add_n(ev->hist, leaf, w);
+	engine_addrhist_add(e, ev, th, ip, kernel, w, leaf);
+	engine_inl_count(e, leaf->dso, w);
+	if (zoom != NULL)
+		hist_add_n(zoom, leaf, w);
+	ev->samples += w;
+	e->stats.samples += w;
+}
+
 /* Count w samples of a resolved stack of n keys (the sampled function
  * at self; ip, kernel: the sampled address): self, per instruction,
  * children and path. */
@@ -369,15 +385,9 @@ engine_count_keys(struct engine *e, struct engine_event *ev, struct thread *th, 
                   uint64_t ip, bool kernel, const struct hist_key *keys, size_t n, size_t self,
                   uint64_t w)
 {
-	hist_add_n(ev->hist, &keys[self], w);
-	engine_addrhist_add(e, ev, th, ip, kernel, w, &keys[self]);
-	engine_inl_count(e, keys[self].dso, w);
-	if (zoom != NULL)
-		hist_add_n(zoom, &keys[self], w);
+	engine_count_self(e, ev, th, zoom, ip, kernel, &keys[self], w);
 	if (ev->cg != NULL)
 		engine_count_stack(ev->hist, ev->cg, zoom, e->group, keys, n, w);
-	ev->samples += w;
-	e->stats.samples += w;
 }
 
 /* Apply one record of any type. */

@@ -43,12 +43,12 @@ cp "$WORKLOADS/inlines" "$TT_TMP/inlines-cold"
 "$TRACETOP" -b -g -z -d 1 -n 4 --format folded -- \
 	sh -c "'$TT_TMP/inlines-cold' 5 1000 & '$WORKLOADS/inlines' 5; wait" >"$TT_TMP/c.txt" 2>/dev/null
 ok $? "folded stacks of a busy and a mostly idle copy of it"
-sum() { awk -v n="$1" 'BEGIN { b = 1 } !NF { b++; next } b >= n' "$TT_TMP/c.txt" | grep -E "$2" |
+samples_in() { awk -v n="$1" 'BEGIN { b = 1 } !NF { b++; next } b >= n' "$TT_TMP/c.txt" | grep -E "$2" |
 	awk '{ s += $NF } END { print s + 0 }'; }
-hot=$(sum 3 '^inlines;.*outer_fn;inl_a \(inlined\);inl_b \(inlined\)')
-hotall=$(sum 3 '^inlines;')
-cold=$(sum 2 '^inlines-cold;.*outer_fn')
-coldinl=$(sum 2 '^inlines-cold;.*\(inlined\)')
+hot=$(samples_in 3 '^inlines;.*outer_fn;inl_a \(inlined\);inl_b \(inlined\)')
+hotall=$(samples_in 3 '^inlines;')
+cold=$(samples_in 2 '^inlines-cold;.*outer_fn')
+coldinl=$(samples_in 2 '^inlines-cold;.*\(inlined\)')
 diag "busy: $hot of $hotall through the inlined frames; idle copy: $coldinl of $cold"
 python3 -c "import sys; sys.exit(0 if $hotall > 0 and $hot / $hotall > 0.9 else 1)"
 ok $? "the busy program's stacks have their inlined frames"
