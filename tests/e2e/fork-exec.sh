@@ -8,7 +8,7 @@ need_built
 need_root_perf
 need_tool python3 python3
 
-"$TRACETOP" -b -z -d 1 -e page-faults --format json -- \
+"$TRACETOP" -b -z -d 1 -e page-faults -c 4 --format json -- \
 	sh -c 'i=0; while [ $i -lt 1500 ]; do /bin/true; i=$((i+1)); done' \
 	>"$TT_TMP/pf.json" 2>"$TT_TMP/pf.err"
 ok $? "page-faults of a fork/exec loop"
