@@ -56,6 +56,8 @@ struct engine_bpf {
 	uint32_t births;                /* stacks read: each one's birth */
 	uint32_t ubirth, kbirth;        /* the births of the key being counted */
 	uint64_t reads;
+	/* reads within a refresh when its keys overflowed the maps */
+	uint64_t refresh_ns, drain_every, next_drain, last_read, light;
 	int ncpus;        /* possible CPUs: the per-CPU values */
 	uint64_t *percpu; /* one lost counter per CPU */
 	uint64_t lost_seen[TT_PROF_NLOST];

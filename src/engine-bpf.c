@@ -53,6 +53,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +64,7 @@
 #include "tracetop/leaftab.h"
 #include "tracetop/tasks.h"
 #include "tracetop/unwind.h"
+#include "tracetop/util.h"
 
 /* Counts map entries at least and at most (the sizing rule is
  * engine_bpf_entries). */
@@ -77,6 +79,9 @@
 #define ENGINE_BPF_PROBE_SP 0x7ff000000000ULL
 /* The rate assumed when sampling by period (-c): unknown, so generous. */
 #define ENGINE_BPF_PERIOD_RATE 10000U
+/* The shortest time between two reads of the counts when a refresh's keys
+ * overflow the maps (engine_bpf_drain_every). */
+#define ENGINE_BPF_MIN_DRAIN_NS 20000000ULL
 
 #if HAVE_BPF
 /* The compiled program, embedded at build time (src/bpf-profile-obj.c). */
@@ -100,6 +105,39 @@ engine_bpf_entries(uint64_t rate, size_t ncpus, double refresh, uint32_t lo, uin
 	while (n < hi && (double)n < want)
 		n *= 2;
 	return n < hi ? n : hi;
+}
+
+/* The time between reads of the counts within a refresh after a read of
+ * used keys and counted samples gathered over elapsed ns, full samples
+ * lost to a full map (0: at the refresh only). After a loss, half the
+ * time the map took to fill (the read's time in the share of its samples
+ * it counted), down to a floor; doubled back, up to the refresh, once the
+ * reads have used under a quarter of the map for a whole refresh (*light:
+ * for how long so far), as bursts come and go within seconds. So keys no
+ * map size foresaw (-c on a bursty event, many short processes) are lost
+ * for a read, not for every refresh. Pure. */
+uint64_t
+engine_bpf_drain_every(uint64_t every, uint64_t refresh_ns, uint64_t *light, uint64_t elapsed,
+                       uint32_t used, uint32_t entries, uint64_t counted, uint64_t full)
+{
+	if (full > 0) {
+		double took = (double)(elapsed > 0 ? elapsed : refresh_ns) * (double)counted /
+		              (double)(counted + full);
+
+		*light = 0;
+		every = (uint64_t)(took / 2);
+		return every < ENGINE_BPF_MIN_DRAIN_NS ? ENGINE_BPF_MIN_DRAIN_NS : every;
+	}
+	if (every == 0 || used >= entries / 4) {
+		*light = 0;
+		return every;
+	}
+	*light += elapsed;
+	if (*light < refresh_ns)
+		return every;
+	*light = 0;
+	every *= 2;
+	return every >= refresh_ns ? 0 : every;
 }
 
 /* The sum of per-CPU counters minus what was seen before (counters only
@@ -307,6 +345,22 @@ engine_bpf_free(struct engine *e)
 	e->bpf = NULL;
 }
 
+/* The engine's line: what it aggregates in maps of what size, and how
+ * often it reads them when a refresh's keys overflowed them. */
+static void
+engine_bpf_say(struct engine *e)
+{
+	const struct engine_bpf *b = e->bpf;
+	char every[48] = "";
+
+	if (b->drain_every != 0)
+		snprintf(every, sizeof every, ", read every %llu ms",
+		         (unsigned long long)(b->drain_every / 1000000));
+	snprintf(e->backend_why, sizeof e->backend_why, "in-kernel aggregation, %s, maps of %u%s%s",
+	         b->stacks ? "frame-pointer stacks" : "no stacks", b->entries,
+	         b->stacks ? " keys and stacks" : " keys", every);
+}
+
 /* Choose the back-end and, for BPF, load it on the open evlist. With
  * --engine bpf a refusal is an error; with auto it falls back to the
  * rings, its reason kept for the header. */
@@ -333,6 +387,9 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 	}
 	b = e->bpf = xcalloc(1, sizeof *b);
 	b->stacks = o->callgraph == CALLGRAPH_FP;
+	b->refresh_ns = (uint64_t)((o->refresh > 0 ? o->refresh : 2) * 1e9);
+	b->next_drain = UINT64_MAX;
+	b->last_read = now_ns();
 	b->entries = engine_bpf_entries(rate, ncpus, o->refresh, ENGINE_BPF_MIN_ENTRIES,
 	                                ENGINE_BPF_MAX_ENTRIES);
 	b->nstacks = engine_bpf_entries(rate, ncpus, o->refresh, ENGINE_BPF_MIN_STACKS,
@@ -366,9 +423,7 @@ engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *e
 		                            : ENGINE_BPF_LEAFS / 4 * 3);
 	}
 	e->backend = "bpf";
-	snprintf(e->backend_why, sizeof e->backend_why, "in-kernel aggregation, %s, maps of %u%s",
-	         b->stacks ? "frame-pointer stacks" : "no stacks", b->entries,
-	         b->stacks ? " keys and stacks" : " keys");
+	engine_bpf_say(e);
 	return 0;
 }
 
@@ -489,10 +544,11 @@ engine_bpf_collect(struct engine *e)
 	struct engine_bpf *b = e->bpf;
 	uint64_t id = e->el.nevsels == 1 && e->el.evsels[0].nids > 0 ? e->el.evsels[0].ids[0] : 0;
 	uint32_t old, n;
-	uint64_t gone = 0, lost;
+	uint64_t gone = 0, counted = 0, lost, full, every, now;
 
 	if (b == NULL)
 		return;
+	b->next_drain = UINT64_MAX; /* the read below must not drain again */
 	engine_read(e);
 	old = b->gen;
 	b->gen ^= 1;
@@ -512,6 +568,7 @@ engine_bpf_collect(struct engine *e)
 		uint32_t kbirth, ubirth;
 		bool fix;
 
+		counted += b->vals[i].count;
 		if (b->stacks && (!engine_bpf_stack(b, k->kstack, &kips, &nk, &kbirth) ||
 		                  !engine_bpf_stack(b, k->ustack, &uips, &nu, &ubirth))) {
 			gone += b->vals[i].count;
@@ -544,7 +601,34 @@ engine_bpf_collect(struct engine *e)
 		engine_bpf_leaf_notice(e, b);
 	}
 	b->lost_by[TT_PROF_NLOST] += gone;
+	full = b->lost_by[TT_PROF_LOST_FULL];
 	lost = engine_bpf_lost(b) + gone;
+	now = now_ns();
+	every =
+	    engine_bpf_drain_every(b->drain_every, b->refresh_ns, &b->light, now - b->last_read, n,
+	                           b->entries, counted, b->lost_by[TT_PROF_LOST_FULL] - full);
+	b->last_read = now;
+	if (every != b->drain_every) {
+		b->drain_every = every;
+		engine_bpf_say(e);
+	}
+	b->next_drain = b->drain_every != 0 ? now + b->drain_every : UINT64_MAX;
 	if (lost > 0)
 		engine_lost(e, lost);
+}
+
+/* Read the counts before the refresh when they are due (the maps filled
+ * within a refresh). */
+void
+engine_bpf_poll(struct engine *e)
+{
+	if (e->bpf != NULL && e->bpf->drain_every != 0 && now_ns() >= e->bpf->next_drain)
+		engine_bpf_collect(e);
+}
+
+/* When the counts must be read next, UINT64_MAX when at the refresh. */
+uint64_t
+engine_bpf_deadline(const struct engine *e)
+{
+	return e->bpf != NULL && e->bpf->drain_every != 0 ? e->bpf->next_drain : UINT64_MAX;
 }

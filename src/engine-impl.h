@@ -286,6 +286,20 @@ void engine_bpf_free(struct engine *e);
  * of two within [lo, hi]. */
 uint32_t engine_bpf_entries(uint64_t rate, size_t ncpus, double refresh, uint32_t lo, uint32_t hi);
 
+/* Read the counts now when they are due before the refresh. */
+void engine_bpf_poll(struct engine *e);
+
+/* When engine_bpf_poll must run next (now_ns clock), UINT64_MAX for never. */
+uint64_t engine_bpf_deadline(const struct engine *e);
+
+/* The time between reads within a refresh after a read over elapsed ns
+ * of used keys of entries and counted samples, full lost to a full map
+ * (*light: how long the reads have used little of the map); 0 for at the
+ * refresh only. */
+uint64_t engine_bpf_drain_every(uint64_t every, uint64_t refresh_ns, uint64_t *light,
+                                uint64_t elapsed, uint32_t used, uint32_t entries, uint64_t counted,
+                                uint64_t full);
+
 /* The growth of per-CPU counters since *seen (moved on). */
 uint64_t engine_bpf_lost_delta(const uint64_t *percpu, size_t ncpus, uint64_t *seen);
 

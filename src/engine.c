@@ -489,6 +489,15 @@ engine_read(struct engine *e)
 		procprime_free(e->prime);
 		e->prime = NULL;
 	}
+	engine_bpf_poll(e);
+}
+
+/* When the engine must be read next at the latest (now_ns clock),
+ * UINT64_MAX when only its fds say. */
+uint64_t
+engine_deadline(const struct engine *e)
+{
+	return engine_bpf_deadline(e);
 }
 
 /* Has the command, or every target process, gone? */

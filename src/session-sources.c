@@ -30,6 +30,13 @@ sampling_read(void *src)
 	engine_read(src);
 }
 
+/* When the in-kernel counts must be read before the refresh. */
+static uint64_t
+sampling_deadline(void *src)
+{
+	return engine_deadline(src);
+}
+
 /* The command or every target exited. */
 static bool
 sampling_finished(void *src)
@@ -133,6 +140,7 @@ const struct source_ops source_sampling = {
     .name = "sampling",
     .pollfds = sampling_pollfds,
     .read = sampling_read,
+    .deadline = sampling_deadline,
     .finished = sampling_finished,
     .watching = sampling_watching,
     .settle = sampling_settle,

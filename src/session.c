@@ -177,11 +177,19 @@ session_watching(const struct session *s)
 	return false;
 }
 
-/* Milliseconds until next, capped by ours and the front end's limits. */
+/* Milliseconds until next or a source's deadline, capped by ours and the
+ * front end's limits. */
 static int
 session_wait(const struct session *s, const struct session_hooks *h, uint64_t next)
 {
 	uint64_t now = now_ns();
+
+	for (size_t i = 0; i < s->nsources; i++)
+		if (s->sources[i].ops->deadline != NULL) {
+			uint64_t d = s->sources[i].ops->deadline(s->sources[i].src);
+
+			next = d < next ? d : next;
+		}
 	uint64_t left = now >= next ? 0 : (next - now) / 1000000 + 1; /* next may be "never" */
 	uint64_t most = session_watching(s) ? SESSION_MAX_WAIT_MS : SESSION_IDLE_WAIT_MS;
 	int ms = left > most ? (int)most : (int)left, cap;

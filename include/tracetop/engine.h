@@ -94,6 +94,10 @@ size_t engine_pollfds(const struct engine *e, struct pollfd *fds, size_t max);
 /* Read everything the rings hold now. */
 void engine_read(struct engine *e);
 
+/* When engine_read must run next at the latest (now_ns clock), UINT64_MAX
+ * when only the fds say. */
+uint64_t engine_deadline(const struct engine *e);
+
 /* The command or every target process has exited. */
 bool engine_finished(struct engine *e);
 

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tracetop/frame.h"
 #include "tracetop/hist.h"
@@ -24,6 +25,9 @@ struct source_ops {
 	size_t (*pollfds)(void *src, struct pollfd *fds, size_t max);
 	/* Read what is ready now (called after every poll). */
 	void (*read)(void *src);
+	/* When read must run next though no fd is ready (now_ns clock),
+	 * UINT64_MAX for when they say. */
+	uint64_t (*deadline)(void *src);
 	/* Whether what the source watches has ended (the command exited). */
 	bool (*finished)(void *src);
 	/* Whether finished may turn true (a command or processes to watch):

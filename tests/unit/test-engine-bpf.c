@@ -38,6 +38,51 @@ test_entries(void **state)
 	assert_int_equal(engine_bpf_entries(4000, 0, 0, 1024, 1U << 20), 8192);
 }
 
+/* Reads within a refresh: after a loss, half the time the map took to
+ * fill; back to the refresh only after whole refreshes of light reads. */
+static void
+test_drain_every(void **state)
+{
+	const uint64_t ms = 1000000, s = 1000 * ms;
+	uint64_t light = 0;
+
+	(void)state;
+	/* nothing lost, nothing changes */
+	assert_int_equal(engine_bpf_drain_every(0, s, &light, s, 4096, 4096, 9000, 0), 0);
+	/* a second's read counted a tenth of its samples: the map filled in
+	 * 100 ms, read every 50 */
+	assert_int_equal(engine_bpf_drain_every(0, s, &light, s, 4096, 4096, 1000, 9000), 50 * ms);
+	/* lost again over a 100 ms read counting three quarters: 37.5 ms */
+	assert_int_equal(
+	    engine_bpf_drain_every(100 * ms, s, &light, 100 * ms, 4096, 4096, 3000, 1000),
+	    37500000);
+	/* never under the floor, even with nothing counted */
+	assert_int_equal(engine_bpf_drain_every(0, s, &light, s, 4096, 4096, 0, 5000), 20 * ms);
+	assert_int_equal(engine_bpf_drain_every(0, s, &light, 0, 4096, 4096, 0, 5000), 20 * ms);
+	/* light reads keep the pace until they have lasted a refresh */
+	for (int i = 0; i < 19; i++)
+		assert_int_equal(
+		    engine_bpf_drain_every(50 * ms, s, &light, 50 * ms, 1023, 4096, 1023, 0),
+		    50 * ms);
+	/* a read of a quarter of the map or more starts the count again */
+	assert_int_equal(engine_bpf_drain_every(50 * ms, s, &light, 50 * ms, 1024, 4096, 1024, 0),
+	                 50 * ms);
+	assert_int_equal(light, 0);
+	for (int i = 0; i < 19; i++)
+		engine_bpf_drain_every(50 * ms, s, &light, 50 * ms, 10, 4096, 10, 0);
+	/* the twentieth light read makes a refresh of them: twice as long */
+	assert_int_equal(engine_bpf_drain_every(50 * ms, s, &light, 50 * ms, 10, 4096, 10, 0),
+	                 100 * ms);
+	assert_int_equal(light, 0);
+	/* reaching the refresh ends the reads within it */
+	light = 0;
+	assert_int_equal(engine_bpf_drain_every(500 * ms, s, &light, s, 10, 4096, 10, 0), 0);
+	/* a loss forgets the light reads */
+	light = 900 * ms;
+	engine_bpf_drain_every(50 * ms, s, &light, 50 * ms, 4096, 4096, 100, 100);
+	assert_int_equal(light, 0);
+}
+
 /* Lost samples: what the per-CPU counters grew by since the last read. */
 static void
 test_lost_delta(void **state)
@@ -243,6 +288,7 @@ main(void)
 	    cmocka_unit_test(test_record_stacks), cmocka_unit_test(test_record_user_and_ip),
 	    cmocka_unit_test(test_record_leaf),   cmocka_unit_test(test_log_tail),
 	    cmocka_unit_test(test_weighted),      cmocka_unit_test(test_notices),
+	    cmocka_unit_test(test_drain_every),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
