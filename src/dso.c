@@ -269,7 +269,7 @@ dso_load(struct dso *d)
 		load_elf(d);
 		break;
 	case DSO_KERNEL:
-		if (symkernel_load(kallsyms_path ? kallsyms_path : DEFAULT_KALLSYMS, &d->syms,
+		if (symkernel_load_packed(kallsyms_path ? kallsyms_path : DEFAULT_KALLSYMS, &d->syms,
 		                   &err) != 0)
 			d->load_error = xstrdup(err.msg);
 		else
@@ -346,7 +346,7 @@ dso_load_job_run(struct dso_load_job *j, bool may_defer)
 	struct tt_err err;
 
 	if (j->kernel) {
-		if (!j->read && symkernel_load(j->kallsyms, &j->ksyms, &err) != 0)
+		if (!j->read && symkernel_load_packed(j->kallsyms, &j->ksyms, &err) != 0)
 			j->kerr = xstrdup(err.msg);
 		j->read = true;
 		return true;

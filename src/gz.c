@@ -148,6 +148,76 @@ gz_inflate_fd(int in_fd, uint64_t off, uint64_t len, int out_fd, uint64_t want, 
 	return 0;
 }
 
+/* A raw deflate stream, reset for each buffer. */
+struct gz_deflater {
+	z_stream z;
+};
+
+/* A deflater at the fastest level (small buffers gain little from more);
+ * NULL when zlib cannot start one. */
+struct gz_deflater *
+gz_deflater_new(void)
+{
+	struct gz_deflater *d = xcalloc(1, sizeof *d);
+
+	/* windowBits < 0: no zlib header or trailer, 8 memLevel as zlib's default */
+	if (deflateInit2(&d->z, Z_BEST_SPEED, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(d);
+		return NULL;
+	}
+	return d;
+}
+
+/* Free a deflater (NULL is fine). */
+void
+gz_deflater_free(struct gz_deflater *d)
+{
+	if (d == NULL)
+		return;
+	deflateEnd(&d->z);
+	free(d);
+}
+
+/* compressBound is for the zlib format, a few bytes more than raw. */
+size_t
+gz_deflate_bound(size_t len)
+{
+	return (size_t)compressBound((uLong)len) + 16;
+}
+
+/* Deflate one whole buffer with the kept state. */
+size_t
+gz_deflate_raw(struct gz_deflater *d, const void *in, size_t len, void *out, size_t cap)
+{
+	if (len > UINT32_MAX || cap > UINT32_MAX || deflateReset(&d->z) != Z_OK)
+		return 0;
+	d->z.next_in = (Bytef *)(uintptr_t)in;
+	d->z.avail_in = (uInt)len;
+	d->z.next_out = out;
+	d->z.avail_out = (uInt)cap;
+	if (deflate(&d->z, Z_FINISH) != Z_STREAM_END)
+		return 0;
+	return (size_t)d->z.total_out;
+}
+
+/* Inflate one whole raw stream. */
+long
+gz_inflate_raw(const void *in, size_t len, void *out, size_t cap)
+{
+	z_stream z = {0};
+	int rc;
+
+	if (len > UINT32_MAX || cap > UINT32_MAX || inflateInit2(&z, -15) != Z_OK)
+		return -1;
+	z.next_in = (Bytef *)(uintptr_t)in;
+	z.avail_in = (uInt)len;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	rc = inflate(&z, Z_FINISH);
+	inflateEnd(&z);
+	return rc == Z_STREAM_END ? (long)z.total_out : -1;
+}
+
 /* zlib's CRC-32 (the gzip one) of n bytes. */
 uint32_t
 gz_crc32(const void *p, size_t n)

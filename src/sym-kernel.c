@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tracetop/sym-kernel.h"
+#include "tracetop/symtab-pack.h"
 #include "tracetop/util.h"
 
 /* Kernel symbols carry no sizes: a symbol reaches the next one, but never
@@ -29,11 +30,34 @@
  * falls to the function before it. */
 #define KSYM_PAD_PREFIX "__pfx_"
 
+/* Where parsed symbols go: a plain table, or a packed one being built. */
+struct ksink {
+	struct symtab *st;
+	struct sympack *pack;
+};
+
+/* Add a text symbol to the sink's table. */
+static void
+sink_add(struct ksink *k, uint64_t addr, const char *name, size_t namelen, const char *mod)
+{
+	if (k->pack != NULL)
+		sympack_add(k->pack, addr, name, namelen, mod);
+	else
+		symtab_add_n(k->st, addr, 0, name, namelen, mod);
+}
+
+/* Symbols in the sink's table. */
+static size_t
+sink_count(const struct ksink *k)
+{
+	return k->pack != NULL ? sympack_count(k->pack) : k->st->n;
+}
+
 /* Parse one line [p, end): "ADDR TYPE NAME[\t[MODULE]]". Adds text symbols;
  * *nonzero notes any non-zero address. The line is modified in place.
  * False for a line not in that format. */
 static bool
-parse_line(char *p, char *end, struct symtab *st, bool *nonzero)
+parse_line(char *p, char *end, struct ksink *st, bool *nonzero)
 {
 	uint64_t addr = 0;
 	int v, digits = 0;
@@ -67,7 +91,7 @@ parse_line(char *p, char *end, struct symtab *st, bool *nonzero)
 		end[-1] = '\0';
 		mod = q + 1;
 	}
-	symtab_add_n(st, addr, 0, name, namelen, mod);
+	sink_add(st, addr, name, namelen, mod);
 	return true;
 }
 
@@ -75,7 +99,7 @@ parse_line(char *p, char *end, struct symtab *st, bool *nonzero)
  * one also without its newline when eof; the number of well-formed lines
  * goes to *good. Returns the bytes consumed (the rest is a partial line). */
 static size_t
-parse_lines(char *buf, size_t len, bool eof, struct symtab *st, bool *nonzero, size_t *good)
+parse_lines(char *buf, size_t len, bool eof, struct ksink *st, bool *nonzero, size_t *good)
 {
 	char *p = buf, *end = buf + len, *nl;
 
@@ -97,7 +121,7 @@ parse_lines(char *buf, size_t len, bool eof, struct symtab *st, bool *nonzero, s
  * tracetop's peak memory. The number of well-formed lines, -1 on a read
  * error (errno set); *nonzero set if any address was not zero. */
 static ssize_t
-parse_fd(int fd, struct symtab *st, bool *nonzero)
+parse_fd(int fd, struct ksink *st, bool *nonzero)
 {
 	char *buf = xmalloc(KALLSYMS_CHUNK + 1);
 	size_t len = 0, used, good = 0, total = 0;
@@ -144,33 +168,52 @@ hidden_error(const char *path, struct tt_err *err)
 	               path, val);
 }
 
+/* Load a kallsyms-format file into the sink, and finish its table into
+ * st. */
+static int
+load(const char *path, struct ksink *k, struct symtab *st, struct tt_err *err)
+{
+	ssize_t good;
+	bool nonzero;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = 0;
+
+	if (fd < 0)
+		rc = err_set(err, "cannot open %s: %s", path, strerror(errno));
+	else if ((good = parse_fd(fd, k, &nonzero)) < 0)
+		rc = err_set(err, "cannot read %s: %s", path, strerror(errno));
+	else if (good == 0)
+		rc = err_set(err, "%s: no symbols in kallsyms format", path);
+	else if (!nonzero)
+		rc = hidden_error(path, err);
+	else if (sink_count(k) == 0)
+		rc = err_set(err, "%s has no kernel text symbols", path);
+	if (fd >= 0)
+		close(fd);
+	if (rc != 0) {
+		sympack_free(k->pack);
+		symtab_free(st);
+	} else if (k->pack != NULL) {
+		sympack_finish(k->pack, KSYM_MAX_GAP, st);
+	} else {
+		symtab_finish(st, KSYM_MAX_GAP);
+	}
+	return rc;
+}
+
 /* Load a kallsyms-format file into st and finish it. */
 int
 symkernel_load(const char *path, struct symtab *st, struct tt_err *err)
 {
-	ssize_t good;
-	bool nonzero;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct ksink k = {.st = st};
 
-	if (fd < 0)
-		return err_set(err, "cannot open %s: %s", path, strerror(errno));
-	good = parse_fd(fd, st, &nonzero);
-	if (good < 0) {
-		int e = errno;
+	return load(path, &k, st, err);
+}
 
-		close(fd);
-		symtab_free(st);
-		return err_set(err, "cannot read %s: %s", path, strerror(e));
-	}
-	close(fd);
-	if (good == 0 || !nonzero || st->n == 0)
-		symtab_free(st);
-	if (good == 0)
-		return err_set(err, "%s: no symbols in kallsyms format", path);
-	if (!nonzero)
-		return hidden_error(path, err);
-	if (st->n == 0)
-		return err_set(err, "%s has no kernel text symbols", path);
-	symtab_finish(st, KSYM_MAX_GAP);
-	return 0;
+/* The same into a packed table. */
+int
+symkernel_load_packed(const char *path, struct symtab *st, struct tt_err *err)
+{
+	struct ksink k = {.st = st, .pack = sympack_new()};
+
+	return load(path, &k, st, err);
 }

@@ -42,6 +42,11 @@ symtab_free(struct symtab *st)
 {
 	size_t i;
 
+	if (st->pack_ops != NULL) {
+		st->pack_ops->free(st->pack);
+		symtab_init(st);
+		return;
+	}
 	for (i = 0; i < st->n; i++)
 		sym_free_dname(&st->syms[i]);
 	for (i = 0; i < st->nblocks; i++)
@@ -231,6 +236,8 @@ symtab_lookup(const struct symtab *st, uint64_t addr)
 {
 	size_t lo = 0, hi = st->n, mid, k;
 
+	if (st->pack_ops != NULL)
+		return st->pack_ops->lookup(st->pack, addr);
 	if (st->index != NULL) {
 		uint64_t b;
 

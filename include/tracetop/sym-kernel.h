@@ -11,4 +11,9 @@
  * sysctl). */
 int symkernel_load(const char *path, struct symtab *st, struct tt_err *err);
 
+/* symkernel_load into a packed table (symtab-pack.h): a quarter of the
+ * memory, its symbols made as lookups find them; for the long-lived
+ * kernel table, not for walking every symbol. */
+int symkernel_load_packed(const char *path, struct symtab *st, struct tt_err *err);
+
 #endif

@@ -16,6 +16,12 @@ struct sym {
 	                       until then, may be name itself */
 };
 
+/* What stands in for syms in a packed table (symtab-pack.h). */
+struct symtab_pack_ops {
+	const struct sym *(*lookup)(void *pack, uint64_t addr);
+	void (*free)(void *pack);
+};
+
 struct symtab {
 	struct sym *syms;
 	size_t n, cap;
@@ -30,6 +36,10 @@ struct symtab {
 	uint64_t index_base;
 	unsigned index_shift;
 	size_t nindex;
+	/* a packed table of n symbols instead of syms (lookups and free go
+	 * to it), or NULL */
+	void *pack;
+	const struct symtab_pack_ops *pack_ops;
 };
 
 void symtab_init(struct symtab *st);

@@ -19,6 +19,7 @@
 #include "tracetop/dso.h"
 #include "tracetop/sym-jit.h"
 #include "tracetop/sym-kernel.h"
+#include "tracetop/symtab-pack.h"
 #include "tracetop/symtab.h"
 #include "tracetop/util.h"
 
@@ -447,6 +448,119 @@ test_kallsyms_real(void **state)
 	symtab_free(&st);
 }
 
+/* The packed and the plain table agree on addr: the same symbol (name,
+ * module, start, size) or none. */
+static void
+assert_same_at(const struct symtab *plain, const struct symtab *packed, uint64_t addr)
+{
+	const struct sym *a = symtab_lookup(plain, addr), *b = symtab_lookup(packed, addr);
+
+	if (a == NULL) {
+		assert_null(b);
+		return;
+	}
+	assert_non_null(b);
+	assert_string_equal(a->name, b->name);
+	assert_int_equal(a->start, b->start);
+	assert_int_equal(a->size, b->size);
+	if (a->module == NULL)
+		assert_null(b->module);
+	else
+		assert_string_equal(a->module, b->module);
+}
+
+/* A kallsyms file loaded plain and packed: the same symbols at each
+ * symbol's first, last and one-past-last byte and just before it; a
+ * symbol found twice is the same struct (its identity). */
+static void
+assert_packed_same(const char *path)
+{
+	struct symtab plain, packed;
+	struct tt_err err;
+
+	symtab_init(&plain);
+	symtab_init(&packed);
+	assert_int_equal(symkernel_load(path, &plain, &err), 0);
+	assert_int_equal(symkernel_load_packed(path, &packed, &err), 0);
+	assert_int_equal(packed.n, plain.n);
+	for (size_t i = 0; i < plain.n; i++) {
+		const struct sym *s = &plain.syms[i];
+
+		assert_same_at(&plain, &packed, s->start);
+		assert_same_at(&plain, &packed, s->start + s->size - 1);
+		assert_same_at(&plain, &packed, s->start + s->size);
+		assert_same_at(&plain, &packed, s->start - 1);
+		assert_ptr_equal(symtab_lookup(&packed, s->start),
+		                 symtab_lookup(&packed, s->start + s->size - 1));
+	}
+	symtab_free(&plain);
+	symtab_free(&packed);
+}
+
+/* The packed table: the fixture's lookups, aliases, modules and gaps as
+ * the plain one has them; a big file of many blocks; a table spanning
+ * more than 4 GiB; the real kallsyms when we may read it. */
+static void
+test_kallsyms_packed(void **state)
+{
+	const char *path = write_tmp("kallsyms", kallsyms_fixture);
+	const char *wide = write_tmp("kallsyms-wide", "0000000000001000 T low_fn\n"
+	                                              "0000000000001100 T low_next\n"
+	                                              "0000000300000000 T high_fn\t[far]\n");
+	const char *big = tmp_path("kallsyms-many");
+	FILE *f = fopen(big, "w");
+	struct symtab st;
+	struct tt_err err;
+	const struct sym *s;
+
+	symtab_init(&st);
+	assert_int_equal(symkernel_load_packed(path, &st, &err), 0);
+	assert_int_equal(st.n, 10);
+	assert_null(st.syms);
+	assert_string_equal(name_at(&st, 0xffffffff81000050), "_stext");
+	s = symtab_lookup(&st, 0xffffffffc0001010);
+	assert_non_null(s);
+	assert_string_equal(s->name, "ext4_fill_super");
+	assert_string_equal(s->module, "ext4");
+	assert_ptr_equal(symtab_lookup(&st, 0xffffffffc0001011), s);
+	assert_null(symtab_lookup(&st, 0xffffffff90000000));
+	symtab_free(&st);
+	assert_packed_same(path);
+
+	assert_int_equal(symkernel_load_packed(wide, &st, &err), 0);
+	assert_string_equal(name_at(&st, 0x10ff), "low_fn");
+	assert_string_equal(name_at(&st, 0x1100), "low_next");
+	s = symtab_lookup(&st, 0x300000010);
+	assert_non_null(s);
+	assert_string_equal(s->name, "high_fn");
+	assert_string_equal(s->module, "far");
+	symtab_free(&st);
+	assert_packed_same(wide);
+
+	/* 5,000 names, some long, in many modules: dozens of blocks */
+	assert_non_null(f);
+	for (unsigned i = 0; i < 5000; i++)
+		fprintf(f, "%016llx %c fn_%u%s%s\n", 0xffffffff81000000ULL + 32ULL * i,
+		        i % 3 ? 't' : 'T', i,
+		        i % 11 == 0 ? "_with_a_much_longer_name_than_most" : "",
+		        i % 5 == 0   ? "\t[mod_a]"
+		        : i % 5 == 1 ? "\t[mod_b]"
+		                     : "");
+	assert_int_equal(fclose(f), 0);
+	assert_packed_same(big);
+
+	/* errors as the plain load says them, nothing kept */
+	path = write_tmp("kallsyms-zero", "0000000000000000 T _stext\n");
+	assert_int_equal(symkernel_load_packed(path, &st, &err), -1);
+	assert_non_null(strstr(err.msg, "kernel.kptr_restrict="));
+	assert_int_equal(st.n, 0);
+	assert_null(st.pack);
+	assert_int_equal(symkernel_load_packed(tmp_path("missing"), &st, &err), -1);
+
+	if (real_schedule_addr() != 0)
+		assert_packed_same("/proc/kallsyms");
+}
+
 /* Perf map text: hex with and without 0x, names with spaces, junk skipped. */
 static void
 test_perfmap_parse(void **state)
@@ -671,6 +785,7 @@ main(void)
 	    cmocka_unit_test(test_kallsyms_fixture),
 	    cmocka_unit_test(test_kallsyms_errors),
 	    cmocka_unit_test(test_kallsyms_real),
+	    cmocka_unit_test(test_kallsyms_packed),
 	    cmocka_unit_test(test_kallsyms_chunks_padding),
 	    cmocka_unit_test(test_perfmap_parse),
 	    cmocka_unit_test(test_perfmap_ownership),
