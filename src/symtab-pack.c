@@ -157,16 +157,14 @@ sympack_count(const struct sympack *p)
 	return p->n;
 }
 
-/* The names for the sort's comparisons (qsort passes no context). */
-static const char *sort_names;
-
-/* qsort order: by start, then the best alias first (as symtab_finish:
- * the fewest leading underscores, the longest name, then by name). */
+/* qsort_r order over the names: by start, then the best alias first (as
+ * symtab_finish: the fewest leading underscores, the longest name, then
+ * by name). */
 static int
-ent_cmp(const void *pa, const void *pb)
+ent_cmp(const void *pa, const void *pb, void *names)
 {
 	const struct pack_ent *a = pa, *b = pb;
-	const char *na = sort_names + a->name, *nb = sort_names + b->name;
+	const char *na = (const char *)names + a->name, *nb = (const char *)names + b->name;
 	size_t ua, ub;
 
 	if (a->start != b->start)
@@ -438,10 +436,10 @@ sympack_finish(struct sympack *p, uint64_t max_gap, struct symtab *st)
 
 	symtab_free(st);
 	p->max_gap = max_gap ? max_gap : 1;
-	sort_names = p->names;
+	/* the kernel's table may be built on the worker and the loop's
+	 * threads at once: the names go as the sort's argument */
 	if (p->n > 1)
-		qsort(p->ents, p->n, sizeof *p->ents, ent_cmp);
-	sort_names = NULL;
+		qsort_r(p->ents, p->n, sizeof *p->ents, ent_cmp, p->names);
 	for (size_t i = 0; i < p->n; i++) {
 		if (out > 0 && p->ents[out - 1].start == p->ents[i].start)
 			continue;
