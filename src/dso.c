@@ -269,8 +269,8 @@ dso_load(struct dso *d)
 		load_elf(d);
 		break;
 	case DSO_KERNEL:
-		if (symkernel_load_packed(kallsyms_path ? kallsyms_path : DEFAULT_KALLSYMS, &d->syms,
-		                   &err) != 0)
+		if (symkernel_load_packed(kallsyms_path ? kallsyms_path : DEFAULT_KALLSYMS,
+		                          &d->syms, &err) != 0)
 			d->load_error = xstrdup(err.msg);
 		else
 			d->has_syms = d->syms.n > 0;
