@@ -565,6 +565,42 @@ test_reap_live_thread(void **state)
 	assert_ptr_equal(tasks_thread(*state, 200, 200), t200);
 }
 
+/* Reaping walks the threads that died, not the tables: a tid that died
+ * and was taken by a live thread before the reap keeps the live one; one
+ * that died twice is freed once; a process whose last thread was freed
+ * goes with it, one with a live thread stays. */
+static void
+test_reap_reused_tid(void **state)
+{
+	struct thread *th, *live;
+
+	fork_rec(*state, 300, 123, 300, 123);
+	exit_rec(*state, 300, 300);
+	/* tid 300 again, a new live process before the reap */
+	fork_rec(*state, 300, 123, 300, 123);
+	live = tasks_thread(*state, 300, 300);
+	assert_false(live->dead);
+	tasks_reap(*state, now_ns(), 0);
+	assert_ptr_equal(tasks_thread(*state, 300, 300), live);
+	assert_false(live->dead);
+	assert_int_equal(live->proc->refs, 1);
+	/* it dies twice (a repeated EXIT): one listing, one free */
+	exit_rec(*state, 300, 300);
+	exit_rec(*state, 300, 300);
+	tasks_reap(*state, now_ns(), 3600ULL * 1000000000ULL);
+	assert_ptr_equal(tasks_thread(*state, 300, 300), live);
+	tasks_reap(*state, now_ns(), 0);
+	th = tasks_thread(*state, -1, 300);
+	assert_non_null(th);
+	assert_string_equal(th->comm, "[unknown]"); /* read anew: the fake /proc has no 300 */
+	assert_int_equal(th->proc->nmaps, 0);
+	tasks_reap(*state, now_ns(), 0);
+	/* the parent, never dead, is untouched */
+	th = tasks_thread(*state, -1, 123);
+	assert_false(th->dead);
+	assert_int_equal(th->proc->pid, 123);
+}
+
 /* A small deterministic generator. */
 static uint32_t
 lcg(uint32_t *s)
@@ -884,6 +920,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_pid_reuse, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_exit_reap, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_reap_live_thread, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reap_reused_tid, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_many_threads, setup, teardown),
 	    cmocka_unit_test(test_find_map),
 	    cmocka_unit_test(test_many_maps),
