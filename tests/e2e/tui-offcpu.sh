@@ -23,6 +23,14 @@ tp=/sys/kernel/tracing
 [ -d $tp/events/sched/sched_switch ] ||
 	tap_skip_all "no sched tracepoints (tracefs not mounted or kernel without them)"
 
+# first_offcpu_repeats SESSION: the first offcpu row has blocked more than
+# once (the reader's: one block after another)
+first_offcpu_repeats() {
+	local n
+	n=$(tmux_capture "$1" | sed -nE 's/^ *[0-9]+ +waiters +offcpu +[a-z]+ tid [0-9]+ +([0-9]+) .*/\1/p' | head -n 1)
+	[ "${n:-0}" -gt 1 ]
+}
+
 engines=perf
 if "$TRACETOP" -b --engine bpf --view latency --latency-kinds offcpu -d 0.2 -n 1 >/dev/null \
 	2>"$TT_TMP/bpf.err"; then
@@ -62,6 +70,10 @@ for e in $engines; do
 	tmux_keys $s Enter
 	wait_for 3 lacks_text $s ' runq '
 	ok $? "$e: the filter keeps the offcpu rows"
+	# the reader's row on top first: early on every thread has blocked once
+	# and rows of equal time may come in any order (CI once opened another
+	# thread's tree)
+	wait_for 5 first_offcpu_repeats $s
 	tmux_keys $s Home +
 	# (the outermost caller is libc's __libc_start_call_main, a local
 	# symbol that only libc6-dbg names: without it, libc's address)
