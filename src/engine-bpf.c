@@ -286,6 +286,17 @@ engine_bpf_fits(const struct engine_opts *o, struct tt_err *why, bool *refused)
 	return tt_bpf_allowed(why);
 }
 
+/* Whether engine_bpf_setup will try the BPF engine: its rings then carry
+ * only side-band records, opened to wake the loop at each. */
+bool
+engine_bpf_wanted(const struct engine_opts *o)
+{
+	struct tt_err why;
+	bool refused = false;
+
+	return o->backend != ENGINE_BACKEND_PERF && engine_bpf_fits(o, &why, &refused);
+}
+
 /* Load the program and attach it to every sampling fd of the evlist. */
 static int
 engine_bpf_load(struct engine *e, struct engine_bpf *b, const struct engine_opts *o,

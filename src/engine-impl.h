@@ -124,6 +124,7 @@ struct engine_inl {
 
 struct engine {
 	struct evlist el;
+	uint64_t read_ns;  /* the last engine_read (now_ns) */
 	size_t hot_copies; /* the hottest functions' per-instruction samples copied to frames */
 	struct engine_event *events;
 	size_t nheap;             /* heap slots: one per ring, the stream's included */
@@ -266,6 +267,7 @@ struct engine_bpf_leaf {
  * attach began and auto falls back (the caller reopens the evlist); -1
  * with err when --engine bpf cannot run. */
 int engine_bpf_setup(struct engine *e, const struct engine_opts *o, struct tt_err *err);
+bool engine_bpf_wanted(const struct engine_opts *o);
 
 /* Read and clear the in-kernel counts into the hists (nothing on the ring
  * path). */

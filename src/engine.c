@@ -43,6 +43,13 @@
  * (procprime): 2,000 take some 150 ms here, so about ten passes of the
  * loop's 200 ms turns, and a key waits 20 ms at most behind one. */
 #define ENGINE_PRIME_BUDGET_NS (20ULL * 1000000ULL)
+/* The side-band records (new processes and mappings) are read at least
+ * this often: a process in another mount namespace, or whose binary was
+ * deleted, must still be there for its symbols to load. The rings of
+ * samples wake the loop only when an eighth full; the BPF engine's, which
+ * carry only side band, wake it at each record and then hold off this
+ * long (the session's holdoff). */
+#define ENGINE_SIDE_WAIT_NS (500ULL * 1000000ULL)
 
 /* The next unread record of one ring, in the merge heap. */
 struct engine_head {
@@ -63,6 +70,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	    .period = o->period,
 	    .mmap_pages = o->mmap_pages,
 	    .sample_type = ENGINE_SAMPLE_TYPE,
+	    .wake_each = engine_bpf_wanted(o),
 	};
 
 	if (o->callgraph != CALLGRAPH_NONE) {
@@ -114,6 +122,7 @@ engine_new(const struct engine_opts *o, struct tt_err *err)
 	case 1:
 		evlist_close(&e->el);
 		memset(&e->el, 0, sizeof e->el);
+		p.wake_each = false; /* samples in the rings again */
 		if (evlist_open(&e->el, o->events, o->nevents, &t, &p, err) != 0) {
 			engine_free(e);
 			return NULL;
@@ -437,6 +446,7 @@ engine_read(struct engine *e)
 		e->heap = xrealloc(e->heap, e->nheap * sizeof *e->heap);
 	}
 	heap = e->heap;
+	e->read_ns = now_ns();
 	engine_defer_poll(e, false); /* worker answers, for the samples below */
 	for (i = 0; i < e->el.nrings + ntr; i++) {
 		int fd = i < e->el.nrings ? e->el.ring_fds[i] : -1;
@@ -497,7 +507,19 @@ engine_read(struct engine *e)
 uint64_t
 engine_deadline(const struct engine *e)
 {
+	if (e->bpf == NULL)
+		return e->read_ns + ENGINE_SIDE_WAIT_NS;
 	return engine_bpf_deadline(e);
+}
+
+/* How long the first *n fds of engine_pollfds go unpolled once they woke
+ * the loop (the session's holdoff): the BPF engine's rings, which wake it
+ * at every side-band record (not the stream's, after them). */
+unsigned
+engine_holdoff(const struct engine *e, size_t *n)
+{
+	*n = e->bpf != NULL ? e->el.nrings : 0;
+	return *n > 0 ? (unsigned)(ENGINE_SIDE_WAIT_NS / 1000000) : 0;
 }
 
 /* Has the command, or every target process, gone? */

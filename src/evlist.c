@@ -135,6 +135,12 @@ evlist_prepare_attr(struct perf_event_attr *a, const struct evlist_target *t,
 	/* Wake at an eighth full: a drain slowed by cold caches (the first
 	 * symbol tables, unwind tables) then still has room to catch up. */
 	a->wakeup_watermark = (uint32_t)((size_t)p->mmap_pages * (size_t)sysconf(_SC_PAGESIZE) / 8);
+	/* Rings that carry only side-band records (the BPF engine counts the
+	 * samples) are quiet on a steady machine: woken at each record, the
+	 * loop sleeps until the refresh there, and reads a new process's
+	 * mappings while it lives (the session's holdoff batches a storm). */
+	if (p->wake_each)
+		a->wakeup_watermark = 1;
 	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = sideband;
 	a->exclude_guest = 1;
 	a->sample_regs_user = p->regs_user;

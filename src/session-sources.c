@@ -37,6 +37,13 @@ sampling_deadline(void *src)
 	return engine_deadline(src);
 }
 
+/* How long the BPF engine's rings go unpolled once they woke the loop. */
+static unsigned
+sampling_holdoff(void *src, size_t *n)
+{
+	return engine_holdoff(src, n);
+}
+
 /* The command or every target exited. */
 static bool
 sampling_finished(void *src)
@@ -139,6 +146,7 @@ sampling_free(void *src)
 const struct source_ops source_sampling = {
     .name = "sampling",
     .pollfds = sampling_pollfds,
+    .holdoff = sampling_holdoff,
     .read = sampling_read,
     .deadline = sampling_deadline,
     .finished = sampling_finished,

@@ -13,10 +13,10 @@
 /* Longest sleep while a source watches a target: bounds how late its
  * exit is noticed. */
 #define SESSION_MAX_WAIT_MS 200
-/* Longest sleep else: each wakeup costs (a context switch, the sources'
- * reads), and tracetop runs on the machine it measures. The side-band
- * records (new processes and mappings) are read at least this often. */
-#define SESSION_IDLE_WAIT_MS 500
+/* Longest sleep else, a guard: each wakeup costs (a context switch, the
+ * sources' reads) and tracetop runs on the machine it measures, so the
+ * sources say when they must be read (their fds, deadlines, holdoffs). */
+#define SESSION_IDLE_WAIT_MS 10000
 /* Room for every source's fds and the front end's. */
 #define SESSION_MAX_FDS 1024
 #define SESSION_MAX_SOURCES 8
@@ -24,6 +24,9 @@
 struct session_source {
 	const struct source_ops *ops;
 	void *src;
+	size_t fd0, nfds;     /* its slots in the poll set */
+	size_t nmuted;        /* how many of them (the first) are not polled */
+	uint64_t muted_until; /* until then (0: all are) */
 };
 
 struct session {
@@ -139,11 +142,69 @@ session_pollfds(struct session *s, const struct session_hooks *h, struct pollfd 
 	size_t n = h->pollfds != NULL ? h->pollfds(h->arg, fds, SESSION_MAX_FDS) : 0;
 
 	*nfront = n;
-	for (size_t i = 0; i < s->nsources; i++)
-		if (s->sources[i].ops->pollfds != NULL)
-			n += s->sources[i].ops->pollfds(s->sources[i].src, fds + n,
-			                                SESSION_MAX_FDS - n);
+	for (size_t i = 0; i < s->nsources; i++) {
+		struct session_source *src = &s->sources[i];
+
+		src->fd0 = n;
+		src->muted_until = 0;
+		if (src->ops->pollfds != NULL)
+			n += src->ops->pollfds(src->src, fds + n, SESSION_MAX_FDS - n);
+		src->nfds = n - src->fd0;
+	}
 	return n;
+}
+
+/* After a poll: a source with a holdoff whose fds woke the loop is not
+ * polled for that long, so fds that wake at every record are read in
+ * batches (the wakeups the kernel sends meanwhile are taken, unseen, by
+ * the polls; the holdoff's end wakes the loop, which reads them). */
+static void
+session_mute(struct session *s, struct pollfd *fds)
+{
+	uint64_t now = 0;
+
+	for (size_t i = 0; i < s->nsources; i++) {
+		struct session_source *src = &s->sources[i];
+		size_t n = 0;
+		unsigned ms = src->ops->holdoff != NULL && src->muted_until == 0
+		                  ? src->ops->holdoff(src->src, &n)
+		                  : 0;
+		bool woke = false;
+
+		n = n < src->nfds ? n : src->nfds;
+		for (size_t k = 0; ms > 0 && k < n; k++)
+			woke |= (fds[src->fd0 + k].revents & POLLIN) != 0;
+		if (!woke)
+			continue;
+		if (now == 0)
+			now = now_ns();
+		src->muted_until = now + (uint64_t)ms * 1000000;
+		src->nmuted = n;
+		for (size_t k = 0; k < n; k++)
+			fds[src->fd0 + k].events = 0;
+	}
+}
+
+/* Before a poll: the fds of sources whose holdoff is over are polled
+ * again. */
+static void
+session_unmute(struct session *s, struct pollfd *fds)
+{
+	uint64_t now = 0;
+
+	for (size_t i = 0; i < s->nsources; i++) {
+		struct session_source *src = &s->sources[i];
+
+		if (src->muted_until == 0)
+			continue;
+		if (now == 0)
+			now = now_ns();
+		if (now < src->muted_until)
+			continue;
+		src->muted_until = 0;
+		for (size_t k = 0; k < src->nmuted; k++)
+			fds[src->fd0 + k].events = POLLIN;
+	}
 }
 
 /* Read every source. */
@@ -184,12 +245,15 @@ session_wait(const struct session *s, const struct session_hooks *h, uint64_t ne
 {
 	uint64_t now = now_ns();
 
-	for (size_t i = 0; i < s->nsources; i++)
-		if (s->sources[i].ops->deadline != NULL) {
-			uint64_t d = s->sources[i].ops->deadline(s->sources[i].src);
+	for (size_t i = 0; i < s->nsources; i++) {
+		uint64_t d = s->sources[i].ops->deadline != NULL
+		                 ? s->sources[i].ops->deadline(s->sources[i].src)
+		                 : UINT64_MAX;
 
-			next = d < next ? d : next;
-		}
+		if (s->sources[i].muted_until != 0 && s->sources[i].muted_until < d)
+			d = s->sources[i].muted_until;
+		next = d < next ? d : next;
+	}
 	uint64_t left = now >= next ? 0 : (next - now) / 1000000 + 1; /* next may be "never" */
 	uint64_t most = session_watching(s) ? SESSION_MAX_WAIT_MS : SESSION_IDLE_WAIT_MS;
 	int ms = left > most ? (int)most : (int)left, cap;
@@ -231,8 +295,10 @@ session_run(struct session *s, const struct session_hooks *h)
 			polled = s->nsources;
 			s->repoll = false;
 		}
+		session_unmute(s, fds);
 		if (poll(fds, nfds, session_wait(s, h, next)) < 0 && errno != EINTR)
 			return -1;
+		session_mute(s, fds);
 		if (h->ready != NULL)
 			h->ready(h->arg, fds, nfront);
 		poll_drop_hangups(fds + nfront, nfds - nfront);

@@ -97,6 +97,7 @@ void engine_read(struct engine *e);
 /* When engine_read must run next at the latest (now_ns clock), UINT64_MAX
  * when only the fds say. */
 uint64_t engine_deadline(const struct engine *e);
+unsigned engine_holdoff(const struct engine *e, size_t *n);
 
 /* The command or every target process has exited. */
 bool engine_finished(struct engine *e);

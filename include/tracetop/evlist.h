@@ -39,6 +39,7 @@ struct evlist_params {
 	uint64_t regs_user;          /* PERF_SAMPLE_REGS_USER mask */
 	uint32_t stack_user;         /* PERF_SAMPLE_STACK_USER bytes */
 	bool exclude_callchain_user; /* the user part comes from unwinding */
+	bool wake_each;              /* wake the reader at every record (side band only) */
 };
 
 /* A slot of the sample id -> event table. */

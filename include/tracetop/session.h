@@ -23,6 +23,10 @@ struct source_ops {
 	const char *name;
 	/* The fds to poll for data; returns how many were written. */
 	size_t (*pollfds)(void *src, struct pollfd *fds, size_t max);
+	/* How long, in ms, the first *n of its fds go unpolled after they woke
+	 * the loop (0: always polled): fds that wake at every record are read
+	 * in batches under a storm of them, at the holdoff's end at the latest. */
+	unsigned (*holdoff)(void *src, size_t *n);
 	/* Read what is ready now (called after every poll). */
 	void (*read)(void *src);
 	/* When read must run next though no fd is ready (now_ns clock),

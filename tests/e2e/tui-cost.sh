@@ -4,7 +4,8 @@
 # 6.4 flushed at every cursor move until a first endwin: some 80 writes a
 # frame, each a wakeup of the terminal's reader), no poll of stdin while a
 # frame is written, and without a target to watch the loop wakes a few
-# times a second, not five (with one, often enough to see it exit).
+# times a second, not five (with one, often enough to see it exit); the
+# BPF engine's loop sleeps from refresh to refresh on a quiet machine.
 . "$(dirname "$0")/lib.sh"
 need_built "$TRACETOP" "$WORKLOADS/split"
 need_tmux
@@ -39,26 +40,68 @@ ok $? "8 frames in 4..40 writes to the terminal ($writes; some 80 a frame before
 is "$stdin_polls" 0 "no poll of stdin for typed keys within a frame"
 tmux_kill w
 
-tui_start idle 120 40 -d 2
-tmux_wait_text idle 15 'split_(alpha|beta|gamma)'
-ok $? "system-wide at -d 2: the Top pane shows the workload"
-sleep 1
-counted idle 6 "$TT_TMP/idle.txt"
-ok $? "strace saw the system-wide tracetop"
-idle=$(grep -c 'poll(\[{fd=' "$TT_TMP/idle.txt")
-tmux_kill idle
+# wakeups NAME ARGS...: start a screen at -d 2 with ARGS, strace its loop
+# for 6 s; the number of polls into $wakes.
+wakeups() {
+	local name=$1
+	shift
+	tui_start "$name" 120 40 -d 2 "$@"
+	tmux_wait_text "$name" 15 'split_(alpha|beta|gamma)'
+	ok $? "$name at -d 2: the Top pane shows the workload"
+	sleep 1
+	counted "$name" 6 "$TT_TMP/$name.txt"
+	ok $? "strace saw the $name tracetop"
+	wakes=$(grep -c 'poll(\[{fd=' "$TT_TMP/$name.txt")
+	tmux_kill "$name"
+}
 
-tui_start target 120 40 -d 2 -p "$pid"
-tmux_wait_text target 15 'split_(alpha|beta|gamma)'
-ok $? "-p at -d 2: the Top pane shows the workload"
-sleep 1
-counted target 6 "$TT_TMP/target.txt"
-ok $? "strace saw the tracetop watching -p"
-watching=$(grep -c 'poll(\[{fd=' "$TT_TMP/target.txt")
-tmux_kill target
-diag "loop wakeups in 6 s at -d 2: $idle system-wide, $watching watching a pid"
-[ "$idle" -ge 6 ] && [ "$idle" -le 22 ]
-ok $? "system-wide, the loop sleeps up to 500 ms: 6..22 wakeups in 6 s ($idle; 30 at 200 ms)"
+wakeups target -p "$pid"
+watching=$wakes
+diag "loop wakeups in 6 s at -d 2 watching a pid: $watching"
 [ "$watching" -ge 26 ]
 ok $? "watching a pid, it wakes every 200 ms to see it exit: 26 or more in 6 s ($watching)"
+
+# The BPF engine's rings carry only side band and wake the loop at each
+# record: on a quiet machine it sleeps from refresh to refresh; under a
+# storm of new processes it reads them in batches, 500 ms apart.
+case " $(engines) " in
+*" bpf "*)
+	wakeups quiet --engine bpf
+	quiet=$wakes
+	# woken by a record (this machine's own processes come and go), each
+	# also ends a holdoff; the rest are refreshes, the counts maps' reads
+	woken=$(grep -cE 'poll\(\[\{fd=.*= [1-9]+ \(\[\{fd=' "$TT_TMP/quiet.txt")
+	longest=$(grep -oE '\], [0-9]+, [0-9]+\)' "$TT_TMP/quiet.txt" | awk -F', ' '{sub(/\)/, "", $3); if ($3 + 0 > m) m = $3 + 0} END {print m + 0}')
+	diag "loop wakeups in 6 s at -d 2, system-wide, --engine bpf: $quiet, $woken of them by records; longest sleep asked ${longest} ms"
+	[ "$quiet" -ge 2 ] && [ "$quiet" -le $((5 + 2 * woken)) ]
+	ok $? "--engine bpf: a wakeup a refresh, and two for each batch of records: 2..$((5 + 2 * woken)) in 6 s ($quiet)"
+	[ "$longest" -ge 1000 ]
+	ok $? "--engine bpf: with no record it sleeps toward the refresh, not 500 ms (${longest} ms)"
+
+	tui_start storm 120 40 -d 2 --engine bpf
+	tmux_wait_text storm 15 'split_(alpha|beta|gamma)'
+	ok $? "storm at -d 2: the Top pane shows the workload"
+	( n=0 end=$((SECONDS + 8))
+	  while [ $SECONDS -lt $end ]; do /bin/true; n=$((n + 1)); done
+	  echo "$n" >"$TT_TMP/forks" ) &
+	forker=$!
+	sleep 1
+	counted storm 6 "$TT_TMP/storm.txt"
+	ok $? "strace saw the storm's tracetop"
+	storm=$(grep -c 'poll(\[{fd=' "$TT_TMP/storm.txt")
+	wait $forker 2>/dev/null
+	forks=$(cat "$TT_TMP/forks" 2>/dev/null || echo 0)
+	tmux_kill storm
+	diag "loop wakeups in 6 s at -d 2, --engine bpf, $forks processes started in 8 s: $storm"
+	[ "$forks" -ge 200 ]
+	ok $? "a storm: 200 or more processes started ($forks), each a few side-band records"
+	[ "$storm" -ge 6 ] && [ "$storm" -le 36 ]
+	ok $? "--engine bpf under the storm: read in batches, 6..36 wakeups in 6 s ($storm)"
+	;;
+*)
+	skip "--engine bpf cannot run here (see tests/e2e/bpf.sh)" "--engine bpf: a wakeup a refresh"
+	skip "--engine bpf cannot run here (see tests/e2e/bpf.sh)" "--engine bpf: sleeps toward the refresh"
+	skip "--engine bpf cannot run here (see tests/e2e/bpf.sh)" "--engine bpf, a storm: batches"
+	;;
+esac
 done_testing

@@ -1,6 +1,7 @@
 /* Unit tests of the session: the one loop over fake sources (pipes for
  * fds), the refreshes and their frames, -n, a finished source, the front
- * end's hooks, frozen screens (no rows), and freeing in reverse order. */
+ * end's hooks, frozen screens (no rows), a source's holdoff, and freeing
+ * in reverse order. */
 #include "config.h"
 
 #include <setjmp.h>
@@ -129,6 +130,26 @@ static const struct source_ops fake_ops = {
     .read = fake_read,
     .finished = fake_finished,
     .settle = fake_settle,
+    .tick = fake_tick,
+    .snapshot = fake_snapshot,
+    .free = fake_free,
+};
+
+/* The fake's fd goes unpolled for 50 ms once it woke the loop. */
+static unsigned
+fake_holdoff(void *src, size_t *n)
+{
+	(void)src;
+	*n = 1;
+	return 50;
+}
+
+/* A kind whose fd wakes at every record, read in batches. */
+static const struct source_ops held_ops = {
+    .name = "held",
+    .pollfds = fake_pollfds,
+    .holdoff = fake_holdoff,
+    .read = fake_read,
     .tick = fake_tick,
     .snapshot = fake_snapshot,
     .free = fake_free,
@@ -447,6 +468,49 @@ test_stop_hook(void **state)
 	session_free(s);
 }
 
+/* A source busy all the time (a byte after each read, as records under a
+ * storm of new processes): kind reads it 0.3 s; how many reads. */
+static int
+busy_reads(const struct source_ops *kind, int *bytes)
+{
+	struct session_opts o = {.delay = 0.3, .first_delay = 0.3, .count = 1};
+	struct front fr = {.parts = true, .fd = -1};
+	struct session_hooks h = hooks_of(&fr);
+	int freed[2], nfreed = 0;
+	struct fake a;
+	struct session *s;
+
+	fake_init(&a, 1, freed, &nfreed);
+	assert_int_equal(write(a.fds[1], "x", 1), 1);
+	s = session_new(&o);
+	session_add(s, kind, &a);
+	fr.feed = &a;
+	assert_int_equal(session_run(s, &h), 0);
+	assert_int_equal(fr.frames, 1);
+	*bytes = a.bytes;
+	session_free(s);
+	return fr.reads;
+}
+
+/* A holdoff: the busy fd wakes the loop, then goes unpolled for 50 ms, and
+ * the holdoff's end wakes it to read what came: some 2 reads per 50 ms
+ * (with the refresh's), where the same source without one is read as
+ * fast as it is written. Nothing written is left unread. */
+static void
+test_holdoff(void **state)
+{
+	int held_bytes, free_bytes;
+	int held = busy_reads(&held_ops, &held_bytes);
+	int unheld = busy_reads(&fake_ops, &free_bytes);
+
+	(void)state;
+	assert_true(held >= 4);
+	assert_true(held <= 20);
+	assert_true(unheld > 100);
+	assert_int_equal(held_bytes, held); /* a byte before each read, each read took it */
+	assert_true(free_bytes >= unheld - 1);
+}
+
 int
 main(void)
 {
@@ -457,6 +521,7 @@ main(void)
 	    cmocka_unit_test(test_frozen),
 	    cmocka_unit_test(test_front_end),
 	    cmocka_unit_test(test_stop_hook),
+	    cmocka_unit_test(test_holdoff),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
