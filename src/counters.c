@@ -335,12 +335,29 @@ group_busy(struct cnt_group *g, double secs)
 	counters_ring_push(&g->busy_hist, secs);
 }
 
+/* Whether an event feeds the CPUs-utilized metric, the one the busy time
+ * serves (the probes' counters have none: /proc/stat is not read for them). */
+static bool
+busy_wanted(const struct counters *c)
+{
+	for (size_t e = 0; e < c->nev; e++)
+		if (counters_metric_input(COUNTERS_METRIC_CPU_UTIL, &c->ev[e].spec.attr, false))
+			return true;
+	return false;
+}
+
 /* Without a target: each CPU's busy time of the interval, and their sum. */
 static void
 busy_tick(struct counters *c)
 {
-	bool ok = counters_busy_read(&c->busy) == 0;
+	bool ok;
 	double sum = 0;
+
+	if (!busy_wanted(c)) {
+		c->busy.readings = 0; /* a clock event added later starts over */
+		return;
+	}
+	ok = counters_busy_read(&c->busy) == 0;
 
 	c->busy_error = NULL;
 	if (!ok) {

@@ -14,6 +14,7 @@
 #include "tracetop/evspec.h"
 #include "tracetop/probe.h"
 #include "tracetop/sym-name.h"
+#include "tracetop/system-file.h"
 #include "tracetop/tracefs.h"
 
 /* Longest event name made from a function name. */
@@ -43,6 +44,8 @@ struct probes {
 	size_t n;
 	struct counters *c; /* NULL until counting starts */
 	struct counters_snapshot cs;
+	struct sys_file dyn; /* dynamic_events, kept open for the snapshots */
+	bool dyn_tried;
 	struct probes *next; /* the live managers, for the exit path */
 };
 
@@ -81,6 +84,7 @@ probes_new(const struct probe_ctx *ctx)
 {
 	struct probes *p = xcalloc(1, sizeof *p);
 
+	p->dyn.fd = -1;
 	snprintf(p->group, sizeof p->group, PROBE_GROUP_PREFIX "%d", (int)getpid());
 	if (ctx != NULL) {
 		p->ctx = *ctx;
@@ -443,6 +447,26 @@ snap_row(struct probes_snapshot *snap)
 	return &snap->rows[snap->n++];
 }
 
+/* Every dynamic event into snap->others: at each refresh, so through
+ * dynamic_events kept open (a path walk into tracefs and an open cost more
+ * than the read), else the way probe_events_list finds them. */
+static int
+others_read(struct probes *p, struct probes_snapshot *snap, struct tt_err *err)
+{
+	if (!p->dyn_tried) {
+		const char *dir = tt_tracefs_dir();
+
+		p->dyn_tried = true;
+		if (dir != NULL)
+			sys_file_open(&p->dyn, dir, "dynamic_events");
+	}
+	if (p->dyn.fd >= 0 && sys_file_read(&p->dyn) == 0) {
+		probe_events_parse(p->dyn.buf, p->dyn.len, &snap->others, &snap->nothers);
+		return 0;
+	}
+	return probe_events_list(&snap->others, &snap->nothers, err);
+}
+
 /* The rows: ours, then every other group's. */
 void
 probes_snapshot(struct probes *p, struct probes_snapshot *snap)
@@ -473,7 +497,7 @@ probes_snapshot(struct probes *p, struct probes_snapshot *snap)
 		    .state = row_state(p, r),
 		};
 	}
-	if (probe_events_list(&snap->others, &snap->nothers, &err) != 0) {
+	if (others_read(p, snap, &err) != 0) {
 		snprintf(snap->notice_buf, sizeof snap->notice_buf, "%s", err.msg);
 		snap->notice = snap->notice_buf;
 	}
@@ -526,6 +550,7 @@ probes_free(struct probes *p)
 		;
 	if (*pp == p)
 		*pp = p->next;
+	sys_file_close(&p->dyn);
 	free(p->v);
 	free(p->pids);
 	free(p);

@@ -151,8 +151,22 @@ done
 
 # -- SIGKILL: the group stays; --cleanup removes it and nothing else
 off=$(nm "$PROBED" | awk '$3 == "probed_fn" { print $1 }' | sed 's/^0*//')
+# each refresh lists the dynamic events anew (one file kept open and read
+# again): a probe another tool makes meanwhile shows up at the next
+run_probes "$TT_TMP/later.json" -n 8 -d 0.3 &
+later=$!
+sleep 1
 echo "p:other_test/x $PROBED:0x$off" >>"$TFS/uprobe_events"
 ok $? "a foreign probe made by hand (other_test/x)"
+wait $later
+ok $? "a batch run across its making exits 0"
+is "$(python3 - "$TT_TMP/later.json" <<'PY'
+import json, sys
+reps = [json.loads(l) for l in open(sys.argv[1]) if l.strip().startswith("{")]
+seen = [any(r["name"] == "other_test:x" for r in rep["rows"]) for rep in reps]
+print(len(seen), seen[0], seen[-1])
+PY
+)" "8 False True" "listed from the refresh after it was made, not before"
 at_exit "echo '-:other_test/x' >>'$TFS/uprobe_events' 2>/dev/null"
 "$TRACETOP" -b --view probes --probe "$PROBED:probed_fn" -d 0.2 >/dev/null 2>&1 &
 tp=$!
