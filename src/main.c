@@ -435,6 +435,8 @@ run(const struct options *o, struct evspec *specs)
 	if (systeming || tui || recording)
 		session_add(s, &source_system,
 		            system_new(&(struct system_opts){.procs = systeming,
+		                                             .irqs = o->view == VIEW_SYSTEM ||
+		                                                     o->record != NULL,
 		                                             .threads = systeming && o->threads}));
 	if (c != NULL && counting)
 		counters_set_scope(c, (o->counters_scopes & (1u << COUNTERS_PROCESS))

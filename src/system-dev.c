@@ -417,16 +417,19 @@ irq_rates(struct system_irqs *pub, const struct sys_irqtab_raw *raw,
 		row->rate = (double)row->count / secs;
 }
 
-/* Read one interrupt table and compute its rates. */
+/* Read one interrupt table at now and compute its rates since its last
+ * reading (a table read only while shown starts apart from the others). */
 static void
-irq_tick(struct sys_irq_state *t, double secs)
+irq_tick(struct sys_irq_state *t, uint64_t now)
 {
+	double secs = t->read_ns != 0 ? (double)(now - t->read_ns) / 1e9 : 0;
 	int cur = !t->cur;
 	struct sys_irqtab_raw *raw = &t->raw[cur], *old = &t->raw[t->cur];
 	struct system_irqs *pub = &t->pub;
 
 	pub->n = pub->ncpus = 0;
 	pub->error = NULL;
+	t->read_ns = 0;
 	if (sys_file_read(&t->file) != 0) {
 		pub->error = t->file.error;
 		return;
@@ -439,6 +442,7 @@ irq_tick(struct sys_irq_state *t, double secs)
 		return;
 	}
 	t->cur = cur;
+	t->read_ns = now;
 	sys_copy_array((void **)&pub->cpus, &pub->cpus_cap, raw->cpus, raw->ncpus,
 	               sizeof *raw->cpus);
 	pub->ncpus = raw->ncpus;
@@ -449,6 +453,16 @@ irq_tick(struct sys_irq_state *t, double secs)
 		irq_rates(pub, raw, old, r, secs);
 	pub->n = raw->nrows;
 	qsort(pub->rows, pub->n, sizeof *pub->rows, irq_cmp);
+}
+
+/* A table not read while no pane shows it: absent, and why; rates start
+ * over when it is read again. */
+static void
+irq_off(struct sys_irq_state *t)
+{
+	t->pub.n = t->pub.ncpus = 0;
+	t->pub.error = str_intern("not read while no pane shows it");
+	t->read_ns = 0;
 }
 
 /* Copy an interrupt table into a frame's. */
@@ -476,8 +490,24 @@ sys_dev_tick(struct system *s, double secs)
 	disks_tick(s, cur, secs);
 	nets_tick(s, cur, secs);
 	s->dev_cur = cur;
-	irq_tick(&s->irqs, secs);
-	irq_tick(&s->softirqs, secs);
+	if (s->irqs_on) {
+		irq_tick(&s->irqs, s->last_ns);
+		irq_tick(&s->softirqs, s->last_ns);
+	} else {
+		irq_off(&s->irqs);
+		irq_off(&s->softirqs);
+	}
+}
+
+/* The interrupt tables are read from now: a first reading, for rates at
+ * the next. */
+void
+sys_irqs_start(struct system *s)
+{
+	uint64_t now = now_ns();
+
+	irq_tick(&s->irqs, now);
+	irq_tick(&s->softirqs, now);
 }
 
 /* The devices' totals into a frame part (its header). */

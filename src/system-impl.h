@@ -44,6 +44,7 @@ struct sys_irq_state {
 	struct sys_file file;
 	struct sys_irqtab_raw raw[2]; /* [cur] this reading, [!cur] the last */
 	int cur;
+	uint64_t read_ns; /* the last reading (now_ns), 0: none to take rates from */
 	struct system_irqs pub;
 };
 
@@ -77,6 +78,7 @@ struct system {
 	char *proc, *sys; /* the roots */
 	bool procs_on;
 	bool threads_on;  /* with procs_on: read each process's threads */
+	bool irqs_on;     /* read the interrupt tables */
 	long hz;          /* clock ticks per second (/proc/PID/stat times) */
 	long page_kib;    /* KiB per page */
 	uint64_t last_ns; /* the previous reading */
@@ -134,6 +136,7 @@ sys_delta(uint64_t prev, uint64_t cur)
 /* Read disks, interfaces and interrupt tables; rates over secs seconds. */
 void sys_dev_open(struct system *s);
 void sys_dev_tick(struct system *s, double secs);
+void sys_irqs_start(struct system *s);
 void sys_dev_snapshot(struct system *s, struct frame_system *fs);
 void sys_dev_totals(struct system *s, struct frame_system *fs);
 void sys_dev_free(struct system *s);

@@ -351,6 +351,7 @@ system_new(const struct system_opts *o)
 	s->page_kib = page >= 1024 ? page / 1024 : 4;
 	s->procs_on = o->procs;
 	s->threads_on = o->threads;
+	s->irqs_on = o->irqs;
 	s->pfile.fd = -1;
 	sys_file_open(&s->stat, s->proc, "stat");
 	sys_file_open(&s->meminfo, s->proc, "meminfo");
@@ -373,6 +374,25 @@ system_set_procs(struct system *s, bool on)
 	s->procs_on = on;
 	s->procs_scanned = false; /* rates start over */
 	s->nprocs[s->proc_cur] = 0;
+}
+
+/* Start or stop reading the interrupt tables (/proc/interrupts and
+ * softirqs): the System pane's, the costliest text of its reading. */
+void
+system_set_irqs(struct system *s, bool on)
+{
+	if (s->irqs_on == on)
+		return;
+	s->irqs_on = on;
+	if (on)
+		sys_irqs_start(s);
+}
+
+/* Whether the interrupt tables are read. */
+bool
+system_irqs_on(const struct system *s)
+{
+	return s->irqs_on;
 }
 
 /* Start or stop reading the processes' threads. */

@@ -707,6 +707,22 @@ sys_draw(void *pp, struct tui *t, WINDOW *win, int y, int x, int h, int w)
 	listpane_draw_titled(&p->list, win, y, x, h, w, line, &t->theme);
 }
 
+/* Read the interrupt tables only while the pane is seen (a recording
+ * reads them throughout); seen again, the screen shows their first
+ * reading at once, rates from the next refresh. */
+static void
+sys_show(void *pp, struct tui *t, bool shown)
+{
+	bool on = shown || t->opts->record != NULL;
+
+	(void)pp;
+	if (t->system == NULL || system_irqs_on(t->system) == on)
+		return;
+	system_set_irqs(t->system, on);
+	if (on && !t->frozen)
+		tui_snapshot(t);
+}
+
 const struct pane_ops pane_system = {
     .name = "System",
     .listpane = true,
@@ -715,6 +731,7 @@ const struct pane_ops pane_system = {
     .reads = PANE_READS_SYSTEM,
     .init = sys_init,
     .free = sys_free,
+    .show = sys_show,
     .update = sys_update,
     .draw = sys_draw,
     .action = listpane_pane_action,

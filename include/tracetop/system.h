@@ -310,6 +310,7 @@ struct system_opts {
 	const char *sys;  /* the sysfs root; NULL: "/sys" */
 	bool procs;       /* read the process table (it costs most) */
 	bool threads;     /* with procs: each process's threads too (costs as much again) */
+	bool irqs;        /* the interrupt tables (the kernel's costliest text to make) */
 };
 
 struct system;
@@ -321,6 +322,8 @@ struct system *system_new(const struct system_opts *o);
 /* Read the process table from the next tick on, or stop reading it
  * (when nobody shows it). */
 void system_set_procs(struct system *s, bool on);
+void system_set_irqs(struct system *s, bool on);
+bool system_irqs_on(const struct system *s);
 
 /* Read each process's threads (/proc/PID/task) along with the process
  * table from the next tick on, or stop; a thread's rates start with the

@@ -106,7 +106,7 @@ tmux_wait_text big 3 '^ *0\[.*\]  +Mem\[.*\]$'
 ok $? "200x50: CPU bars beside the memory bar"
 tmux_keys big End
 tmux_wait_text big 3 '^Softirq +[A-Z_]+ +[0-9.]+[kM]?/s +cpu0 [0-9.]+[kM]? cpu1 '
-ok $? "200x50: softirqs with their rates per CPU (End: the last section)"
+ok $? "200x50: softirqs with their rates per CPU (End: the last section)" || diag "$(tmux_capture big | tail -15)"
 tmux_wait_text big 3 '^IRQ +[A-Za-z0-9]+ +[0-9.]+[kM]?/s '
 ok $? "200x50: interrupts by source"
 tmux_capture big | LC_ALL=C grep -q '[^ -~]'
@@ -120,6 +120,23 @@ w=$(max_width big)
 ok $? "200x50: no line wider than 200 ($w)"
 tmux_keys big q
 wait_for 5 tmux_exited big >/dev/null
+tmux_kill
+
+# ---------------------------------------------------------------- the tables only while seen
+# Started on Top, the interrupt tables are not read; Tab to the System
+# pane shows their first reading at once and their rates at the next
+# refresh, without waiting for a new process or a restart.
+tui_start late 200 50 -d 4
+tmux_wait_text late 10 'Samples/s'
+ok $? "started on the Top pane"
+tmux_keys late Tab Tab Tab Tab
+tmux_wait_text late 5 '^CPU +cpu1 '
+ok $? "four Tabs: the System pane"
+tmux_keys late End
+tmux_wait_text late 1 '^Softirq +[A-Z_]+ '
+ok $? "its interrupt tables at once (within 1 s of a 4 s refresh), though nothing read them on Top" || diag "$(tmux_capture late | tail -8)"
+tmux_wait_text late 6 '^Softirq +[A-Z_]+ +[0-9.]+[kM]?/s +cpu0 [0-9.]+[kM]? cpu1 '
+ok $? "... with their rates from the next refresh" || diag "$(tmux_capture late | tail -8)"
 tmux_kill
 
 done_testing

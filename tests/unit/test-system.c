@@ -186,7 +186,8 @@ static void
 test_source_rates(void **state)
 {
 	struct tree *t = *state;
-	struct system_opts o = {.proc = t->root, .sys = "/nonexistent", .procs = true};
+	struct system_opts o = {
+	    .proc = t->root, .sys = "/nonexistent", .procs = true, .irqs = true};
 	struct frame_system fs = {0};
 	struct system *s = system_new(&o);
 	const struct system_proc *p;
@@ -304,7 +305,8 @@ static void
 test_source_absent(void **state)
 {
 	struct tree *t = *state;
-	struct system_opts o = {.proc = t->root, .sys = "/nonexistent", .procs = true};
+	struct system_opts o = {
+	    .proc = t->root, .sys = "/nonexistent", .procs = true, .irqs = true};
 	struct frame_system fs = {0};
 	struct system *s;
 	size_t len;
@@ -365,7 +367,7 @@ static void
 test_source_grows(void **state)
 {
 	struct tree *t = *state;
-	struct system_opts o = {.proc = t->root, .sys = "/nonexistent"};
+	struct system_opts o = {.proc = t->root, .sys = "/nonexistent", .irqs = true};
 	struct frame_system fs = {0};
 	struct system *s = system_new(&o);
 	struct mallinfo2 before, after;
@@ -408,7 +410,8 @@ static void
 test_source_schedstat(void **state)
 {
 	struct tree *t = *state;
-	struct system_opts o = {.proc = t->root, .sys = "/nonexistent", .procs = true};
+	struct system_opts o = {
+	    .proc = t->root, .sys = "/nonexistent", .procs = true, .irqs = true};
 	struct frame_system fs = {0};
 	struct system *s;
 
@@ -440,7 +443,8 @@ static void
 test_reports(void **state)
 {
 	struct tree *t = *state;
-	struct system_opts o = {.proc = t->root, .sys = "/nonexistent", .procs = true};
+	struct system_opts o = {
+	    .proc = t->root, .sys = "/nonexistent", .procs = true, .irqs = true};
 	struct report_system_info ri = {.time = 1.5, .wall = 0, .max_rows = 2};
 	struct report_system_state st = {0};
 	struct frame_system fs = {0};
@@ -501,7 +505,7 @@ test_reports(void **state)
 static void
 test_live(void **state)
 {
-	struct system_opts o = {.procs = true};
+	struct system_opts o = {.procs = true, .irqs = true};
 	struct frame_system fs = {0};
 	struct system *s = system_new(&o);
 	const struct system_proc *me;
@@ -528,6 +532,52 @@ test_live(void **state)
 	system_free(s);
 }
 
+/* The interrupt tables only while asked for (the System pane shown):
+ * absent with the reason before, a first reading when asked, rates over
+ * the time since it at the next tick, absent again once off. */
+static void
+test_irqs_when_shown(void **state)
+{
+	struct tree *t = *state;
+	struct system_opts o = {.proc = t->root, .sys = "/nonexistent"};
+	struct frame_system fs = {0};
+	struct system *s = system_new(&o);
+	uint64_t on;
+	double secs;
+
+	system_tick(s);
+	system_snapshot(s, &fs, true);
+	assert_int_equal(fs.irqs.n, 0);
+	assert_int_equal(fs.softirqs.n, 0);
+	assert_non_null(fs.irqs.error);
+	assert_non_null(strstr(fs.irqs.error, "not read while no pane shows it"));
+	assert_non_null(fs.softirqs.error);
+	nap(50);
+	on = now_ns();
+	system_set_irqs(s, true); /* at step 0 */
+	nap(100);
+	tree_step(t, 1);
+	system_tick(s);
+	secs = (double)(now_ns() - on) / 1e9;
+	system_snapshot(s, &fs, true);
+	assert_null(fs.irqs.error);
+	assert_string_equal(fs.irqs.rows[0].name, "LOC");
+	assert_int_equal(fs.irqs.rows[0].count, 600);
+	/* over the ~100 ms since it was asked for (at most secs), not the
+	 * tick's ~150 ms */
+	assert_true(fs.irqs.rows[0].rate >= 600 / secs * 0.999);
+	assert_true(fs.irqs.rows[0].rate > 600 / fs.secs * 1.2);
+	assert_string_equal(fs.softirqs.rows[0].name, "NET_RX");
+	system_set_irqs(s, false);
+	tree_step(t, 2);
+	system_tick(s);
+	system_snapshot(s, &fs, true);
+	assert_int_equal(fs.irqs.n, 0);
+	assert_non_null(fs.irqs.error);
+	frame_system_free(&fs);
+	system_free(s);
+}
+
 int
 main(void)
 {
@@ -537,6 +587,7 @@ main(void)
 	    cmocka_unit_test_setup_teardown(test_source_grows, tree_setup, tree_teardown),
 	    cmocka_unit_test_setup_teardown(test_source_schedstat, tree_setup, tree_teardown),
 	    cmocka_unit_test_setup_teardown(test_reports, tree_setup, tree_teardown),
+	    cmocka_unit_test_setup_teardown(test_irqs_when_shown, tree_setup, tree_teardown),
 	    cmocka_unit_test(test_live),
 	};
 
