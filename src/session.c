@@ -154,10 +154,15 @@ session_pollfds(struct session *s, const struct session_hooks *h, struct pollfd 
 	return n;
 }
 
+/* A muted fd, left out of the poll set: poll skips a negative fd (one
+ * polled with no events would still wake the loop inside poll at each
+ * record); -1 is a hung-up fd's (poll_drop_hangups), so muted ones start
+ * at -2. */
+#define SESSION_MUTED(fd) (-(fd)-2)
+
 /* After a poll: a source with a holdoff whose fds woke the loop is not
  * polled for that long, so fds that wake at every record are read in
- * batches (the wakeups the kernel sends meanwhile are taken, unseen, by
- * the polls; the holdoff's end wakes the loop, which reads them). */
+ * batches (the holdoff's end wakes the loop, which reads what came). */
 static void
 session_mute(struct session *s, struct pollfd *fds)
 {
@@ -181,7 +186,8 @@ session_mute(struct session *s, struct pollfd *fds)
 		src->muted_until = now + (uint64_t)ms * 1000000;
 		src->nmuted = n;
 		for (size_t k = 0; k < n; k++)
-			fds[src->fd0 + k].events = 0;
+			if (fds[src->fd0 + k].fd >= 0)
+				fds[src->fd0 + k].fd = SESSION_MUTED(fds[src->fd0 + k].fd);
 	}
 }
 
@@ -203,7 +209,8 @@ session_unmute(struct session *s, struct pollfd *fds)
 			continue;
 		src->muted_until = 0;
 		for (size_t k = 0; k < src->nmuted; k++)
-			fds[src->fd0 + k].events = POLLIN;
+			if (fds[src->fd0 + k].fd <= -2)
+				fds[src->fd0 + k].fd = SESSION_MUTED(fds[src->fd0 + k].fd);
 	}
 }
 
