@@ -44,8 +44,7 @@ struct probes {
 	size_t n;
 	struct counters *c; /* NULL until counting starts */
 	struct counters_snapshot cs;
-	struct sys_file dyn; /* dynamic_events, kept open for the snapshots */
-	bool dyn_tried;
+	struct sys_file dyn; /* dynamic_events, kept open for the snapshots (path: tried) */
 	struct probes *next; /* the live managers, for the exit path */
 };
 
@@ -453,13 +452,10 @@ snap_row(struct probes_snapshot *snap)
 static int
 others_read(struct probes *p, struct probes_snapshot *snap, struct tt_err *err)
 {
-	if (!p->dyn_tried) {
-		const char *dir = tt_tracefs_dir();
+	const char *dir;
 
-		p->dyn_tried = true;
-		if (dir != NULL)
-			sys_file_open(&p->dyn, dir, "dynamic_events");
-	}
+	if (p->dyn.path == NULL && (dir = tt_tracefs_dir()) != NULL)
+		sys_file_open(&p->dyn, dir, "dynamic_events");
 	if (p->dyn.fd >= 0 && sys_file_read(&p->dyn) == 0) {
 		probe_events_parse(p->dyn.buf, p->dyn.len, &snap->others, &snap->nothers);
 		return 0;

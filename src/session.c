@@ -166,7 +166,7 @@ session_pollfds(struct session *s, const struct session_hooks *h, struct pollfd 
 static void
 session_mute(struct session *s, struct pollfd *fds)
 {
-	uint64_t now = 0;
+	uint64_t now = now_ns();
 
 	for (size_t i = 0; i < s->nsources; i++) {
 		struct session_source *src = &s->sources[i];
@@ -181,8 +181,6 @@ session_mute(struct session *s, struct pollfd *fds)
 			woke |= (fds[src->fd0 + k].revents & POLLIN) != 0;
 		if (!woke)
 			continue;
-		if (now == 0)
-			now = now_ns();
 		src->muted_until = now + (uint64_t)ms * 1000000;
 		src->nmuted = n;
 		for (size_t k = 0; k < n; k++)
@@ -196,16 +194,12 @@ session_mute(struct session *s, struct pollfd *fds)
 static void
 session_unmute(struct session *s, struct pollfd *fds)
 {
-	uint64_t now = 0;
+	uint64_t now = now_ns();
 
 	for (size_t i = 0; i < s->nsources; i++) {
 		struct session_source *src = &s->sources[i];
 
-		if (src->muted_until == 0)
-			continue;
-		if (now == 0)
-			now = now_ns();
-		if (now < src->muted_until)
+		if (src->muted_until == 0 || now < src->muted_until)
 			continue;
 		src->muted_until = 0;
 		for (size_t k = 0; k < src->nmuted; k++)
