@@ -1,12 +1,23 @@
 /* inlines: a hot loop inside two always-inlined helpers, so with debug
  * info the profile must show outer_fn -> inl_a -> inl_b, the two inner
  * frames marked as inlined. Usage: inlines [SECONDS] [PAUSE_MS] (default
- * 3, 0): with a pause, it sleeps that long after each call (a process
- * with a small share of the samples). */
+ * 3, 0): with a pause, it runs 2 ms of calls, then sleeps that long (a
+ * process with a small share of the samples, the same share on a fast
+ * machine as on a slow one). */
 #include <stdlib.h>
 #include <time.h>
 
 static volatile unsigned long sink;
+
+/* Milliseconds of the monotonic clock. */
+static long
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* The hot loop, inlined into inl_a. */
 static inline __attribute__((always_inline)) void
@@ -40,9 +51,13 @@ main(int argc, char **argv)
 	struct timespec ts = {pause / 1000, pause % 1000 * 1000000};
 
 	while (time(NULL) < end) {
-		outer_fn(1000000);
-		if (pause > 0)
-			nanosleep(&ts, NULL);
+		if (pause == 0) {
+			outer_fn(1000000);
+			continue;
+		}
+		for (long until = now_ms() + 2; now_ms() < until;)
+			outer_fn(20000);
+		nanosleep(&ts, NULL);
 	}
 	return 0;
 }
