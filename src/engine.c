@@ -564,12 +564,14 @@ engine_tick(struct engine *e, bool zero)
 	uint64_t now;
 	size_t i;
 
-	engine_bpf_collect(e);      /* the kernel's counts of this refresh */
-	engine_defer_poll(e, true); /* the samples answered for count in this refresh */
 	/* perf maps may have grown: the Top rows of JIT code sampled before its
 	 * map line was written get their names now (the call graph keeps them
-	 * unknown), and unknown addresses look again from now on */
+	 * unknown), and unknown addresses look again from now on; the kernel's
+	 * counts, resolved below, look in this refresh already, so the rows
+	 * made of them are not looked up twice */
 	tasks_refresh(e->tasks);
+	engine_bpf_collect(e);      /* the kernel's counts of this refresh */
+	engine_defer_poll(e, true); /* the samples answered for count in this refresh */
 	now = now_ns();
 	for (i = 0; i < e->el.nevsels; i++) {
 		struct engine_event *ev = &e->events[i];

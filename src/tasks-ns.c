@@ -6,6 +6,7 @@
  * by its pid in its own pid namespace. */
 #include "config.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <inttypes.h>
 #include <stdint.h>
@@ -45,6 +46,14 @@ task_nspid(const struct task *t)
 	return v > 0 && v <= INT32_MAX ? (int)v : t->pid;
 }
 
+/* The perf map a process leaves in our /tmp, where it is read after it
+ * exited. */
+static char *
+jit_ours(const struct task *t)
+{
+	return xasprintf("/tmp/perf-%d.map", t->pid);
+}
+
 /* Where the process's perf map is: its own /tmp (through /proc/PID/root,
  * which is "/" outside a container) while it lives, else ours. */
 char *
@@ -56,7 +65,26 @@ tasks_ns_jit_path(const struct task *t)
 	snprintf(root, sizeof root, "%s/%d/root/tmp", tasks_proc_root(t->home), t->pid);
 	if (stat(root, &sb) == 0)
 		return xasprintf("%s/perf-%d.map", root, task_nspid(t));
-	return xasprintf("/tmp/perf-%d.map", t->pid);
+	return jit_ours(t);
+}
+
+/* Where to look again when t's perf map could not be opened where we
+ * looked: ours, when t has left /proc (it exited before we saw its EXIT)
+ * and that is not where we looked; else NULL (most processes have no
+ * map: they are not asked twice). Malloc'd. */
+char *
+tasks_ns_jit_again(const struct task *t)
+{
+	char dir[PATH_MAX], *ours = jit_ours(t);
+	struct stat sb;
+
+	if (t->jit_path != NULL && strcmp(ours, t->jit_path) != 0) {
+		snprintf(dir, sizeof dir, "%s/%d", tasks_proc_root(t->home), t->pid);
+		if (stat(dir, &sb) != 0 && errno == ENOENT)
+			return ours;
+	}
+	free(ours);
+	return NULL;
 }
 
 /* Whether path is the file mapped as (dev, ino); unknown (ino 0) says no. */

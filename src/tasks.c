@@ -241,7 +241,7 @@ static bool
 task_jit_update(struct task *t)
 {
 	struct tt_err err;
-	char name[48];
+	char name[48], *again;
 	int rc;
 
 	t->jit_refresh = t->home->refresh;
@@ -259,10 +259,9 @@ task_jit_update(struct task *t)
 		t->jit_path = tasks_ns_jit_path(t);
 	}
 	rc = symjit_update(t->jit, t->jit_path, t->uid, &err);
-	if (rc < 0 && strncmp(t->jit_path, "/tmp/", 5) != 0) {
-		/* it exited before we saw its EXIT: /proc/PID/root is gone */
+	if (rc < 0 && (again = tasks_ns_jit_again(t)) != NULL) {
 		free(t->jit_path);
-		t->jit_path = tasks_ns_jit_path(t);
+		t->jit_path = again;
 		rc = symjit_update(t->jit, t->jit_path, t->uid, &err);
 	}
 	if (rc <= 0)
@@ -572,10 +571,14 @@ tasks_settle(struct tasks *ts)
 	ts->nstale = 0;
 }
 
-/* Process p's cgroup, read again if it has exec'd since it was read. */
+/* Process p's cgroup, read again if it has exec'd since it was read
+ * and has not exited: its samples counted after its exit (the BPF
+ * engine's, at the refresh) would look for a file that is gone. */
 const struct cgroup *
 tasks_cgroup(struct tasks *ts, struct task *p)
 {
+	if (p->cgroup_stale && p->dead)
+		p->cgroup_stale = false; /* the inherited one stays */
 	if (p->cgroup_stale) {
 		const struct cgroup *cg = cgroup_of_pid(ts->proc_root, p->pid);
 

@@ -119,6 +119,11 @@ const char *tasks_proc_root(const struct tasks *ts);
  * /proc/PID/root while t lives, else our /tmp/perf-PID.map; malloc'd. */
 char *tasks_ns_jit_path(const struct task *t);
 
+/* (tasks-ns.c) Where to look for t's perf map again after it could not be
+ * opened: our /tmp's when t has left /proc and that is not where we
+ * looked; else NULL. Malloc'd. */
+char *tasks_ns_jit_again(const struct task *t);
+
 /* (tasks-ns.c) When t lives in another mount namespace than ours, tell d
  * (mapped by t at [start, end), not read yet) where its file is: through
  * /proc/PID/root when that is the mapped file (same device and inode, or

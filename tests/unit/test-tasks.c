@@ -141,8 +141,9 @@ test_comm_exec_fresh(void **state)
  * it, not at the record: the process may have moved between fork and exec
  * (a runtime into its container's group), and one read serves two execs;
  * a fork of a process not read since its exec is marked too; a process
- * whose exit came in the same records is read only if a sample asks, and
- * if gone by then keeps the one it had. */
+ * whose exit came in the same records is not read, even when a sample
+ * asks (the BPF engine's, counted after the exit, where the file is gone
+ * or the zombie's): it keeps the one it had. */
 static void
 test_cgroup_exec(void **state)
 {
@@ -168,8 +169,9 @@ test_cgroup_exec(void **state)
 	tasks_settle(*state);
 	assert_false(p->cgroup_stale);
 	assert_string_equal(p->cgroup->path, "/inside");
-	/* 151 exited: not read, until asked; never in /proc, it keeps its parent's */
+	/* 151 exited: not read, even when asked; it keeps its parent's */
 	assert_true(child->cgroup_stale);
+	put("151/cgroup", "0::/zombie\n");
 	assert_string_equal(tasks_cgroup(*state, child)->path, "/outside");
 	assert_false(child->cgroup_stale);
 	comm_rec(*state, 150, 150, "app2", true);
@@ -510,6 +512,38 @@ test_jit_container(void **state)
 	assert_non_null(strstr(p->jit_path, "/140/root/tmp/perf-7.map"));
 }
 
+/* A process with no perf map is looked for once (the path through its
+ * root); one that left /proc before its EXIT came has the map it left in
+ * our /tmp read instead. */
+static void
+test_jit_exited_unseen(void **state)
+{
+	int pid = JIT_PID + 1;
+	char rel[64], dir[128], path[64];
+	struct task *p;
+	FILE *f;
+
+	snprintf(rel, sizeof rel, "%d/status", pid);
+	put(rel, "Name:\tshort\nUmask:\t0022\n");
+	snprintf(rel, sizeof rel, "%d/root/tmp/other", pid);
+	put(rel, "");
+	fork_rec(*state, pid, 123, pid, 123);
+	p = tasks_thread(*state, pid, pid)->proc;
+	assert_null(task_jit_sym(p, 0x9004));
+	assert_non_null(strstr(p->jit_path, "/root/tmp/perf-"));
+	snprintf(dir, sizeof dir, "%s/%d", proc_root, pid);
+	fakeproc_remove(dir);
+	snprintf(path, sizeof path, "/tmp/perf-%d.map", pid);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("9000 10 gone_fn\n", f);
+	fclose(f);
+	tasks_refresh(*state);
+	assert_string_equal(task_jit_sym(p, 0x9004)->name, "gone_fn");
+	assert_string_equal(p->jit_path, path);
+	unlink(path);
+}
+
 /* A function whose address the live test looks up. */
 static void __attribute__((noinline)) some_function(void)
 {
@@ -594,6 +628,7 @@ main(void)
 	    cmocka_unit_test(test_overlay_model),
 	    cmocka_unit_test_setup_teardown(test_jit, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_jit_container, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_jit_exited_unseen, setup, teardown),
 	    cmocka_unit_test(test_live),
 	};
 
